@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+// Notes: a self-hosted Markdown note sync service.
+// Layering: NotesServer and notes-cli depend on NotesCore, never on each other.
+// Each C library is one system-library target, imported only by the wrapper that owns it.
+import PackageDescription
+
+let package = Package(
+    name: "Notes",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "notes-server", targets: ["NotesServer"]),
+        .executable(name: "notes", targets: ["notes-cli"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CCmark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .target(
+            name: "NotesCore",
+            dependencies: ["CSQLite", "CCmark", "CSodium"]
+        ),
+        .executableTarget(
+            name: "NotesServer",
+            dependencies: ["NotesCore", "CMicroHTTPD"]
+        ),
+        .executableTarget(
+            name: "notes-cli",
+            dependencies: ["NotesCore"]
+        ),
+        .testTarget(
+            name: "NotesCoreTests",
+            dependencies: ["NotesCore"]
+        ),
+        .testTarget(
+            name: "NotesServerTests",
+            dependencies: ["NotesServer", "NotesCore"]
+        ),
+        .testTarget(
+            name: "NotesCLITests",
+            dependencies: ["notes-cli", "NotesCore"]
+        ),
+    ]
+)
