@@ -44,17 +44,22 @@ let package = Package(
             name: "notes-cli",
             dependencies: ["NotesCore"]
         ),
+        .target(
+            name: "NotesTestSupport",
+            dependencies: ["NotesCore"],
+            path: "Tests/NotesTestSupport"
+        ),
         .testTarget(
             name: "NotesCoreTests",
             dependencies: ["NotesCore"]
         ),
         .testTarget(
             name: "NotesServerTests",
-            dependencies: ["NotesServer", "NotesCore"]
+            dependencies: ["NotesServer", "NotesCore", "NotesTestSupport"]
         ),
         .testTarget(
             name: "NotesCLITests",
-            dependencies: ["notes-cli", "NotesCore"]
+            dependencies: ["notes-cli", "NotesCore", "NotesTestSupport"]
         ),
     ]
 )

@@ -1,0 +1,12 @@
+import CSodium
+
+/// The single place that initialises libsodium; every wrapper in this folder touches `Sodium.ready` first.
+enum Sodium {
+    /// `sodium_init()` is idempotent (0 the first time, 1 after) and thread-safe; a negative
+    /// result means no secure random source exists, which no caller can work around.
+    static let ready: Bool = sodium_init() >= 0
+
+    static func requireReady() {
+        precondition(ready, "libsodium could not initialise (no secure random source)")
+    }
+}

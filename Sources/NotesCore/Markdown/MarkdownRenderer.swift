@@ -1,0 +1,54 @@
+import CCmark
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Renders CommonMark to HTML with libcmark.
+///
+/// Safe by default: raw HTML is omitted and `javascript:`, `vbscript:`, `file:` and
+/// `data:` (except images) link destinations are emptied. Input that is not valid UTF-8 is
+/// repaired with U+FFFD instead of being passed through.
+public struct MarkdownRenderer: Sendable {
+    /// Whether raw HTML and every link scheme pass through: only for a user's own trusted notes.
+    public var allowsUnsafeHTML: Bool
+    /// Turn straight quotes and dashes into typographic ones.
+    public var smartPunctuation: Bool
+
+    public init(allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false) {
+        self.allowsUnsafeHTML = allowsUnsafeHTML
+        self.smartPunctuation = smartPunctuation
+    }
+
+    /// The safe default renderer.
+    public static let safe = MarkdownRenderer()
+
+    private var options: Int32 {
+        var options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8
+        if allowsUnsafeHTML { options |= CMARK_OPT_UNSAFE }
+        if smartPunctuation { options |= CMARK_OPT_SMART }
+        return options
+    }
+
+    /// The HTML fragment for `markdown`'s UTF-8 bytes.
+    public func html<Bytes: Collection>(from markdown: Bytes) -> String where Bytes.Element == UInt8 {
+        let render: (UnsafeBufferPointer<UInt8>) -> String = { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress, !chars.isEmpty,
+                      let html = cmark_markdown_to_html(base, chars.count, options) else { return "" }
+                defer { free(html) }
+                return String(cString: html)
+            }
+        }
+        if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
+        return Array(markdown).withUnsafeBufferPointer(render)
+    }
+
+    /// The HTML fragment for `markdown`.
+    public func html(from markdown: String) -> String {
+        var markdown = markdown
+        return markdown.withUTF8 { html(from: $0) }
+    }
+}

@@ -1,0 +1,201 @@
+import CSQLite
+
+/// One SQLite connection: prepared-statement cache, transactions, WAL and a busy timeout.
+///
+/// Not thread-safe; share it through `DatabaseQueue`, which serialises access.
+public final class Database {
+    /// How a connection is opened.
+    public struct Options: Sendable {
+        /// Open an existing database read-only instead of creating/writing it.
+        public var readOnly = false
+        /// How long a writer waits for another connection's lock before failing with busy.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// `FULL` survives power loss after every commit; `NORMAL` (in WAL) may lose the last
+        /// commits on power loss but never corrupts. The server keeps notes, so it uses `FULL`.
+        public var synchronousFull = true
+
+        public init() {}
+    }
+
+    let handle: OpaquePointer
+    private var cache: [String: Statement] = [:]
+    private var transactionDepth = 0
+    private var isClosed = false
+    /// The file the connection was opened on.
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`, switches it to WAL and verifies that.
+    /// - Throws: `DatabaseError` when the file cannot be opened or is not a usable database.
+    public init(path: String, options: Options = .init()) throws(DatabaseError) {
+        var connection: OpaquePointer?
+        let flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(connection)  // a failed open still allocates a handle
+            throw DatabaseError(code: code, message: "\(message): \(path)")
+        }
+        self.handle = connection
+        self.path = path
+        do throws(DatabaseError) {
+            sqlite3_busy_timeout(connection, options.busyTimeoutMilliseconds)
+            sqlite3_extended_result_codes(connection, 1)
+            if !options.readOnly {
+                let mode = try scalarString("PRAGMA journal_mode=WAL")
+                guard mode?.lowercased() == "wal" else {
+                    throw DatabaseError(code: SQLITE_ERROR, message: "cannot switch \(path) to WAL (journal_mode is \(mode ?? "unknown"))")
+                }
+            }
+            try execute("PRAGMA foreign_keys=ON")
+            try execute(options.synchronousFull ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+        } catch {
+            cache.removeAll()
+            sqlite3_close_v2(connection)
+            isClosed = true
+            throw error
+        }
+    }
+
+    deinit {
+        if !isClosed {
+            cache.removeAll()
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    /// Closes the connection, finalising cached statements first.
+    /// - Throws: `DatabaseError` when SQLite refuses (a statement is still in use elsewhere).
+    public func close() throws(DatabaseError) {
+        guard !isClosed else { return }
+        cache.removeAll()
+        let code = sqlite3_close(handle)
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+        isClosed = true
+    }
+
+    /// Runs SQL without parameters, possibly several statements (schema, pragmas).
+    public func execute(_ sql: String) throws(DatabaseError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw DatabaseError(code: code, message: text, sql: sql)
+        }
+    }
+
+    /// The cached prepared statement for `sql`, preparing it on first use.
+    public func statement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let cached = cache[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs a write with bound values; returns the number of rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ values: any SQLBindable...) throws(DatabaseError) -> Int {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Every row of a query, each mapped by `row` while the statement points at it.
+    public func query<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var rows: [T] = []
+        while try statement.step() { rows.append(try row(statement)) }
+        return rows
+    }
+
+    /// The first row of a query, or `nil`.
+    public func first<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws -> T? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? row(statement) : nil
+    }
+
+    /// The first column of the first row as an integer, or `nil` when there is no row.
+    public func scalarInt(_ sql: String, _ values: [any SQLBindable] = []) throws(DatabaseError) -> Int64? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+    }
+
+    /// The first column of the first row as text, or `nil` when there is no row.
+    public func scalarString(_ sql: String, _ values: [any SQLBindable] = []) throws(DatabaseError) -> String? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? statement.optionalString(0) : nil
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a transaction (`BEGIN IMMEDIATE`, so writers queue at the start instead of
+    /// failing mid-way); nested calls become savepoints. Any thrown error rolls back.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let savepoint = "sp\(transactionDepth)"
+        try execute(transactionDepth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+        transactionDepth += 1
+        do {
+            let result = try body()
+            transactionDepth -= 1
+            try execute(transactionDepth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+            return result
+        } catch {
+            transactionDepth -= 1
+            if transactionDepth == 0 {
+                try? execute("ROLLBACK")
+            } else {
+                try? execute("ROLLBACK TO \(savepoint)")
+                try? execute("RELEASE \(savepoint)")
+            }
+            throw error
+        }
+    }
+
+    /// `PRAGMA integrity_check`: `"ok"` for a healthy database, otherwise SQLite's findings.
+    public func integrityCheck() throws(DatabaseError) -> String {
+        try scalarString("PRAGMA integrity_check") ?? "no answer"
+    }
+
+    /// Copies the whole database into a new file at `destination` with SQLite's online backup,
+    /// which sees one consistent snapshot while writers carry on.
+    public func backup(to destination: String) throws(DatabaseError) {
+        var target: OpaquePointer?
+        let openCode = sqlite3_open_v2(destination, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        guard openCode == SQLITE_OK, let target else {
+            sqlite3_close_v2(target)
+            throw DatabaseError(code: openCode, message: "cannot create backup file \(destination)")
+        }
+        defer { sqlite3_close_v2(target) }
+        guard let backup = sqlite3_backup_init(target, "main", handle, "main") else {
+            throw DatabaseError(code: sqlite3_errcode(target), message: String(cString: sqlite3_errmsg(target)))
+        }
+        var code: Int32
+        repeat {
+            code = sqlite3_backup_step(backup, 256)
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED { sqlite3_sleep(10) }
+        } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+        let finish = sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE, finish == SQLITE_OK else {
+            throw DatabaseError(code: code == SQLITE_DONE ? finish : code, message: String(cString: sqlite3_errmsg(target)))
+        }
+    }
+
+    func error(code: Int32, sql: String?) -> DatabaseError {
+        DatabaseError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

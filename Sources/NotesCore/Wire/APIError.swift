@@ -1,0 +1,20 @@
+/// The body of every error answer: `{"error": {"code": "snake_case_code", "message": "..."}}`.
+public struct APIErrorBody: Codable, Sendable, Equatable {
+    public struct Detail: Codable, Sendable, Equatable {
+        /// A stable machine-readable code such as `invalid_credentials` or `resync_required`.
+        public var code: String
+        /// One human sentence; it never contains a secret or internal detail.
+        public var message: String
+
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public var error: Detail
+
+    public init(code: String, message: String) {
+        error = Detail(code: code, message: message)
+    }
+}

@@ -1,0 +1,102 @@
+/// `POST /v1/auth/login`.
+public struct LoginRequest: Codable, Sendable, Equatable {
+    public var username: String
+    public var password: String
+    /// A name for the session, shown in session lists (such as the host name).
+    public var device: String?
+
+    public init(username: String, password: String, device: String? = nil) {
+        self.username = username
+        self.password = password
+        self.device = device
+    }
+}
+
+/// `POST /v1/auth/refresh`.
+public struct RefreshRequest: Codable, Sendable, Equatable {
+    public var refreshToken: String
+
+    public init(refreshToken: String) {
+        self.refreshToken = refreshToken
+    }
+}
+
+/// The answer to login and refresh (RFC 6749 §5.1 field names).
+public struct TokenResponse: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var tokenType: String
+    /// Seconds until the access token expires.
+    public var expiresIn: Int
+    public var refreshToken: String?
+    public var user: UserResource
+
+    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int, refreshToken: String?, user: UserResource) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.user = user
+    }
+}
+
+/// A user as shown to that user (`GET /v1/me`); never any credential.
+public struct UserResource: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var username: String
+    public var createdAt: String
+
+    public init(id: Int64, username: String, createdAt: String) {
+        self.id = id
+        self.username = username
+        self.createdAt = createdAt
+    }
+}
+
+/// What a personal access token may do.
+public enum TokenScope: String, Codable, Sendable, CaseIterable {
+    case read
+    case write
+}
+
+/// `POST /v1/tokens`.
+public struct CreateTokenRequest: Codable, Sendable, Equatable {
+    public var name: String
+    public var scope: TokenScope
+    /// Lifetime in seconds; absent for a token that lasts until revoked.
+    public var expiresIn: Int?
+
+    public init(name: String, scope: TokenScope, expiresIn: Int? = nil) {
+        self.name = name
+        self.scope = scope
+        self.expiresIn = expiresIn
+    }
+}
+
+/// A personal access token; `token` (the secret) only in the answer that created it.
+public struct PersonalTokenResource: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var scope: TokenScope
+    public var createdAt: String
+    public var expiresAt: String?
+    public var lastUsedAt: String?
+    public var token: String?
+
+    public init(id: String, name: String, scope: TokenScope, createdAt: String, expiresAt: String?, lastUsedAt: String?, token: String?) {
+        self.id = id
+        self.name = name
+        self.scope = scope
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
+        self.token = token
+    }
+}
+
+public struct PersonalTokenList: Codable, Sendable, Equatable {
+    public var tokens: [PersonalTokenResource]
+
+    public init(tokens: [PersonalTokenResource]) {
+        self.tokens = tokens
+    }
+}

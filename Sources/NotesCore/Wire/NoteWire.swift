@@ -1,0 +1,120 @@
+/// A note as it travels on the wire: in `GET /v1/notes/{id}`, list pages, the changes feed and
+/// batch results. `content` is present where the endpoint includes it.
+public struct NoteResource: Codable, Sendable, Equatable {
+    public var id: NoteID
+    public var path: String
+    public var content: String?
+    /// SHA-256 hex of the content's UTF-8 bytes.
+    public var hash: String
+    /// The per-user sequence number of the note's latest change.
+    public var rev: Int64
+    public var size: Int
+    public var createdAt: String
+    public var updatedAt: String
+    public var deleted: Bool
+
+    public init(id: NoteID, path: String, content: String?, hash: String, rev: Int64, size: Int,
+                createdAt: String, updatedAt: String, deleted: Bool) {
+        self.id = id
+        self.path = path
+        self.content = content
+        self.hash = hash
+        self.rev = rev
+        self.size = size
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deleted = deleted
+    }
+}
+
+/// `PUT /v1/notes/{id}`: the note's path and content (create or update).
+public struct PutNoteRequest: Codable, Sendable, Equatable {
+    public var path: String
+    public var content: String
+
+    public init(path: String, content: String) {
+        self.path = path
+        self.content = content
+    }
+}
+
+/// `GET /v1/notes`: one page of live notes ordered by path.
+public struct NoteListPage: Codable, Sendable, Equatable {
+    public var notes: [NoteResource]
+    /// Pass as `after=` for the next page; absent on the last page.
+    public var nextCursor: String?
+
+    public init(notes: [NoteResource], nextCursor: String?) {
+        self.notes = notes
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `GET /v1/changes`: notes changed after a cursor, in rev order, each once at its latest state.
+public struct ChangesPage: Codable, Sendable, Equatable {
+    public var changes: [NoteResource]
+    /// Opaque; pass as `since=` to continue after this page.
+    public var cursor: String
+    public var hasMore: Bool
+
+    public init(changes: [NoteResource], cursor: String, hasMore: Bool) {
+        self.changes = changes
+        self.cursor = cursor
+        self.hasMore = hasMore
+    }
+}
+
+/// One entry of `GET /v1/notes/{id}/revisions`; `content` only when a single revision is asked for.
+public struct RevisionResource: Codable, Sendable, Equatable {
+    public var id: NoteID
+    public var rev: Int64
+    public var path: String
+    public var hash: String
+    public var size: Int
+    public var deleted: Bool
+    public var createdAt: String
+    public var content: String?
+
+    public init(id: NoteID, rev: Int64, path: String, hash: String, size: Int, deleted: Bool, createdAt: String, content: String?) {
+        self.id = id
+        self.rev = rev
+        self.path = path
+        self.hash = hash
+        self.size = size
+        self.deleted = deleted
+        self.createdAt = createdAt
+        self.content = content
+    }
+}
+
+/// `GET /v1/notes/{id}/revisions`: newest first.
+public struct RevisionList: Codable, Sendable, Equatable {
+    public var revisions: [RevisionResource]
+
+    public init(revisions: [RevisionResource]) {
+        self.revisions = revisions
+    }
+}
+
+/// `GET /v1/search`: matches ranked best first, each with a snippet around the hit.
+public struct SearchResults: Codable, Sendable, Equatable {
+    public struct Hit: Codable, Sendable, Equatable {
+        public var id: NoteID
+        public var path: String
+        public var snippet: String
+        public var rev: Int64
+
+        public init(id: NoteID, path: String, snippet: String, rev: Int64) {
+            self.id = id
+            self.path = path
+            self.snippet = snippet
+            self.rev = rev
+        }
+    }
+
+    public var results: [Hit]
+
+    public init(results: [Hit]) {
+        self.results = results
+    }
+}

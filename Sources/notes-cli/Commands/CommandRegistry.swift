@@ -1,0 +1,10 @@
+/// Every subcommand, in the order `notes --help` lists them. Add a command by adding its type here.
+enum CommandRegistry {
+    static let all: [any Command.Type] = [
+        VersionCommand.self,
+    ]
+
+    static func command(named name: String) -> (any Command.Type)? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let code = await CLI.main(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)

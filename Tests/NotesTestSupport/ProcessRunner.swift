@@ -1,0 +1,47 @@
+import Foundation
+
+/// The outcome of running a program to completion.
+public struct ProcessResult: Sendable {
+    public var exitCode: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs real binaries for end-to-end tests, with an explicit environment and optional stdin.
+public enum ProcessRunner {
+    /// Runs `executable` with `arguments` and waits for it to exit.
+    /// - Parameters:
+    ///   - environment: the complete environment (nothing is inherited but `PATH`), so tests never
+    ///     read the developer's own credentials.
+    ///   - stdin: bytes written to the program's standard input, which is then closed.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           stdin: String? = nil, currentDirectory: URL? = nil) async throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = environment
+        env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = env
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+        try process.run()
+        if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? inPipe.fileHandleForWriting.close()
+        // Drain both pipes concurrently so a chatty program never blocks on a full pipe.
+        async let out = Task.detached { outPipe.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { errPipe.fileHandleForReading.readDataToEndOfFile() }.value
+        let (outData, errData) = await (out, err)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        return ProcessResult(exitCode: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A real `notes-server` process on 127.0.0.1 with a free port and its own temporary database.
+///
+/// Start one per test (they run in parallel); `stop()` sends SIGTERM and waits, and removes the
+/// temporary folder. The server's stderr (its request log) is kept for assertions.
+public final class TestServer: @unchecked Sendable {
+    // @unchecked: the mutable log buffer is only touched under `lock`.
+    public let directory: TemporaryDirectory
+    public let process: Process
+    public let port: Int
+    private let lock = NSLock()
+    private var logData = Data()
+    private let errPipe: Pipe
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var databasePath: String { directory.appending("notes.sqlite").path }
+
+    /// Starts the server and waits until it prints the address it listens on.
+    /// - Parameter extraArguments: more `serve` flags, such as `["--access-token-ttl", "2"]`.
+    public init(extraArguments: [String] = []) async throws {
+        directory = try TemporaryDirectory("notes-server")
+        let process = Process()
+        process.executableURL = BuiltProducts.server
+        process.arguments = ["serve", "--db", directory.appending("notes.sqlite").path, "--listen", "127.0.0.1:0"] + extraArguments
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let outPipe = Pipe()
+        errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        port = try await Self.readPort(from: outPipe.fileHandleForReading, process: process)
+        let lock = self.lock
+        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            lock.lock()
+            self?.logData.append(data)
+            lock.unlock()
+        }
+    }
+
+    /// Reads stdout until the `listening on http://HOST:PORT` line and returns the port.
+    private static func readPort(from handle: FileHandle, process: Process) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                var buffer = ""
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty {
+                        continuation.resume(throwing: TestServerError.exitedEarly(output: buffer))
+                        return
+                    }
+                    buffer += String(decoding: data, as: UTF8.self)
+                    if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        let match = buffer[range]
+                        let digits = match.split(separator: ":").last.map(String.init) ?? ""
+                        if let port = Int(digits) {
+                            continuation.resume(returning: port)
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the server wrote to stderr so far (its request log and messages).
+    public var log: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: logData, as: UTF8.self)
+    }
+
+    /// Runs an admin command (`notes-server ARGS --db <this db>`), such as `user add`.
+    @discardableResult
+    public func admin(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
+        try await ProcessRunner.run(BuiltProducts.server, arguments + ["--db", databasePath], stdin: stdin)
+    }
+
+    /// Creates a user with `password` through the real admin command.
+    public func addUser(_ username: String, password: String) async throws {
+        let result = try await admin(["user", "add", username, "--password-stdin"], stdin: password + "\n")
+        guard result.exitCode == 0 else { throw TestServerError.adminFailed(result.stderr) }
+    }
+
+    /// Sends SIGTERM, waits for a graceful exit, and returns the exit status.
+    @discardableResult
+    public func stop() async -> Int32 {
+        if process.isRunning { process.terminate() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        let status = process.terminationStatus
+        directory.remove()
+        return status
+    }
+
+    /// Kills the server at once (SIGKILL), as a crash would.
+    public func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+public enum TestServerError: Error, CustomStringConvertible {
+    case exitedEarly(output: String)
+    case adminFailed(String)
+
+    public var description: String {
+        switch self {
+        case .exitedEarly(let output): "notes-server exited before listening: \(output)"
+        case .adminFailed(let message): "admin command failed: \(message)"
+        }
+    }
+}
