@@ -1,0 +1,1 @@
+// Placeholder so NotesCore builds in the http worktree; dropped on merge.

@@ -1,0 +1,2 @@
+// Placeholder entry point; the lead replaces it on merge.
+print("notes-server")
