@@ -1,0 +1,63 @@
+/// Names of conflict copies: `NAME.conflict-<device>-<UTC yyyyMMdd-HHmmss>.md` beside the note.
+///
+/// The time is only part of a name for people to read; no sync decision ever compares it
+/// (DESIGN 4.5). A conflict copy is an ordinary note and syncs like one.
+public enum ConflictName {
+    /// The conflict-copy path for `path`, made by `device` at `millisecondsSinceEpoch`.
+    /// - Parameter attempt: 1 for the plain name; 2, 3, … add `-2`, `-3` when a name is taken.
+    /// - Returns: a valid `NotePath` value (the name is shortened to fit segment limits).
+    public static func path(for path: String, device: String, millisecondsSinceEpoch: Int64, attempt: Int = 1) -> String {
+        let folder: String, file: String
+        if let slash = path.lastIndex(of: "/") {
+            folder = String(path[...slash])
+            file = String(path[path.index(after: slash)...])
+        } else {
+            folder = ""
+            file = path
+        }
+        let stem = file.hasSuffix(NotePath.fileExtension) ? String(file.dropLast(NotePath.fileExtension.count)) : file
+        let suffix = ".conflict-\(sanitized(device))-\(stamp(millisecondsSinceEpoch))" + (attempt > 1 ? "-\(attempt)" : "") + NotePath.fileExtension
+        let room = NotePath.maxSegmentBytes - suffix.utf8.count
+        return folder + truncated(stem, toBytes: room) + suffix
+    }
+
+    /// Whether `path` names a conflict copy (so a conflict of a conflict copy stays readable).
+    public static func isConflictCopy(_ path: String) -> Bool {
+        path.contains(".conflict-")
+    }
+
+    /// The device name restricted to letters, digits, `-` and `_` (at most 32), so it can never
+    /// add a path separator, a dot segment or a control character; `device` when nothing is left.
+    public static func sanitized(_ device: String) -> String {
+        var out = ""
+        for scalar in device.unicodeScalars where out.unicodeScalars.count < 32 {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
+                out.unicodeScalars.append(scalar)
+            } else if scalar == " " || scalar == "." {
+                out.unicodeScalars.append("-")
+            }
+        }
+        return out.isEmpty ? "device" : out
+    }
+
+    /// `yyyyMMdd-HHmmss` in UTC.
+    static func stamp(_ ms: Int64) -> String {
+        let iso = WireTime.string(fromMilliseconds: ms)  // 2026-11-29T17:30:00.123Z
+        let digits = iso.prefix(19).filter { $0.isNumber }
+        return String(digits.prefix(8)) + "-" + String(digits.dropFirst(8).prefix(6))
+    }
+
+    /// The longest prefix of `text` within `bytes` UTF-8 bytes, cut on a character boundary.
+    private static func truncated(_ text: String, toBytes bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var out = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            if used + size > bytes { break }
+            out.append(character)
+            used += size
+        }
+        return out.isEmpty ? "note" : out
+    }
+}

@@ -1,0 +1,102 @@
+/// Three-way merge of text by lines (diff3), byte-exact: line endings, a missing final newline
+/// and any bytes inside lines survive as they were.
+///
+/// Changes of both sides that touch the same or adjacent base lines are a conflict, as in git:
+/// the order of two neighbouring edits is a guess, and sync never guesses (the conflict copy
+/// keeps both versions instead).
+public enum ThreeWayMerge {
+    /// The outcome of a merge.
+    public enum Result: Equatable, Sendable {
+        /// Every change applies cleanly; the merged bytes.
+        case clean([UInt8])
+        /// Both sides changed the same region differently (or the texts are too far apart to tell).
+        case conflict
+    }
+
+    /// Merges `ours` and `theirs`, both derived from `base`.
+    public static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Result {
+        if ours == theirs || theirs == base { return .clean(ours) }
+        if ours == base { return .clean(theirs) }
+        var interner = LineInterner()
+        let baseLines = interner.ids(base), ourLines = interner.ids(ours), theirLines = interner.ids(theirs)
+        guard let toOurs = LineDiff.match(baseLines.ids, ourLines.ids),
+              let toTheirs = LineDiff.match(baseLines.ids, theirLines.ids) else { return .conflict }
+        var output: [UInt8] = []
+        output.reserveCapacity(max(ours.count, theirs.count))
+        var i = 0, j = 0, k = 0
+        let n = baseLines.ids.count
+        while i < n || j < ourLines.ids.count || k < theirLines.ids.count {
+            // A stable run: base lines kept, in place, by both sides.
+            var stable = 0
+            while i + stable < n, toOurs[i + stable] == j + stable, toTheirs[i + stable] == k + stable { stable += 1 }
+            if stable > 0 {
+                output += base[baseLines.span(i..<(i + stable))]
+                i += stable
+                j += stable
+                k += stable
+                continue
+            }
+            // An unstable chunk reaches to the next base line both sides kept (or to the end).
+            var next = i
+            while next < n, toOurs[next] < 0 || toTheirs[next] < 0 { next += 1 }
+            let nextOurs = next < n ? toOurs[next] : ourLines.ids.count
+            let nextTheirs = next < n ? toTheirs[next] : theirLines.ids.count
+            let baseChunk = baseLines.ids[i..<next]
+            let ourChunk = ourLines.ids[j..<nextOurs]
+            let theirChunk = theirLines.ids[k..<nextTheirs]
+            if ourChunk.elementsEqual(baseChunk) {
+                output += theirs[theirLines.span(k..<nextTheirs)]
+            } else if theirChunk.elementsEqual(baseChunk) || ourChunk.elementsEqual(theirChunk) {
+                output += ours[ourLines.span(j..<nextOurs)]
+            } else {
+                return .conflict
+            }
+            i = next
+            j = nextOurs
+            k = nextTheirs
+        }
+        return .clean(output)
+    }
+
+    /// Merges strings (UTF-8 text); `nil` on conflict.
+    public static func merge(base: String, ours: String, theirs: String) -> String? {
+        switch merge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8)) {
+        case .clean(let bytes): String(decoding: bytes, as: UTF8.self)  // whole lines of valid UTF-8 stay valid
+        case .conflict: nil
+        }
+    }
+}
+
+/// Gives equal lines equal small integers, so diffing compares integers instead of bytes.
+struct LineInterner {
+    /// The lines of one text: their byte ranges and their ids.
+    struct Lines {
+        var ranges: [Range<Int>]
+        var ids: [Int]
+
+        /// The byte range covering lines `lines` (empty at the end of the text).
+        func span(_ lines: Range<Int>) -> Range<Int> {
+            guard !lines.isEmpty else { return 0..<0 }
+            return ranges[lines.lowerBound].lowerBound..<ranges[lines.upperBound - 1].upperBound
+        }
+    }
+
+    private var table: [ArraySlice<UInt8>: Int] = [:]
+
+    mutating func ids(_ bytes: [UInt8]) -> Lines {
+        let ranges = LineDiff.lines(bytes)
+        var ids: [Int] = []
+        ids.reserveCapacity(ranges.count)
+        for range in ranges {
+            let line = bytes[range]
+            if let id = table[line] {
+                ids.append(id)
+            } else {
+                let id = table.count
+                table[line] = id
+                ids.append(id)
+            }
+        }
+        return Lines(ranges: ranges, ids: ids)
+    }
+}

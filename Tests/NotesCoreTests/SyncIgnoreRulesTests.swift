@@ -1,0 +1,61 @@
+import Testing
+@testable import NotesCore
+
+@Suite("Sync .notesignore rules")
+struct SyncIgnoreRulesTests {
+    @Test func namesMatchAtAnyDepth() {
+        let rules = IgnoreRules(parsing: "# drafts\n\ndraft.md\n*.tmp.md\n")
+        #expect(rules.isIgnored("draft.md"))
+        #expect(rules.isIgnored("a/b/draft.md"))
+        #expect(rules.isIgnored("x.tmp.md"))
+        #expect(rules.isIgnored("deep/x.tmp.md"))
+        #expect(!rules.isIgnored("drafts.md"))
+        #expect(!rules.isIgnored("notes/keep.md"))
+    }
+
+    @Test func anchoredPatternsMatchFromTheRoot() {
+        let rules = IgnoreRules(parsing: "/top.md\narchive/old/*.md\n")
+        #expect(rules.isIgnored("top.md"))
+        #expect(!rules.isIgnored("sub/top.md"))
+        #expect(rules.isIgnored("archive/old/a.md"))
+        #expect(!rules.isIgnored("archive/old/deeper/a.md"))
+        #expect(!rules.isIgnored("x/archive/old/a.md"))
+    }
+
+    @Test func foldersAndDoubleStar() {
+        let rules = IgnoreRules(parsing: "private/\nlogs/**/debug.md\n")
+        #expect(rules.isIgnored("private/a.md"))
+        #expect(rules.isIgnored("x/private/y/a.md"))
+        #expect(!rules.isIgnored("private.md"))  // a folder rule does not match a file
+        #expect(rules.isIgnored("logs/debug.md"))
+        #expect(rules.isIgnored("logs/2025/11/debug.md"))
+        #expect(!rules.isIgnored("logs/info.md"))
+    }
+
+    @Test func negationAndLastRuleWins() {
+        let rules = IgnoreRules(parsing: "*.md\n!keep.md\nsecret/\n!secret/ok.md\n")
+        #expect(rules.isIgnored("a.md"))
+        #expect(!rules.isIgnored("keep.md"))
+        #expect(!rules.isIgnored("sub/keep.md"))
+        #expect(rules.isIgnored("secret/ok.md"))  // inside an ignored folder: stays ignored, as in git
+    }
+
+    @Test func classesAndQuestionMarks() {
+        let rules = IgnoreRules(parsing: "day-[0-9][0-9].md\nv?.md\n[!a]x.md\n[z-a].md\n")
+        #expect(rules.isIgnored("day-07.md"))
+        #expect(!rules.isIgnored("day-7.md"))
+        #expect(rules.isIgnored("v1.md"))
+        #expect(!rules.isIgnored("v10.md"))
+        #expect(rules.isIgnored("bx.md"))
+        #expect(!rules.isIgnored("ax.md"))
+        #expect(!rules.isIgnored("q.md"))  // an empty range matches nothing, and does not crash
+    }
+
+    @Test func crlfFilesAndTrailingSpaces() {
+        let rules = IgnoreRules(parsing: "a.md  \r\nb.md\r\n")
+        #expect(rules.isIgnored("a.md"))
+        #expect(rules.isIgnored("b.md"))
+        #expect(IgnoreRules().isEmpty)
+        #expect(!IgnoreRules().isIgnored("a.md"))
+    }
+}

@@ -1,0 +1,108 @@
+import Testing
+@testable import NotesCore
+
+@Suite("Sync planner")
+struct SyncPlannerTests {
+    let id = NoteID("11111111-2222-3333-4444-555555555555")!
+    var base: SyncBase { SyncBase(id: id, path: "a.md", rev: 5, hash: "h0") }
+
+    func remote(path: String = "a.md", rev: Int64 = 9, hash: String = "h1", deleted: Bool = false) -> NoteResource {
+        NoteResource(id: id, path: path, content: nil, hash: hash, rev: rev, size: 0,
+                     createdAt: "", updatedAt: "", deleted: deleted)
+    }
+
+    @Test func nothingNewerOnTheServerIsUpToDate() {
+        #expect(SyncPlanner.reconcile(base: base, local: .clean, remote: remote(rev: 5)) == .upToDate)
+        #expect(SyncPlanner.reconcile(base: base, local: .missing, remote: remote(rev: 4)) == .upToDate)
+    }
+
+    @Test func cleanLocalFollowsTheServer() {
+        #expect(SyncPlanner.reconcile(base: base, local: .clean, remote: remote()) == .takeRemote)
+        #expect(SyncPlanner.reconcile(base: base, local: .clean, remote: remote(path: "b.md", hash: "h0")) == .takeRemote)
+        #expect(SyncPlanner.reconcile(base: base, local: .clean, remote: remote(hash: "h0")) == .record)
+        #expect(SyncPlanner.reconcile(base: base, local: .clean, remote: remote(deleted: true)) == .deleteLocal)
+    }
+
+    @Test func editBeatsDeleteOnBothSides() {
+        // Local delete, remote edit: the note comes back.
+        #expect(SyncPlanner.reconcile(base: base, local: .missing, remote: remote()) == .takeRemote)
+        // Local edit, remote delete: the local edit is kept and uploaded.
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "a.md", hash: "h2"), remote: remote(deleted: true))
+                == .keepLocal(path: "a.md"))
+        // Delete on both: forget it.
+        #expect(SyncPlanner.reconcile(base: base, local: .missing, remote: remote(deleted: true)) == .forget)
+    }
+
+    @Test func bothEditedMeansMerge() {
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "a.md", hash: "h2"), remote: remote())
+                == .merge(path: "a.md"))
+    }
+
+    @Test func sameEditOnBothSidesIsRecorded() {
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "a.md", hash: "h1"), remote: remote()) == .record)
+    }
+
+    @Test func renamesResolveWithoutClocks() {
+        // Remote renamed, local edited: the edit moves to the new path.
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "a.md", hash: "h2"), remote: remote(path: "b.md", hash: "h0"))
+                == .keepLocal(path: "b.md"))
+        // Local renamed, remote edited: merge content, keep the local path.
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "c.md", hash: "h0"), remote: remote())
+                == .merge(path: "c.md"))
+        // Both renamed: the local rename wins and is uploaded.
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "c.md", hash: "h0"), remote: remote(path: "b.md", hash: "h0"))
+                == .keepLocal(path: "c.md"))
+        // Same content, local unmoved, remote moved: follow the server.
+        #expect(SyncPlanner.reconcile(base: base, local: .changed(path: "a.md", hash: "h1"), remote: remote(path: "b.md"))
+                == .takeRemote)
+    }
+
+    @Test func unconfirmedCreateIsAdoptedWhenTheServerHasIt() {
+        let pending = SyncBase(id: id, path: "a.md", rev: 0, hash: "h1")
+        #expect(SyncPlanner.reconcile(base: pending, local: .clean, remote: remote(rev: 3)) == .record)
+        #expect(SyncPlanner.reconcile(base: pending, local: .changed(path: "a.md", hash: "h2"), remote: remote(rev: 3))
+                == .keepLocal(path: "a.md"))
+    }
+
+    @Test func newRemoteNotes() {
+        #expect(SyncPlanner.reconcileNew(remote: remote(deleted: true), occupantHash: nil) == .ignore)
+        #expect(SyncPlanner.reconcileNew(remote: remote(), occupantHash: nil) == .write)
+        #expect(SyncPlanner.reconcileNew(remote: remote(), occupantHash: "h1") == .adopt)
+        #expect(SyncPlanner.reconcileNew(remote: remote(), occupantHash: "zz") == .conflictCopyThenWrite)
+    }
+
+    @Test func renamesAreDetectedByContentHash() {
+        let a = SyncBase(id: NoteID(), path: "x/a.md", rev: 1, hash: "ha")
+        let b = SyncBase(id: NoteID(), path: "b.md", rev: 2, hash: "hb")
+        let c = SyncBase(id: NoteID(), path: "c.md", rev: 3, hash: "hc")
+        let renames = SyncPlanner.detectRenames(missing: [a, b, c], added: [("y/a.md", "ha"), ("renamed.md", "hb"), ("new.md", "hn")])
+        #expect(renames == [a.id: "y/a.md", b.id: "renamed.md"])
+    }
+
+    @Test func duplicateContentPrefersTheSameFileName() {
+        let a = SyncBase(id: NoteID(), path: "old/todo.md", rev: 1, hash: "same")
+        let renames = SyncPlanner.detectRenames(missing: [a], added: [("aaa.md", "same"), ("new/todo.md", "same")])
+        #expect(renames == [a.id: "new/todo.md"])
+    }
+
+    @Test func massDeleteGuard() {
+        #expect(!SyncPlanner.isMassDelete(deleting: 0, of: 0))
+        #expect(SyncPlanner.isMassDelete(deleting: 3, of: 3))  // an emptied folder
+        #expect(!SyncPlanner.isMassDelete(deleting: 10, of: 12))  // not over 20
+        #expect(SyncPlanner.isMassDelete(deleting: 21, of: 40))
+        #expect(!SyncPlanner.isMassDelete(deleting: 21, of: 42))  // exactly half is allowed
+    }
+
+    @Test func conflictNames() {
+        let ms: Int64 = 1_764_437_400_000  // 2025-11-29T17:30:00Z
+        #expect(ConflictName.path(for: "notes/todo.md", device: "my laptop", millisecondsSinceEpoch: ms)
+                == "notes/todo.conflict-my-laptop-20251129-173000.md")
+        #expect(ConflictName.path(for: "a.md", device: "../x/..", millisecondsSinceEpoch: ms, attempt: 2)
+                == "a.conflict---x---20251129-173000-2.md")
+        let long = String(repeating: "é", count: 200) + ".md"
+        let name = ConflictName.path(for: long, device: "d", millisecondsSinceEpoch: ms)
+        #expect(name.utf8.count <= NotePath.maxSegmentBytes)
+        #expect((try? NotePath(name)) != nil)
+        #expect(ConflictName.isConflictCopy(name))
+    }
+}
