@@ -25,7 +25,7 @@ public struct MarkdownRenderer: Sendable {
     /// The safe default renderer.
     public static let safe = MarkdownRenderer()
 
-    private var options: Int32 {
+    var options: Int32 {
         var options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8
         if allowsUnsafeHTML { options |= CMARK_OPT_UNSAFE }
         if smartPunctuation { options |= CMARK_OPT_SMART }
@@ -50,5 +50,35 @@ public struct MarkdownRenderer: Sendable {
     public func html(from markdown: String) -> String {
         var markdown = markdown
         return markdown.withUTF8 { html(from: $0) }
+    }
+
+    /// Renders `markdown`'s UTF-8 bytes in one parse, letting `rewriteLink` replace link and image
+    /// destinations (return nil to keep one), and extracts the title: the text of the first heading.
+    ///
+    /// Safe mode applies to the rewritten destinations too, so a rewrite cannot smuggle in a
+    /// `javascript:` link.
+    public func render<Bytes: Collection>(_ markdown: Bytes,
+                                          rewritingLinks rewriteLink: (LinkDestination) -> String? = { _ in nil })
+        -> RenderedMarkdown where Bytes.Element == UInt8 {
+        let render: (UnsafeBufferPointer<UInt8>) -> RenderedMarkdown = { buffer in
+            let document = MarkdownDocument(parsing: buffer, options: options)
+            let title = document.rewriteLinksAndFindTitle(rewriteLink)
+            return RenderedMarkdown(html: document.html(), title: title)
+        }
+        if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
+        return Array(markdown).withUnsafeBufferPointer(render)
+    }
+}
+
+/// A note rendered to an HTML fragment, with the title found while rendering.
+public struct RenderedMarkdown: Sendable, Equatable {
+    /// The HTML fragment, as `MarkdownRenderer.html(from:)` would give it (links rewritten).
+    public var html: String
+    /// The plain text of the first heading, or nil when the note has none (or it is empty).
+    public var title: String?
+
+    public init(html: String, title: String?) {
+        self.html = html
+        self.title = title
     }
 }
