@@ -82,3 +82,13 @@ public struct RenderedMarkdown: Sendable, Equatable {
         self.title = title
     }
 }
+
+extension RenderedMarkdown {
+    /// The page title: the first heading's text, else `fileName` without its `.md` extension
+    /// (what static-site generators show for a page without a heading).
+    public func title(orFileName fileName: String) -> String {
+        if let title { return title }
+        let stem = fileName.hasSuffix(NotePath.fileExtension) ? String(fileName.dropLast(NotePath.fileExtension.count)) : fileName
+        return stem.isEmpty ? fileName : stem
+    }
+}
