@@ -41,11 +41,14 @@ struct RenderCommand: Command {
     /// The bytes of `file`, or of stdin for `-`.
     private static func read(_ file: String) throws(CLIError) -> Data {
         if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
+            throw .failure("cannot read \(file): it is a folder (to render a folder, use `notes export --html`)")
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw .failure("cannot read \(file): \(reason)")
+            throw .failure("cannot read \(file): \(fileSystemReason(error))")
         }
     }
 }

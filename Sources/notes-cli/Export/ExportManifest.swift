@@ -21,12 +21,21 @@ struct ExportManifest: Codable, Equatable, Sendable {
     static func load(from directory: URL) throws(CLIError) -> ExportManifest {
         let url = directory.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return ExportManifest() }
+        // Export deletes what the manifest lists, so a path that could reach outside OUTDIR
+        // (a tampered or foreign manifest) makes the whole manifest unusable.
         guard let manifest = try? JSONDecoder().decode(ExportManifest.self, from: data),
-              manifest.format == currentFormat else {
+              manifest.format == currentFormat, manifest.files.keys.allSatisfy(isSafeRelativePath) else {
             throw .failure("\(url.path) is not a manifest this version of notes export can read; "
                            + "remove it (and the files it listed) or export into an empty folder")
         }
         return manifest
+    }
+
+    /// Whether `path` stays inside the folder it is relative to: no leading `/`, no empty, `.`
+    /// or `..` segment, no NUL or backslash.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
     /// The manifest as sorted, indented JSON: stable bytes, readable in a diff.
@@ -43,6 +52,10 @@ struct ExportManifest: Codable, Equatable, Sendable {
         let url = directory.appendingPathComponent(Self.fileName)
         let data = try encoded()
         if FileManager.default.contents(atPath: url.path) == data { return }
-        try data.write(to: url, options: .atomic)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
+        }
     }
 }

@@ -26,7 +26,11 @@ struct SiteWriter: Sendable {
     /// - Throws: `CLIError` before writing anything when a file the site needs already exists
     ///   and was not written by an export; otherwise the I/O error that stopped it.
     func write(_ site: Site) throws -> ExportSummary {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.failure("cannot create \(directory.path): \(fileSystemReason(error))")
+        }
         let old = try ExportManifest.load(from: directory)
         var summary = ExportSummary()
         var final = ExportManifest()
@@ -66,10 +70,18 @@ struct SiteWriter: Sendable {
         for file in toWrite { pending.files[file.path] = .some(nil) }
         try pending.save(to: directory)
 
+        var createdFolders: Set<String> = [""]
         for file in toWrite {
             let url = directory.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try file.bytes.write(to: url, options: .atomic)
+            do {
+                let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
+                if createdFolders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try file.bytes.write(to: url, options: .atomic)
+            } catch {
+                throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
+            }
             summary.written.append(file.path)
         }
         for path in stale {
@@ -79,7 +91,11 @@ struct SiteWriter: Sendable {
                 summary.keptEdited.append(path)
                 continue
             }
-            try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
+            do {
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
+            } catch {
+                throw CLIError.failure("cannot remove \(path) from \(directory.path): \(fileSystemReason(error))")
+            }
             summary.removed.append(path)
             removeEmptyFolders(above: path)
         }

@@ -38,3 +38,14 @@ enum FolderPaths {
         return resolved(path)
     }
 }
+
+/// A file-system error as the one short reason a user can act on ("Permission denied", "Is a
+/// directory"), instead of Foundation's `NSCocoaErrorDomain` dump.
+func fileSystemReason(_ error: any Error) -> String {
+    let error = error as NSError
+    for candidate in [error, error.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap({ $0 })
+    where candidate.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(candidate.code)))
+    }
+    return error.localizedFailureReason ?? error.localizedDescription
+}
