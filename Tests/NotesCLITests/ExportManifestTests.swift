@@ -71,4 +71,19 @@ struct ExportManifestTests {
         let keys = ["a.html", "index.html", "style.css", "sub/b.html"].compactMap { first.range(of: "\"\($0)\"")?.lowerBound }
         #expect(keys.count == 4 && keys == keys.sorted())
     }
+
+    @Test("a page whose name becomes a folder in the next export is replaced by that folder")
+    func pageBecomesFolder() async throws {
+        let work = try TemporaryDirectory("notes-export")
+        defer { work.remove() }
+        let source = work.appending("notes"), output = work.appending("site")
+        try ExportFixture.write([("foo.md", "# Foo\n")], in: source)
+        #expect(try await ExportFixture.export(source, to: output).exitCode == 0)
+        try FileManager.default.removeItem(at: source.appendingPathComponent("foo.md"))
+        try ExportFixture.write([("foo.html/bar.md", "# Bar\n")], in: source)
+
+        let result = try await ExportFixture.export(source, to: output)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(ExportFixture.text("foo.html/bar.html", in: output).contains("<title>Bar</title>"))
+    }
 }

@@ -70,20 +70,7 @@ struct SiteWriter: Sendable {
         for file in toWrite { pending.files[file.path] = .some(nil) }
         try pending.save(to: directory)
 
-        var createdFolders: Set<String> = [""]
-        for file in toWrite {
-            let url = directory.appendingPathComponent(file.path)
-            do {
-                let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
-                if createdFolders.insert(folder).inserted {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                }
-                try file.bytes.write(to: url, options: .atomic)
-            } catch {
-                throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
-            }
-            summary.written.append(file.path)
-        }
+        // Stale files go first, so a name they free (a page that becomes a folder) is free.
         for path in stale {
             guard let onDisk = status(of: path), onDisk.isRegular else { continue }
             // Remove only what is still what we wrote; a page edited since is the user's now.
@@ -98,6 +85,21 @@ struct SiteWriter: Sendable {
             }
             summary.removed.append(path)
             removeEmptyFolders(above: path)
+        }
+
+        var createdFolders: Set<String> = [""]
+        for file in toWrite {
+            let url = directory.appendingPathComponent(file.path)
+            do {
+                let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
+                if createdFolders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try file.bytes.write(to: url, options: .atomic)
+            } catch {
+                throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
+            }
+            summary.written.append(file.path)
         }
         try final.save(to: directory)
         return summary
