@@ -2,6 +2,8 @@
 enum CommandRegistry {
     static let all: [any Command.Type] = [
         VersionCommand.self,
+        RenderCommand.self,
+        ExportCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
