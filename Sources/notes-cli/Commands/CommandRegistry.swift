@@ -2,6 +2,13 @@
 enum CommandRegistry {
     static let all: [any Command.Type] = [
         VersionCommand.self,
+        LoginCommand.self,
+        LogoutCommand.self,
+        WhoamiCommand.self,
+        ListCommand.self,
+        CatCommand.self,
+        SearchCommand.self,
+        TokenCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
