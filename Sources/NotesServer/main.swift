@@ -1,2 +1,43 @@
-// Placeholder entry point; replaced by the server application.
-print("notes-server")
+import Foundation
+import NotesCore
+
+let overview = """
+    notes-server \(NotesVersion.current): the Notes API server.
+
+    Usage: notes-server <command> [options]
+
+    Commands:
+      serve      Run the API (see `notes-server serve --help`)
+      user       Add, list, change or disable users
+      backup     Copy the live database to a file
+
+    Every command takes --db PATH (default ~/.local/share/notes-server/notes.sqlite).
+    """
+
+var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+let command = arguments.positional()
+let wantsHelp = arguments.flag("--help", short: "-h")
+do {
+    switch command {
+    case nil where arguments.flag("--version"):
+        printLine("notes-server \(NotesVersion.current)")
+    case nil:
+        printLine(overview)
+        exit(wantsHelp ? 0 : 2)
+    case "serve"?:
+        if wantsHelp { printLine(ServeCommand.help) } else { try ServeCommand.run(&arguments) }
+    case "user"?:
+        if wantsHelp { printLine(UserCommand.help) } else { try UserCommand.run(&arguments) }
+    case "backup"?:
+        if wantsHelp { printLine(BackupCommand.help) } else { try BackupCommand.run(&arguments) }
+    case let other?:
+        printError("notes-server: unknown command '\(other)'. See `notes-server --help`.")
+        exit(2)
+    }
+} catch let error as UsageError {
+    printError("notes-server \(command ?? ""): \(error.message). See `notes-server \(command ?? "") --help`.")
+    exit(2)
+} catch {
+    printError("notes-server \(command ?? ""): \(error)")
+    exit(1)
+}

@@ -45,6 +45,10 @@ enum CLI {
         var arguments = arguments
         do {
             return try await command.run(&arguments, terminal: terminal)
+        } catch let error as UsageError {
+            terminal.printError("notes \(command.name): \(error.message)")
+            terminal.printError("See `notes \(command.name) --help`.")
+            return .usage
         } catch let error as CLIError {
             terminal.printError("notes \(command.name): \(error.message)")
             if error.exitCode == .usage { terminal.printError("See `notes \(command.name) --help`.") }

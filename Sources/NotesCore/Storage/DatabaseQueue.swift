@@ -17,6 +17,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the connection.
+    @discardableResult
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try lock.withLock { _ in
             guard let database else { throw DatabaseError(code: 21, message: "the database is closed") }
@@ -25,6 +26,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` inside one transaction with exclusive access to the connection.
+    @discardableResult
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         try read { database in try database.transaction { try body(database) } }
     }

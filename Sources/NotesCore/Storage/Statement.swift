@@ -40,8 +40,16 @@ public final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
             case .real(let double): code = sqlite3_bind_double(handle, index, double)
-            case .text(let text):
-                code = sqlite3_bind_text(handle, index, text, -1, notes_sqlite_transient())
+            case .text(var text):
+                // Bind by byte count, not NUL-terminated: note content may contain U+0000.
+                code = text.withUTF8 { utf8 in
+                    utf8.withMemoryRebound(to: CChar.self) { chars in
+                        guard let base = chars.baseAddress else {
+                            return sqlite3_bind_text(handle, index, "", 0, notes_sqlite_transient())
+                        }
+                        return sqlite3_bind_text(handle, index, base, Int32(chars.count), notes_sqlite_transient())
+                    }
+                }
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { buffer in
                     // A zero-length blob must still be a blob, not NULL: give SQLite a valid pointer.

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// One `notes` subcommand: its name, its help, and what it does.
 protocol Command: Sendable {
     /// The word after `notes`, such as `sync`.

@@ -1,19 +1,19 @@
-/// A small command-line parser: each command takes the flags, options and positionals it knows,
+/// A small command-line parser shared by `notes` and `notes-server`: each command takes the flags, options and positionals it knows,
 /// then `finish()` rejects anything left over, so a typo is a usage error rather than ignored.
 ///
 /// Accepts `--name value`, `--name=value`, and `--` to end options.
-struct Arguments: Sendable {
+public struct Arguments: Sendable {
     private var remaining: [String]
 
-    init(_ arguments: [String]) {
+    public init(_ arguments: [String]) {
         remaining = arguments
     }
 
     /// Whether nothing is left to parse.
-    var isEmpty: Bool { remaining.isEmpty }
+    public var isEmpty: Bool { remaining.isEmpty }
 
     /// Removes `name` (such as `--json`) if present and tells whether it was.
-    mutating func flag(_ name: String, short: String? = nil) -> Bool {
+    public mutating func flag(_ name: String, short: String? = nil) -> Bool {
         let end = optionsEnd
         guard let index = remaining[..<end].firstIndex(where: { $0 == name || (short != nil && $0 == short) }) else { return false }
         remaining.remove(at: index)
@@ -21,7 +21,7 @@ struct Arguments: Sendable {
     }
 
     /// Removes `name value` or `name=value` and returns the value; the last one wins if repeated.
-    mutating func option(_ name: String, short: String? = nil) throws(CLIError) -> String? {
+    public mutating func option(_ name: String, short: String? = nil) throws(UsageError) -> String? {
         var value: String?
         while true {
             let end = optionsEnd
@@ -41,14 +41,14 @@ struct Arguments: Sendable {
     }
 
     /// Like `option`, but parses a whole number.
-    mutating func intOption(_ name: String) throws(CLIError) -> Int? {
+    public mutating func intOption(_ name: String) throws(UsageError) -> Int? {
         guard let text = try option(name) else { return nil }
         guard let number = Int(text) else { throw .usage("\(name) takes a whole number, not '\(text)'") }
         return number
     }
 
     /// Removes and returns the next positional argument (not starting with `-`, or after `--`).
-    mutating func positional() -> String? {
+    public mutating func positional() -> String? {
         let end = optionsEnd
         if let index = remaining[..<end].firstIndex(where: { !$0.hasPrefix("-") || $0 == "-" }) {
             return remaining.remove(at: index)
@@ -61,17 +61,30 @@ struct Arguments: Sendable {
     }
 
     /// Like `positional`, but a usage error when missing.
-    mutating func requiredPositional(_ what: String) throws(CLIError) -> String {
+    public mutating func requiredPositional(_ what: String) throws(UsageError) -> String {
         guard let value = positional() else { throw .usage("missing \(what)") }
         return value
     }
 
     /// Fails with a usage error naming the first argument nobody took.
-    func finish() throws(CLIError) {
+    public func finish() throws(UsageError) {
         let leftovers = remaining.filter { $0 != "--" }
         guard let first = leftovers.first else { return }
         throw .usage(first.hasPrefix("-") ? "unknown option \(first)" : "unexpected argument '\(first)'")
     }
 
     private var optionsEnd: Int { remaining.firstIndex(of: "--") ?? remaining.count }
+}
+
+/// A command line that does not fit the command: the message says what to fix (exit code 2).
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    static func usage(_ message: String) -> UsageError { UsageError(message) }
+
+    public var description: String { message }
 }

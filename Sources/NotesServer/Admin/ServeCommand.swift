@@ -1,0 +1,49 @@
+import Foundation
+import NotesCore
+
+/// `notes-server serve`: runs the HTTP API until SIGTERM or SIGINT, then drains and closes.
+enum ServeCommand {
+    static let help = """
+        Usage: notes-server serve [options]
+
+        Runs the Notes API. With no options: SQLite at ~/.local/share/notes-server/notes.sqlite
+        (or $XDG_DATA_HOME), listening on 127.0.0.1:8080.
+
+        Options:
+          --db PATH                  The SQLite database (created and migrated if needed)
+          --listen HOST:PORT         Address to listen on; port 0 picks a free one (printed)
+          --access-token-ttl SECS    Access token lifetime (default 3600)
+          --refresh-idle-ttl SECS    A session unused this long must sign in again (default 30 days)
+          --refresh-max-ttl SECS     The longest any session lives (default 365 days)
+          --tombstone-ttl SECS       How long deletions are kept for syncing clients (default 90 days)
+          --tls-cert PATH            PEM certificate: serve HTTPS (or put a reverse proxy in front)
+          --tls-key PATH             PEM private key for --tls-cert
+          --threads N                HTTP threads (default 1: one epoll loop)
+        """
+
+    static func run(_ arguments: inout Arguments) throws -> Never {
+        var configuration = ServerConfiguration()
+        if let db = try arguments.option("--db") { configuration.databasePath = db }
+        if let listen = try arguments.option("--listen") {
+            (configuration.host, configuration.port) = try ServerConfiguration.parseListen(listen)
+        }
+        if let ttl = try positiveInt(&arguments, "--access-token-ttl") { configuration.lifetimes.accessSeconds = ttl }
+        if let ttl = try positiveInt(&arguments, "--refresh-idle-ttl") { configuration.lifetimes.refreshIdleSeconds = ttl }
+        if let ttl = try positiveInt(&arguments, "--refresh-max-ttl") { configuration.lifetimes.refreshAbsoluteSeconds = ttl }
+        if let ttl = try positiveInt(&arguments, "--tombstone-ttl") { configuration.tombstoneRetentionSeconds = ttl }
+        if let threads = try positiveInt(&arguments, "--threads") { configuration.threadCount = min(threads, 64) }
+        configuration.tlsCertificatePath = try arguments.option("--tls-cert")
+        configuration.tlsKeyPath = try arguments.option("--tls-key")
+        guard (configuration.tlsCertificatePath == nil) == (configuration.tlsKeyPath == nil) else {
+            throw UsageError("--tls-cert and --tls-key go together")
+        }
+        try arguments.finish()
+        try ServerRunner(configuration: configuration).run()
+    }
+
+    private static func positiveInt(_ arguments: inout Arguments, _ name: String) throws(UsageError) -> Int? {
+        guard let value = try arguments.intOption(name) else { return nil }
+        guard value > 0 else { throw UsageError("\(name) must be a positive number of seconds") }
+        return value
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NotesCore
+
+/// The assembled server: database, stores, routes and the HTTP listener.
+///
+/// `buildApplication` is what `serve` runs and what tests can build in-process.
+final class Application: Sendable {
+    let configuration: ServerConfiguration
+    let database: DatabaseQueue
+    let router: Router
+    let notes: NoteStore
+    let log: @Sendable (String) -> Void
+
+    init(configuration: ServerConfiguration, database: DatabaseQueue, log: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.database = database
+        self.log = log
+        let clock = ServerClock()
+        let users = UserStore(database: database, clock: clock)
+        let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
+        let notes = NoteStore(database: database, clock: clock, limits: configuration.limits)
+        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock), log: log)
+        MetaController(limits: configuration.limits).register(in: &router)
+        AuthController(users: users, sessions: sessions, passwords: PasswordWorker()).register(in: &router)
+        NotesController(store: notes).register(in: &router)
+        SyncController(store: notes).register(in: &router)
+        SearchController(store: notes).register(in: &router)
+        self.router = router
+        self.notes = notes
+    }
+}
+
+/// Opens (creating and migrating) the database at `path`, making its folder private if new.
+func openDatabase(at path: String) throws -> DatabaseQueue {
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    return try DatabaseQueue(path: path, migrator: ServerSchema.migrator)
+}
+
+/// Builds the application for `configuration`: opens and migrates the database, wires the routes.
+func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) throws -> Application {
+    Application(configuration: configuration, database: try openDatabase(at: configuration.databasePath), log: log)
+}

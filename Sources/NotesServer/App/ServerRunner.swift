@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import NotesCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Starts the listener, purges old tombstones on a timer, and shuts down cleanly on a signal.
+struct ServerRunner {
+    let configuration: ServerConfiguration
+
+    func run() throws -> Never {
+        let log: @Sendable (String) -> Void = { printError($0) }
+        let app = try buildApplication(configuration, log: log)
+        var http = HTTPServer.Configuration()
+        http.host = configuration.host
+        http.port = configuration.port
+        http.maxBodyBytes = configuration.limits.maxRequestBytes
+        http.threadCount = configuration.threadCount
+        if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            http.tlsCertificatePEM = try String(contentsOfFile: cert, encoding: .utf8)
+            http.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
+        }
+        let server = HTTPServer(configuration: http, responder: app.router, log: log)
+        let port = try server.start()
+        let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
+        printLine("database: \(configuration.databasePath)")
+        if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
+            printLine("No users yet. Add the first one with: notes-server user add NAME --db \(configuration.databasePath)")
+        }
+
+        let purge = startPurging(app)
+        let signals = [SIGTERM, SIGINT].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                log("shutting down: draining in-flight requests")
+                purge.cancel()
+                server.shutdown()
+                do {
+                    try app.database.close()
+                } catch {
+                    log("closing the database failed: \(error)")
+                    exit(1)
+                }
+                exit(0)
+            }
+            source.resume()
+            return source
+        }
+        withExtendedLifetime(signals) { dispatchMain() }
+    }
+
+    /// Purges tombstones past their retention now and then every hour (or sooner for short
+    /// retentions, which tests use).
+    private func startPurging(_ app: Application) -> any DispatchSourceTimer {
+        let retention = Int64(configuration.tombstoneRetentionSeconds) * 1000
+        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2))
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now(), repeating: .seconds(interval))
+        timer.setEventHandler {
+            do {
+                try app.notes.purgeTombstones(olderThanMilliseconds: retention)
+            } catch {
+                app.log("purging old deletions failed: \(error)")
+            }
+        }
+        timer.resume()
+        return timer
+    }
+}

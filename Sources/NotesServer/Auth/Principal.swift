@@ -1,0 +1,38 @@
+import NotesCore
+
+/// Who is calling: the user a valid bearer token belongs to, and what the token may do.
+struct Principal: Sendable, Equatable {
+    let userID: Int64
+    let username: String
+    let scope: TokenScope
+    /// The signed-in session an access token belongs to; `nil` for personal tokens.
+    let sessionID: Int64?
+    /// The token's public id.
+    let tokenID: String
+}
+
+/// The three kinds of bearer secret, told apart by a prefix so leaked ones are easy to spot.
+enum TokenKind: String, Sendable {
+    case access = "nat_"
+    case refresh = "nrt_"
+    case personal = "npt_"
+
+    /// The prefixed secret's full length: the prefix plus 32 random bytes in base64url.
+    static let secretLength = 4 + 43
+
+    /// A fresh secret of this kind.
+    func makeSecret() -> String { SecureRandom.token(prefix: rawValue) }
+
+    /// The kind a presented secret claims to be, or `nil` when it is not shaped like any.
+    static func of(_ secret: String) -> TokenKind? {
+        guard secret.utf8.count == secretLength else { return nil }
+        let allowed = secret.utf8.dropFirst(4).allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+        }
+        guard allowed else { return nil }
+        return [TokenKind.access, .refresh, .personal].first { secret.hasPrefix($0.rawValue) }
+    }
+
+    /// The digest stored in place of the secret.
+    static func digest(_ secret: String) -> [UInt8] { SHA256.digest(of: Array(secret.utf8)) }
+}

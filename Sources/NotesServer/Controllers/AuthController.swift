@@ -1,0 +1,64 @@
+import NotesCore
+
+/// `/v1/auth/*` and `/v1/me`: sign-in, token refresh, sign-out and the current user.
+struct AuthController: Sendable {
+    let users: UserStore
+    let sessions: SessionStore
+    let passwords: PasswordWorker
+
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/auth/login", access: .open) { context in
+            let body = try context.decode(LoginRequest.self)
+            return .later { await login(body) }
+        }
+        router.add("POST", "/v1/auth/refresh", access: .open) { context in
+            let body = try context.decode(RefreshRequest.self)
+            let (userID, tokens) = try sessions.refresh(body.refreshToken)
+            guard let user = try users.find(id: userID) else { throw SessionStore.invalidGrant("The account no longer exists.") }
+            return .now(Self.tokenResponse(tokens, user: user))
+        }
+        router.add("POST", "/v1/auth/logout", access: .read) { context in
+            let caller = try context.caller()
+            guard let sessionID = caller.sessionID else {
+                throw HTTPError.badRequest("Personal access tokens are revoked with DELETE /v1/tokens/{id}, not logout.", code: "not_a_session")
+            }
+            try sessions.revoke(sessionID: sessionID)
+            return .now(.noContent())
+        }
+        router.add("GET", "/v1/me", access: .read) { context in
+            guard let user = try users.find(id: try context.caller().userID) else { throw HTTPError.invalidToken("is unknown") }
+            return .now(.wire(user.resource))
+        }
+    }
+
+    /// Checks the password off the HTTP threads. Unknown users, wrong passwords and disabled
+    /// accounts get the same answer after the same work, so none can be told apart.
+    private func login(_ body: LoginRequest) async -> HTTPResponse {
+        do {
+            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, body.username.utf8.count <= UserStore.maxUsernameBytes else {
+                throw Self.invalidCredentials
+            }
+            let user = try users.find(username: body.username)
+            let matches = try await passwords.verify(body.password, against: user?.passwordHash)
+            guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
+            let device = String((body.device ?? "").prefix(100))
+            let tokens = try sessions.create(userID: user.id, device: device)
+            return Self.tokenResponse(tokens, user: user)
+        } catch let error as HTTPError {
+            return .error(error)
+        } catch {
+            return .error(.internal)
+        }
+    }
+
+    static let invalidCredentials = HTTPError(401, code: "invalid_credentials", message: "The username or password is wrong.")
+
+    /// RFC 6749 §5.1: token answers must not be cached.
+    static func tokenResponse(_ tokens: IssuedTokens, user: UserRecord) -> HTTPResponse {
+        var response = HTTPResponse.wire(TokenResponse(accessToken: tokens.accessToken, expiresIn: tokens.accessExpiresIn,
+                                                       refreshToken: tokens.refreshToken, user: user.resource))
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Pragma"] = "no-cache"
+        return response
+    }
+}

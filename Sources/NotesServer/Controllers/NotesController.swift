@@ -1,0 +1,136 @@
+import Foundation
+import NotesCore
+
+/// `/v1/notes`: list, read (JSON, raw Markdown or HTML), create/update with preconditions, delete.
+struct NotesController: Sendable {
+    let store: NoteStore
+
+    func register(in router: inout Router) {
+        router.add("GET", "/v1/notes", access: .read) { try .now(list($0)) }
+        router.add("GET", "/v1/notes/:id", access: .read) { try .now(get($0)) }
+        router.add("PUT", "/v1/notes/:id", access: .write) { try .now(put($0)) }
+        router.add("DELETE", "/v1/notes/:id", access: .write) { try .now(delete($0)) }
+        router.add("GET", "/v1/notes/:id/html", access: .read) { try .now(html($0)) }
+        router.add("GET", "/v1/notes/:id/revisions", access: .read) { try .now(revisions($0)) }
+        router.add("GET", "/v1/notes/:id/revisions/:rev", access: .read) { try .now(revision($0)) }
+    }
+
+    private func list(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let limit = try context.intQuery("limit", default: 200, range: 1...store.limits.maxPageSize)
+        var pathFilter: String?
+        if let raw = context.request.query["path"] {
+            do { pathFilter = try NotePath(raw).value } catch { throw HTTPError.badRequest("Invalid path: \(error).", code: "invalid_path") }
+        }
+        let notes = try store.list(userID: user, after: context.request.query["after"], limit: limit, path: pathFilter)
+        let next = pathFilter == nil && notes.count == limit ? notes.last?.path : nil
+        return .wire(NoteListPage(notes: notes.map(\.resource), nextCursor: next))
+    }
+
+    private func get(_ context: RequestContext) throws -> HTTPResponse {
+        let note = try liveNote(context)
+        let etag = Preconditions.etag(note.rev)
+        if let ifNoneMatch = context.request.headers["If-None-Match"], ifNoneMatch.contains(etag) {
+            return HTTPResponse(status: 304, headers: ["ETag": etag])
+        }
+        var response: HTTPResponse
+        if Self.prefersMarkdown(context.request.headers["Accept"]) {
+            response = HTTPResponse(status: 200, headers: ["Content-Type": "text/markdown; charset=utf-8"], body: Array((note.content ?? "").utf8))
+        } else {
+            response = .wire(note.resource)
+        }
+        response.headers["ETag"] = etag
+        return response
+    }
+
+    private func html(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        guard let rendered = try store.html(userID: user, id: try context.noteID()) else { throw HTTPError.notFound("There is no note with this id.") }
+        let standalone = ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "")
+        let body = standalone ? StandalonePage.html(title: rendered.path, body: rendered.html) : rendered.html
+        return HTTPResponse(status: 200, headers: [
+            "Content-Type": "text/html; charset=utf-8",
+            "ETag": Preconditions.etag(rendered.rev),
+            // The HTML is already safe (no raw HTML, no script links); the policy is a second wall.
+            "Content-Security-Policy": "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'",
+            "X-Content-Type-Options": "nosniff",
+        ], body: Array(body.utf8))
+    }
+
+    private func put(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let id = try context.noteID()
+        let precondition = try Preconditions.forPut(context.request)
+        let body = try context.decode(PutNoteRequest.self)
+        let path = try Self.validPath(body.path)
+        do {
+            let result = try store.put(userID: user, id: id, path: path, content: body.content, precondition: precondition)
+            var response = HTTPResponse.wire(result.note.resource, status: result.created ? 201 : 200)
+            response.headers["ETag"] = Preconditions.etag(result.note.rev)
+            return response
+        } catch let stale as StaleNoteError {
+            return Self.stale(stale)
+        }
+    }
+
+    private func delete(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let id = try context.noteID()
+        guard let rev = try Preconditions.revision(in: context.request.headers["If-Match"], header: "If-Match") else {
+            throw HTTPError.preconditionRequired
+        }
+        do {
+            let note = try store.delete(userID: user, id: id, ifMatch: rev)
+            var response = HTTPResponse.wire(note.resource)
+            response.headers["ETag"] = Preconditions.etag(note.rev)
+            return response
+        } catch let stale as StaleNoteError {
+            return Self.stale(stale)
+        }
+    }
+
+    private func revisions(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let revisions = try store.revisions(userID: user, id: try context.noteID())
+        guard !revisions.isEmpty else { throw HTTPError.notFound("There is no note with this id.") }
+        return .wire(RevisionList(revisions: revisions))
+    }
+
+    private func revision(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        guard let raw = context.parameters["rev"], let rev = Int64(raw), rev > 0 else {
+            throw HTTPError.badRequest("The revision must be a positive whole number.", code: "invalid_parameter")
+        }
+        guard let revision = try store.revision(userID: user, id: try context.noteID(), rev: rev) else {
+            throw HTTPError.notFound("This note has no such revision.")
+        }
+        return .wire(revision)
+    }
+
+    private func liveNote(_ context: RequestContext) throws -> NoteRecord {
+        let user = try context.caller().userID
+        guard let note = try store.note(userID: user, id: try context.noteID()) else { throw HTTPError.notFound("There is no note with this id.") }
+        guard !note.deleted else { throw HTTPError.notFound("The note was deleted.", code: "note_deleted") }
+        return note
+    }
+
+    static func validPath(_ raw: String) throws(HTTPError) -> NotePath {
+        do { return try NotePath(raw) } catch { throw HTTPError.badRequest("Invalid path: \(error).", code: "invalid_path") }
+    }
+
+    /// 412 with the note's current state beside the error, so the client can merge without another request.
+    static func stale(_ error: StaleNoteError) -> HTTPResponse {
+        .wire(StaleNoteBody(error: .init(code: "precondition_failed", message: error.message), note: error.current?.resource), status: 412)
+    }
+
+    private static func prefersMarkdown(_ accept: String?) -> Bool {
+        guard let accept = accept?.lowercased() else { return false }
+        return accept.contains("text/markdown") && !accept.hasPrefix("application/json")
+    }
+}
+
+/// The 412 answer: the usual error plus the note as it is now.
+struct StaleNoteBody: Encodable {
+    let error: APIErrorBody.Detail
+    let note: NoteResource?
+}

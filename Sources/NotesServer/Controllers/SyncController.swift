@@ -1,0 +1,75 @@
+import NotesCore
+
+/// `/v1/changes` and `/v1/batch`: the two endpoints sync is built on.
+struct SyncController: Sendable {
+    let store: NoteStore
+
+    func register(in router: inout Router) {
+        router.add("GET", "/v1/changes", access: .read) { try .now(changes($0)) }
+        router.add("POST", "/v1/batch", access: .write) { try .now(batch($0)) }
+    }
+
+    private func changes(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        var since: Int64 = 0
+        if let raw = context.request.query["since"], !raw.isEmpty {
+            guard let value = Int64(raw), value >= 0 else {
+                throw HTTPError.badRequest("since must be a cursor returned by this endpoint.", code: "invalid_cursor")
+            }
+            since = value
+        }
+        let limit = try context.intQuery("limit", default: 500, range: 1...store.limits.maxPageSize)
+        let include = context.request.query["include"] ?? ""
+        guard include.isEmpty || include == "content" else {
+            throw HTTPError.badRequest("include accepts only \"content\".", code: "invalid_parameter")
+        }
+        let page = try store.changes(userID: user, since: since, limit: limit, includeContent: include == "content")
+        return .wire(page)
+    }
+
+    /// Applies every operation in one transaction; each gets its own status, like a request alone.
+    /// An operation that fails its precondition or validation fails alone; the others still apply.
+    private func batch(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let request = try context.decode(BatchRequest.self)
+        guard request.operations.count <= store.limits.maxBatchOperations else {
+            throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
+        }
+        let results = try store.database.write { db in
+            try request.operations.map { operation in
+                do {
+                    return try db.transaction { try apply(operation, db: db, userID: user) }
+                } catch let stale as StaleNoteError {
+                    return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
+                                       error: .init(code: "precondition_failed", message: stale.message))
+                } catch let error as HTTPError {
+                    return BatchResult(id: operation.id, status: error.status, error: .init(code: error.code, message: error.message))
+                }
+            }
+        }
+        return .wire(BatchResponse(results: results))
+    }
+
+    private func apply(_ operation: BatchOperation, db: Database, userID: Int64) throws -> BatchResult {
+        switch operation.op {
+        case .put:
+            guard let rawPath = operation.path, let content = operation.content else {
+                throw HTTPError.badRequest("A put needs path and content.", code: "invalid_operation")
+            }
+            let path = try NotesController.validPath(rawPath)
+            let precondition: WritePrecondition
+            switch (operation.ifNoneMatch, operation.ifMatch) {
+            case ("*", nil): precondition = .absent
+            case (nil, let rev?): precondition = .revision(rev)
+            case (nil, nil): throw HTTPError.preconditionRequired
+            default: throw HTTPError.badRequest("Give either if_none_match \"*\" or if_match, not both.", code: "invalid_precondition")
+            }
+            let result = try store.put(db, userID: userID, id: operation.id, path: path, content: content, precondition: precondition)
+            return BatchResult(id: operation.id, status: result.created ? 201 : 200, note: result.note.resource)
+        case .delete:
+            guard let rev = operation.ifMatch else { throw HTTPError.preconditionRequired }
+            let note = try store.delete(db, userID: userID, id: operation.id, ifMatch: rev)
+            return BatchResult(id: operation.id, status: 200, note: note.resource)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// A complete HTTP request as handed to the responder, body included.
+///
+/// Built on an MHD thread once the whole body has been read; every field is a Swift copy, so the
+/// value outlives the C connection and may be sent to async work freely.
+struct HTTPRequest: Sendable {
+    /// Request id, 16 random hex characters, echoed to the client as `X-Request-Id` and used in logs.
+    let id: String
+    /// The method, uppercased (`GET`, `HEAD`, `PUT`, ...). `HEAD` is passed through as `HEAD`:
+    /// the router should answer it like `GET`; libmicrohttpd drops the body on the wire.
+    let method: String
+    /// The URL path without the query, exactly as libmicrohttpd passes it: already percent-decoded
+    /// as a whole (so `%2F` arrives as `/` and cannot be told apart from a separator). Routes should
+    /// therefore not depend on encoded slashes. Paths that do not decode to valid UTF-8 never reach
+    /// the responder (they get a 400).
+    let path: String
+    /// Query arguments decoded by libmicrohttpd; for a repeated key the last value wins.
+    let query: [String: String]
+    /// Request headers in the order received.
+    let headers: HTTPHeaders
+    /// The request body, at most `Configuration.maxBodyBytes` long.
+    let body: [UInt8]
+    /// The client's IP address as text (`127.0.0.1`, `::1`); IPv4-mapped IPv6 addresses are given
+    /// in their IPv4 form so rate limits see one client under one name.
+    let remoteAddress: String
+
+    /// Creates a request; the server builds these, tests may too (for in-process routing tests).
+    init(
+        id: String = RequestID.make(),
+        method: String,
+        path: String,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = .init(),
+        body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+}
+
+/// Generates request ids: 16 lowercase hex characters from the system's secure generator.
+enum RequestID {
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A fresh id; 64 random bits make collisions within any log's lifetime negligible.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var value = generator.next() as UInt64
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in stride(from: 15, through: 0, by: -1) {
+            bytes[index] = digits[Int(value & 0xF)]
+            value >>= 4
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

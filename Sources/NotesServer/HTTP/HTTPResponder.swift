@@ -1,0 +1,35 @@
+/// What a handler returns: an answer now, on the connection thread, or later from async work.
+///
+/// `.now` is the hot path: no suspension, no task hop, the response is queued before the handler
+/// returns. `.later` is for work that must never block a connection thread (argon2 password
+/// hashing, waiting on another service): the connection is suspended until the work finishes,
+/// which costs throughput, so use it only where needed.
+enum HTTPOutcome: Sendable {
+    /// Answer immediately on the calling MHD thread.
+    case now(HTTPResponse)
+    /// Suspend the connection, run the closure in a `Task`, and answer with its result.
+    case later(@Sendable () async -> HTTPResponse)
+}
+
+/// The application side of the HTTP layer: turns a complete request into an outcome.
+///
+/// The server calls it from libmicrohttpd's threads, possibly several at once when the server runs
+/// a thread pool, hence `Sendable`. It must not block for long: anything slow belongs in `.later`.
+protocol HTTPResponder: Sendable {
+    /// Called once the full body is read; synchronous, runs on an MHD thread.
+    func respond(to request: HTTPRequest) -> HTTPOutcome
+}
+
+/// A responder built from a closure, handy for tests and small tools.
+struct ClosureResponder: HTTPResponder {
+    private let body: @Sendable (HTTPRequest) -> HTTPOutcome
+
+    /// Wraps `body` as a responder.
+    init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPOutcome) {
+        self.body = body
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPOutcome {
+        body(request)
+    }
+}

@@ -1,0 +1,88 @@
+import Synchronization
+
+/// The HTTP/1.1 server: libmicrohttpd owns sockets, parsing and framing; this type owns the daemon.
+///
+/// Lifecycle: `init` → `start()` (binds, returns the real port) → `shutdown()` (drains, stops).
+/// A server starts at most once. Requests reach the `HTTPResponder` on libmicrohttpd's threads
+/// once the body has been read in full; see `HTTPServer+Handling.swift`.
+///
+/// The class is plain (checked) `Sendable`: every stored property is immutable or behind a
+/// `Mutex`/`Atomic`, and the raw daemon pointer lives in `DaemonHandle`, whose comment says why
+/// sharing it is sound. The daemon keeps the server alive through an `Unmanaged` retain taken at
+/// start and released after `MHD_stop_daemon`, because C callbacks cannot hold Swift references.
+final class HTTPServer: Sendable {
+    /// How the server listens and which limits it enforces.
+    struct Configuration: Sendable {
+        /// IPv4 or IPv6 literal (`::1`, optionally bracketed); `localhost` means `127.0.0.1`.
+        var host: String = "127.0.0.1"
+        /// 0 asks the kernel for a free port; `start()` returns the one bound.
+        var port: UInt16 = 8080
+        /// Connections served at once; further ones wait in the kernel backlog.
+        var connectionLimit: Int = 256
+        /// Seconds of inactivity after which a connection is closed (0: never).
+        var connectionTimeoutSeconds: Int = 30
+        /// Per-connection memory pool; bounds request headers (libmicrohttpd answers 431 beyond).
+        var connectionMemoryLimit: Int = 64 * 1024
+        /// Largest request body accepted; larger ones get 413 before (or instead of) being read.
+        var maxBodyBytes: Int = 8 * 1024 * 1024
+        /// 1: one internal epoll thread; more: a pool of that many epoll threads.
+        var threadCount: Int = 1
+        /// PEM certificate chain; with `tlsKeyPEM` enables HTTPS (needs libmicrohttpd with GnuTLS).
+        var tlsCertificatePEM: String? = nil
+        /// PEM private key matching `tlsCertificatePEM`.
+        var tlsKeyPEM: String? = nil
+        /// How long `shutdown()` lets in-flight requests finish before answering the rest with 503.
+        var drainTimeoutSeconds: Double = 10
+
+        init() {}
+    }
+
+    /// Where the server stands; the daemon handle exists only while running.
+    enum Lifecycle: Sendable {
+        case idle
+        case starting
+        case running(DaemonHandle)
+        case stopping
+        case stopped
+    }
+
+    /// Requests between their first handler call and completion, and the suspended subset.
+    struct Activity: Sendable {
+        var inFlight = 0
+        var suspended: [ObjectIdentifier: RequestState] = [:]
+        /// Set by shutdown once it stops waiting: no connection may be suspended after this.
+        var closing = false
+    }
+
+    let configuration: Configuration
+    let responder: any HTTPResponder
+    let log: @Sendable (String) -> Void
+    let lifecycle = Mutex<Lifecycle>(.idle)
+    let activity = Mutex<Activity>(Activity())
+    /// True once shutdown began: responses then carry `Connection: close` so keep-alive clients leave.
+    let draining = Atomic<Bool>(false)
+
+    /// Creates a server; nothing is bound until `start()`.
+    /// - Parameters:
+    ///   - configuration: address, limits and optional TLS.
+    ///   - responder: answers every request that passes the HTTP-level checks.
+    ///   - log: receives one line per completed request (never query strings, headers or bodies).
+    init(configuration: Configuration, responder: any HTTPResponder, log: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.responder = responder
+        self.log = log
+    }
+}
+
+/// The running daemon and what must be released after it stops.
+///
+/// `@unchecked Sendable` is sound because the pointers are only ever passed to libmicrohttpd
+/// functions that are documented thread-safe for a daemon with internal threads (quiesce, stop,
+/// resume), and `secrets` are freed only after `MHD_stop_daemon` returned.
+struct DaemonHandle: @unchecked Sendable {
+    let daemon: OpaquePointer
+    let context: Unmanaged<HTTPServer>
+    /// `strdup`ed TLS PEM strings; libmicrohttpd keeps pointers to them, so they live until stop.
+    let secrets: [UnsafeMutablePointer<CChar>]
+    let port: UInt16
+}

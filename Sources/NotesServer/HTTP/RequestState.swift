@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Everything the server keeps about one request between libmicrohttpd's calls for it.
+///
+/// Created on the first access-handler call, stored retained in `*con_cls`, released in the
+/// request-completed callback. `@unchecked Sendable` is sound because the plain `var`s are touched
+/// only by the MHD thread that owns the connection (libmicrohttpd never runs two callbacks for one
+/// connection at once, and a resumed connection returns to its own thread), while the one field a
+/// `.later` task touches, `phase`, sits behind a `Mutex`.
+final class RequestState: @unchecked Sendable {
+    /// Where a `.later` request stands; decides who may resume the suspended connection.
+    enum Phase {
+        /// Not suspended (reading the body, or answered synchronously).
+        case active
+        /// Suspended in libmicrohttpd, waiting for async work.
+        case suspended
+        /// Work finished (or shutdown gave up on it); the connection was resumed to send this.
+        case ready(HTTPResponse)
+    }
+
+    let id: String
+    let method: String
+    let path: String
+    let connection: OpaquePointer
+    let started: ContinuousClock.Instant
+
+    /// Body bytes received so far (never more than the limit).
+    var body: [UInt8] = []
+    /// Set when a body grew past the limit: further chunks are discarded and the answer is 413.
+    var overflowed = false
+    /// The status queued on the wire, for the log line; nil until a response is queued.
+    var status: Int?
+
+    private let phase = Mutex<Phase>(.active)
+
+    init(id: String, method: String, path: String, connection: OpaquePointer) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.connection = connection
+        self.started = .now
+    }
+
+    /// Appends a body chunk unless that would pass `limit`, in which case the body is dropped.
+    ///
+    /// Dropping (rather than keeping the first `limit` bytes) frees the memory at once; the request
+    /// can only be answered with 413 from here on.
+    func append(_ chunk: UnsafeRawBufferPointer, limit: Int) {
+        guard !overflowed else { return }
+        if body.count + chunk.count > limit {
+            overflowed = true
+            body = []
+            return
+        }
+        body.append(contentsOf: chunk)
+    }
+
+    /// Records that the connection is now suspended; call right after `MHD_suspend_connection`.
+    func markSuspended() {
+        phase.withLock { $0 = .suspended }
+    }
+
+    /// Stores `response` if the connection is still suspended; true means the caller must resume it.
+    ///
+    /// Exactly one party wins: the finished `.later` work or a shutdown that stopped waiting.
+    /// The loser must not touch the connection, which may be gone by then.
+    func claimResume(with response: HTTPResponse) -> Bool {
+        phase.withLock { phase in
+            guard case .suspended = phase else { return false }
+            phase = .ready(response)
+            return true
+        }
+    }
+
+    /// The response stored for a resumed connection, taken once.
+    func takeReadyResponse() -> HTTPResponse? {
+        phase.withLock { phase in
+            guard case .ready(let response) = phase else { return nil }
+            phase = .active
+            return response
+        }
+    }
+
+    /// Milliseconds since the first call, formatted with two decimals (`0.41`).
+    func elapsedMilliseconds() -> String {
+        let elapsed = ContinuousClock.now - started
+        let (seconds, attoseconds) = elapsed.components
+        let hundredths = seconds * 100_000 + attoseconds / 10_000_000_000_000
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,30 @@
+/// The API's own error answers, beyond the generic ones the HTTP layer defines.
+extension HTTPError {
+    /// 401 for a request without credentials (RFC 6750 §3: no error code then).
+    static func unauthenticated() -> HTTPError {
+        HTTPError(401, code: "unauthenticated", message: "Sign in: this endpoint needs a bearer token.",
+                  headers: ["WWW-Authenticate": #"Bearer realm="notes""#])
+    }
+
+    /// 401 for a token that was presented but cannot be used; `reason` says why without
+    /// revealing anything about the secret (RFC 6750 §3.1 `invalid_token`).
+    static func invalidToken(_ reason: String) -> HTTPError {
+        HTTPError(401, code: "invalid_token", message: "The access token \(reason).",
+                  headers: ["WWW-Authenticate": #"Bearer realm="notes", error="invalid_token", error_description="The access token \#(reason)""#])
+    }
+
+    /// 403 for a read-only token that tries to write.
+    static let insufficientScope = HTTPError(
+        403, code: "insufficient_scope", message: "This token may only read; use a token with the write scope.",
+        headers: ["WWW-Authenticate": #"Bearer realm="notes", error="insufficient_scope", scope="write""#])
+
+    /// 412 when a precondition (`If-Match`) no longer holds.
+    static func preconditionFailed(_ message: String) -> HTTPError {
+        HTTPError(412, code: "precondition_failed", message: message)
+    }
+
+    /// 428 when a write omits its precondition, which would risk a lost update.
+    static let preconditionRequired = HTTPError(
+        428, code: "precondition_required",
+        message: "Send If-None-Match: * to create a note or If-Match: \"rev\" to change it, so no edit is lost.")
+}

@@ -1,0 +1,65 @@
+import Foundation
+import NotesCore
+
+/// A matched request: the request itself, its path parameters, and who is calling.
+struct RequestContext: Sendable {
+    let request: HTTPRequest
+    let parameters: [String: String]
+    /// Set for every route that is not `.open`.
+    var principal: Principal?
+
+    init(request: HTTPRequest, parameters: [String: String], principal: Principal? = nil) {
+        self.request = request
+        self.parameters = parameters
+        self.principal = principal
+    }
+
+    /// The authenticated caller; routes with `.read`/`.write` access always have one.
+    func caller() throws(HTTPError) -> Principal {
+        guard let principal else { throw HTTPError.unauthenticated() }
+        return principal
+    }
+
+    /// The note id in the `:id` path parameter.
+    func noteID() throws(HTTPError) -> NoteID {
+        guard let raw = parameters["id"], let id = NoteID(raw) else {
+            throw HTTPError.badRequest("The note id in the path must be a UUID.", code: "invalid_id")
+        }
+        return id
+    }
+
+    /// Decodes the JSON body as `T`, answering 400 with a useful message when it does not fit.
+    func decode<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
+        guard !request.body.isEmpty else { throw HTTPError.badRequest("The request needs a JSON body.", code: "invalid_json") }
+        do {
+            return try WireJSON.decoder().decode(T.self, from: Data(request.body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw HTTPError.badRequest("The field \"\(Self.snakeCase(key.stringValue))\" is missing.", code: "invalid_json")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let field = context.codingPath.last.map { Self.snakeCase($0.stringValue) } ?? "body"
+            throw HTTPError.badRequest("The field \"\(field)\" has the wrong type.", code: "invalid_json")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            let field = context.codingPath.last.map { Self.snakeCase($0.stringValue) } ?? "body"
+            throw HTTPError.badRequest("The field \"\(field)\" has an invalid value.", code: "invalid_json")
+        } catch {
+            throw HTTPError.badRequest("The body is not valid JSON (or not UTF-8).", code: "invalid_json")
+        }
+    }
+
+    /// A query parameter as a whole number within `range`, or `defaultValue` when absent.
+    func intQuery(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(HTTPError) -> Int {
+        guard let raw = request.query[name] else { return defaultValue }
+        guard let value = Int(raw), range.contains(value) else {
+            throw HTTPError.badRequest("The \(name) parameter must be a whole number from \(range.lowerBound) to \(range.upperBound).", code: "invalid_parameter")
+        }
+        return value
+    }
+
+    private static func snakeCase(_ key: String) -> String {
+        var out = ""
+        for character in key {
+            if character.isUppercase { out += "_" + character.lowercased() } else { out.append(character) }
+        }
+        return out
+    }
+}

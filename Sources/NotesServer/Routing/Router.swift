@@ -1,0 +1,91 @@
+/// Matches a request to a route by method and path pattern, checks its access, and runs it.
+///
+/// Patterns are `/`-separated literals and `:name` parameters (`/v1/notes/:id/revisions/:rev`).
+/// A path that matches with another method gets 405 with `Allow`; no match gets 404. Every
+/// error a handler throws becomes a response here: `HTTPError` as its JSON body, anything else
+/// as a bare 500 that is logged with the request id and tells the client nothing internal.
+struct Router: HTTPResponder {
+    /// Who may call a route.
+    enum Access: Sendable {
+        /// No token needed (login, health, limits, the API document).
+        case open
+        /// Any valid token.
+        case read
+        /// A token allowed to write (sessions and `write` personal tokens).
+        case write
+    }
+
+    typealias Handler = @Sendable (RequestContext) throws -> HTTPOutcome
+
+    private struct Route: Sendable {
+        let method: String
+        let pattern: [Substring]
+        let access: Access
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+    private let authenticator: TokenAuthenticator
+    private let log: @Sendable (String) -> Void
+
+    init(authenticator: TokenAuthenticator, log: @escaping @Sendable (String) -> Void) {
+        self.authenticator = authenticator
+        self.log = log
+    }
+
+    /// Registers `handler` for `method` on `pattern`.
+    mutating func add(_ method: String, _ pattern: String, access: Access, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPOutcome {
+        do {
+            return try route(request)
+        } catch let error as HTTPError {
+            return .now(.error(error))
+        } catch {
+            log("req=\(request.id) internal error: \(error)")
+            return .now(.error(.internal))
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let method = request.method == "HEAD" ? "GET" : request.method
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = Self.match(route.pattern, Array(segments)) else { continue }
+            guard route.method == method else {
+                allowed.append(route.method)
+                continue
+            }
+            var context = RequestContext(request: request, parameters: parameters)
+            if route.access != .open {
+                let principal = try authenticator.authenticate(request)
+                if route.access == .write, principal.scope != .write {
+                    throw HTTPError.insufficientScope
+                }
+                context.principal = principal
+            }
+            return try route.handler(context)
+        }
+        if allowed.isEmpty { throw HTTPError.notFound("There is no endpoint at this path.") }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        throw HTTPError.methodNotAllowed(allowed: allowed)
+    }
+
+    /// The parameters when `segments` fits `pattern`, else `nil`. Empty segments never match.
+    private static func match(_ pattern: [Substring], _ segments: [Substring]) -> [String: String]? {
+        guard pattern.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, segments) {
+            if actual.isEmpty { return nil }
+            if expected.first == ":" {
+                parameters[String(expected.dropFirst())] = String(actual)
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,64 @@
+import NotesCore
+
+/// A note row as the server stores it.
+struct NoteRecord: Sendable {
+    let id: NoteID
+    let path: String
+    let content: String?
+    let hash: String
+    let size: Int
+    let rev: Int64
+    let createdAt: Int64
+    let updatedAt: Int64
+    let deleted: Bool
+
+    /// The wire form; `content` is included only when it was loaded.
+    var resource: NoteResource {
+        NoteResource(id: id, path: path, content: content, hash: hash, rev: rev, size: size,
+                     createdAt: WireTime.string(fromMilliseconds: createdAt),
+                     updatedAt: WireTime.string(fromMilliseconds: updatedAt), deleted: deleted)
+    }
+
+    /// The same note without its content, for metadata answers.
+    var withoutContent: NoteRecord {
+        NoteRecord(id: id, path: path, content: nil, hash: hash, size: size, rev: rev,
+                   createdAt: createdAt, updatedAt: updatedAt, deleted: deleted)
+    }
+
+    /// Columns to select, in the order `init(row:contentColumn:)` reads them.
+    static let columns = "id, path, hash, size, rev, created_at, updated_at, deleted"
+    static let columnsWithContent = columns + ", content"
+
+    init(id: NoteID, path: String, content: String?, hash: String, size: Int, rev: Int64, createdAt: Int64, updatedAt: Int64, deleted: Bool) {
+        self.id = id
+        self.path = path
+        self.content = content
+        self.hash = hash
+        self.size = size
+        self.rev = rev
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deleted = deleted
+    }
+
+    /// Reads a row selected with `columns` (plus `content` last when `withContent`).
+    init(row: Statement, withContent: Bool) throws {
+        guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
+        self.init(id: id, path: row.string(1), content: withContent ? row.string(8) : nil, hash: row.string(2),
+                  size: row.int(3), rev: row.int64(4), createdAt: row.int64(5), updatedAt: row.int64(6), deleted: row.bool(7))
+    }
+}
+
+/// What a write requires of the note's current state (from `If-None-Match: *` or `If-Match`).
+enum WritePrecondition: Sendable, Equatable {
+    /// Create: no live note with this id may exist (a retried identical create is fine).
+    case absent
+    /// Change: the note must be at exactly this revision.
+    case revision(Int64)
+}
+
+/// A write whose precondition failed, carrying the note's current state so the client can merge.
+struct StaleNoteError: Error, Sendable {
+    let current: NoteRecord?
+    let message: String
+}

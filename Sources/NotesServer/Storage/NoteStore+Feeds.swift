@@ -1,0 +1,93 @@
+import Foundation
+import NotesCore
+
+/// The read-mostly views of notes: the changes feed, revisions, search and tombstone purging.
+extension NoteStore {
+    /// Notes changed after revision `since`, in revision order, each once at its latest state.
+    /// - Throws: 410 `resync_required` when tombstones newer than `since` were already purged.
+    func changes(userID: Int64, since: Int64, limit: Int, includeContent: Bool) throws -> ChangesPage {
+        try database.read { db in
+            let purged = try db.scalarInt("SELECT purged_through FROM users WHERE id = ?", [userID]) ?? 0
+            if since > 0 && since < purged {
+                throw HTTPError(410, code: "resync_required",
+                                message: "This cursor is older than the deletions the server keeps; sync again from the beginning (since=0).")
+            }
+            let columns = includeContent ? NoteRecord.columnsWithContent : NoteRecord.columns
+            var rows = try db.query("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? ORDER BY rev LIMIT ?",
+                                    [userID, since, limit + 1]) { try NoteRecord(row: $0, withContent: includeContent) }
+            let hasMore = rows.count > limit
+            if hasMore { rows.removeLast() }
+            let cursor = rows.last?.rev ?? since
+            return ChangesPage(changes: rows.map(\.resource), cursor: String(cursor), hasMore: hasMore)
+        }
+    }
+
+    /// Every revision of a note, newest first, without content.
+    func revisions(userID: Int64, id: NoteID) throws -> [RevisionResource] {
+        try database.read { db in
+            try db.query("""
+                SELECT rev, path, hash, size, deleted, created_at FROM revisions WHERE user_id = ? AND note_id = ? ORDER BY rev DESC
+                """, [userID, id.value]) { row in
+                RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
+                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: nil)
+            }
+        }
+    }
+
+    /// One revision of a note with its content: a merge base for sync.
+    func revision(userID: Int64, id: NoteID, rev: Int64) throws -> RevisionResource? {
+        try database.read { db in
+            try db.first("""
+                SELECT rev, path, hash, size, deleted, created_at, content FROM revisions WHERE user_id = ? AND note_id = ? AND rev = ?
+                """, [userID, id.value, rev]) { row in
+                RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
+                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: row.string(6))
+            }
+        }
+    }
+
+    /// Full-text search over live notes' paths and content, best match first.
+    ///
+    /// The query is taken as plain words (each quoted for FTS5, so no query syntax can fail);
+    /// a word ending in `*` matches as a prefix. Snippets are plain text with matches in `**`.
+    func search(userID: Int64, query: String, limit: Int) throws -> SearchResults {
+        let terms = query.split(whereSeparator: { $0.isWhitespace }).prefix(16).compactMap { word -> String? in
+            let prefix = word.hasSuffix("*")
+            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))
+            guard !bare.isEmpty else { return nil }
+            return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+        }
+        guard !terms.isEmpty else { return SearchResults(results: []) }
+        let match = terms.joined(separator: " ")
+        return try database.read { db in
+            let hits = try db.query("""
+                SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, '**', '**', '…', 16)
+                FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
+                WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0
+                ORDER BY bm25(notes_fts) LIMIT ?
+                """, [match, userID, limit]) { row -> SearchResults.Hit? in
+                guard let id = NoteID(row.string(0)) else { return nil }
+                return SearchResults.Hit(id: id, path: row.string(1), snippet: row.string(3), rev: row.int64(2))
+            }
+            return SearchResults(results: hits.compactMap { $0 })
+        }
+    }
+
+    /// Removes tombstones older than `age` milliseconds, with their revisions, and records per
+    /// user how far purging went, so older change cursors get `resync_required`.
+    @discardableResult
+    func purgeTombstones(olderThanMilliseconds age: Int64) throws -> Int {
+        let cutoff = clock.now() - age
+        return try database.write { db in
+            try db.run("""
+                UPDATE users SET purged_through = max(purged_through,
+                    (SELECT max(rev) FROM notes WHERE notes.user_id = users.id AND deleted = 1 AND updated_at < ?))
+                WHERE EXISTS (SELECT 1 FROM notes WHERE notes.user_id = users.id AND deleted = 1 AND updated_at < ?)
+                """, cutoff, cutoff)
+            try db.run("""
+                DELETE FROM revisions WHERE (user_id, note_id) IN (SELECT user_id, id FROM notes WHERE deleted = 1 AND updated_at < ?)
+                """, cutoff)
+            return try db.run("DELETE FROM notes WHERE deleted = 1 AND updated_at < ?", cutoff)
+        }
+    }
+}

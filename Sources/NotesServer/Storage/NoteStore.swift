@@ -1,0 +1,140 @@
+import NotesCore
+
+/// Notes of every user: reads, preconditioned writes, the changes feed and revisions.
+///
+/// Every write runs in one transaction that takes the user's next revision number, updates the
+/// note, appends the revision and renders the HTML once, so readers never see half a change.
+struct NoteStore: Sendable {
+    let database: DatabaseQueue
+    let clock: ServerClock
+    let limits: ServerLimits
+    let renderer = MarkdownRenderer.safe
+
+    /// The note with `id`, live or tombstone, with its content.
+    func note(userID: Int64, id: NoteID) throws -> NoteRecord? {
+        try database.read { db in try Self.load(db, userID: userID, id: id, withContent: true) }
+    }
+
+    /// The note's rendered HTML fragment, path and revision, if it is live.
+    func html(userID: Int64, id: NoteID) throws -> (html: String, path: String, rev: Int64)? {
+        try database.read { db in
+            try db.first("SELECT html, path, rev FROM notes WHERE user_id = ? AND id = ? AND deleted = 0", [userID, id.value]) {
+                ($0.string(0), $0.string(1), $0.int64(2))
+            }
+        }
+    }
+
+    /// Live notes ordered by path, after the path `after`, at most `limit`; `path` filters to one.
+    func list(userID: Int64, after: String?, limit: Int, path: String?) throws -> [NoteRecord] {
+        try database.read { db in
+            if let path {
+                return try db.query("SELECT \(NoteRecord.columns) FROM notes WHERE user_id = ? AND deleted = 0 AND path = ?",
+                                    [userID, path]) { try NoteRecord(row: $0, withContent: false) }
+            }
+            return try db.query("""
+                SELECT \(NoteRecord.columns) FROM notes WHERE user_id = ? AND deleted = 0 AND path > ? ORDER BY path LIMIT ?
+                """, [userID, after ?? "", limit]) { try NoteRecord(row: $0, withContent: false) }
+        }
+    }
+
+    /// Creates or changes a note (content and/or path) if `precondition` holds.
+    /// - Returns: the note's state after the write and whether it was created.
+    /// - Throws: `StaleNoteError` (412), `HTTPError` 409 when the path is taken, 404 for a missing note.
+    func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
+        try database.write { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition) }
+    }
+
+    /// `put` inside an existing transaction (batch).
+    func put(_ db: Database, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
+        let size = content.utf8.count
+        guard size <= limits.maxNoteBytes else {
+            throw HTTPError(413, code: "note_too_large", message: "A note may hold at most \(limits.maxNoteBytes) bytes; this one has \(size).")
+        }
+        let hash = SHA256.hex(of: content)
+        let existing = try Self.load(db, userID: userID, id: id, withContent: false)
+        switch precondition {
+        case .absent:
+            if let existing, !existing.deleted {
+                if existing.path == path.value && existing.hash == hash { return (existing, false) }  // a retried create
+                throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
+                                     message: "A note with this id already exists.")
+            }
+        case .revision(let rev):
+            guard let existing else { throw HTTPError.notFound("There is no note with this id.") }
+            guard existing.rev == rev else {
+                throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
+                                     message: "The note changed since revision \(rev); it is now at \(existing.rev).")
+            }
+            if !existing.deleted && existing.path == path.value && existing.hash == hash { return (existing, false) }
+        }
+        let clash = try db.scalarString("SELECT id FROM notes WHERE user_id = ? AND path_key = ? AND deleted = 0 AND id != ?",
+                                        [userID, path.collisionKey, id.value])
+        if clash != nil {
+            throw HTTPError(409, code: "path_taken", message: "Another note already has the path \(path.value) (paths are compared ignoring case).")
+        }
+        let rev = try nextRevision(db, userID: userID)
+        let now = clock.now()
+        let html = renderer.html(from: content)
+        let created = existing == nil || existing?.deleted == true
+        let createdAt = (existing?.deleted == false ? existing?.createdAt : nil) ?? now
+        if existing == nil {
+            try db.run("""
+                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, html)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+                """, userID, id.value, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, html)
+        } else {
+            try db.run("""
+                UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0, html = ?
+                WHERE user_id = ? AND id = ?
+                """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, html, userID, id.value)
+        }
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, deleted: false, now: now)
+        let note = NoteRecord(id: id, path: path.value, content: nil, hash: hash, size: size, rev: rev,
+                              createdAt: createdAt, updatedAt: now, deleted: false)
+        return (note, created)
+    }
+
+    /// Turns a note into a tombstone if it is at revision `ifMatch`. Deleting a tombstone again is a no-op.
+    func delete(userID: Int64, id: NoteID, ifMatch: Int64) throws -> NoteRecord {
+        try database.write { db in try delete(db, userID: userID, id: id, ifMatch: ifMatch) }
+    }
+
+    /// `delete` inside an existing transaction (batch).
+    func delete(_ db: Database, userID: Int64, id: NoteID, ifMatch: Int64) throws -> NoteRecord {
+        guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
+            throw HTTPError.notFound("There is no note with this id.")
+        }
+        guard existing.rev == ifMatch else {
+            throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
+                                 message: "The note changed since revision \(ifMatch); it is now at \(existing.rev).")
+        }
+        if existing.deleted { return existing }
+        let rev = try nextRevision(db, userID: userID)
+        let now = clock.now()
+        let emptyHash = SHA256.hex(of: "")
+        try db.run("""
+            UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1, html = '' WHERE user_id = ? AND id = ?
+            """, emptyHash, rev, now, userID, id.value)
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, deleted: true, now: now)
+        return NoteRecord(id: id, path: existing.path, content: nil, hash: emptyHash, size: 0, rev: rev,
+                          createdAt: existing.createdAt, updatedAt: now, deleted: true)
+    }
+
+    static func load(_ db: Database, userID: Int64, id: NoteID, withContent: Bool) throws -> NoteRecord? {
+        try db.first("SELECT \(withContent ? NoteRecord.columnsWithContent : NoteRecord.columns) FROM notes WHERE user_id = ? AND id = ?",
+                     [userID, id.value]) { try NoteRecord(row: $0, withContent: withContent) }
+    }
+
+    private func nextRevision(_ db: Database, userID: Int64) throws -> Int64 {
+        guard let rev = try db.scalarInt("UPDATE users SET last_rev = last_rev + 1 WHERE id = ? RETURNING last_rev", [userID]) else {
+            throw DatabaseError(code: 1, message: "the user of a note write does not exist")
+        }
+        return rev
+    }
+
+    private func appendRevision(_ db: Database, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, deleted: Bool, now: Int64) throws {
+        try db.run("""
+            INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, userID, id.value, rev, path, content, hash, content.utf8.count, deleted, now)
+    }
+}

@@ -1,0 +1,121 @@
+import NotesCore
+
+/// The server's database schema, as versioned migrations run at every start.
+///
+/// Times are integer milliseconds since the Unix epoch (UTC). Secrets are never stored: token
+/// columns hold SHA-256 digests, passwords argon2id hashes.
+enum ServerSchema {
+    static let migrator = Migrator([
+        .init(version: 1, name: "accounts, sessions, tokens, notes, revisions, search", sql: accountsV1 + notesV1),
+    ])
+
+    private static let accountsV1 = """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            password_hash TEXT NOT NULL,
+            disabled INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL,
+            -- The user's note sequence: every note change takes the next number as its rev.
+            last_rev INTEGER NOT NULL DEFAULT 0,
+            -- Tombstones with rev <= this were purged; older change cursors must resync.
+            purged_through INTEGER NOT NULL DEFAULT 0
+        );
+
+        -- A signed-in device: one refresh token chain (RFC 6749 refresh rotation).
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            device TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL,
+            last_used_at INTEGER NOT NULL,
+            revoked_at INTEGER,
+            refresh_hash BLOB NOT NULL UNIQUE,
+            refresh_issued_at INTEGER NOT NULL,
+            previous_refresh_hash BLOB,
+            previous_rotated_at INTEGER
+        );
+        CREATE INDEX sessions_user ON sessions(user_id);
+
+        -- Refresh tokens already rotated away; presenting one again means it leaked.
+        CREATE TABLE spent_refresh_tokens (
+            hash BLOB PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            spent_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        -- Bearer tokens: short-lived access tokens of a session, and personal tokens for scripts.
+        CREATE TABLE tokens (
+            id TEXT PRIMARY KEY,
+            hash BLOB NOT NULL UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('access', 'personal')),
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            session_id INTEGER REFERENCES sessions(id) ON DELETE CASCADE,
+            name TEXT NOT NULL DEFAULT '',
+            scope TEXT NOT NULL CHECK (scope IN ('read', 'write')),
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER,
+            last_used_at INTEGER,
+            revoked_at INTEGER
+        );
+        CREATE INDEX tokens_user ON tokens(user_id, kind);
+        CREATE INDEX tokens_session ON tokens(session_id);
+
+        """
+
+    private static let notesV1 = """
+        -- Each note's latest state; tombstones (deleted = 1) stay until purged.
+        CREATE TABLE notes (
+            nid INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            path_key TEXT NOT NULL,
+            content TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            rev INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            deleted INTEGER NOT NULL DEFAULT 0,
+            -- Rendered once per revision at write time, never per GET.
+            html TEXT NOT NULL DEFAULT '',
+            UNIQUE (user_id, id)
+        );
+        CREATE UNIQUE INDEX notes_live_path ON notes(user_id, path_key) WHERE deleted = 0;
+        CREATE INDEX notes_by_path ON notes(user_id, path) WHERE deleted = 0;
+        CREATE UNIQUE INDEX notes_by_rev ON notes(user_id, rev);
+
+        -- Every revision of every note, the merge bases of sync.
+        CREATE TABLE revisions (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            note_id TEXT NOT NULL,
+            rev INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            content TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            deleted INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (user_id, note_id, rev)
+        ) WITHOUT ROWID;
+
+        CREATE VIRTUAL TABLE notes_fts USING fts5(
+            path, content, content = 'notes', content_rowid = 'nid',
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER notes_fts_insert AFTER INSERT ON notes WHEN new.deleted = 0 BEGIN
+            INSERT INTO notes_fts(rowid, path, content) VALUES (new.nid, new.path, new.content);
+        END;
+        CREATE TRIGGER notes_fts_delete AFTER DELETE ON notes WHEN old.deleted = 0 BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, path, content) VALUES ('delete', old.nid, old.path, old.content);
+        END;
+        CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
+            INSERT INTO notes_fts(notes_fts, rowid, path, content)
+                SELECT 'delete', old.nid, old.path, old.content WHERE old.deleted = 0;
+            INSERT INTO notes_fts(rowid, path, content)
+                SELECT new.nid, new.path, new.content WHERE new.deleted = 0;
+        END;
+
+        """
+}

@@ -1,0 +1,100 @@
+import NotesCore
+
+/// A stored account, password hash included (it never leaves the server).
+struct UserRecord: Sendable {
+    let id: Int64
+    let username: String
+    let passwordHash: String
+    let disabled: Bool
+    let createdAt: Int64
+
+    var resource: UserResource {
+        UserResource(id: id, username: username, createdAt: WireTime.string(fromMilliseconds: createdAt))
+    }
+}
+
+/// Accounts: creation, lookup, password changes and disabling.
+struct UserStore: Sendable {
+    let database: DatabaseQueue
+    let clock: ServerClock
+
+    /// The longest accepted username, in bytes.
+    static let maxUsernameBytes = 64
+
+    /// Checks that `name` is a usable username: 1–64 characters of letters, digits, `.`, `_`, `-`.
+    static func validate(username name: String) throws(UserStoreError) {
+        guard !name.isEmpty, name.utf8.count <= maxUsernameBytes,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+        else { throw .invalidUsername }
+    }
+
+    func create(username: String, passwordHash: String) throws -> UserRecord {
+        try Self.validate(username: username)
+        let now = clock.now()
+        return try database.write { db in
+            if try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) != nil { throw UserStoreError.exists(username) }
+            try db.run("INSERT INTO users (username, password_hash, created_at) VALUES (?, ?, ?)", username, passwordHash, now)
+            return UserRecord(id: db.lastInsertRowID, username: username, passwordHash: passwordHash, disabled: false, createdAt: now)
+        }
+    }
+
+    func find(username: String) throws -> UserRecord? {
+        try database.read { db in
+            try db.first("SELECT id, username, password_hash, disabled, created_at FROM users WHERE username = ?", [username], row: Self.record)
+        }
+    }
+
+    func find(id: Int64) throws -> UserRecord? {
+        try database.read { db in
+            try db.first("SELECT id, username, password_hash, disabled, created_at FROM users WHERE id = ?", [id], row: Self.record)
+        }
+    }
+
+    func all() throws -> [UserRecord] {
+        try database.read { db in
+            try db.query("SELECT id, username, password_hash, disabled, created_at FROM users ORDER BY username", row: Self.record)
+        }
+    }
+
+    /// Replaces the password and ends every session and token of the user: whoever knew the
+    /// old password must not stay signed in.
+    func setPassword(username: String, passwordHash: String) throws {
+        try database.write { db in
+            guard let id = try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) else { throw UserStoreError.notFound(username) }
+            try db.run("UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, id)
+            try Self.revokeEverything(of: id, in: db, now: clock.now())
+        }
+    }
+
+    /// Disables (or re-enables) sign-in; disabling also revokes every session and token.
+    func setDisabled(username: String, disabled: Bool) throws {
+        try database.write { db in
+            guard let id = try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) else { throw UserStoreError.notFound(username) }
+            try db.run("UPDATE users SET disabled = ? WHERE id = ?", disabled, id)
+            if disabled { try Self.revokeEverything(of: id, in: db, now: clock.now()) }
+        }
+    }
+
+    static func revokeEverything(of userID: Int64, in db: Database, now: Int64) throws {
+        try db.run("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, userID)
+        try db.run("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, userID)
+    }
+
+    private static func record(_ row: Statement) -> UserRecord {
+        UserRecord(id: row.int64(0), username: row.string(1), passwordHash: row.string(2), disabled: row.bool(3), createdAt: row.int64(4))
+    }
+}
+
+enum UserStoreError: Error, CustomStringConvertible {
+    case invalidUsername
+    case exists(String)
+    case notFound(String)
+
+    var description: String {
+        switch self {
+        case .invalidUsername: "a username is 1 to 64 characters: letters, digits, '.', '_' or '-'"
+        case .exists(let name): "a user named '\(name)' already exists"
+        case .notFound(let name): "there is no user named '\(name)'"
+        }
+    }
+}
