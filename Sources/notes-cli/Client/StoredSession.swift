@@ -18,16 +18,6 @@ struct StoredSession: Codable, Sendable, Equatable, CustomDebugStringConvertible
     var accessLifetime: Double
     var refreshToken: String
 
-    /// Builds the session from a login or refresh answer received at `now`.
-    init(server: ServerURL, response: TokenResponse, refreshToken: String, now: Date) {
-        self.server = server.string
-        username = response.user.username
-        accessToken = response.accessToken
-        accessLifetime = Double(max(response.expiresIn, 0))
-        accessExpiresAt = now.timeIntervalSince1970 + accessLifetime
-        self.refreshToken = refreshToken
-    }
-
     /// The issue asks for a refresh when under a minute is left. For tokens that live a minute
     /// or less (tests run with 1–2 s) that would mean refreshing before every request, so the
     /// margin is at most half the token's lifetime.
@@ -44,6 +34,15 @@ struct StoredSession: Codable, Sendable, Equatable, CustomDebugStringConvertible
     }
 
     var debugDescription: String { "StoredSession(server: \(server), username: \(username), tokens: <redacted>)" }
+}
+
+extension StoredSession {
+    /// Builds the session from a login or refresh answer received at `now`.
+    init(server: ServerURL, response: TokenResponse, refreshToken: String, now: Date) {
+        self.init(server: server.string, username: response.user.username, accessToken: response.accessToken,
+                  accessExpiresAt: now.timeIntervalSince1970 + Double(max(response.expiresIn, 0)),
+                  accessLifetime: Double(max(response.expiresIn, 0)), refreshToken: refreshToken)
+    }
 }
 
 /// The whole `credentials.json` file: a format version and one session per server.
