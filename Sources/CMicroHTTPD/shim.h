@@ -8,4 +8,17 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+/// The port the daemon listens on (0 if unknown). `MHD_get_daemon_info` is C-variadic, which
+/// Swift does not import; this query reads no variadic argument.
+static inline uint16_t notes_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The client's socket address, or NULL. `MHD_get_connection_info` is C-variadic too.
+static inline const struct sockaddr *notes_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 #endif

@@ -68,6 +68,7 @@ enum MHDConnection {
         guard let handle else { return nil }
         defer { MHD_destroy_response(handle) }
         for (name, value) in response.headers where !isFraming(name) {
+            if closeAfter && HTTPHeaders.namesMatch(name, "Connection") { continue }
             // MHD refuses values with CR/LF (header injection); such a header is dropped, not sent.
             _ = MHD_add_response_header(handle, name, value)
         }

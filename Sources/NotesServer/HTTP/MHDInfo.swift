@@ -1,45 +1,19 @@
 import CMicroHTTPD
 import Foundation
 
-/// Calls libmicrohttpd's two info getters, which are C-variadic and therefore not imported.
-///
-/// `MHD_get_daemon_info` and `MHD_get_connection_info` take `(handle, info_type, ...)`; for the
-/// queries used here no variadic argument is read, so calling them through a fixed two-argument
-/// C prototype passes exactly the arguments the function reads, in the same registers, on every
-/// ABI Swift supports (the variadic tail is empty). The symbols are resolved once with `dlsym`.
-/// A `static inline` wrapper in the CMicroHTTPD shim would be the tidier long-term home.
+/// libmicrohttpd's connection and daemon facts, read through the shim's `static inline`
+/// wrappers (the C getters are variadic, which Swift does not import).
 enum MHDInfo {
-    private typealias InfoFunction = @convention(c) (OpaquePointer?, UInt32) -> UnsafeRawPointer?
-
-    // Resolved once, lazily and thread-safely (Swift's static initialisation); C function
-    // pointers carry no state, so Swift treats them as Sendable.
-    private static let daemonInfo: InfoFunction? = resolve("MHD_get_daemon_info")
-    private static let connectionInfo: InfoFunction? = resolve("MHD_get_connection_info")
-
-    private static func resolve(_ name: String) -> InfoFunction? {
-        // dlopen(nil) searches the executable and every library it links, libmicrohttpd included.
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, name) else {
-            return nil
-        }
-        return unsafeBitCast(symbol, to: InfoFunction.self)
-    }
-
     /// The port the daemon actually listens on (the kernel's choice when 0 was requested).
     static func boundPort(of daemon: OpaquePointer) -> UInt16? {
-        let query = MHD_DaemonInfoType.DAEMON_INFO_BIND_PORT.rawValue
-        guard let function = daemonInfo, let info = function(daemon, query) else { return nil }
-        let port = info.load(as: UInt16.self)
+        let port = notes_mhd_bound_port(daemon)
         return port == 0 ? nil : port
     }
 
     /// The client's IP address as text, or `"unknown"` if libmicrohttpd cannot tell.
     static func clientAddress(of connection: OpaquePointer) -> String {
-        let query = MHD_ConnectionInfoType.CONNECTION_INFO_CLIENT_ADDRESS.rawValue
-        guard let function = connectionInfo,
-              let info = function(connection, query),
-              let address = info.load(as: UnsafeMutablePointer<sockaddr>?.self)
-        else { return "unknown" }
-        return format(address)
+        guard let address = notes_mhd_client_address(connection) else { return "unknown" }
+        return format(UnsafeMutablePointer(mutating: address))
     }
 
     /// Renders an IPv4 or IPv6 socket address; IPv4-mapped IPv6 (`::ffff:a.b.c.d`) becomes `a.b.c.d`.

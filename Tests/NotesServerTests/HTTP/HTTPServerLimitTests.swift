@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import NotesServer
+
+@Suite("HTTP server: body and header limits")
+struct HTTPServerLimitTests {
+    @Test("a Content-Length over the limit gets 413 before any body byte is sent")
+    func contentLengthTooLarge() async throws {
+        let calls = Counter()
+        let running = try RunningServer.start({ $0.maxBodyBytes = 1024 }) { _ in
+            calls.increment()
+            return .now(.noContent())
+        }
+        defer { running.server.shutdown() }
+        // Headers only: if the server waited for the body, this read would time out.
+        let response = try await RawHTTP.exchange(
+            port: running.port, "PUT /v1/notes/a HTTP/1.1\r\nHost: t\r\nContent-Length: 104857600\r\n\r\n"
+        )
+        #expect(response.status == 413)
+        #expect(response.headers["Content-Type"] == HTTPResponse.jsonContentType)
+        #expect(response.text.contains(#""code":"payload_too_large""#))
+        #expect(calls.count == 0)
+    }
+
+    @Test("a chunked body that grows past the limit is discarded and answered 413")
+    func chunkedTooLarge() async throws {
+        let calls = Counter()
+        let running = try RunningServer.start({ $0.maxBodyBytes = 1000 }) { _ in
+            calls.increment()
+            return .now(.noContent())
+        }
+        defer { running.server.shutdown() }
+        let chunk = String(repeating: "a", count: 600)
+        let request = "POST /up HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
+        let response = try await RawHTTP.exchange(port: running.port, request)
+        #expect(response.status == 413)
+        #expect(response.text.contains(#""code":"payload_too_large""#))
+        #expect(calls.count == 0)
+    }
+
+    @Test("a chunked body within the limit arrives whole")
+    func chunkedWithinLimit() async throws {
+        let running = try RunningServer.start({ $0.maxBodyBytes = 1000 }, responder: echoResponder)
+        defer { running.server.shutdown() }
+        let request = "POST /up HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+        let response = try await RawHTTP.exchange(port: running.port, request)
+        #expect(response.status == 200)
+        let echo = try JSONDecoder().decode(Echo.self, from: Data(response.body))
+        #expect(echo.body == "hello world")
+    }
+
+    @Test("a body exactly at the limit is accepted")
+    func bodyAtLimit() async throws {
+        let running = try RunningServer.start({ $0.maxBodyBytes = 10 }, responder: echoResponder)
+        defer { running.server.shutdown() }
+        let response = try await RawHTTP.exchange(
+            port: running.port, "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n0123456789"
+        )
+        #expect(response.status == 200)
+        #expect(try JSONDecoder().decode(Echo.self, from: Data(response.body)).body == "0123456789")
+    }
+
+    @Test("a malformed Content-Length gets 400, never a 500 or a hang")
+    func malformedContentLength() async throws {
+        let calls = Counter()
+        let running = try RunningServer.start { _ in
+            calls.increment()
+            return .now(.noContent())
+        }
+        defer { running.server.shutdown() }
+        let response = try await RawHTTP.exchange(
+            port: running.port, "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 12abc\r\n\r\n"
+        )
+        #expect(response.status == 400)
+        #expect(calls.count == 0)
+    }
+
+    @Test("headers larger than the connection memory limit get 431")
+    func oversizedHeaders() async throws {
+        let calls = Counter()
+        let running = try RunningServer.start({ $0.connectionMemoryLimit = 16 * 1024 }) { _ in
+            calls.increment()
+            return .now(.noContent())
+        }
+        defer { running.server.shutdown() }
+        let big = String(repeating: "b", count: 32 * 1024)
+        let response = try await RawHTTP.exchange(
+            port: running.port, "GET /x HTTP/1.1\r\nHost: t\r\nX-Big: \(big)\r\n\r\n"
+        )
+        #expect(response.status == 431)
+        #expect(calls.count == 0)
+    }
+}
