@@ -1,9 +1,16 @@
 /// Every subcommand, in the order `notes --help` lists them. Add a command by adding its type here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
-        VersionCommand.self,
+        LoginCommand.self,
+        LogoutCommand.self,
+        WhoamiCommand.self,
+        ListCommand.self,
+        CatCommand.self,
+        SearchCommand.self,
+        TokenCommand.self,
         RenderCommand.self,
         ExportCommand.self,
+        VersionCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
