@@ -51,4 +51,44 @@ public struct MarkdownRenderer: Sendable {
         var markdown = markdown
         return markdown.withUTF8 { html(from: $0) }
     }
+
+    /// Renders `markdown`'s UTF-8 bytes in one parse, letting `rewriteLink` replace link and image
+    /// destinations (return nil to keep one), and extracts the title: the text of the first heading.
+    ///
+    /// Safe mode applies to the rewritten destinations too, so a rewrite cannot smuggle in a
+    /// `javascript:` link.
+    public func render<Bytes: Collection>(_ markdown: Bytes,
+                                          rewritingLinks rewriteLink: (LinkDestination) -> String? = { _ in nil })
+        -> RenderedMarkdown where Bytes.Element == UInt8 {
+        let render: (UnsafeBufferPointer<UInt8>) -> RenderedMarkdown = { buffer in
+            let document = MarkdownDocument(parsing: buffer, options: options)
+            let title = document.rewriteLinksAndFindTitle(rewriteLink)
+            return RenderedMarkdown(html: document.html(), title: title)
+        }
+        if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
+        return Array(markdown).withUnsafeBufferPointer(render)
+    }
+}
+
+/// A note rendered to an HTML fragment, with the title found while rendering.
+public struct RenderedMarkdown: Sendable, Equatable {
+    /// The HTML fragment, as `MarkdownRenderer.html(from:)` would give it (links rewritten).
+    public var html: String
+    /// The plain text of the first heading, or nil when the note has none (or it is empty).
+    public var title: String?
+
+    public init(html: String, title: String?) {
+        self.html = html
+        self.title = title
+    }
+}
+
+extension RenderedMarkdown {
+    /// The page title: the first heading's text, else `fileName` without its `.md` extension
+    /// (what static-site generators show for a page without a heading).
+    public func title(orFileName fileName: String) -> String {
+        if let title { return title }
+        let stem = fileName.hasSuffix(NotePath.fileExtension) ? String(fileName.dropLast(NotePath.fileExtension.count)) : fileName
+        return stem.isEmpty ? fileName : stem
+    }
 }

@@ -1,6 +1,15 @@
 /// Every subcommand, in the order `notes --help` lists them. Add a command by adding its type here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
+        LoginCommand.self,
+        LogoutCommand.self,
+        WhoamiCommand.self,
+        ListCommand.self,
+        CatCommand.self,
+        SearchCommand.self,
+        TokenCommand.self,
+        RenderCommand.self,
+        ExportCommand.self,
         VersionCommand.self,
     ]
 

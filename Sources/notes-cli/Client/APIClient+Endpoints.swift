@@ -1,0 +1,78 @@
+import Foundation
+import NotesCore
+
+/// Typed calls for the endpoints the commands use; each goes through `send`, so each gets the
+/// same signing, refresh, replay and retry rules.
+extension APIClient {
+    /// Sends `request` and decodes its JSON answer.
+    func json<T: Decodable>(_ type: T.Type, _ request: APIRequest) async throws -> T {
+        let response = try await send(request)
+        return try decode(type, from: response, what: "\(request.method) \(request.path)")
+    }
+
+    /// `GET /v1/me`: who the token belongs to.
+    func me() async throws -> UserResource {
+        try await json(UserResource.self, APIRequest("GET", "/v1/me"))
+    }
+
+    /// `GET /v1/notes`: one page of live notes (no content), ordered by path.
+    func listNotes(limit: Int, after cursor: String? = nil, path: String? = nil) async throws -> NoteListPage {
+        var query = [("limit", String(limit))]
+        if let cursor { query.append(("after", cursor)) }
+        if let path { query.append(("path", path)) }
+        return try await json(NoteListPage.self, APIRequest("GET", "/v1/notes", query: query))
+    }
+
+    /// Every live note, following `next_cursor` to the last page.
+    func allNotes(pageSize: Int = 500) async throws -> [NoteResource] {
+        var notes: [NoteResource] = []
+        var cursor: String?
+        repeat {
+            let page = try await listNotes(limit: pageSize, after: cursor)
+            notes += page.notes
+            // A server repeating a cursor would loop forever; treat it as the end.
+            guard page.nextCursor != cursor else { break }
+            cursor = page.nextCursor
+        } while cursor != nil
+        return notes
+    }
+
+    /// The live note at `path` (NFC-normalised first), or nil when there is none.
+    func note(atPath path: NotePath) async throws -> NoteResource? {
+        try await listNotes(limit: 1, path: path.value).notes.first { $0.path == path.value }
+    }
+
+    /// `GET /v1/notes/{id}` with `Accept: text/markdown`: the note's exact bytes.
+    func rawContent(of id: NoteID) async throws -> Data {
+        var request = APIRequest("GET", "/v1/notes/\(id.value)")
+        request.accept = "text/markdown"
+        return try await send(request).body
+    }
+
+    /// `GET /v1/search`: best matches first.
+    func search(_ query: String, limit: Int) async throws -> SearchResults {
+        try await json(SearchResults.self, APIRequest("GET", "/v1/search", query: [("q", query), ("limit", String(limit))]))
+    }
+
+    /// `GET /v1/tokens`: the personal tokens, without their secrets.
+    func personalTokens() async throws -> PersonalTokenList {
+        try await json(PersonalTokenList.self, APIRequest("GET", "/v1/tokens"))
+    }
+
+    /// `POST /v1/tokens`: a new personal token, its secret shown this once. Not idempotent and
+    /// not retried after a possibly delivered request: a retry could mint a second token.
+    func createPersonalToken(_ body: CreateTokenRequest) async throws -> PersonalTokenResource {
+        try await json(PersonalTokenResource.self, .json("POST", "/v1/tokens", body))
+    }
+
+    /// `DELETE /v1/tokens/{id}`.
+    func revokePersonalToken(id: String) async throws {
+        _ = try await send(APIRequest("DELETE", "/v1/tokens/\(ServerURL.encodePathSegment(id))"))
+    }
+
+    /// `POST /v1/auth/logout`: revokes this session on the server. Idempotent in effect (a
+    /// second revoke of the same session changes nothing), so retried like a DELETE.
+    func logout() async throws {
+        _ = try await send(APIRequest("POST", "/v1/auth/logout", idempotent: true))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NotesCore
+
+extension APIClient {
+    /// Sends one request, retrying what is safe to retry: a connection that never opened (for
+    /// any request, since nothing was sent), and for idempotent requests also timeouts, dropped
+    /// connections, 5xx and 429, with bounded jittered backoff that honours `Retry-After`.
+    ///
+    /// Returns whatever HTTP answer finally came (the caller judges the status).
+    /// - Throws: `CLIError` exit 5 when the server could not be reached after the retries.
+    nonisolated func sendRetrying(_ request: APIRequest, bearer: String?) async throws -> HTTPResponse {
+        guard let url = server.url(path: request.path, query: request.query) else {
+            throw CLIError.failure("cannot build a URL for \(request.path) on \(server)")
+        }
+        var http = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body)
+        http.headers["Accept"] = request.accept
+        if let bearer { http.headers["Authorization"] = "Bearer \(bearer)" }
+        var attempt = 1
+        while true {
+            let wait: Double
+            do {
+                let response = try await transport.send(http)
+                guard request.idempotent, RetryPolicy.isRetryable(status: response.status),
+                      attempt < retryPolicy.maxAttempts else { return response }
+                let retryAfter = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
+                // A server asking for a long pause gets an answer now rather than a hung command.
+                if let retryAfter, retryAfter > retryPolicy.maxRetryAfter { return response }
+                wait = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter)
+            } catch let error as TransportError {
+                let safe = error.kind == .cannotConnect || (request.idempotent && error.kind != .other)
+                guard safe, attempt < retryPolicy.maxAttempts else { throw unreachable(error) }
+                wait = retryPolicy.delay(beforeRetry: attempt, retryAfter: nil)
+            }
+            try await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded())))
+            attempt += 1
+        }
+    }
+
+    private nonisolated func unreachable(_ error: TransportError) -> CLIError {
+        switch error.kind {
+        case .other: CLIError.failure("request to \(server) failed: \(error.description)")
+        default: CLIError(.serverUnreachable, "cannot reach \(server): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import NotesCore
+
+/// The one authenticated HTTP client every command (and sync) talks to the server through.
+///
+/// An actor because it owns the session that many concurrent requests share: it signs each
+/// request with the current access token, refreshes ahead of expiry, and on a 401 forces a
+/// refresh and replays (at most `maxReplays` times). Refreshes are single-flight: the actor holds
+/// the one in-flight refresh `Task`, and every request that needs a refresh meanwhile awaits it;
+/// a 401 for a token that has already been replaced just replays with the new one.
+/// Transport retries (network errors, 5xx, 429) live in `APIClient+Retry.swift`, the refresh
+/// itself in `APIClient+Refresh.swift`.
+actor APIClient {
+    /// What the client presents to the server.
+    enum Credential: Sendable {
+        /// No token: login and health checks.
+        case anonymous
+        /// `NOTES_TOKEN`: a personal token, never refreshed.
+        case personalToken(String)
+        /// A stored session from `notes login`, refreshed and rotated through `store`.
+        case session(StoredSession, CredentialStore)
+    }
+
+    /// Replays after a 401 before giving up (each one after a forced refresh).
+    static let maxReplays = 2
+
+    nonisolated let server: ServerURL
+    nonisolated let transport: any HTTPTransport
+    nonisolated let retryPolicy: RetryPolicy
+    nonisolated let now: @Sendable () -> Date
+    let credential: Credential
+    /// The session in use; replaced by each refresh.
+    var session: StoredSession?
+    /// The refresh every waiter shares; nil when none is running.
+    var refreshTask: Task<StoredSession, any Error>?
+    /// Set once the session is known dead, so later requests fail at once without a refresh.
+    var sessionEnded: CLIError?
+
+    init(server: ServerURL, credential: Credential, transport: any HTTPTransport = URLSessionTransport.shared,
+         retryPolicy: RetryPolicy = .standard, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.server = server
+        self.credential = credential
+        self.transport = transport
+        self.retryPolicy = retryPolicy
+        self.now = now
+        if case .session(let stored, _) = credential { session = stored }
+    }
+
+    /// Sends `request` and returns the successful (2xx) answer.
+    /// - Throws: `CLIError` with exit 4 when the session is gone or the token refused, exit 5 when
+    ///   the server cannot be reached; `APIStatusError` for every other non-2xx answer. Never
+    ///   returns a failed answer.
+    func send(_ request: APIRequest) async throws -> HTTPResponse {
+        var replays = 0
+        while true {
+            let held = request.authenticated ? try await sessionForRequest() : nil
+            let bearer: String? = switch credential {
+            case .anonymous: nil
+            case .personalToken(let token): request.authenticated ? token : nil
+            case .session: held?.accessToken
+            }
+            let response = try await sendRetrying(request, bearer: bearer)
+            if response.status == 401, request.authenticated, bearer != nil {
+                if case .personalToken = credential {
+                    throw CLIError(.signInRequired, "the server refused the token in NOTES_TOKEN (expired, revoked or unknown): "
+                                   + "create a new one with `notes token create`, or unset NOTES_TOKEN to use `notes login`")
+                }
+                guard let held, replays < Self.maxReplays else { throw Self.sessionExpired }
+                replays += 1
+                _ = try await refresh(replacing: held)
+                continue
+            }
+            guard (200..<300).contains(response.status) else {
+                throw APIStatusError(response)
+            }
+            return response
+        }
+    }
+
+    /// The failure every dead session ends in.
+    static let sessionExpired = CLIError(.signInRequired, "session expired or revoked: run `notes login`")
+
+    /// The session to sign the next request with, refreshed first if it is about to expire.
+    /// Nil for a personal token or anonymous client.
+    private func sessionForRequest() async throws -> StoredSession? {
+        guard case .session = credential else { return nil }
+        if let sessionEnded { throw sessionEnded }
+        guard let held = session else { throw Self.sessionExpired }
+        guard held.needsRefresh(at: now()) else { return held }
+        do {
+            return try await refresh(replacing: held)
+        } catch let error as CLIError where error.exitCode == .serverUnreachable && !held.isExpired(at: now()) {
+            // A refresh ahead of time failed on the network but the token still works for a
+            // while: use it, and let the request itself report whether the server is there.
+            return held
+        }
+    }
+
+    /// Replaces `held` with a fresh session, sharing one refresh among all callers.
+    /// Called ahead of expiry and after a 401 alike: either way `held` must not be used again.
+    func refresh(replacing held: StoredSession) async throws -> StoredSession {
+        if let sessionEnded { throw sessionEnded }
+        if let current = session, current.accessToken != held.accessToken {
+            // Someone already replaced the token this caller used: replay with the new one.
+            return current
+        }
+        if let refreshTask { return try await refreshTask.value }
+        let task = Task { try await self.performRefresh(replacing: held) }
+        refreshTask = task
+        return try await task.value
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import NotesCore
+
+/// `notes export --html OUTDIR [DIR]`: a folder of notes as a static HTML site.
+struct ExportCommand: Command {
+    static let name = "export"
+    static let summary = "Export a folder of notes as a static HTML site"
+    static let help = """
+        Usage: notes export --html OUTDIR [DIR] [--title TITLE] [--strict]
+
+        Renders every note of DIR (default: the current folder) into OUTDIR: one page per note at
+        the mirrored path (a/b.md → a/b.html), index.html listing every note by folder, and
+        style.css. A top-level index.md becomes the home page, above the listing. Links between
+        notes are rewritten to their pages; links to missing notes are reported on stderr.
+        Notes are rendered in safe mode: raw HTML is omitted and script links are emptied.
+
+        The output depends only on the notes. Exporting again rewrites only the pages that
+        changed and removes those of deleted notes; OUTDIR/.notes-export.json lists what export
+        wrote, and nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or
+        inside it.
+
+        Options:
+          --html OUTDIR   Where to write the site (created if needed)
+          --title TITLE   The site's title on the index page (default: Notes)
+          --strict        Fail, writing nothing, when a link points to a missing note
+        """
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        guard let output = try arguments.option("--html") else {
+            throw CLIError.usage("choose the output: --html OUTDIR")
+        }
+        let title = try arguments.option("--title") ?? "Notes"
+        let strict = arguments.flag("--strict")
+        let folder = arguments.positional() ?? "."
+        try arguments.finish()
+
+        let sourcePath = try FolderPaths.existingFolder(folder)
+        let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
+        if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {
+            throw CLIError.usage("OUTDIR \(output) is inside the notes folder \(folder); choose a folder outside it")
+        }
+
+        let notes = try await LocalFolderSource(folder: sourcePath).notes()
+        for line in notes.skipped { terminal.printError("notes export: skipped \(line)") }
+        let site = try SiteBuilder(title: title).build(notes.notes)
+        for link in site.missingLinks {
+            terminal.printError("notes export: \(link.note) links to '\(link.destination)', but \(link.reason)")
+        }
+        if strict, !site.missingLinks.isEmpty {
+            throw CLIError.failure("\(site.missingLinks.count) broken link(s) to notes; nothing written (--strict)")
+        }
+        let summary = try SiteWriter(directory: outputURL).write(site)
+        for path in summary.keptEdited {
+            terminal.printError("notes export: kept \(path): its note is gone but the page was edited after export")
+        }
+        terminal.printError("Exported \(notes.notes.count) note(s) to \(output): \(summary.written.count) written, "
+                            + "\(summary.unchanged) unchanged, \(summary.removed.count) removed.")
+        return .success
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NotesCore
+
+/// `notes login`: signs in with a user name and password and keeps the session for later runs.
+struct LoginCommand: Command {
+    static let name = "login"
+    static let summary = "Sign in to a server and remember the session"
+    static let help = """
+        Usage: notes login [--server URL] [--username NAME] [--password-stdin]
+
+        Signs in and stores the session in $XDG_CONFIG_HOME/notes/credentials.json (default
+        ~/.config/notes/, readable only by you). Later commands use it without asking again,
+        renewing it silently. Signing in again to the same server replaces the stored session.
+
+        On a terminal, asks for what is missing (the password without echo). Elsewhere, pass
+        --username and the password on stdin with --password-stdin, as in
+          printf '%s\\n' "$PASSWORD" | notes login --server URL --username NAME --password-stdin
+
+        Options:
+          --server URL       The server (default: NOTES_SERVER, else the one you signed in to)
+          --username NAME    Your user name
+          --password-stdin   Read the password from stdin (its first line)
+        """
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let serverOption = try arguments.option("--server")
+        var username = try arguments.option("--username", short: "-u")
+        let passwordFromStdin = arguments.flag("--password-stdin")
+        try arguments.finish()
+
+        let factory = try ClientFactory(environment: terminal.environment)
+        guard let server = try factory.explicitServer(serverOption) ?? (try? factory.server(nil)) else {
+            throw CLIError.usage("which server? pass --server URL (or set NOTES_SERVER)")
+        }
+        if username == nil, passwordFromStdin || !terminal.stdinIsTTY {
+            throw CLIError.usage("pass --username NAME when the password comes from stdin or stdin is not a terminal")
+        }
+        if username == nil { username = try PasswordPrompt.readVisible("Username for \(server): ") }
+        guard let username, !username.isEmpty else { throw CLIError.usage("the user name is empty") }
+
+        let password: String
+        if passwordFromStdin {
+            password = readPasswordFromStdin()
+        } else if terminal.stdinIsTTY {
+            password = try PasswordPrompt.read("Password for \(username) on \(server): ")
+        } else {
+            // Like `docker login`: never read a secret from a non-terminal stdin unasked.
+            throw CLIError.usage("stdin is not a terminal: pass the password with --password-stdin")
+        }
+        guard !password.isEmpty else { throw CLIError.usage("the password is empty") }
+        if server.isInsecure {
+            terminal.printError("notes login: warning: \(server) is plain HTTP; your password and tokens travel unencrypted.")
+        }
+
+        let session = try await SignIn.login(server: server, username: username, password: password, store: factory.store)
+        terminal.printError("Signed in to \(server) as \(session.username).")
+        if factory.personalToken != nil {
+            terminal.printError("Note: NOTES_TOKEN is set, and it takes precedence over this session until you unset it.")
+        }
+        return .success
+    }
+
+    /// The first line of stdin, without its line ending (a password may contain spaces, so
+    /// nothing else is trimmed).
+    private static func readPasswordFromStdin() -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        let text = String(decoding: data, as: UTF8.self)
+        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return firstLine.hasSuffix("\r") ? String(firstLine.dropLast()) : String(firstLine)
+    }
+}

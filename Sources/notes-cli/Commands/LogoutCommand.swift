@@ -1,0 +1,60 @@
+import Foundation
+import NotesCore
+
+/// `notes logout`: revokes the session on the server, then forgets it on this machine.
+struct LogoutCommand: Command {
+    static let name = "logout"
+    static let summary = "Sign out: revoke the session and forget it"
+    static let help = """
+        Usage: notes logout [--server URL]
+
+        Revokes this machine's session on the server, then removes it from the credentials
+        file. If the server cannot be reached, the session is still forgotten here (nobody
+        can use it from this machine), notes says so and exits with 5: the server keeps it
+        until it expires. NOTES_TOKEN is not affected: revoke it with `notes token revoke`.
+
+        Options:
+        \(CommandSupport.serverHelp)
+        """
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let serverOption = try arguments.option("--server")
+        try arguments.finish()
+        let factory = try ClientFactory(environment: terminal.environment)
+        let server: ServerURL
+        do {
+            server = try factory.server(serverOption)
+        } catch let error as CLIError where error.exitCode == .signInRequired {
+            terminal.printError("Not signed in; nothing to do.")
+            return .success
+        }
+        guard let stored = try factory.store.session(for: server) else {
+            terminal.printError("Not signed in to \(server); nothing to do.")
+            return .success
+        }
+        let client = APIClient(server: server, credential: .session(stored, factory.store))
+        var failure: CLIError?
+        do {
+            try await client.logout()
+        } catch let error as CLIError where error.exitCode == .signInRequired {
+            // The session had already ended on the server: nothing left to revoke.
+        } catch let error as CLIError {
+            failure = error
+        } catch {
+            failure = CLIError.failure("\(error)")
+        }
+        // Forget this session, also if a refresh during the logout rotated it, but not a new one
+        // that another `notes login` stored meanwhile.
+        let ours: Set<String> = [stored.refreshToken, await client.session?.refreshToken].compactMap { $0 }.reduce(into: []) { $0.insert($1) }
+        try await factory.store.update { @Sendable file in
+            if let current = file.servers[server.string], ours.contains(current.refreshToken) {
+                file.servers[server.string] = nil
+            }
+        }
+        if let failure {
+            throw CLIError(failure.exitCode, "forgot the session on this machine, but could not revoke it on the server: \(failure.message)")
+        }
+        terminal.printError("Signed out of \(server).")
+        return .success
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import NotesCore
+
+/// `notes render [FILE|-]`: one note's HTML on stdout, so scripts can pipe Markdown through it.
+struct RenderCommand: Command {
+    static let name = "render"
+    static let summary = "Render a Markdown file (or stdin) to HTML on stdout"
+    static let help = """
+        Usage: notes render [FILE|-] [--standalone] [--unsafe]
+
+        Writes the HTML of one note to stdout: the fragment, or with --standalone a complete page
+        (title from the first heading, else the file name; stylesheet inline). Reads stdin when
+        FILE is - or missing. Rendering is CommonMark 0.30 by cmark.
+
+        Options:
+          --standalone   A full HTML page instead of a fragment
+          --unsafe       Let raw HTML and every link scheme through. Only for your own trusted
+                         notes: by default raw HTML is omitted and javascript:, vbscript:, file:
+                         and non-image data: links are emptied, so a note cannot run script.
+        """
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let standalone = arguments.flag("--standalone")
+        let unsafe = arguments.flag("--unsafe")
+        let file = arguments.positional() ?? "-"
+        try arguments.finish()
+
+        let markdown = try read(file)
+        let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
+        guard standalone else {
+            terminal.write(renderer.html(from: markdown))
+            return .success
+        }
+        let rendered = renderer.render(markdown)
+        let fileName = file == "-" ? "Untitled" : URL(fileURLWithPath: file).lastPathComponent
+        let page = HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html, allowsScripts: unsafe)
+        terminal.write(page.render())
+        return .success
+    }
+
+    /// The bytes of `file`, or of stdin for `-`.
+    private static func read(_ file: String) throws(CLIError) -> Data {
+        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
+            throw .failure("cannot read \(file): it is a folder (to render a folder, use `notes export --html`)")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw .failure("cannot read \(file): \(fileSystemReason(error))")
+        }
+    }
+}

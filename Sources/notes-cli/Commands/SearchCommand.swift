@@ -1,0 +1,45 @@
+import Foundation
+import NotesCore
+
+/// `notes search`: full-text search on the server.
+struct SearchCommand: Command {
+    static let name = "search"
+    static let summary = "Search the notes on the server"
+    static let help = """
+        Usage: notes search QUERY... [--limit N] [--json] [--server URL]
+
+        Full-text search; prints "PATH: snippet" per match, best first. Several words are
+        searched together, as one query.
+
+        Options:
+          --limit N        At most N matches (default 20)
+          --json           Print the server's {"results": [...]} as JSON
+        \(CommandSupport.serverHelp)
+        """
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let serverOption = try arguments.option("--server")
+        let json = arguments.flag("--json")
+        let limit = try arguments.intOption("--limit") ?? 20
+        var words: [String] = []
+        while let word = arguments.positional() { words.append(word) }
+        try arguments.finish()
+        let query = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else { throw CLIError.usage("missing QUERY") }
+        guard limit > 0 else { throw CLIError.usage("--limit must be at least 1") }
+        let client = try CommandSupport.client(server: serverOption, terminal)
+        let results = try await client.search(query, limit: limit)
+        if json {
+            try CommandSupport.printJSON(results, terminal)
+            return .success
+        }
+        var lines = ""
+        for hit in results.results {
+            // One line per hit, so `grep` and `cut -d:` work on the output.
+            let snippet = hit.snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
+            lines += "\(hit.path): \(snippet)\n"
+        }
+        terminal.write(lines)
+        return .success
+    }
+}

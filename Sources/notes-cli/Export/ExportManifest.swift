@@ -1,0 +1,61 @@
+import Foundation
+
+/// `.notes-export.json` in OUTDIR: every file a previous export wrote, with the SHA-256 of the
+/// bytes it wrote. It is how a re-export knows what it may replace or remove: a file not listed
+/// here is the user's and is never touched.
+///
+/// A `null` hash marks a file being written: the manifest is saved listing it before the write,
+/// so an export killed half-way still owns every file it may have left behind.
+struct ExportManifest: Codable, Equatable, Sendable {
+    static let fileName = ".notes-export.json"
+    static let currentFormat = 1
+
+    var format: Int = currentFormat
+    var generator: String = "notes export"
+    /// Site path → SHA-256 hex of its bytes, or nil while being written.
+    var files: [String: String?] = [:]
+
+    /// Reads the manifest of `directory`, or an empty one when there is none.
+    /// - Throws: `CLIError` when the file exists but is not a manifest this version understands,
+    ///   rather than guessing what may be deleted.
+    static func load(from directory: URL) throws(CLIError) -> ExportManifest {
+        let url = directory.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return ExportManifest() }
+        // Export deletes what the manifest lists, so a path that could reach outside OUTDIR
+        // (a tampered or foreign manifest) makes the whole manifest unusable.
+        guard let manifest = try? JSONDecoder().decode(ExportManifest.self, from: data),
+              manifest.format == currentFormat, manifest.files.keys.allSatisfy(isSafeRelativePath) else {
+            throw .failure("\(url.path) is not a manifest this version of notes export can read; "
+                           + "remove it (and the files it listed) or export into an empty folder")
+        }
+        return manifest
+    }
+
+    /// Whether `path` stays inside the folder it is relative to: no leading `/`, no empty, `.`
+    /// or `..` segment, no NUL or backslash.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+
+    /// The manifest as sorted, indented JSON: stable bytes, readable in a diff.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Saves the manifest into `directory` atomically, unless it already holds these bytes.
+    func save(to directory: URL) throws {
+        let url = directory.appendingPathComponent(Self.fileName)
+        let data = try encoded()
+        if FileManager.default.contents(atPath: url.path) == data { return }
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
+        }
+    }
+}

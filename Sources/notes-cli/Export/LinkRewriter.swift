@@ -1,0 +1,97 @@
+import Foundation
+import NotesCore
+
+/// Turns links between notes into links between exported pages.
+///
+/// A relative destination (resolved against the linking note's folder, or against the notes
+/// root when it starts with `/`) that names a note, `other.md#part` or `../b/c.md?x`, becomes
+/// the relative href of that note's page with the query and fragment kept. One that names a
+/// folder holding notes (`sub/`, `..`) becomes that folder's heading on the index page.
+/// External links (any scheme, `//host`), same-page `#fragment`s and other files are untouched.
+/// A `.md` destination that is not a note, or climbs out of the notes folder, is reported as
+/// missing and left as written, so the broken link stays visible.
+struct LinkRewriter: Sendable {
+    /// A link that should point at a note but does not.
+    struct MissingLink: Sendable, Hashable {
+        var note: NotePath
+        var destination: String
+        var reason: String
+    }
+
+    /// What to do with one destination.
+    enum Outcome: Equatable {
+        case keep
+        case rewrite(String)
+        case missing(reason: String)
+    }
+
+    private let notes: Set<String>
+    private let folders: Set<String>
+
+    /// A rewriter for a site made of `notes`.
+    init<Paths: Sequence>(notes paths: Paths) where Paths.Element == NotePath {
+        var notes: Set<String> = []
+        var folders: Set<String> = [""]
+        for path in paths {
+            notes.insert(path.value)
+            var folder = path.folder
+            while !folder.isEmpty, folders.insert(folder).inserted {
+                folder = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? ""
+            }
+        }
+        self.notes = notes
+        self.folders = folders
+    }
+
+    /// Where `destination`, written in the note at `note`, should point in the site.
+    func outcome(for destination: String, in note: NotePath) -> Outcome {
+        if destination.isEmpty || destination.hasPrefix("#") || destination.hasPrefix("//") || Self.hasScheme(destination) {
+            return .keep
+        }
+        // The path ends at the first `?` or `#`; what follows belongs to the target page.
+        let pathEnd = destination.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? destination.endIndex
+        let rawPath = String(destination[..<pathEnd])
+        let suffix = String(destination[pathEnd...])
+        guard !rawPath.isEmpty, let decoded = SitePaths.percentDecode(rawPath) else { return .keep }
+        let isNoteLink = decoded.hasSuffix(NotePath.fileExtension)
+        guard let resolved = Self.resolve(decoded, from: note.folder) else {
+            return isNoteLink ? .missing(reason: "it points outside the notes folder") : .keep
+        }
+        let target = resolved.precomposedStringWithCanonicalMapping
+        let page = SitePaths.page(for: note)
+        if isNoteLink {
+            guard notes.contains(target) else { return .missing(reason: "there is no note \(target)") }
+            let targetPage = String(target.dropLast(NotePath.fileExtension.count)) + ".html"
+            return .rewrite(SitePaths.href(from: page, to: targetPage) + suffix)
+        }
+        if folders.contains(target) {
+            let index = SitePaths.href(from: page, to: SitePaths.index)
+            return .rewrite(target.isEmpty ? index : index + "#" + SitePaths.folderAnchor(target))
+        }
+        return .keep
+    }
+
+    /// Whether `destination` starts with a URI scheme such as `https:` or `mailto:`.
+    private static func hasScheme(_ destination: String) -> Bool {
+        let bytes = destination.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else { return false }
+        let isLetter: (UInt8) -> Bool = { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        let isSchemeByte: (UInt8) -> Bool = { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+        return isLetter(bytes[bytes.startIndex]) && bytes[..<colon].allSatisfy(isSchemeByte)
+    }
+
+    /// `path` resolved against `folder` (`.` and `..` applied, empty segments dropped), or nil
+    /// when it climbs above the notes root.
+    private static func resolve(_ path: String, from folder: String) -> String? {
+        var segments: [Substring] = path.hasPrefix("/") || folder.isEmpty ? [] : folder.split(separator: "/")
+        for segment in path.split(separator: "/") {
+            switch segment {
+            case ".": continue
+            case "..":
+                guard segments.popLast() != nil else { return nil }
+            default: segments.append(segment)
+            }
+        }
+        return segments.joined(separator: "/")
+    }
+}

@@ -1,0 +1,51 @@
+import NotesCore
+
+/// The `index.html` of an exported site: every note by folder, top-level notes first, each
+/// listed by title with its file name beside it.
+struct SiteIndex: Sendable {
+    /// One note on the index.
+    struct Entry: Sendable {
+        var path: NotePath
+        var title: String
+    }
+
+    var siteTitle: String
+    /// The notes, sorted by path.
+    var entries: [Entry]
+    /// The rendered top-level `index.md`, shown above the listing, when there is one.
+    var home: RenderedMarkdown?
+
+    /// The index as a page of the site.
+    func page() -> HTMLPage {
+        var body = ""
+        if let home {
+            body += home.html
+        } else {
+            body += "<h1>\(HTMLEscaping.escape(siteTitle))</h1>\n"
+        }
+        body += "<div class=\"notes-index\">\n"
+        if entries.isEmpty { body += "<p>No notes.</p>\n" }
+        // Group by folder; sorting by (folder, file name) keeps a folder's notes together even
+        // where a sibling's name sorts between them (`a/x.md`, `a-b.md`, `a/y.md`).
+        let sorted = entries.sorted { ($0.path.folder, $0.path.fileName) < ($1.path.folder, $1.path.fileName) }
+        var currentFolder: String?
+        for entry in sorted {
+            let folder = entry.path.folder
+            if folder != currentFolder {
+                if currentFolder != nil { body += "</ul>\n" }
+                if !folder.isEmpty {
+                    body += "<h2 id=\"\(SitePaths.folderAnchor(folder))\">\(HTMLEscaping.escape(folder))/</h2>\n"
+                }
+                body += "<ul>\n"
+                currentFolder = folder
+            }
+            let href = SitePaths.href(from: SitePaths.index, to: SitePaths.page(for: entry.path))
+            body += "<li><a href=\"\(href)\">\(HTMLEscaping.escape(entry.title))</a>"
+                + " <span class=\"file\">\(HTMLEscaping.escape(entry.path.fileName))</span></li>\n"
+        }
+        if currentFolder != nil { body += "</ul>\n" }
+        body += "</div>\n"
+        let title = home?.title ?? siteTitle
+        return HTMLPage(title: title, bodyHTML: body, stylesheet: .linked(href: SitePaths.stylesheet))
+    }
+}

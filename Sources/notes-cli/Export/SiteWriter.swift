@@ -1,0 +1,133 @@
+import Foundation
+import NotesCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a write changed in OUTDIR.
+struct ExportSummary: Sendable, Equatable {
+    var written: [String] = []
+    var unchanged = 0
+    var removed: [String] = []
+    /// Pages of deleted notes left in place because someone edited them after export.
+    var keptEdited: [String] = []
+}
+
+/// Writes a `Site` into OUTDIR incrementally and safely: only files whose bytes changed are
+/// rewritten (atomically, temp file then rename), files of notes that are gone are removed, and
+/// nothing that the manifest does not list is ever replaced or deleted.
+struct SiteWriter: Sendable {
+    var directory: URL
+
+    /// Brings `directory` to hold exactly `site` (plus whatever else the user keeps there).
+    /// - Throws: `CLIError` before writing anything when a file the site needs already exists
+    ///   and was not written by an export; otherwise the I/O error that stopped it.
+    func write(_ site: Site) throws -> ExportSummary {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.failure("cannot create \(directory.path): \(fileSystemReason(error))")
+        }
+        let old = try ExportManifest.load(from: directory)
+        var summary = ExportSummary()
+        var final = ExportManifest()
+        var toWrite: [SiteFile] = []
+        var foreign: [String] = []
+        for file in site.files {
+            let hash = SHA256.hex(of: file.bytes)
+            final.files[file.path] = hash
+            let onDisk = status(of: file.path)
+            if let recorded = old.files[file.path] {
+                // Ours: unchanged if the recorded bytes are still there (same hash, same size).
+                if recorded == hash, onDisk?.isRegular == true, onDisk?.size == Int64(file.bytes.count) {
+                    summary.unchanged += 1
+                } else {
+                    toWrite.append(file)
+                }
+            } else if onDisk == nil {
+                toWrite.append(file)
+            } else if onDisk?.isRegular == true, contents(of: file.path) == file.bytes {
+                summary.unchanged += 1  // identical bytes: adopt it (an export whose manifest was lost)
+            } else {
+                foreign.append(file.path)
+            }
+        }
+        guard foreign.isEmpty else {
+            throw CLIError.failure("\(directory.path) already has files that notes export did not write: "
+                                   + foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
+                                   + "; move them away or export into an empty folder")
+        }
+        let stale = old.files.keys.filter { final.files[$0] == nil }.sorted()
+        if toWrite.isEmpty && stale.isEmpty {
+            try final.save(to: directory)
+            return summary
+        }
+        // Claim every file about to be written before writing it (see ExportManifest).
+        var pending = old
+        for file in toWrite { pending.files[file.path] = .some(nil) }
+        try pending.save(to: directory)
+
+        // Stale files go first, so a name they free (a page that becomes a folder) is free.
+        for path in stale {
+            guard let onDisk = status(of: path), onDisk.isRegular else { continue }
+            // Remove only what is still what we wrote; a page edited since is the user's now.
+            if let recorded = old.files[path] ?? nil, contents(of: path).map({ SHA256.hex(of: $0) }) != recorded {
+                summary.keptEdited.append(path)
+                continue
+            }
+            do {
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
+            } catch {
+                throw CLIError.failure("cannot remove \(path) from \(directory.path): \(fileSystemReason(error))")
+            }
+            summary.removed.append(path)
+            removeEmptyFolders(above: path)
+        }
+
+        var createdFolders: Set<String> = [""]
+        for file in toWrite {
+            let url = directory.appendingPathComponent(file.path)
+            do {
+                let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
+                if createdFolders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try file.bytes.write(to: url, options: .atomic)
+            } catch {
+                throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
+            }
+            summary.written.append(file.path)
+        }
+        try final.save(to: directory)
+        return summary
+    }
+
+    private struct FileStatus {
+        var isRegular: Bool
+        var size: Int64
+    }
+
+    /// What is at `path` in OUTDIR, without following a symbolic link; nil when nothing is.
+    private func status(of path: String) -> FileStatus? {
+        var info = stat()
+        guard lstat(directory.appendingPathComponent(path).path, &info) == 0 else { return nil }
+        return FileStatus(isRegular: info.st_mode & S_IFMT == S_IFREG, size: Int64(info.st_size))
+    }
+
+    private func contents(of path: String) -> Data? {
+        FileManager.default.contents(atPath: directory.appendingPathComponent(path).path)
+    }
+
+    /// Removes the folders that held `path` and are now empty, up to OUTDIR itself (kept).
+    private func removeEmptyFolders(above path: String) {
+        var folder = Substring(path)
+        while let slash = folder.lastIndex(of: "/") {
+            folder = folder[..<slash]
+            // rmdir refuses a folder that still holds anything, the user's files included.
+            guard rmdir(directory.appendingPathComponent(String(folder)).path) == 0 else { return }
+        }
+    }
+}

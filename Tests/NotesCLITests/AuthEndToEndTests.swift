@@ -1,0 +1,118 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `notes` binary against the real `notes-server` with short-lived access tokens.
+/// Serialized: the token-expiry tests depend on time, so they should not fight each other for
+/// the two cores.
+@Suite("Sign-in end to end", .serialized)
+struct AuthEndToEndTests {
+    @Test("after login, a new process hours later works silently: it refreshes and stores the rotated tokens, in 0700/0600 files")
+    func silentSignInAfterExpiry() async throws {
+        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+            try await harness.login()
+            var info = stat()
+            #expect(stat(harness.credentialsPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            #expect(stat((harness.credentialsPath as NSString).deletingLastPathComponent, &info) == 0 && info.st_mode & 0o777 == 0o700)
+            let first = try #require(try harness.storedSession())
+            #expect(first.accessToken.hasPrefix("nat_") && first.refreshToken.hasPrefix("nrt_"))
+
+            try await ClientHarness.waitForExpiry(ofTTL: 2)
+            let refreshesBefore = harness.logCount("POST /v1/auth/refresh ")
+            let whoami = try await harness.notes(["whoami"])
+            #expect(whoami.exitCode == 0, "\(whoami.stderr)")
+            #expect(whoami.stdout == "ada on \(harness.serverURL)\n")
+            #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1 })
+
+            let rotated = try #require(try harness.storedSession())
+            #expect(rotated.refreshToken != first.refreshToken)
+            #expect(rotated.accessToken != first.accessToken)
+            #expect(rotated.accessExpiresAt > first.accessExpiresAt)
+            let json = try await harness.notes(["whoami", "--json"])
+            let decoded = try WireJSON.decoder().decode(WhoamiCommand.Output.self, from: Data(json.stdout.utf8))
+            #expect(decoded.user.username == "ada")
+        }
+    }
+
+    @Test("`notes cat` of 20 notes with an expired token sends 20 requests in parallel and makes exactly one refresh")
+    func concurrentRequestsShareOneRefresh() async throws {
+        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+            try await harness.login()
+            let notes = (0..<20).map { (path: "folder/note-\($0).md", content: "# Note \($0)\n\nbody \($0)\n") }
+            try await harness.createNotes(notes)
+            try await ClientHarness.waitForExpiry(ofTTL: 2)
+            let refreshesBefore = harness.logCount("POST /v1/auth/refresh ")
+            let fetchesBefore = harness.logCount("GET /v1/notes/")
+
+            let result = try await harness.notes(["cat"] + notes.map(\.path))
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(result.stdout == notes.map(\.content).joined())
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/notes/") == fetchesBefore + 20 })
+            #expect(harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1)
+        }
+    }
+
+    @Test("20 requests refused together with 401 (token expired on the server only) replay after exactly one refresh")
+    func concurrentRejectionsAgainstRealServer() async throws {
+        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+            try await harness.login()
+            // Pretend our clock says the token is good for an hour: only the server's 401 can tell.
+            var session = try #require(try harness.storedSession())
+            session.accessExpiresAt = Date().timeIntervalSince1970 + 3600
+            let store = CredentialStore(directory: harness.configDirectory.appendingPathComponent("notes"))
+            let client = APIClient(server: try ServerURL(harness.serverURL), credential: .session(session, store))
+            try await ClientHarness.waitForExpiry(ofTTL: 2)
+            let refreshesBefore = harness.logCount("POST /v1/auth/refresh ")
+
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.me().username } }
+                for try await name in group { #expect(name == "ada") }
+            }
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") >= 20 })
+            #expect(harness.logCount("GET /v1/me 401") >= 1)
+            #expect(harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1)
+            #expect(try harness.storedSession()?.refreshToken != session.refreshToken)
+        }
+    }
+
+    @Test("a session revoked elsewhere fails with exit 4 and says to log in, and the dead tokens are forgotten")
+    func revokedSession() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            // A second machine holding a copy of the session signs out, which revokes it server-side.
+            let other = try TemporaryDirectory("notes-home-2")
+            defer { other.remove() }
+            let otherConfig = other.appending("config/notes")
+            try FileManager.default.createDirectory(at: otherConfig, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: harness.credentialsPath, toPath: otherConfig.appendingPathComponent("credentials.json").path)
+            let logout = try await harness.notes(["logout"], environment: ["HOME": other.path, "XDG_CONFIG_HOME": other.appending("config").path])
+            #expect(logout.exitCode == 0, "\(logout.stderr)")
+            #expect(logout.stderr.contains("Signed out"))
+
+            let result = try await harness.notes(["whoami"])
+            #expect(result.exitCode == 4)
+            #expect(result.stderr == "notes whoami: session expired or revoked: run `notes login`\n")
+            #expect(try harness.storedSession() == nil)
+        }
+    }
+
+    @Test("with the server down, commands exit 5 and a refresh that could not happen keeps the stored tokens")
+    func serverDown() async throws {
+        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+            try await harness.login()
+            let before = try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath))
+            await harness.server.stop()
+            try await ClientHarness.waitForExpiry(ofTTL: 2)
+            let result = try await harness.notes(["whoami"])
+            #expect(result.exitCode == 5)
+            #expect(result.stderr.hasPrefix("notes whoami: cannot reach \(harness.serverURL)"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath)) == before)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+/// One end-to-end setup: a real `notes-server` with a user, and a private HOME for the real
+/// `notes` binary, so tests never touch the developer's own credentials.
+struct ClientHarness {
+    static let username = "ada"
+    static let password = "correct horse battery staple"
+
+    let server: TestServer
+    let home: TemporaryDirectory
+
+    var serverURL: String { server.baseURL.absoluteString }
+    var configDirectory: URL { home.appending("config") }
+    var credentialsPath: String { configDirectory.appendingPathComponent("notes/credentials.json").path }
+    var environment: [String: String] { ["HOME": home.path, "XDG_CONFIG_HOME": configDirectory.path] }
+
+    /// Starts a server (`--access-token-ttl ttl` when given) with the user `ada`.
+    static func start(accessTokenTTL ttl: Int? = nil) async throws -> ClientHarness {
+        let server = try await TestServer(extraArguments: ttl.map { ["--access-token-ttl", String($0)] } ?? [])
+        try await server.addUser(username, password: password)
+        return ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
+    }
+
+    /// Runs `body` with a fresh harness and always stops the server and removes HOME after.
+    static func with(accessTokenTTL ttl: Int? = nil, _ body: (ClientHarness) async throws -> Void) async throws {
+        let harness = try await start(accessTokenTTL: ttl)
+        do {
+            try await body(harness)
+        } catch {
+            await harness.stop()
+            throw error
+        }
+        await harness.stop()
+    }
+
+    func stop() async {
+        await server.stop()
+        home.remove()
+    }
+
+    /// Runs `notes ARGS` and checks that no token or password appears in anything it printed.
+    @discardableResult
+    func notes(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
+               sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+        let result = try await ProcessRunner.run(BuiltProducts.client, arguments,
+                                                 environment: environment.merging(extra) { $1 }, stdin: stdin)
+        for secret in ["nat_", "nrt_", Self.password] {
+            #expect(!result.stdout.contains(secret), "stdout of notes \(arguments) shows a secret", sourceLocation: sourceLocation)
+            #expect(!result.stderr.contains(secret), "stderr of notes \(arguments) shows a secret", sourceLocation: sourceLocation)
+        }
+        return result
+    }
+
+    /// `notes login` with the password on stdin; expects success.
+    func login(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let result = try await notes(["login", "--server", serverURL, "--username", Self.username, "--password-stdin"],
+                                     stdin: Self.password + "\n", sourceLocation: sourceLocation)
+        #expect(result.exitCode == 0, "login failed: \(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// The session the client stored for this server.
+    func storedSession() throws -> StoredSession? {
+        try CredentialStore(directory: configDirectory.appendingPathComponent("notes")).session(for: ServerURL(serverURL))
+    }
+
+    /// The in-process client on the stored session, for setting up data through the real API.
+    func apiClient() throws -> APIClient {
+        try ClientFactory(environment: environment).client(server: serverURL)
+    }
+
+    /// Creates notes through `PUT /v1/notes/{id}` with `If-None-Match: *`.
+    func createNotes(_ notes: [(path: String, content: String)]) async throws {
+        let client = try apiClient()
+        for note in notes {
+            var request = try APIRequest.json("PUT", "/v1/notes/\(NoteID().value)", PutNoteRequest(path: note.path, content: note.content))
+            request.headers["If-None-Match"] = "*"
+            _ = try await client.send(request)
+        }
+    }
+
+    /// How many request-log lines of the server contain `fragment`, such as `POST /v1/auth/refresh `.
+    func logCount(_ fragment: String) -> Int {
+        server.log.split(separator: "\n").filter { $0.contains(fragment) }.count
+    }
+
+    /// Waits (polling, at most `timeout` seconds) until `condition` holds; the server writes its
+    /// log line after answering, so a just-finished client may be a moment ahead of the log.
+    func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// Waits for an access token issued with a TTL of `seconds` to expire: the one fixed sleep
+    /// these tests allow, since expiry is a matter of time.
+    static func waitForExpiry(ofTTL seconds: Int) async throws {
+        try await Task.sleep(for: .milliseconds(seconds * 1000 + 300))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The credentials file: where it lives, who may read it, and how it is written.
+@Suite("Credentials store")
+struct CredentialsStoreTests {
+    func mode(_ path: String) throws -> mode_t {
+        var info = stat()
+        try #require(stat(path, &info) == 0)
+        return info.st_mode & 0o777
+    }
+
+    @Test("XDG_CONFIG_HOME wins, else HOME/.config, else an error")
+    func location() throws {
+        #expect(try CredentialStore(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]).fileURL.path == "/x/notes/credentials.json")
+        #expect(try CredentialStore(environment: ["HOME": "/h"]).fileURL.path == "/h/.config/notes/credentials.json")
+        #expect(throws: CLIError.self) { try CredentialStore(environment: ["XDG_CONFIG_HOME": "relative"]) }
+    }
+
+    @Test("the directory is 0700 and the file 0600, tightened if the directory was open, with no temp files left")
+    func modesAndAtomicity() async throws {
+        try await withTemporaryDirectory { directory in
+            let folder = directory.appending("notes")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            let store = CredentialStore(directory: folder)
+            let server = try ServerURL("https://notes.example.com")
+            let session = StoredSession(server: server.string, username: "ada", accessToken: "nat_a", accessExpiresAt: 10,
+                                        accessLifetime: 3600, refreshToken: "nrt_r")
+            try await store.update { @Sendable file in file.servers[server.string] = session }
+            #expect(try mode(folder.path) == 0o700)
+            #expect(try mode(store.fileURL.path) == 0o600)
+            #expect(try store.session(for: server) == session)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+            #expect(leftovers.isEmpty)
+            #expect(!String(reflecting: session).contains("nat_a"))
+        }
+    }
+
+    @Test("concurrent updates from many writers are serialised by the lock and none is lost")
+    func concurrentUpdatesAreSerialised() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = CredentialStore(directory: directory.appending("notes"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        try await store.update { @Sendable file in
+                            file.servers["https://s\(index).example"] = StoredSession(
+                                server: "https://s\(index).example", username: "u", accessToken: "nat_\(index)",
+                                accessExpiresAt: 0, accessLifetime: 1, refreshToken: "nrt_\(index)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try store.load().servers.count == 12)
+        }
+    }
+
+    @Test("a damaged file is reported with what to do, not silently replaced")
+    func damagedFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = CredentialStore(directory: directory.url)
+            try Data("{not json".utf8).write(to: store.fileURL)
+            let error = #expect(throws: CLIError.self) { try store.load() }
+            #expect(error?.message.contains("notes login") == true)
+        }
+    }
+
+    @Test("server URLs are normalised so one server has one entry", arguments: [
+        ("HTTPS://Notes.Example.com:443/", "https://notes.example.com"),
+        ("notes.example.com", "https://notes.example.com"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ("http://host:80/notes/", "http://host/notes"),
+    ])
+    func serverURLNormalisation(raw: String, canonical: String) throws {
+        #expect(try ServerURL(raw).string == canonical)
+    }
+
+    @Test("server URLs that are not http(s) or carry a query are usage errors", arguments: ["ftp://x", "https://", "https://h/?a=1"])
+    func badServerURLs(raw: String) {
+        #expect(throws: CLIError.self) { try ServerURL(raw) }
+    }
+
+    @Test("query values are encoded strictly, so + & = and spaces survive")
+    func queryEncoding() throws {
+        let url = try #require(try ServerURL("http://h").url(path: "/v1/search", query: [("q", "a+b & c=d")]))
+        #expect(url.absoluteString == "http://h/v1/search?q=a%2Bb%20%26%20c%3Dd")
+    }
+}
