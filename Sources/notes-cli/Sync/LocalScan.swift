@@ -1,0 +1,152 @@
+import Foundation
+import NotesCore
+
+/// A tracked note as the scan found it: its index row, its file's state against the base, and
+/// where its file is now.
+struct TrackedNote: Sendable {
+    var row: IndexRow
+    var local: LocalState
+    /// The file's path on disk now (after a rename, the new one); `nil` when missing.
+    var diskPath: String?
+    /// The file's metadata now; `nil` when missing.
+    var stat: FileStat?
+    /// The file was removed by sync itself to make room for another note (not a user delete):
+    /// it is never uploaded as a delete, and its own server change brings it back.
+    var evicted = false
+    /// The file is not valid UTF-8: left alone, neither uploaded nor replaced.
+    var frozen = false
+}
+
+/// A Markdown file the index does not know: a new note to upload.
+struct UntrackedFile: Sendable {
+    var path: String
+    var diskPath: String
+    var hash: String
+    var stat: FileStat
+}
+
+/// The local side of a sync: what changed in the folder since the last sync.
+struct LocalSnapshot: Sendable {
+    var tracked: [NoteID: TrackedNote] = [:]
+    var untracked: [UntrackedFile] = []
+    var warnings: [String] = []
+    /// Files read because their metadata differed from the index (or they are new).
+    var filesRead = 0
+}
+
+/// Scans a bound folder against its index without reading unchanged files (DESIGN 4.11).
+struct LocalScan {
+    let folder: SyncFolder
+    let files: SafeFiles
+    let ignore: IgnoreRules
+    /// Larger files cannot be notes on the server; they are left alone with a warning.
+    var maxNoteBytes: Int64 = 10 * 1024 * 1024
+
+    /// The path under which two names are one file on this folder's filesystem.
+    static func key(_ path: String, caseInsensitive: Bool) -> String {
+        caseInsensitive ? path.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping : path
+    }
+
+    /// NFC, cheaply: ASCII names (the common case) are already NFC.
+    static func nfc(_ path: String) -> String {
+        path.utf8.allSatisfy { $0 < 0x80 } ? path : path.precomposedStringWithCanonicalMapping
+    }
+
+    func scan(rows: [IndexRow]) throws -> LocalSnapshot {
+        let listing: FolderWalker.Listing
+        do {
+            listing = try FolderWalker(root: folder.root, fileSuffix: "").walk()
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        var snapshot = LocalSnapshot()
+        var byKey: [String: NoteID] = [:]
+        for row in rows {
+            snapshot.tracked[row.base.id] = TrackedNote(row: row, local: .missing)
+            // Found by where its file was, so a name the disk spells differently (NFD on macOS,
+            // another case on a case-insensitive disk) is not taken for a rename.
+            byKey[Self.key(Self.nfc(row.diskPath), caseInsensitive: folder.config.caseInsensitive)] = row.base.id
+        }
+        for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
+        var seen = Set<NoteID>()
+        var otherFiles = 0
+        for entry in listing.entries {
+            guard entry.path.hasSuffix(NotePath.fileExtension) else {
+                otherFiles += 1
+                continue
+            }
+            let path = Self.nfc(entry.path)
+            do {
+                _ = try NotePath(path)
+            } catch {
+                snapshot.warnings.append("left alone \(entry.path): \(error)")
+                continue
+            }
+            let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
+                                inode: entry.inode)
+            if let id = byKey[Self.key(path, caseInsensitive: folder.config.caseInsensitive)], !seen.contains(id),
+               var note = snapshot.tracked[id] {
+                seen.insert(id)
+                note.diskPath = entry.path
+                note.stat = stat
+                let localPath = entry.path == note.row.diskPath ? note.row.base.path : path
+                if stat == note.row.stat && localPath == note.row.base.path {
+                    note.local = .clean
+                } else if let hash = try readHash(entry.path, size: entry.size, into: &snapshot) {
+                    note.local = hash == note.row.base.hash && localPath == note.row.base.path ? .clean : .changed(path: localPath, hash: hash)
+                } else {
+                    note.local = .clean
+                    note.frozen = true
+                }
+                snapshot.tracked[id] = note
+                continue
+            }
+            if ignore.isIgnored(path) { continue }
+            guard let hash = try readHash(entry.path, size: entry.size, into: &snapshot) else { continue }
+            snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
+        }
+        if otherFiles > 0 {
+            snapshot.warnings.append("left alone \(otherFiles) file(s) that are not .md notes")
+        }
+        detectRenames(&snapshot, seen: seen)
+        return snapshot
+    }
+
+    /// Missing tracked files whose content reappears in a new file were renamed or moved.
+    private func detectRenames(_ snapshot: inout LocalSnapshot, seen: Set<NoteID>) {
+        let missing = snapshot.tracked.values.filter { !seen.contains($0.row.base.id) && $0.row.base.rev > 0 }.map(\.row.base)
+        guard !missing.isEmpty, !snapshot.untracked.isEmpty else { return }
+        let renames = SyncPlanner.detectRenames(missing: missing, added: snapshot.untracked.map { ($0.path, $0.hash) })
+        guard !renames.isEmpty else { return }
+        let byPath = Dictionary(snapshot.untracked.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, path) in renames {
+            guard let file = byPath[path], var note = snapshot.tracked[id] else { continue }
+            note.local = .changed(path: path, hash: file.hash)
+            note.diskPath = file.diskPath
+            note.stat = file.stat
+            snapshot.tracked[id] = note
+        }
+        let taken = Set(renames.values)
+        snapshot.untracked.removeAll { taken.contains($0.path) }
+    }
+
+    /// The content hash of a file, or `nil` (with a warning) when it cannot be a note.
+    private func readHash(_ diskPath: String, size: Int64, into snapshot: inout LocalSnapshot) throws -> String? {
+        guard size <= maxNoteBytes else {
+            snapshot.warnings.append("left alone \(diskPath): larger than the server's note limit of \(maxNoteBytes) bytes")
+            return nil
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try files.read(diskPath).bytes
+        } catch let error as SyncFileError where error.code == ENOENT {
+            return nil  // deleted since the walk listed it: seen next time
+        }
+        snapshot.filesRead += 1
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            snapshot.warnings.append("left alone \(diskPath): not UTF-8 text")
+            return nil
+        }
+        return SHA256.hex(of: bytes)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import NotesCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every file operation sync makes inside a bound folder, made so that a hostile path or a
+/// symbolic link cannot lead outside the folder (DESIGN 4.8), a file is never half-written
+/// (DESIGN 4.7), and a file the user changed since the scan is never replaced (DESIGN 4.10).
+///
+/// Folders are opened one at a time relative to their parent with `O_NOFOLLOW`, so a symlinked
+/// folder anywhere on the path stops the operation. Writes go to a temporary file in
+/// `.notes/tmp`, are fsynced, and renamed over the target; the folder is fsynced after.
+struct SafeFiles: Sendable {
+    let root: String
+    let scratch: String
+
+    /// What sits at a path now.
+    enum Occupant: Equatable {
+        case none
+        case file(FileStat)
+        /// A folder, a symbolic link or anything else that sync never replaces.
+        case other
+    }
+
+    /// What the caller expects at the target before a write, a move or a removal.
+    enum Expectation: Equatable {
+        case absent
+        case file(FileStat)
+    }
+
+    /// What is at `relative` now (never following a link).
+    func occupant(_ relative: String) throws -> Occupant {
+        let (parent, name) = try openParent(relative, create: false)
+        guard let parent else { return .none }
+        defer { close(parent) }
+        return Self.occupant(parent, name)
+    }
+
+    /// The bytes of the regular file at `relative` and its metadata as read.
+    func read(_ relative: String) throws -> (bytes: [UInt8], stat: FileStat) {
+        let fd = open(root + "/" + relative, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw SyncFileError(relative, "read", errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SyncFileError(relative, "read", EINVAL) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress! + done, $0.count - done) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }  // shrank while reading: keep what is there
+            done += count
+        }
+        if done < bytes.count { bytes.removeLast(bytes.count - done) }
+        return (bytes, Self.fileStat(info))
+    }
+
+    /// Writes `bytes` at `relative` atomically if the target is still as `expected`.
+    /// - Returns: the new file's metadata, or `nil` when the target changed (nothing written).
+    /// - Throws: `SyncFileError` when a folder on the way is a link or cannot be created.
+    func write(_ bytes: [UInt8], to relative: String, expecting expected: Expectation) throws -> FileStat? {
+        let (parentFD, name) = try openParent(relative, create: true)
+        guard let parent = parentFD else { throw SyncFileError(relative, "create the folder of", ENOENT) }
+        defer { close(parent) }
+        guard Self.matches(Self.occupant(parent, name), expected) else { return nil }
+        var mode: mode_t = 0o644
+        if case .file = expected {
+            var info = stat()
+            if fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { mode = info.st_mode & 0o777 }
+        }
+        let temporary = scratch + "/w-" + UUID().uuidString
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SyncFileError(relative, "write", errno) }
+        var ok = bytes.withUnsafeBytes { buffer -> Bool in
+            var done = 0
+            while done < buffer.count {
+                let count = sysWrite(fd, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                done += count
+            }
+            return true
+        }
+        ok = ok && fsync(fd) == 0
+        let writeError = errno
+        close(fd)
+        guard ok else {
+            unlink(temporary)
+            throw SyncFileError(relative, "write", writeError)
+        }
+        // Re-check at the last moment: an editor may have saved since the scan.
+        guard Self.matches(Self.occupant(parent, name), expected) else {
+            unlink(temporary)
+            return nil
+        }
+        guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw SyncFileError(relative, "replace", code)
+        }
+        fsync(parent)
+        guard case .file(let written) = Self.occupant(parent, name) else { return .unknown }
+        return written
+    }
+
+    /// Moves the file at `from` to `to` (which must be free) if `from` is still as expected.
+    /// - Returns: the moved file's metadata, or `nil` when either end changed.
+    func move(_ from: String, to: String, expecting expected: FileStat) throws -> FileStat? {
+        let (sourceFD, sourceName) = try openParent(from, create: false)
+        guard let source = sourceFD else { return nil }
+        defer { close(source) }
+        let (targetFD, targetName) = try openParent(to, create: true)
+        guard let target = targetFD else { return nil }
+        defer { close(target) }
+        guard Self.occupant(source, sourceName) == .file(expected), Self.occupant(target, targetName) == .none else { return nil }
+        guard renameat(source, sourceName, target, targetName) == 0 else { throw SyncFileError(to, "move to", errno) }
+        fsync(target)
+        if source != target { fsync(source) }
+        guard case .file(let moved) = Self.occupant(target, targetName) else { return .unknown }
+        return moved
+    }
+
+    /// Removes the file at `relative` if it is still as expected; true when it is gone.
+    func remove(_ relative: String, expecting expected: FileStat) throws -> Bool {
+        let (parentFD, name) = try openParent(relative, create: false)
+        guard let parent = parentFD else { return true }
+        defer { close(parent) }
+        switch Self.occupant(parent, name) {
+        case .none: return true
+        case .file(let current) where current == expected:
+            guard unlinkat(parent, name, 0) == 0 else { throw SyncFileError(relative, "remove", errno) }
+            fsync(parent)
+            return true
+        default: return false
+        }
+    }
+
+    /// Opens the folder holding `relative`, one segment at a time without following links.
+    /// - Returns: its descriptor (`nil` when a folder is missing and `create` is false) and the last segment.
+    private func openParent(_ relative: String, create: Bool) throws -> (Int32?, String) {
+        let segments = relative.split(separator: "/").map(String.init)
+        guard let name = segments.last, !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+            throw SyncFileError(relative, "resolve", EINVAL)
+        }
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SyncFileError(root, "open", errno) }
+        for segment in segments.dropLast() {
+            var next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0 && errno == ENOENT {
+                guard create else {
+                    close(fd)
+                    return (nil, name)
+                }
+                if mkdirat(fd, segment, 0o755) != 0 && errno != EEXIST {
+                    let code = errno
+                    close(fd)
+                    throw SyncFileError(relative, "create a folder for", code)
+                }
+                next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            let code = errno
+            close(fd)
+            guard next >= 0 else {
+                // ELOOP or ENOTDIR: a link or a file where a folder should be. Never followed.
+                throw SyncFileError(relative, "reach", code, unsafe: code == ELOOP || code == ENOTDIR)
+            }
+            fd = next
+        }
+        return (fd, name)
+    }
+
+    private static func occupant(_ parent: Int32, _ name: String) -> Occupant {
+        var info = stat()
+        guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return errno == ENOENT ? .none : .other }
+        return info.st_mode & S_IFMT == S_IFREG ? .file(fileStat(info)) : .other
+    }
+
+    private static func matches(_ occupant: Occupant, _ expected: Expectation) -> Bool {
+        switch (occupant, expected) {
+        case (.none, .absent): true
+        case (.file(let now), .file(let then)): now == then
+        default: false
+        }
+    }
+
+    static func fileStat(_ info: stat) -> FileStat {
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return FileStat(size: Int64(info.st_size), mtimeNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
+                        inode: UInt64(info.st_ino))
+    }
+}
+
+/// A file operation in the notes folder that failed, with the path, the step and the reason.
+struct SyncFileError: Error, Sendable, CustomStringConvertible {
+    var path: String
+    var operation: String
+    var code: Int32
+    /// The path leads through a link or a file: refused as unsafe rather than failed.
+    var unsafe: Bool
+
+    init(_ path: String, _ operation: String, _ code: Int32, unsafe: Bool = false) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+        self.unsafe = unsafe
+    }
+
+    var description: String {
+        unsafe ? "refused \(path): a folder on its path is a symbolic link or a file"
+            : "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    }
+}
+
+/// `read(2)`, out of the way of `SafeFiles.read`.
+private func sysRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
+}
+
+/// `write(2)`, out of the way of `SafeFiles.write`.
+private func sysWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+    #else
+    Darwin.write(fd, buffer, count)
+    #endif
+}

@@ -1,0 +1,191 @@
+import NotesCore
+
+/// Carrying out the planner's decisions on the folder.
+///
+/// An index row's file metadata is recorded only when the file holds exactly the row's base;
+/// otherwise it is `unknown`, so the next scan reads the file instead of trusting metadata.
+extension SyncEngine {
+    /// What became of an attempt to put a note's content in place.
+    enum PlaceOutcome {
+        case placed
+        /// A file changed since the scan: nothing replaced, try again next sync.
+        case changedUnderneath
+        /// The path cannot be written safely (a link or folder in the way): left alone.
+        case refused
+    }
+
+    /// Carries out `decision` for `tracked`; false when a file changed under the sync.
+    func carryOut(_ decision: RemoteDecision, for tracked: inout TrackedNote, remote note: NoteResource,
+                  changes: inout [IndexChange]) async throws -> Bool {
+        if options.dryRun {
+            count(decision, tracked: tracked, note: note)
+            return true
+        }
+        switch decision {
+        case .upToDate:
+            return true
+        case .record:
+            tracked.row.base = base(of: note)
+            if let disk = tracked.diskPath, let stat = tracked.stat {
+                tracked.row.diskPath = disk
+                tracked.row.stat = stat
+            }
+            tracked.local = .clean
+            tracked.evicted = false
+            track(tracked, changes: &changes)
+            return true
+        case .takeRemote:
+            let onlyMoved = note.hash == tracked.row.base.hash && tracked.local == .clean
+            switch try place(note, for: &tracked) {
+            case .changedUnderneath: return false
+            case .refused: return true
+            case .placed:
+                if onlyMoved { report.renamed += 1 } else { report.downloaded += 1 }
+                track(tracked, changes: &changes)
+                return true
+            }
+        case .deleteLocal:
+            if let disk = tracked.diskPath, let stat = tracked.stat {
+                guard try files.remove(disk, expecting: stat) else { return false }
+            }
+            report.deleted += 1
+            untrack(tracked.row.base.id, changes: &changes)
+            return true
+        case .forget:
+            untrack(tracked.row.base.id, changes: &changes)
+            return true
+        case .keepLocal(let path):
+            return try keepLocal(at: path, for: &tracked, remote: note, changes: &changes)
+        case .merge(let path):
+            return try await merge(at: path, for: &tracked, remote: note, changes: &changes)
+        }
+    }
+
+    /// Counts what a decision would do, for `--dry-run` and `notes status`.
+    private func count(_ decision: RemoteDecision, tracked: TrackedNote, note: NoteResource) {
+        switch decision {
+        case .takeRemote:
+            if note.hash == tracked.row.base.hash && tracked.local == .clean { report.renamed += 1 } else { report.downloaded += 1 }
+        case .deleteLocal: report.deleted += 1
+        case .merge: report.merged += 1
+        default: break
+        }
+    }
+
+    /// Rebases the local edit onto the server's revision; it is uploaded by the push.
+    private func keepLocal(at path: String, for tracked: inout TrackedNote, remote note: NoteResource,
+                           changes: inout [IndexChange]) throws -> Bool {
+        let hash: String
+        switch tracked.local {
+        case .changed(_, let localHash): hash = localHash
+        default: hash = tracked.row.base.hash
+        }
+        if let disk = tracked.diskPath, let stat = tracked.stat, key(disk) != key(path) {
+            guard try makeRoom(at: path, for: tracked.row.base.id) else { return false }
+            guard let moved = try files.move(disk, to: path, expecting: stat) else { return false }
+            trackedByKey[key(disk)] = nil
+            tracked.diskPath = path
+            tracked.stat = moved
+        }
+        tracked.row.base = base(of: note)
+        tracked.row.diskPath = tracked.diskPath ?? tracked.row.diskPath
+        tracked.row.stat = .unknown
+        tracked.local = .changed(path: path, hash: hash)
+        track(tracked, changes: &changes)
+        return true
+    }
+
+    /// Writes the server's content of `note` at its path for `tracked`, replacing the note's own
+    /// file (as scanned) and making room at the path.
+    func place(_ note: NoteResource, for tracked: inout TrackedNote) throws -> PlaceOutcome {
+        guard let content = note.content else {
+            report.warnings.append("the server sent \(note.path) without content; it will be fetched next time")
+            return .changedUnderneath
+        }
+        let outcome = try placeBytes(Array(content.utf8), at: note.path, for: &tracked)
+        if outcome == .placed {
+            tracked.row.base = base(of: note)
+            tracked.local = .clean
+            tracked.evicted = false
+        }
+        return outcome
+    }
+
+    /// Writes `bytes` at `path` as the file of `tracked`; on success updates its disk path,
+    /// metadata and row metadata (the caller sets the base).
+    func placeBytes(_ bytes: [UInt8], at path: String, for tracked: inout TrackedNote) throws -> PlaceOutcome {
+        let id = tracked.row.base.id
+        let targetKey = key(path)
+        let ownKey = tracked.diskPath.map(key)
+        if ownKey != targetKey {
+            guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
+        }
+        let diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
+        let expectation: SafeFiles.Expectation
+        if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
+        let written: FileStat?
+        do {
+            if expectation == .absent, try files.occupant(diskTarget) != .none, ownKey != targetKey {
+                if case .file = try files.occupant(diskTarget) { return .changedUnderneath }  // appeared since the scan
+                report.warnings.append("left alone \(path): something that is not a note file is in the way")
+                return .refused
+            }
+            written = try files.write(bytes, to: diskTarget, expecting: expectation)
+        } catch let error as SyncFileError where error.unsafe {
+            report.warnings.append("\(error)")
+            return .refused
+        }
+        guard let written else { return .changedUnderneath }
+        if ownKey != targetKey, let old = tracked.diskPath, let oldStat = tracked.stat {
+            // The note moved: its old file goes, unless it was edited meanwhile (then it stays,
+            // and the next sync uploads it as a new note: nothing is lost).
+            _ = try? files.remove(old, expecting: oldStat)
+            if trackedByKey[key(old)] == id { trackedByKey[key(old)] = nil }
+        }
+        tracked.diskPath = diskTarget
+        tracked.stat = written
+        tracked.row.diskPath = diskTarget
+        tracked.row.stat = written
+        trackedByKey[targetKey] = id
+        return .placed
+    }
+
+    /// Frees `path` for note `id`: another tracked note's clean file there is removed (its own
+    /// server change brings it back); an edited one, or an untracked file, becomes a conflict copy.
+    /// - Returns: false when a file there changed under the sync.
+    func makeRoom(at path: String, for id: NoteID) throws -> Bool {
+        let targetKey = key(path)
+        if let otherID = trackedByKey[targetKey], otherID != id, var other = snapshot.tracked[otherID],
+           let disk = other.diskPath, let stat = other.stat {
+            if other.local == .clean && !other.frozen {
+                guard try files.remove(disk, expecting: stat) else { return false }
+            } else {
+                let copy = try conflictPath(for: LocalScan.nfc(disk))
+                guard let moved = try files.move(disk, to: copy, expecting: stat) else { return false }
+                let hash: String = if case .changed(_, let h) = other.local { h } else { other.row.base.hash }
+                addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: hash, stat: moved))
+                report.conflicts.append(copy)
+            }
+            trackedByKey[targetKey] = nil
+            other.evicted = true
+            other.diskPath = nil
+            other.stat = nil
+            other.local = .missing
+            snapshot.tracked[otherID] = other
+        }
+        if let file = untrackedByKey[targetKey] {
+            return try moveUntrackedToConflictCopy(file)
+        }
+        return true
+    }
+
+    /// Moves an untracked file out of a server note's way to a conflict copy (uploaded later).
+    func moveUntrackedToConflictCopy(_ file: UntrackedFile) throws -> Bool {
+        let copy = try conflictPath(for: file.path)
+        guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { return false }
+        forgetUntracked(file)
+        addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
+        report.conflicts.append(copy)
+        return true
+    }
+}

@@ -1,0 +1,61 @@
+import NotesCore
+
+/// Concurrent edits: three-way merge against the base revision (DESIGN 4.2).
+extension SyncEngine {
+    /// Merges the local file with the server's note. A clean merge is written here and uploaded
+    /// by the push; an overlapping one keeps the server's version at the path and the local
+    /// version as a conflict copy, which is uploaded like any new note.
+    func merge(at path: String, for tracked: inout TrackedNote, remote note: NoteResource,
+               changes: inout [IndexChange]) async throws -> Bool {
+        guard let disk = tracked.diskPath, let stat = tracked.stat, let theirs = note.content else { return false }
+        let local = try files.read(disk)
+        guard local.stat == stat else { return false }  // edited since the scan: merge next time
+        let baseBytes = try await baseContent(of: tracked.row.base)
+        switch ThreeWayMerge.merge(base: baseBytes, ours: local.bytes, theirs: Array(theirs.utf8)) {
+        case .clean(let merged):
+            switch try placeBytes(merged, at: path, for: &tracked) {
+            case .changedUnderneath: return false
+            case .refused: return true
+            case .placed: break
+            }
+            let mergedHash = SHA256.hex(of: merged)
+            tracked.row.base = base(of: note)
+            if mergedHash == note.hash && path == note.path {
+                tracked.local = .clean
+            } else {
+                tracked.local = .changed(path: path, hash: mergedHash)
+                tracked.row.stat = .unknown  // the file is not the base: read it next time
+            }
+            report.merged += 1
+            track(tracked, changes: &changes)
+            return true
+        case .conflict:
+            let copy = try conflictPath(for: path)
+            let written: FileStat?
+            do {
+                written = try files.write(local.bytes, to: copy, expecting: .absent)
+            } catch let error as SyncFileError where error.unsafe {
+                report.warnings.append("\(error)")
+                return true
+            }
+            guard let written else { return false }
+            addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
+            report.conflicts.append(copy)
+            tracked.local = .clean
+            switch try place(note, for: &tracked) {
+            case .changedUnderneath: return false
+            case .refused: return true
+            case .placed:
+                track(tracked, changes: &changes)
+                return true
+            }
+        }
+    }
+
+    /// The content of a base revision; empty for a create never confirmed, or a revision the
+    /// server no longer has (the merge then sees two unrelated texts and keeps both).
+    private func baseContent(of base: SyncBase) async throws -> [UInt8] {
+        guard base.rev > 0, let revision = try await remote.revision(id: base.id, rev: base.rev) else { return [] }
+        return Array((revision.content ?? "").utf8)
+    }
+}

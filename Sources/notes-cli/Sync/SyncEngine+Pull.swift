@@ -1,0 +1,174 @@
+import NotesCore
+
+/// Pulling: the changes feed, page by page, each page applied and then recorded with its cursor.
+extension SyncEngine {
+    /// Pulls, starting again from the beginning when the server no longer knows the cursor.
+    func pullResyncing(metadataFirst: Bool) async throws {
+        do {
+            try await pull(from: try index.cursor(), metadataFirst: metadataFirst)
+        } catch SyncRemoteError.resyncRequired {
+            report.warnings.append("the server asked for a full resync (this folder had not synced for a long time)")
+            try await pull(from: nil, metadataFirst: false)
+        }
+    }
+
+    /// Applies every page after `start`. The cursor is stored only after a page is applied in
+    /// full; a page with a note that changed here during the sync stops the pull without
+    /// advancing, so the next sync sees that page again (DESIGN 4.7, 4.10).
+    /// - Parameter metadataFirst: ask for metadata first and fetch content only when a page holds
+    ///   something new (after an upload, the feed mostly echoes this folder's own writes).
+    private func pull(from start: String?, metadataFirst: Bool) async throws {
+        var cursor = start
+        var first = true
+        var applied = 0
+        while true {
+            var page: ChangesPage
+            if metadataFirst || options.dryRun {
+                page = try await remote.changes(since: cursor, limit: options.pageSize, includeContent: false)
+                report.changesRequests += 1
+                if !options.dryRun && !page.changes.allSatisfy(isKnown) {
+                    page = try await remote.changes(since: cursor, limit: options.pageSize, includeContent: true)
+                    report.changesRequests += 1
+                }
+            } else {
+                page = try await remote.changes(since: cursor, limit: options.pageSize, includeContent: true)
+                report.changesRequests += 1
+            }
+            if first {
+                first = false
+                try await checkRemoteMassDelete(firstPage: page, from: cursor)
+            }
+            var changes: [IndexChange] = []
+            var complete = true
+            for note in page.changes {
+                if try await applyRemote(note, into: &changes) == false { complete = false }
+            }
+            applied += page.changes.count
+            if !options.dryRun {
+                try index.commit(changes, cursor: complete ? page.cursor : nil)
+            }
+            if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }
+            guard complete, page.hasMore, page.cursor != cursor else { return }
+            cursor = page.cursor
+        }
+    }
+
+    /// Whether a feed entry tells this folder nothing new (its own upload coming back).
+    private func isKnown(_ note: NoteResource) -> Bool {
+        if let tracked = snapshot.tracked[note.id] { return note.rev <= tracked.row.base.rev }
+        return note.deleted
+    }
+
+    /// Stops before deleting many local files because they were deleted on the server, unless
+    /// `--allow-mass-delete`. Counts over the whole feed (metadata only) when it has more pages.
+    private func checkRemoteMassDelete(firstPage: ChangesPage, from start: String?) async throws {
+        guard !options.allowMassDelete, confirmedCount > 0 else { return }
+        var deleting = countLocalDeletes(firstPage.changes)
+        var page = firstPage
+        while page.hasMore && !SyncPlanner.isMassDelete(deleting: deleting, of: confirmedCount) {
+            page = try await remote.changes(since: page.cursor, limit: 1000, includeContent: false)
+            report.changesRequests += 1
+            deleting += countLocalDeletes(page.changes)
+        }
+        guard SyncPlanner.isMassDelete(deleting: deleting, of: confirmedCount) else { return }
+        throw CLIError.failure("""
+            this sync would delete \(deleting) of \(confirmedCount) notes in \(folder.root) because they were deleted on the \
+            server; nothing was changed. If you meant it, run again with --allow-mass-delete
+            """)
+    }
+
+    private func countLocalDeletes(_ notes: [NoteResource]) -> Int {
+        notes.filter { note in
+            guard note.deleted, let tracked = snapshot.tracked[note.id], tracked.row.base.rev > 0 else { return false }
+            return SyncPlanner.reconcile(base: tracked.row.base, local: tracked.local, remote: note) == .deleteLocal
+        }.count
+    }
+
+    /// Applies one server change. Returns false when a local file changed under the sync and the
+    /// change must be seen again next time.
+    func applyRemote(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
+        guard let path = try? NotePath(note.path), path.value == note.path else {
+            report.warnings.append("refused a note from the server with an unsafe path: \(note.path.debugDescription)")
+            return true
+        }
+        if var tracked = snapshot.tracked[note.id] {
+            if tracked.frozen {
+                if note.rev > tracked.row.base.rev {
+                    report.warnings.append("did not update \(tracked.diskPath ?? note.path): the local file cannot be synced")
+                }
+                return true
+            }
+            let local: LocalState = tracked.evicted ? .missing : tracked.local
+            let decision = SyncPlanner.reconcile(base: tracked.row.base, local: local, remote: note)
+            return try await carryOut(decision, for: &tracked, remote: note, changes: &changes)
+        }
+        return try await applyNew(note, changes: &changes)
+    }
+
+    /// A note this folder does not track yet.
+    private func applyNew(_ note: NoteResource, changes: inout [IndexChange]) async throws -> Bool {
+        let occupant = untrackedByKey[key(note.path)]
+        let decision = SyncPlanner.reconcileNew(remote: note, occupantHash: occupant?.hash)
+        if options.dryRun {
+            if decision == .write || decision == .conflictCopyThenWrite { report.downloaded += 1 }
+            if decision == .conflictCopyThenWrite { report.conflicts.append(note.path) }
+            return true
+        }
+        var tracked = TrackedNote(row: IndexRow(base: SyncBase(id: note.id, path: note.path, rev: 0, hash: ""),
+                                                diskPath: note.path, stat: .unknown), local: .missing)
+        switch decision {
+        case .ignore:
+            return true
+        case .adopt:
+            guard let occupant else { return true }
+            forgetUntracked(occupant)
+            tracked.row = IndexRow(base: base(of: note), diskPath: occupant.diskPath, stat: occupant.stat)
+            tracked.local = .clean
+            tracked.diskPath = occupant.diskPath
+            tracked.stat = occupant.stat
+            track(tracked, changes: &changes)
+            return true
+        case .conflictCopyThenWrite:
+            guard let occupant, try moveUntrackedToConflictCopy(occupant) else { return false }
+            fallthrough
+        case .write:
+            switch try place(note, for: &tracked) {
+            case .changedUnderneath: return false
+            case .refused: return true
+            case .placed:
+                report.downloaded += 1
+                track(tracked, changes: &changes)
+                return true
+            }
+        }
+    }
+
+    /// The base a server note becomes once this folder holds exactly it.
+    func base(of note: NoteResource) -> SyncBase {
+        SyncBase(id: note.id, path: note.path, rev: note.rev, hash: note.hash)
+    }
+
+    /// Records `tracked` in the snapshot, the lookups and the pending index changes.
+    func track(_ tracked: TrackedNote, changes: inout [IndexChange]) {
+        snapshot.tracked[tracked.row.base.id] = tracked
+        if let disk = tracked.diskPath { trackedByKey[key(disk)] = tracked.row.base.id }
+        changes.append(.upsert(tracked.row))
+    }
+
+    /// Forgets a tracked note entirely (deleted on both sides, or on the server).
+    func untrack(_ id: NoteID, changes: inout [IndexChange]) {
+        if let disk = snapshot.tracked[id]?.diskPath, trackedByKey[key(disk)] == id { trackedByKey[key(disk)] = nil }
+        snapshot.tracked[id] = nil
+        changes.append(.remove(id))
+    }
+
+    func forgetUntracked(_ file: UntrackedFile) {
+        untrackedByKey[key(file.path)] = nil
+        snapshot.untracked.removeAll { $0.path == file.path }
+    }
+
+    func addUntracked(_ file: UntrackedFile) {
+        untrackedByKey[key(file.path)] = file
+        snapshot.untracked.append(file)
+    }
+}

@@ -1,0 +1,125 @@
+import NotesCore
+
+/// Pushing: local creates, edits, renames and deletes through `/v1/batch`, each with a
+/// precondition, so nothing on the server is overwritten unseen and a retried batch is harmless.
+extension SyncEngine {
+    /// One operation prepared from the folder, with what it was made from.
+    struct Upload {
+        enum Kind { case create, update, delete }
+        var kind: Kind
+        var operation: BatchOperation
+        var diskPath: String?
+        var stat: FileStat?
+        var hash: String?
+        var bytes: Int
+    }
+
+    /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
+    /// next round. Returns whether anything was sent.
+    func push() async throws -> Bool {
+        if options.dryRun {
+            countPush()
+            return false
+        }
+        try reserveIDs()
+        var sent = false
+        for _ in 1...options.maxUploadRounds {
+            let uploads = try prepareUploads()
+            if uploads.isEmpty { return sent }
+            sent = true
+            var start = 0
+            while start < uploads.count {
+                var end = start, bytes = 0
+                while end < uploads.count, end - start < options.batchOperations,
+                      end == start || bytes + uploads[end].bytes <= options.batchBytes {
+                    bytes += uploads[end].bytes
+                    end += 1
+                }
+                let chunk = Array(uploads[start..<end])
+                let results = try await remote.batch(chunk.map(\.operation))
+                var changes: [IndexChange] = []
+                for (upload, result) in zip(chunk, results) {
+                    try await handle(result, of: upload, changes: &changes)
+                }
+                try index.commit(changes)
+                start = end
+                options.progress?("uploading", start, uploads.count)
+            }
+        }
+        let left = try prepareUploads()
+        for upload in left {
+            report.warnings.append("\(upload.operation.path ?? upload.operation.id.value) kept changing on the server; it is synced next time")
+        }
+        return sent
+    }
+
+    /// Gives every new file a note id and records it before anything is sent, so a batch
+    /// retried after a crash creates the same notes again, not duplicates (DESIGN 4.7).
+    private func reserveIDs() throws {
+        guard !snapshot.untracked.isEmpty else { return }
+        var changes: [IndexChange] = []
+        for file in snapshot.untracked {
+            let row = IndexRow(base: SyncBase(id: NoteID(), path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
+            track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat), changes: &changes)
+        }
+        snapshot.untracked = []
+        untrackedByKey = [:]
+        try index.commit(changes)
+    }
+
+    /// The operations the folder needs now, with file contents read.
+    private func prepareUploads() throws -> [Upload] {
+        var uploads: [Upload] = []
+        var dropped: [IndexChange] = []
+        for id in snapshot.tracked.keys.sorted() {
+            guard let note = snapshot.tracked[id], !note.frozen, !skippedUploads.contains(id) else { continue }
+            let base = note.row.base
+            switch (base.rev, note.local) {
+            case (0, .missing):
+                untrack(id, changes: &dropped)  // never confirmed and gone: nothing to send
+            case (0, _), (_, .changed):
+                guard let disk = note.diskPath else { continue }
+                let path: String = if case .changed(let changedPath, _) = note.local { changedPath } else { base.path }
+                let read: (bytes: [UInt8], stat: FileStat)
+                do {
+                    read = try files.read(disk)
+                } catch {
+                    report.warnings.append("could not read \(disk): \(error)")
+                    skippedUploads.insert(id)
+                    continue
+                }
+                guard let content = String(validating: read.bytes, as: UTF8.self) else {
+                    report.warnings.append("left alone \(disk): not UTF-8 text")
+                    skippedUploads.insert(id)
+                    continue
+                }
+                let operation = base.rev == 0
+                    ? BatchOperation(op: .put, id: id, path: path, content: content, ifNoneMatch: "*")
+                    : BatchOperation(op: .put, id: id, path: path, content: content, ifMatch: base.rev)
+                uploads.append(Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
+                                      stat: read.stat, hash: SHA256.hex(of: read.bytes), bytes: read.bytes.count + path.utf8.count))
+            case (_, .missing) where !note.evicted:
+                uploads.append(Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev), bytes: 64))
+            default:
+                continue
+            }
+        }
+        try index.commit(dropped)
+        return uploads
+    }
+
+    /// Counts what the push would send, for `--dry-run`.
+    private func countPush() {
+        report.uploaded += snapshot.untracked.count
+        for note in snapshot.tracked.values where !note.frozen {
+            switch note.local {
+            case .changed(let path, let hash):
+                if hash == note.row.base.hash && path != note.row.base.path { report.renamed += 1 } else { report.uploaded += 1 }
+            case .missing where !note.evicted && note.row.base.rev > 0:
+                report.deleted += 1
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import NotesCore
+
+/// What each batch result means for the folder.
+extension SyncEngine {
+    func handle(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
+        let id = upload.operation.id
+        guard var tracked = snapshot.tracked[id] else { return }
+        switch result.status {
+        case 200, 201:
+            guard let note = result.note else { return }
+            if upload.kind == .delete {
+                report.deleted += 1
+                untrack(id, changes: &changes)
+                return
+            }
+            let renamedOnly = upload.kind == .update && note.hash == tracked.row.base.hash && note.path != tracked.row.base.path
+            tracked.row.base = base(of: note)
+            tracked.row.diskPath = upload.diskPath ?? tracked.row.diskPath
+            // The metadata read with the content vouches for the file only if that is what the server has.
+            tracked.row.stat = upload.hash == note.hash ? (upload.stat ?? .unknown) : .unknown
+            tracked.local = .clean
+            if renamedOnly { report.renamed += 1 } else { report.uploaded += 1 }
+            track(tracked, changes: &changes)
+        case 412:
+            guard let current = result.note else {
+                skip(id, upload, result)
+                return
+            }
+            let local: LocalState = tracked.evicted ? .missing : tracked.local
+            let decision = SyncPlanner.reconcile(base: tracked.row.base, local: local, remote: current)
+            if decision == .upToDate {
+                skip(id, upload, result)
+                return
+            }
+            _ = try await carryOut(decision, for: &tracked, remote: current, changes: &changes)
+        case 409:
+            try movePathTaken(&tracked, upload: upload, changes: &changes)
+        case 404:
+            if upload.kind == .delete {
+                untrack(id, changes: &changes)
+            } else {
+                // Gone from the server entirely (a purged tombstone): create it again, same id.
+                tracked.row.base.rev = 0
+                tracked.row.base.hash = upload.hash ?? tracked.row.base.hash
+                tracked.row.stat = .unknown
+                track(tracked, changes: &changes)
+            }
+        default:
+            skip(id, upload, result)
+        }
+    }
+
+    /// Another note has the path (paths are unique ignoring case on the server): the local file
+    /// becomes a conflict copy beside it, uploaded under that name next round (DESIGN 4.8).
+    private func movePathTaken(_ tracked: inout TrackedNote, upload: Upload, changes: inout [IndexChange]) throws {
+        let id = tracked.row.base.id
+        guard let disk = upload.diskPath, let stat = upload.stat, let path = upload.operation.path else { return }
+        let copy = try conflictPath(for: path)
+        guard let moved = try files.move(disk, to: copy, expecting: stat) else {
+            skippedUploads.insert(id)  // edited meanwhile: the next sync tries again
+            return
+        }
+        if trackedByKey[key(disk)] == id { trackedByKey[key(disk)] = nil }
+        tracked.diskPath = copy
+        tracked.stat = moved
+        if tracked.row.base.rev == 0 {
+            tracked.row.base.path = copy
+            tracked.row.base.hash = upload.hash ?? tracked.row.base.hash
+            tracked.row.diskPath = copy
+            tracked.row.stat = moved
+            tracked.local = .clean
+        } else {
+            tracked.row.diskPath = copy
+            tracked.row.stat = .unknown
+            tracked.local = .changed(path: copy, hash: upload.hash ?? tracked.row.base.hash)
+        }
+        report.conflicts.append(copy)
+        track(tracked, changes: &changes)
+    }
+
+    private func skip(_ id: NoteID, _ upload: Upload, _ result: BatchResult) {
+        skippedUploads.insert(id)
+        let what = upload.operation.path ?? snapshot.tracked[id]?.row.base.path ?? id.value
+        let why = result.error.map { "\($0.message) (\($0.code))" } ?? "HTTP \(result.status)"
+        report.warnings.append("could not sync \(what): \(why)")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NotesCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder bound to a server: `ROOT/.notes/` holds its config, its index, its lock and scratch
+/// space for atomic writes.
+struct SyncFolder: Sendable {
+    /// What `.notes/config.json` records about the binding.
+    struct Config: Codable, Sendable, Equatable {
+        /// The server URL the folder syncs with.
+        var server: String
+        /// The name that appears in conflict copies made here.
+        var device: String
+        /// Whether the filesystem folds case (`A.md` and `a.md` are one file), probed at binding.
+        var caseInsensitive: Bool
+        var version: Int = 1
+    }
+
+    /// The absolute folder path.
+    let root: String
+    let config: Config
+
+    var stateDirectory: String { root + "/" + NotePath.stateFolderName }
+    var configPath: String { stateDirectory + "/config.json" }
+    var indexPath: String { stateDirectory + "/index.sqlite" }
+    var lockPath: String { stateDirectory + "/lock" }
+    var scratchDirectory: String { stateDirectory + "/tmp" }
+    var ignorePath: String { root + "/.notesignore" }
+
+    /// Binds `root` (created if missing) to `server`.
+    /// - Throws: `CLIError` when the folder is already bound or cannot be written.
+    static func bind(root: String, server: String, device: String) throws -> SyncFolder {
+        let manager = FileManager.default
+        if let existing = try? find(from: root) {
+            throw CLIError.usage("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server))")
+        }
+        do {
+            try manager.createDirectory(atPath: root + "/" + NotePath.stateFolderName + "/tmp", withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.failure("cannot create \(root)/.notes: \(error.localizedDescription)")
+        }
+        let probe = caseProbe(stateDirectory: root + "/" + NotePath.stateFolderName)
+        let config = Config(server: server, device: ConflictName.sanitized(device), caseInsensitive: probe)
+        let folder = SyncFolder(root: root, config: config)
+        do {
+            let data = try WireJSON.encoder().encode(config)
+            try data.write(to: URL(fileURLWithPath: folder.configPath), options: .atomic)
+        } catch {
+            throw CLIError.failure("cannot write \(folder.configPath): \(error.localizedDescription)")
+        }
+        return folder
+    }
+
+    /// The bound folder at or above `start`, as git finds its repository.
+    /// - Throws: `CLIError` (usage) when there is none.
+    static func find(from start: String) throws -> SyncFolder {
+        var path = URL(fileURLWithPath: start).standardizedFileURL.path
+        while true {
+            let config = path == "/" ? "/.notes/config.json" : path + "/.notes/config.json"
+            if FileManager.default.fileExists(atPath: config) {
+                do {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: config))
+                    return SyncFolder(root: path, config: try WireJSON.decoder().decode(Config.self, from: data))
+                } catch {
+                    throw CLIError.failure("cannot read \(config): \(error.localizedDescription)")
+                }
+            }
+            guard path != "/" else { break }
+            path = (path as NSString).deletingLastPathComponent
+            if path.isEmpty { path = "/" }
+        }
+        throw CLIError.usage("not a notes folder (or inside one): \(start); bind one with `notes init` or `notes clone`")
+    }
+
+    /// Whether names differing only in case name one file here: creates a file and looks for it
+    /// under another case.
+    private static func caseProbe(stateDirectory: String) -> Bool {
+        let lower = stateDirectory + "/case-probe", upper = stateDirectory + "/CASE-PROBE"
+        let fd = open(lower, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)
+        defer { unlink(lower) }
+        var info = stat()
+        return lstat(upper, &info) == 0
+    }
+
+    /// The rules of `.notesignore`, or none when there is no such file.
+    func ignoreRules() -> IgnoreRules {
+        guard let data = FileManager.default.contents(atPath: ignorePath) else { return IgnoreRules() }
+        return IgnoreRules(parsing: String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NotesCore
+
+/// Runs a sync of a bound folder for a command: lock, index, client, engine, and the output
+/// (summary line or `--json`, warnings and a progress bar on stderr).
+enum SyncRunner {
+    /// Syncs `folder` and prints the outcome.
+    /// - Returns: 0, or 3 when conflict copies were made (DESIGN 3).
+    static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
+        let lock = try SyncLock(path: folder.lockPath)
+        let index: SyncIndex
+        do {
+            index = try SyncIndex(path: folder.indexPath)
+        } catch {
+            throw CLIError.failure("cannot open the sync index \(folder.indexPath): \(error)")
+        }
+        let client = try ClientFactory(environment: terminal.environment).client(server: folder.config.server)
+        var options = options
+        let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json)
+        options.progress = { phase, done, total in progress.show(phase, done, total) }
+        let engine = SyncEngine(folder: folder, index: index, remote: APISyncRemote(client: client), options: options)
+        let report: SyncReport
+        do {
+            report = try await engine.run()
+        } catch {
+            progress.clear()
+            try? index.close()
+            throw error
+        }
+        progress.clear()
+        try? index.close()
+        withExtendedLifetime(lock) {}
+        if json {
+            try CommandSupport.printJSON(report, terminal)
+        } else {
+            for warning in report.warnings { terminal.printError("notes: \(warning)") }
+            terminal.print(report.summary)
+            for copy in report.conflicts { terminal.print("  conflict copy: \(copy)") }
+        }
+        return report.conflicts.isEmpty ? .success : .conflicts
+    }
+}
+
+/// A one-line progress display on stderr, redrawn in place; only on a terminal.
+final class ProgressLine: Sendable {
+    let enabled: Bool
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func show(_ phase: String, _ done: Int, _ total: Int) {
+        guard enabled else { return }
+        let text = total > 0 ? "\(phase) \(done)/\(total)" : "\(phase) \(done)"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
