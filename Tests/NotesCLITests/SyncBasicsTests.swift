@@ -1,0 +1,109 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+/// Binding, round trips of a real folder's contents, and cheap no-op syncs.
+@Suite("Sync basics end to end")
+struct SyncBasicsTests {
+    @Test("init + sync uploads a real folder and clone reproduces it byte for byte")
+    func roundTripOfARealFolder() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            let big = String(repeating: "A line of a long note, with some words in it.\n", count: 80_000)  // ~3.7 MB
+            let files: [(String, String)] = [
+                ("top.md", "# Top\n"),
+                ("deep/er/still/nested.md", "nested\n"),
+                ("crlf.md", "one\r\ntwo\r\nno final newline"),
+                ("empty.md", ""),
+                ("Straße/Ünïcödé 🙂.md", "unicode name\n"),
+                ("big.md", big),
+            ]
+            for (path, text) in files { try h.write("a", path, text) }
+            try h.write("a", "image.png", Data([0x89, 0x50, 0x4E, 0x47]))
+            try h.write("a", "latin1.md", Data([0x63, 0x61, 0x66, 0xE9, 0x0A]))  // "café" in Latin-1: not UTF-8
+            try h.write("a", ".hidden.md", "never synced\n")
+
+            let report = try await h.sync("a")
+            #expect(report.uploaded == files.count)
+            #expect(report.warnings.contains { $0.contains("latin1.md") && $0.contains("UTF-8") })
+            #expect(report.warnings.contains { $0.contains("not .md") })
+            let server = try await h.serverNotes()
+            #expect(Set(server.keys) == Set(files.map(\.0)))
+            #expect(server["crlf.md"] == "one\r\ntwo\r\nno final newline")
+
+            let clone = try await h.notes(["clone", h.serverURL, h.folder("b"), "--device", "b"])
+            #expect(clone.exitCode == 0, "\(clone.stderr)")
+            let original = try h.tree("a").filter { files.map(\.0).contains($0.key) }
+            #expect(try h.tree("b") == original)
+            // What is not a note stays where it was, untouched.
+            #expect(FileManager.default.contents(atPath: h.folder("a") + "/latin1.md") == Data([0x63, 0x61, 0x66, 0xE9, 0x0A]))
+        }
+    }
+
+    @Test("a no-op sync makes one changes request and reads no file")
+    func noOpSyncIsCheap() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            for i in 0..<30 { try h.write("a", "f\(i % 3)/n\(i).md", "note \(i)\n") }
+            try await h.sync("a")
+            _ = try await h.sync("a")  // catches up on its own revisions
+            let before = h.client.logCount("GET /v1/changes")
+            let report = try await h.sync("a")
+            #expect(report.isNoOp)
+            #expect(report.changesRequests == 1)
+            #expect(report.filesRead == 0)
+            #expect(try await h.client.waitUntil { h.client.logCount("GET /v1/changes") == before + 1 })
+            #expect(h.client.logCount("POST /v1/batch") == 1)  // the first upload only
+        }
+    }
+
+    @Test("a touched but unchanged file is read once, then recognised by metadata again")
+    func touchedFileIsHashedOnce() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "n.md", "same\n")
+            try await h.sync("a")
+            try h.write("a", "n.md", "same\n")  // rewritten: new mtime, same bytes
+            let report = try await h.sync("a")
+            #expect(report.uploaded == 0)
+            #expect(report.filesRead == 1)
+            #expect(try await h.sync("a").filesRead == 0)
+        }
+    }
+
+    @Test("sync finds the enclosing bound folder from a subfolder; init refuses a nested binding")
+    func findsTheBoundFolderLikeGit() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "sub/deeper/n.md", "x\n")
+            let result = try await h.notes(["sync", h.folder("a") + "/sub/deeper"])
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(try await h.serverNotes() == ["sub/deeper/n.md": "x\n"])
+            let nested = try await h.notes(["init", h.folder("a") + "/sub", "--server", h.serverURL])
+            #expect(nested.exitCode == 2)
+            let unbound = try await h.notes(["sync", h.work.path])
+            #expect(unbound.exitCode == 2)
+            #expect(unbound.stderr.contains("not a notes folder"))
+            let status = try await h.notes(["status", h.folder("a")])
+            #expect(status.exitCode == 0)
+            #expect(status.stdout.contains("Nothing to sync"))
+        }
+    }
+
+    @Test("status and --dry-run report without changing anything")
+    func dryRunChangesNothing() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "one.md", "1\n")
+            try h.write("a", "two.md", "2\n")
+            let report = try await h.sync("a", ["--dry-run"])
+            #expect(report.dryRun && report.uploaded == 2)
+            #expect(try await h.serverNotes().isEmpty)
+            let status = try await h.notes(["status", h.folder("a")])
+            #expect(status.stdout.contains("2 uploaded"))
+            #expect(try await h.sync("a").uploaded == 2)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Guards: lock, mass-delete, `.notesignore`, safe paths, case clashes (DESIGN 4.8, 4.9).
+@Suite("Sync guards end to end")
+struct SyncGuardTests {
+    @Test("a second sync of the same folder fails at once while one runs")
+    func lockAllowsOneSyncPerFolder() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            let held = try SyncLock(path: h.folder("a") + "/.notes/lock")
+            let blocked = try await h.notes(["sync", h.folder("a")])
+            #expect(blocked.exitCode == 1)
+            #expect(blocked.stderr.contains("another sync is running"))
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    @Test("an emptied folder does not delete every note on the server without --allow-mass-delete")
+    func massDeleteGuardLocal() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            for i in 0..<3 { try h.write("a", "n\(i).md", "\(i)\n") }
+            try await h.sync("a")
+            for i in 0..<3 { try h.remove("a", "n\(i).md") }
+            let refused = try await h.notes(["sync", h.folder("a")])
+            #expect(refused.exitCode == 1)
+            #expect(refused.stderr.contains("--allow-mass-delete"))
+            #expect(try await h.serverNotes().count == 3)
+            try await h.sync("a", ["--allow-mass-delete"])
+            #expect(try await h.serverNotes().isEmpty)
+        }
+    }
+
+    @Test("more than half of over 20 notes deleted on the server is not applied locally without --allow-mass-delete")
+    func massDeleteGuardRemote() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            for i in 0..<30 { try h.write("a", "n\(i).md", "\(i)\n") }
+            try await h.sync("a")
+            try await h.initFolder("b")
+            try await h.sync("b")
+            for i in 0..<25 { try h.remove("b", "n\(i).md") }
+            try await h.sync("b", expect: 1)
+            try await h.sync("b", ["--allow-mass-delete"])
+            try await h.sync("a", expect: 1)
+            #expect(try h.tree("a").count == 30)
+            try await h.sync("a", ["--allow-mass-delete"])
+            #expect(try h.tree("a").count == 5)
+        }
+    }
+
+    @Test(".notesignore keeps matching files out of sync, in both directions' listings")
+    func notesignoreExcludesFiles() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", ".notesignore", "# private\nprivate/\n*.draft.md\n!keep.draft.md\n")
+            try h.write("a", "private/diary.md", "secret\n")
+            try h.write("a", "x.draft.md", "draft\n")
+            try h.write("a", "keep.draft.md", "kept\n")
+            try h.write("a", "public.md", "hello\n")
+            try await h.sync("a")
+            #expect(Set(try await h.serverNotes().keys) == ["keep.draft.md", "public.md"])
+        }
+    }
+
+    @Test("a symlinked folder cannot lead a server note outside the notes folder")
+    func symlinkedParentIsRefused() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "seed.md", "s\n")
+            try await h.sync("a")
+            let outside = h.work.appending("outside").path
+            try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: h.folder("a") + "/linked", withDestinationPath: outside)
+            try await h.client.createNotes([("linked/evil.md", "pwned\n"), ("fine.md", "ok\n")])
+            let report = try await h.sync("a")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
+            #expect(report.warnings.contains { $0.contains("linked/evil.md") })
+            #expect(h.read("a", "fine.md") == "ok\n")
+        }
+    }
+
+    @Test("names that differ only in case: the second becomes a conflict copy, never an overwrite")
+    func caseOnlyClashBecomesAConflictCopy() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "Readme.md", "upper\n")
+            try h.write("a", "readme.md", "lower\n")
+            let report = try await h.sync("a", expect: 3)
+            #expect(report.conflicts.count == 1)
+            let server = try await h.serverNotes()
+            #expect(server.count == 2)
+            #expect(Set(server.values) == ["upper\n", "lower\n"])
+            #expect(try h.textTree("a") == server)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+/// End-to-end sync setup: the real server with a signed-in user, and real folders under one
+/// temporary directory. Syncs run either through the real `notes` binary or, where a test
+/// needs a hook or many quick syncs, through the same engine in-process (still against the
+/// real server over HTTP).
+struct SyncHarness {
+    let client: ClientHarness
+    let work: TemporaryDirectory
+
+    var serverURL: String { client.serverURL }
+
+    /// Runs `body` with a fresh server, user, session and work folder, cleaned up afterwards.
+    static func with(_ body: (SyncHarness) async throws -> Void) async throws {
+        try await ClientHarness.with { client in
+            try await client.login()
+            let work = try TemporaryDirectory("notes-sync")
+            defer { work.remove() }
+            try await body(SyncHarness(client: client, work: work))
+        }
+    }
+
+    /// The absolute path of folder `name` under the work directory.
+    func folder(_ name: String) -> String { work.appending(name).path }
+
+    /// `notes ARGS` through the real binary.
+    @discardableResult
+    func notes(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+        try await client.notes(arguments, sourceLocation: sourceLocation)
+    }
+
+    /// `notes init NAME --server URL --device NAME` then returns the folder path.
+    @discardableResult
+    func initFolder(_ name: String) async throws -> String {
+        let result = try await notes(["init", folder(name), "--server", serverURL, "--device", name])
+        #expect(result.exitCode == 0, "init failed: \(result.stderr)")
+        return folder(name)
+    }
+
+    /// `notes sync NAME --json` and its decoded report; expects exit `code`.
+    @discardableResult
+    func sync(_ name: String, _ extra: [String] = [], expect code: Int32 = 0,
+              sourceLocation: SourceLocation = #_sourceLocation) async throws -> SyncReport {
+        let result = try await notes(["sync", folder(name), "--json"] + extra, sourceLocation: sourceLocation)
+        #expect(result.exitCode == code, "sync \(name) exited \(result.exitCode): \(result.stderr)", sourceLocation: sourceLocation)
+        return (try? WireJSON.decoder().decode(SyncReport.self, from: Data(result.stdout.utf8))) ?? SyncReport()
+    }
+
+    /// Syncs folder `name` in-process through the engine, against the real server.
+    func syncInProcess(_ name: String, options: SyncOptions = SyncOptions(),
+                       wrap: (any SyncRemote) -> any SyncRemote = { $0 }) async throws -> SyncReport {
+        let folder = try SyncFolder.find(from: self.folder(name))
+        let lock = try SyncLock(path: folder.lockPath)
+        let index = try SyncIndex(path: folder.indexPath)
+        defer { try? index.close() }
+        let remote = wrap(APISyncRemote(client: try client.apiClient()))
+        let report = try await SyncEngine(folder: folder, index: index, remote: remote, options: options).run()
+        withExtendedLifetime(lock) {}
+        return report
+    }
+
+    /// Writes `text` at `path` in folder `name`, creating folders.
+    func write(_ name: String, _ path: String, _ text: String) throws {
+        try write(name, path, Data(text.utf8))
+    }
+
+    func write(_ name: String, _ path: String, _ data: Data) throws {
+        let url = work.appending(name).appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    /// The text at `path` in folder `name`, `nil` when missing.
+    func read(_ name: String, _ path: String) -> String? {
+        FileManager.default.contents(atPath: folder(name) + "/" + path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func remove(_ name: String, _ path: String) throws {
+        try FileManager.default.removeItem(atPath: folder(name) + "/" + path)
+    }
+
+    func move(_ name: String, _ from: String, _ to: String) throws {
+        let target = folder(name) + "/" + to
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder(name) + "/" + from, toPath: target)
+    }
+
+    /// Every synced-looking file of folder `name` (not under `.notes/`), path → bytes.
+    func tree(_ name: String) throws -> [String: Data] {
+        try ExportFixture.tree(work.appending(name)).filter { !$0.key.hasPrefix(".notes/") && !$0.key.hasPrefix(".notesignore") }
+    }
+
+    /// The server's live notes, path → content, through the real API.
+    func serverNotes() async throws -> [String: String] {
+        let api = try client.apiClient()
+        var result: [String: String] = [:]
+        var cursor: String?
+        while true {
+            let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes",
+                                                                        query: [("limit", "1000"), ("include", "content")] + (cursor.map { [("since", $0)] } ?? [])))
+            for note in page.changes where !note.deleted { result[note.path] = note.content ?? "" }
+            guard page.hasMore else { return result }
+            cursor = page.cursor
+        }
+    }
+
+    /// The server's live notes with metadata, by path.
+    func serverResources() async throws -> [String: NoteResource] {
+        let api = try client.apiClient()
+        let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("limit", "1000")]))
+        return Dictionary(page.changes.filter { !$0.deleted }.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Folder `name` as text by path (for comparing with `serverNotes`).
+    func textTree(_ name: String) throws -> [String: String] {
+        try tree(name).mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `PRAGMA integrity_check` of folder `name`'s index.
+    func indexIntegrity(_ name: String) throws -> String {
+        let index = try SyncIndex(path: folder(name) + "/.notes/index.sqlite")
+        defer { try? index.close() }
+        return try index.integrityCheck()
+    }
+}
