@@ -86,7 +86,7 @@ struct SafeFiles: Sendable {
             }
             return true
         }
-        ok = ok && fsync(fd) == 0
+        if !Self.defersDurability { ok = ok && fsync(fd) == 0 }
         let writeError = errno
         close(fd)
         guard ok else {
@@ -103,10 +103,42 @@ struct SafeFiles: Sendable {
             unlink(temporary)
             throw SyncFileError(relative, "replace", code)
         }
-        fsync(parent)
+        if !Self.defersDurability { fsync(parent) }
         guard case .file(let written) = Self.occupant(parent, name) else { return .unknown }
         return written
     }
+
+    /// Whether durability is deferred to `flush()`: on Linux one `syncfs` per page costs one
+    /// journal commit, where an `fsync` per file costs one each (about 3 ms here, 6 s for a
+    /// clone of 2,000 notes). Atomicity does not depend on it: a rename is all or nothing.
+    #if os(Linux)
+    static let defersDurability = true
+    #else
+    static let defersDurability = false
+    #endif
+
+    /// Makes every write and rename so far durable. Sync calls it before recording them in the
+    /// index, so after a power cut the index never vouches for a file that did not reach the disk.
+    func flush() {
+        #if os(Linux)
+        let fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            sync()
+            return
+        }
+        if let syncfs = Self.syncfs { _ = syncfs(fd) } else { sync() }
+        close(fd)
+        #endif
+    }
+
+    #if os(Linux)
+    /// `syncfs(2)`: Glibc declares it only under `_GNU_SOURCE`, which Swift's Glibc module does
+    /// not set, so it is looked up at run time (present since glibc 2.14).
+    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
+    #endif
 
     /// Moves the file at `from` to `to` (which must be free) if `from` is still as expected.
     /// - Returns: the moved file's metadata, or `nil` when either end changed.
@@ -119,8 +151,10 @@ struct SafeFiles: Sendable {
         defer { close(target) }
         guard Self.occupant(source, sourceName) == .file(expected), Self.occupant(target, targetName) == .none else { return nil }
         guard renameat(source, sourceName, target, targetName) == 0 else { throw SyncFileError(to, "move to", errno) }
-        fsync(target)
-        if source != target { fsync(source) }
+        if !Self.defersDurability {
+            fsync(target)
+            fsync(source)
+        }
         guard case .file(let moved) = Self.occupant(target, targetName) else { return .unknown }
         return moved
     }
@@ -134,7 +168,7 @@ struct SafeFiles: Sendable {
         case .none: return true
         case .file(let current) where current == expected:
             guard unlinkat(parent, name, 0) == 0 else { throw SyncFileError(relative, "remove", errno) }
-            fsync(parent)
+            if !Self.defersDurability { fsync(parent) }
             return true
         default: return false
         }

@@ -45,6 +45,7 @@ extension SyncEngine {
             }
             applied += page.changes.count
             if !options.dryRun {
+                if !changes.isEmpty { files.flush() }
                 try index.commit(changes, cursor: complete ? page.cursor : nil)
             }
             if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }

@@ -41,6 +41,7 @@ extension SyncEngine {
                 for (upload, result) in zip(chunk, results) {
                     try await handle(result, of: upload, changes: &changes)
                 }
+                if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
                 try index.commit(changes)
                 start = end
                 options.progress?("uploading", start, uploads.count)

@@ -9,7 +9,7 @@ struct SyncOptions: Sendable {
     /// Changes per feed page; each page is applied and recorded before the next (bounded memory).
     var pageSize = 500
     /// Operations and content bytes per batch, under the server's published limits.
-    var batchOperations = 200
+    var batchOperations = 500
     var batchBytes = 8 * 1024 * 1024
     /// How many upload rounds resolve stale revisions (412) before giving up for this sync.
     var maxUploadRounds = 5
