@@ -42,6 +42,28 @@ struct SyncBasicsTests {
         }
     }
 
+    @Test("a decomposed (macOS NFD) file name syncs as NFC and does not churn")
+    func nfdNamesDoNotChurn() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            let nfd = "Cafe\u{0301} notes.md"
+            try h.write("a", nfd, "v1\n")
+            try await h.sync("a")
+            #expect(try await h.serverNotes() == ["Café notes.md": "v1\n"])
+            #expect(try await h.sync("a").isNoOp)
+            #expect(try await h.sync("a").isNoOp)
+            // A change from elsewhere lands in the same file, under its decomposed name.
+            try await h.initFolder("b")
+            try await h.sync("b")
+            try h.write("b", "Café notes.md", "v2\n")
+            try await h.sync("b")
+            try await h.sync("a")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: h.folder("a")).filter { !$0.hasPrefix(".") } == [nfd])
+            #expect(h.read("a", nfd) == "v2\n")
+            #expect(try await h.sync("a").isNoOp)
+        }
+    }
+
     @Test("a no-op sync makes one changes request and reads no file")
     func noOpSyncIsCheap() async throws {
         try await SyncHarness.with { h in

@@ -68,6 +68,11 @@ struct SyncGuardTests {
             try h.write("a", "public.md", "hello\n")
             try await h.sync("a")
             #expect(Set(try await h.serverNotes().keys) == ["keep.draft.md", "public.md"])
+            // Notes made elsewhere at an ignored path are not downloaded here either.
+            try await h.client.createNotes([("private/from-phone.md", "p\n"), ("shared.md", "s\n")])
+            try await h.sync("a")
+            #expect(h.read("a", "private/from-phone.md") == nil)
+            #expect(h.read("a", "shared.md") == "s\n")
         }
     }
 

@@ -15,13 +15,22 @@ struct SyncHarness {
     var serverURL: String { client.serverURL }
 
     /// Runs `body` with a fresh server, user, session and work folder, cleaned up afterwards.
-    static func with(_ body: (SyncHarness) async throws -> Void) async throws {
-        try await ClientHarness.with { client in
+    /// - Parameter serverArguments: more `notes-server serve` flags, such as `--tombstone-ttl 1`.
+    static func with(serverArguments: [String] = [], _ body: (SyncHarness) async throws -> Void) async throws {
+        let server = try await TestServer(extraArguments: serverArguments)
+        let client = ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
+        let work = try TemporaryDirectory("notes-sync")
+        do {
+            try await server.addUser(ClientHarness.username, password: ClientHarness.password)
             try await client.login()
-            let work = try TemporaryDirectory("notes-sync")
-            defer { work.remove() }
             try await body(SyncHarness(client: client, work: work))
+        } catch {
+            await client.stop()
+            work.remove()
+            throw error
         }
+        await client.stop()
+        work.remove()
     }
 
     /// The absolute path of folder `name` under the work directory.

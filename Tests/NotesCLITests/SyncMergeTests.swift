@@ -90,7 +90,7 @@ struct SyncMergeTests {
             let id = try #require(try await h.serverResources()["inbox/idea.md"]?.id)
             try h.move("a", "inbox/idea.md", "projects/2025/idea-renamed.md")
             let report = try await h.sync("a")
-            #expect(report.renamed == 1 && report.uploaded == 0 && report.deleted == 0)
+            #expect(report.renamed == 1 && report.uploaded == 0 && report.deleted == 0, "\(report)")
             #expect(try await h.serverResources()["projects/2025/idea-renamed.md"]?.id == id)
             // b edited the old path meanwhile: the edit follows the note to its new path.
             try h.write("b", "inbox/idea.md", "line 1\nline 2 edited\nline 3\n")

@@ -8,8 +8,34 @@ extension SyncEngine {
             try await pull(from: try index.cursor(), metadataFirst: metadataFirst)
         } catch SyncRemoteError.resyncRequired {
             report.warnings.append("the server asked for a full resync (this folder had not synced for a long time)")
-            try await pull(from: nil, metadataFirst: false)
+            seenInFeed = []
+            defer { seenInFeed = nil }
+            if try await pull(from: nil, metadataFirst: false) { try forgetPurged() }
         }
+    }
+
+    /// After a complete resync, a tracked note the feed never mentioned was deleted on the server
+    /// so long ago that even its tombstone is gone: delete a clean file as for any remote delete;
+    /// an edited one is kept and created again under the same id (an edit beats a delete).
+    private func forgetPurged() throws {
+        guard let seen = seenInFeed, !options.dryRun else { return }
+        var changes: [IndexChange] = []
+        for (id, var note) in snapshot.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
+            switch note.local {
+            case .clean:
+                if let disk = note.diskPath, let stat = note.stat, try !files.remove(disk, expecting: stat) { continue }
+                report.deleted += 1
+                untrack(id, changes: &changes)
+            case .missing:
+                untrack(id, changes: &changes)
+            case .changed:
+                note.row.base.rev = 0
+                note.row.stat = .unknown
+                track(note, changes: &changes)
+            }
+        }
+        files.flush()
+        try index.commit(changes)
     }
 
     /// Applies every page after `start`. The cursor is stored only after a page is applied in
@@ -17,7 +43,9 @@ extension SyncEngine {
     /// advancing, so the next sync sees that page again (DESIGN 4.7, 4.10).
     /// - Parameter metadataFirst: ask for metadata first and fetch content only when a page holds
     ///   something new (after an upload, the feed mostly echoes this folder's own writes).
-    private func pull(from start: String?, metadataFirst: Bool) async throws {
+    /// - Returns: whether the feed was applied to its end.
+    @discardableResult
+    private func pull(from start: String?, metadataFirst: Bool) async throws -> Bool {
         var cursor = start
         var first = true
         var applied = 0
@@ -49,7 +77,8 @@ extension SyncEngine {
                 try index.commit(changes, cursor: complete ? page.cursor : nil)
             }
             if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }
-            guard complete, page.hasMore, page.cursor != cursor else { return }
+            guard complete else { return false }
+            guard page.hasMore, page.cursor != cursor else { return true }
             cursor = page.cursor
         }
     }
@@ -88,6 +117,7 @@ extension SyncEngine {
     /// Applies one server change. Returns false when a local file changed under the sync and the
     /// change must be seen again next time.
     func applyRemote(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
+        seenInFeed?.insert(note.id)
         guard let path = try? NotePath(note.path), path.value == note.path else {
             report.warnings.append("refused a note from the server with an unsafe path: \(note.path.debugDescription)")
             return true
@@ -108,6 +138,8 @@ extension SyncEngine {
 
     /// A note this folder does not track yet.
     private func applyNew(_ note: NoteResource, changes: inout [IndexChange]) async throws -> Bool {
+        // `.notesignore` works both ways: a note at an ignored path is not downloaded here.
+        if ignore.isIgnored(note.path) { return true }
         let occupant = untrackedByKey[key(note.path)]
         let decision = SyncPlanner.reconcileNew(remote: note, occupantHash: occupant?.hash)
         if options.dryRun {

@@ -15,7 +15,8 @@ extension SyncEngine {
     }
 
     /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
-    /// next round. Returns whether anything was sent.
+    /// next round. Files are read batch by batch, so memory stays bounded however many notes
+    /// change. Returns whether anything was sent.
     func push() async throws -> Bool {
         if options.dryRun {
             countPush()
@@ -24,18 +25,24 @@ extension SyncEngine {
         try reserveIDs()
         var sent = false
         for _ in 1...options.maxUploadRounds {
-            let uploads = try prepareUploads()
-            if uploads.isEmpty { return sent }
+            let work = try pendingUploads()
+            if work.isEmpty { return sent }
             sent = true
-            var start = 0
-            while start < uploads.count {
-                var end = start, bytes = 0
-                while end < uploads.count, end - start < options.batchOperations,
-                      end == start || bytes + uploads[end].bytes <= options.batchBytes {
-                    bytes += uploads[end].bytes
-                    end += 1
+            var next = 0
+            while next < work.count {
+                var chunk: [Upload] = []
+                var bytes = 0
+                while next < work.count, chunk.count < options.batchOperations {
+                    guard let upload = prepare(work[next]) else {
+                        next += 1
+                        continue
+                    }
+                    if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes { break }  // read again for the next batch
+                    chunk.append(upload)
+                    bytes += upload.bytes
+                    next += 1
                 }
-                let chunk = Array(uploads[start..<end])
+                guard !chunk.isEmpty else { continue }
                 let results = try await remote.batch(chunk.map(\.operation))
                 var changes: [IndexChange] = []
                 for (upload, result) in zip(chunk, results) {
@@ -43,13 +50,12 @@ extension SyncEngine {
                 }
                 if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
                 try index.commit(changes)
-                start = end
-                options.progress?("uploading", start, uploads.count)
+                options.progress?("uploading", next, work.count)
             }
         }
-        let left = try prepareUploads()
-        for upload in left {
-            report.warnings.append("\(upload.operation.path ?? upload.operation.id.value) kept changing on the server; it is synced next time")
+        for id in try pendingUploads() {
+            let path = snapshot.tracked[id]?.row.base.path ?? id.value
+            report.warnings.append("\(path) kept changing on the server; it is synced next time")
         }
         return sent
     }
@@ -68,45 +74,52 @@ extension SyncEngine {
         try index.commit(changes)
     }
 
-    /// The operations the folder needs now, with file contents read.
-    private func prepareUploads() throws -> [Upload] {
-        var uploads: [Upload] = []
+    /// The notes with something to upload, in a stable order; drops unconfirmed creates whose
+    /// file is gone (nothing to send).
+    private func pendingUploads() throws -> [NoteID] {
+        var work: [NoteID] = []
         var dropped: [IndexChange] = []
         for id in snapshot.tracked.keys.sorted() {
             guard let note = snapshot.tracked[id], !note.frozen, !skippedUploads.contains(id) else { continue }
-            let base = note.row.base
-            switch (base.rev, note.local) {
-            case (0, .missing):
-                untrack(id, changes: &dropped)  // never confirmed and gone: nothing to send
-            case (0, _), (_, .changed):
-                guard let disk = note.diskPath else { continue }
-                let path: String = if case .changed(let changedPath, _) = note.local { changedPath } else { base.path }
-                let read: (bytes: [UInt8], stat: FileStat)
-                do {
-                    read = try files.read(disk)
-                } catch {
-                    report.warnings.append("could not read \(disk): \(error)")
-                    skippedUploads.insert(id)
-                    continue
-                }
-                guard let content = String(validating: read.bytes, as: UTF8.self) else {
-                    report.warnings.append("left alone \(disk): not UTF-8 text")
-                    skippedUploads.insert(id)
-                    continue
-                }
-                let operation = base.rev == 0
-                    ? BatchOperation(op: .put, id: id, path: path, content: content, ifNoneMatch: "*")
-                    : BatchOperation(op: .put, id: id, path: path, content: content, ifMatch: base.rev)
-                uploads.append(Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
-                                      stat: read.stat, hash: SHA256.hex(of: read.bytes), bytes: read.bytes.count + path.utf8.count))
-            case (_, .missing) where !note.evicted:
-                uploads.append(Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev), bytes: 64))
-            default:
-                continue
+            switch (note.row.base.rev, note.local) {
+            case (0, .missing): untrack(id, changes: &dropped)
+            case (0, _), (_, .changed): work.append(id)
+            case (_, .missing) where !note.evicted: work.append(id)
+            default: continue
             }
         }
         try index.commit(dropped)
-        return uploads
+        return work
+    }
+
+    /// The operation for note `id`, its file read now; `nil` (with a warning) when the file
+    /// cannot be sent.
+    private func prepare(_ id: NoteID) -> Upload? {
+        guard let note = snapshot.tracked[id] else { return nil }
+        let base = note.row.base
+        if base.rev > 0, note.local == .missing {
+            return Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev), bytes: 64)
+        }
+        guard let disk = note.diskPath else { return nil }
+        let path: String = if case .changed(let changedPath, _) = note.local { changedPath } else { base.path }
+        let read: (bytes: [UInt8], stat: FileStat)
+        do {
+            read = try files.read(disk)
+        } catch {
+            report.warnings.append("could not read \(disk): \(error)")
+            skippedUploads.insert(id)
+            return nil
+        }
+        guard let content = String(validating: read.bytes, as: UTF8.self) else {
+            report.warnings.append("left alone \(disk): not UTF-8 text")
+            skippedUploads.insert(id)
+            return nil
+        }
+        let operation = base.rev == 0
+            ? BatchOperation(op: .put, id: id, path: path, content: content, ifNoneMatch: "*")
+            : BatchOperation(op: .put, id: id, path: path, content: content, ifMatch: base.rev)
+        return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
+                      stat: read.stat, hash: SHA256.hex(of: read.bytes), bytes: read.bytes.count + path.utf8.count)
     }
 
     /// Counts what the push would send, for `--dry-run`.

@@ -26,6 +26,10 @@ final class SyncEngine {
     var report = SyncReport()
     /// Notes whose upload failed for a reason retrying cannot fix; left for the next sync.
     var skippedUploads = Set<NoteID>()
+    /// The rules of `.notesignore`, read at the start of the sync.
+    var ignore = IgnoreRules()
+    /// During a full resync, every note id the feed mentioned.
+    var seenInFeed: Set<NoteID>?
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -43,7 +47,8 @@ final class SyncEngine {
     func run() async throws -> SyncReport {
         clearScratch()
         let rows = try index.rows()
-        snapshot = try LocalScan(folder: folder, files: files, ignore: folder.ignoreRules()).scan(rows: rows)
+        ignore = folder.ignoreRules()
+        snapshot = try LocalScan(folder: folder, files: files, ignore: ignore).scan(rows: rows)
         report.warnings += snapshot.warnings
         report.filesRead = snapshot.filesRead
         rebuildKeys()
