@@ -5,7 +5,13 @@ extension SyncEngine {
     func handle(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
         let id = upload.operation.id
         guard var tracked = snapshot.tracked[id] else { return }
-        switch result.status {
+        var status = result.status
+        if status == 412, let current = result.note, Self.isOwnWrite(current, of: upload) {
+            // The server already holds exactly this write: a batch retried after its answer was
+            // lost. Count it as done rather than as a merge.
+            status = 200
+        }
+        switch status {
         case 200, 201:
             guard let note = result.note else { return }
             if upload.kind == .delete {
@@ -47,6 +53,14 @@ extension SyncEngine {
             }
         default:
             skip(id, upload, result)
+        }
+    }
+
+    /// Whether `current` is the state `upload` would have produced.
+    private static func isOwnWrite(_ current: NoteResource, of upload: Upload) -> Bool {
+        switch upload.kind {
+        case .delete: current.deleted
+        case .create, .update: !current.deleted && current.hash == upload.hash && current.path == upload.operation.path
         }
     }
 
