@@ -96,6 +96,7 @@ struct SyncMergeTests {
             try h.write("b", "inbox/idea.md", "line 1\nline 2 edited\nline 3\n")
             try await h.sync("b")
             #expect(h.read("b", "inbox/idea.md") == nil)
+            #expect(!FileManager.default.fileExists(atPath: h.folder("b") + "/inbox"))  // the emptied folder went too
             #expect(h.read("b", "projects/2025/idea-renamed.md") == "line 1\nline 2 edited\nline 3\n")
             try await h.sync("a")
             #expect(h.read("a", "projects/2025/idea-renamed.md") == "line 1\nline 2 edited\nline 3\n")

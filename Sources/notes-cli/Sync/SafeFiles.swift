@@ -155,6 +155,7 @@ struct SafeFiles: Sendable {
             fsync(target)
             fsync(source)
         }
+        pruneEmptyFolders(above: from)
         guard case .file(let moved) = Self.occupant(target, targetName) else { return .unknown }
         return moved
     }
@@ -169,8 +170,20 @@ struct SafeFiles: Sendable {
         case .file(let current) where current == expected:
             guard unlinkat(parent, name, 0) == 0 else { throw SyncFileError(relative, "remove", errno) }
             if !Self.defersDurability { fsync(parent) }
+            pruneEmptyFolders(above: relative)
             return true
         default: return false
+        }
+    }
+
+    /// Removes the folders of `relative` that sync emptied, deepest first, as git does: a note
+    /// moved or deleted elsewhere does not leave its empty folder behind. `rmdir` never removes
+    /// a folder with anything in it (hidden files included) and never follows a link.
+    func pruneEmptyFolders(above relative: String) {
+        var segments = relative.split(separator: "/").dropLast()
+        while !segments.isEmpty {
+            guard rmdir(root + "/" + segments.joined(separator: "/")) == 0 else { return }
+            segments = segments.dropLast()
         }
     }
 
