@@ -125,6 +125,7 @@ struct SyncBasicsTests {
             #expect(try await h.serverNotes().isEmpty)
             let status = try await h.notes(["status", h.folder("a")])
             #expect(status.stdout.contains("2 uploaded"))
+            #expect(status.stdout.contains("upload  one.md") && status.stdout.contains("upload  two.md"))
             #expect(try await h.sync("a").uploaded == 2)
         }
     }

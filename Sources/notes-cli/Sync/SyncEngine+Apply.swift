@@ -40,7 +40,7 @@ extension SyncEngine {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:
-                if onlyMoved { report.renamed += 1 } else { report.downloaded += 1 }
+                report.add(onlyMoved ? .renamed : .downloaded, note.path)
                 track(tracked, changes: &changes)
                 return true
             }
@@ -48,7 +48,7 @@ extension SyncEngine {
             if let disk = tracked.diskPath, let stat = tracked.stat {
                 guard try files.remove(disk, expecting: stat) else { return false }
             }
-            report.deleted += 1
+            report.add(.deleted, tracked.row.base.path)
             untrack(tracked.row.base.id, changes: &changes)
             return true
         case .forget:
@@ -65,9 +65,9 @@ extension SyncEngine {
     private func count(_ decision: RemoteDecision, tracked: TrackedNote, note: NoteResource) {
         switch decision {
         case .takeRemote:
-            if note.hash == tracked.row.base.hash && tracked.local == .clean { report.renamed += 1 } else { report.downloaded += 1 }
-        case .deleteLocal: report.deleted += 1
-        case .merge: report.merged += 1
+            report.add(note.hash == tracked.row.base.hash && tracked.local == .clean ? .renamed : .downloaded, note.path)
+        case .deleteLocal: report.add(.deleted, tracked.row.base.path)
+        case .merge(let path): report.add(.merged, path)
         default: break
         }
     }

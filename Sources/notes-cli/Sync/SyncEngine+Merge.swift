@@ -26,7 +26,7 @@ extension SyncEngine {
                 tracked.local = .changed(path: path, hash: mergedHash)
                 tracked.row.stat = .unknown  // the file is not the base: read it next time
             }
-            report.merged += 1
+            report.add(.merged, path)
             track(tracked, changes: &changes)
             return true
         case .conflict:

@@ -24,7 +24,7 @@ extension SyncEngine {
             switch note.local {
             case .clean:
                 if let disk = note.diskPath, let stat = note.stat, try !files.remove(disk, expecting: stat) { continue }
-                report.deleted += 1
+                report.add(.deleted, note.row.base.path)
                 untrack(id, changes: &changes)
             case .missing:
                 untrack(id, changes: &changes)
@@ -143,7 +143,7 @@ extension SyncEngine {
         let occupant = untrackedByKey[key(note.path)]
         let decision = SyncPlanner.reconcileNew(remote: note, occupantHash: occupant?.hash)
         if options.dryRun {
-            if decision == .write || decision == .conflictCopyThenWrite { report.downloaded += 1 }
+            if decision == .write || decision == .conflictCopyThenWrite { report.add(.downloaded, note.path) }
             if decision == .conflictCopyThenWrite { report.conflicts.append(note.path) }
             return true
         }
@@ -169,7 +169,7 @@ extension SyncEngine {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:
-                report.downloaded += 1
+                report.add(.downloaded, note.path)
                 track(tracked, changes: &changes)
                 return true
             }

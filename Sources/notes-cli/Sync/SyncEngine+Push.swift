@@ -124,13 +124,13 @@ extension SyncEngine {
 
     /// Counts what the push would send, for `--dry-run`.
     private func countPush() {
-        report.uploaded += snapshot.untracked.count
+        for file in snapshot.untracked { report.add(.uploaded, file.path) }
         for note in snapshot.tracked.values where !note.frozen {
             switch note.local {
             case .changed(let path, let hash):
-                if hash == note.row.base.hash && path != note.row.base.path { report.renamed += 1 } else { report.uploaded += 1 }
+                report.add(hash == note.row.base.hash && path != note.row.base.path ? .renamed : .uploaded, path)
             case .missing where !note.evicted && note.row.base.rev > 0:
-                report.deleted += 1
+                report.add(.deleted, note.row.base.path)
             default:
                 break
             }

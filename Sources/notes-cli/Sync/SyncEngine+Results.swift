@@ -15,7 +15,7 @@ extension SyncEngine {
         case 200, 201:
             guard let note = result.note else { return }
             if upload.kind == .delete {
-                report.deleted += 1
+                report.add(.deleted, tracked.row.base.path)
                 untrack(id, changes: &changes)
                 return
             }
@@ -25,7 +25,7 @@ extension SyncEngine {
             // The metadata read with the content vouches for the file only if that is what the server has.
             tracked.row.stat = upload.hash == note.hash ? (upload.stat ?? .unknown) : .unknown
             tracked.local = .clean
-            if renamedOnly { report.renamed += 1 } else { report.uploaded += 1 }
+            report.add(renamedOnly ? .renamed : .uploaded, note.path)
             track(tracked, changes: &changes)
         case 412:
             guard let current = result.note else {

@@ -34,10 +34,34 @@ struct SyncReport: Codable, Sendable, Equatable {
     var conflicts: [String] = []
     /// Files left alone and other things the user should know.
     var warnings: [String] = []
+    /// Every change made (or, dry, planned), in order: what `notes status` lists.
+    var changes: [Change] = []
     /// Files whose content was read (unchanged files are recognised by metadata alone).
     var filesRead = 0
     /// Changes-feed requests made.
     var changesRequests = 0
+
+    /// One change to one note.
+    struct Change: Codable, Sendable, Equatable {
+        var action: Action
+        var path: String
+    }
+
+    enum Action: String, Codable, Sendable {
+        case uploaded, downloaded, renamed, deleted, merged
+    }
+
+    /// Counts a change and lists it.
+    mutating func add(_ action: Action, _ path: String) {
+        switch action {
+        case .uploaded: uploaded += 1
+        case .downloaded: downloaded += 1
+        case .renamed: renamed += 1
+        case .deleted: deleted += 1
+        case .merged: merged += 1
+        }
+        changes.append(Change(action: action, path: path))
+    }
 
     /// Whether anything at all happened (or would happen).
     var isNoOp: Bool { uploaded + downloaded + renamed + deleted + merged == 0 && conflicts.isEmpty }

@@ -34,6 +34,11 @@ enum SyncRunner {
             try CommandSupport.printJSON(report, terminal)
         } else {
             for warning in report.warnings { terminal.printError("notes: \(warning)") }
+            if options.dryRun {
+                let verbs: [SyncReport.Action: String] = [.uploaded: "upload", .downloaded: "download", .renamed: "rename",
+                                                          .deleted: "delete", .merged: "merge"]
+                for change in report.changes { terminal.print("  \(verbs[change.action] ?? "sync")  \(change.path)") }
+            }
             terminal.print(report.summary)
             for copy in report.conflicts { terminal.print("  conflict copy: \(copy)") }
         }
