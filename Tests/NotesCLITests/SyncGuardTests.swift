@@ -93,6 +93,29 @@ struct SyncGuardTests {
         }
     }
 
+    @Test("on a case-insensitive disk, a server note whose name differs only in case from a local file makes a conflict copy")
+    func caseInsensitiveDiskClashWithServerNote() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            // This machine's disks fold no case; the folder is told it is on one that does, as
+            // macOS and Windows disks are, so the same rules run here.
+            let configPath = h.folder("a") + "/.notes/config.json"
+            var config = try WireJSON.decoder().decode(SyncFolder.Config.self, from: Data(contentsOf: URL(fileURLWithPath: configPath)))
+            config.caseInsensitive = true
+            try WireJSON.encoder().encode(config).write(to: URL(fileURLWithPath: configPath))
+            try await h.client.createNotes([("Plan.md", "server plan\n")])
+            try h.write("a", "plan.md", "local plan\n")
+            let report = try await h.sync("a", expect: 3)
+            #expect(report.conflicts.count == 1)
+            #expect(h.read("a", "Plan.md") == "server plan\n")
+            let copy = try #require(report.conflicts.first)
+            #expect(copy.hasPrefix("plan.conflict-a-"))
+            #expect(h.read("a", copy) == "local plan\n")
+            #expect(h.read("a", "plan.md") == nil)
+            #expect(try await h.serverNotes() == ["Plan.md": "server plan\n", copy: "local plan\n"])
+        }
+    }
+
     @Test("names that differ only in case: the second becomes a conflict copy, never an overwrite")
     func caseOnlyClashBecomesAConflictCopy() async throws {
         try await SyncHarness.with { h in

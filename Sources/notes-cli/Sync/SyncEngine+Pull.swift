@@ -74,7 +74,8 @@ extension SyncEngine {
             applied += page.changes.count
             if !options.dryRun {
                 if !changes.isEmpty { files.flush() }
-                try index.commit(changes, cursor: complete ? page.cursor : nil)
+                // A no-op sync writes nothing: the cursor is stored only when it moved.
+                try index.commit(changes, cursor: complete && page.cursor != cursor ? page.cursor : nil)
             }
             if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }
             guard complete else { return false }
