@@ -8,7 +8,8 @@ import Testing
 /// syncs interleaved; after two quiet rounds every folder equals the server and every edit made
 /// survives in a note or a conflict copy (unless the user deleted the file that held it).
 ///
-/// A few seeds run on every CI; `NOTES_SYNC_SEEDS=200` (a count) or `=7,8,9` (a list) runs more.
+/// A few seeds run on every CI; `NOTES_SYNC_SEEDS=200` (a count) or `=7,8,9` (a list) runs more,
+/// and `NOTES_SYNC_STEPS=150` makes each run longer (36 steps by default).
 @Suite("Sync convergence")
 struct SyncConvergenceTests {
     static var seeds: [UInt64] {
@@ -25,7 +26,8 @@ struct SyncConvergenceTests {
             for name in folders { try await h.initFolder(name) }
             var options = SyncOptions()
             options.allowMassDelete = true  // the random walk deletes freely; the guard has its own tests
-            for _ in 0..<36 {
+            let steps = Int(ProcessInfo.processInfo.environment["NOTES_SYNC_STEPS"] ?? "") ?? 36
+            for _ in 0..<steps {
                 let name = folders[world.pick(folders.count)]
                 try world.act(on: name, h)
                 if world.pick(3) == 0 {
