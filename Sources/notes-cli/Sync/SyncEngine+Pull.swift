@@ -93,17 +93,18 @@ extension SyncEngine {
     /// Stops before deleting many local files because they were deleted on the server, unless
     /// `--allow-mass-delete`. Counts over the whole feed (metadata only) when it has more pages.
     private func checkRemoteMassDelete(firstPage: ChangesPage, from start: String?) async throws {
-        guard !options.allowMassDelete, confirmedCount > 0 else { return }
+        let total = confirmedCount
+        guard !options.allowMassDelete, total > 0 else { return }
         var deleting = countLocalDeletes(firstPage.changes)
         var page = firstPage
-        while page.hasMore && !SyncPlanner.isMassDelete(deleting: deleting, of: confirmedCount) {
+        while page.hasMore && !SyncPlanner.isMassDelete(deleting: deleting, of: total) {
             page = try await remote.changes(since: page.cursor, limit: 1000, includeContent: false)
             report.changesRequests += 1
             deleting += countLocalDeletes(page.changes)
         }
-        guard SyncPlanner.isMassDelete(deleting: deleting, of: confirmedCount) else { return }
+        guard SyncPlanner.isMassDelete(deleting: deleting, of: total) else { return }
         throw CLIError.failure("""
-            this sync would delete \(deleting) of \(confirmedCount) notes in \(folder.root) because they were deleted on the \
+            this sync would delete \(deleting) of \(total) notes in \(folder.root) because they were deleted on the \
             server; nothing was changed. If you meant it, run again with --allow-mass-delete
             """)
     }
@@ -196,13 +197,13 @@ extension SyncEngine {
         changes.append(.remove(id))
     }
 
+    /// Untracked files live in `untrackedByKey` only once the scan is done: constant-time
+    /// updates, however many files a first sync adopts.
     func forgetUntracked(_ file: UntrackedFile) {
         untrackedByKey[key(file.path)] = nil
-        snapshot.untracked.removeAll { $0.path == file.path }
     }
 
     func addUntracked(_ file: UntrackedFile) {
         untrackedByKey[key(file.path)] = file
-        snapshot.untracked.append(file)
     }
 }

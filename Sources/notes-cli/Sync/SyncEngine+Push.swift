@@ -63,13 +63,12 @@ extension SyncEngine {
     /// Gives every new file a note id and records it before anything is sent, so a batch
     /// retried after a crash creates the same notes again, not duplicates (DESIGN 4.7).
     private func reserveIDs() throws {
-        guard !snapshot.untracked.isEmpty else { return }
+        guard !untrackedByKey.isEmpty else { return }
         var changes: [IndexChange] = []
-        for file in snapshot.untracked {
+        for file in untrackedByKey.values.sorted(by: { $0.path < $1.path }) {
             let row = IndexRow(base: SyncBase(id: NoteID(), path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
             track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat), changes: &changes)
         }
-        snapshot.untracked = []
         untrackedByKey = [:]
         try index.commit(changes)
     }
@@ -124,7 +123,7 @@ extension SyncEngine {
 
     /// Counts what the push would send, for `--dry-run`.
     private func countPush() {
-        for file in snapshot.untracked { report.add(.uploaded, file.path) }
+        for file in untrackedByKey.values.sorted(by: { $0.path < $1.path }) { report.add(.uploaded, file.path) }
         for note in snapshot.tracked.values where !note.frozen {
             switch note.local {
             case .changed(let path, let hash):

@@ -73,10 +73,11 @@ final class SyncEngine {
             if let disk = note.diskPath { trackedByKey[key(disk)] = id }
         }
         untrackedByKey = Dictionary(snapshot.untracked.map { (key($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+        snapshot.untracked = []  // from here on `untrackedByKey` is the one list
     }
 
     /// Tracked notes that exist on the server (a create not yet confirmed does not count).
-    var confirmedCount: Int { snapshot.tracked.values.filter { $0.row.base.rev > 0 }.count }
+    var confirmedCount: Int { snapshot.tracked.values.reduce(0) { $0 + ($1.row.base.rev > 0 ? 1 : 0) } }
 
     /// Stops before deleting too much of the server because files vanished here (an emptied or
     /// unmounted folder), unless `--allow-mass-delete`.
