@@ -131,3 +131,21 @@ struct SyncGuardTests {
         }
     }
 }
+
+/// Limits: what the server refuses for its size fails alone, the rest syncs.
+@Suite("Sync limits end to end")
+struct SyncLimitTests {
+    @Test("a note too large for the server once escaped on the wire is left local with a warning; the others sync")
+    func oversizedRequestFailsAlone() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "ok.md", "fine\n")
+            // 6 MB of control characters: 36 MB of JSON escapes, over the server's 32 MB request limit.
+            try h.write("a", "escapes.md", Data(repeating: 0x01, count: 6 * 1024 * 1024))
+            let report = try await h.sync("a")
+            #expect(report.warnings.contains { $0.contains("escapes.md") })
+            #expect(try await h.serverNotes().keys.sorted() == ["ok.md"])
+            #expect(FileManager.default.contents(atPath: h.folder("a") + "/escapes.md")?.count == 6 * 1024 * 1024)
+        }
+    }
+}

@@ -43,7 +43,7 @@ extension SyncEngine {
                     next += 1
                 }
                 guard !chunk.isEmpty else { continue }
-                let results = try await remote.batch(chunk.map(\.operation))
+                let results = try await send(chunk)
                 var changes: [IndexChange] = []
                 for (upload, result) in zip(chunk, results) {
                     try await handle(result, of: upload, changes: &changes)
@@ -58,6 +58,22 @@ extension SyncEngine {
             report.warnings.append("\(path) kept changing on the server; it is synced next time")
         }
         return sent
+    }
+
+    /// Sends one batch. When the server finds the request too large (JSON escaping can make a
+    /// note far bigger on the wire than on disk), the operations go one by one, and one that is
+    /// too large alone fails alone.
+    private func send(_ chunk: [Upload]) async throws -> [BatchResult] {
+        do {
+            return try await remote.batch(chunk.map(\.operation))
+        } catch let error as APIStatusError where error.status == 413 {
+            guard chunk.count > 1 else {
+                return [BatchResult(id: chunk[0].operation.id, status: 413, error: .init(code: error.code, message: error.message))]
+            }
+            var results: [BatchResult] = []
+            for upload in chunk { results += try await send([upload]) }
+            return results
+        }
     }
 
     /// Gives every new file a note id and records it before anything is sent, so a batch
