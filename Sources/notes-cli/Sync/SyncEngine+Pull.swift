@@ -10,7 +10,12 @@ extension SyncEngine {
             report.warnings.append("the server asked for a full resync (this folder had not synced for a long time)")
             seenInFeed = []
             defer { seenInFeed = nil }
-            if try await pull(from: nil, metadataFirst: false) { try forgetPurged() }
+            let end = try await pull(from: nil, metadataFirst: false)
+            if end.complete, let cursor = end.cursor {
+                try forgetPurged()
+                // Stored only now: if the guard below stops the sync, the next one resyncs again.
+                if !options.dryRun { try index.commit([], cursor: cursor) }
+            }
         }
     }
 
@@ -19,6 +24,13 @@ extension SyncEngine {
     /// an edited one is kept and created again under the same id (an edit beats a delete).
     private func forgetPurged() throws {
         guard let seen = seenInFeed, !options.dryRun else { return }
+        let purged = snapshot.tracked.values.filter { !seen.contains($0.row.base.id) && $0.row.base.rev > 0 && $0.local == .clean }
+        if !options.allowMassDelete && SyncPlanner.isMassDelete(deleting: purged.count, of: confirmedCount) {
+            throw CLIError.failure("""
+                this sync would delete \(purged.count) of \(confirmedCount) notes in \(folder.root) because the server deleted \
+                them long ago; nothing was deleted. If you meant it, run again with --allow-mass-delete
+                """)
+        }
         var changes: [IndexChange] = []
         for (id, var note) in snapshot.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
             switch note.local {
@@ -43,9 +55,11 @@ extension SyncEngine {
     /// advancing, so the next sync sees that page again (DESIGN 4.7, 4.10).
     /// - Parameter metadataFirst: ask for metadata first and fetch content only when a page holds
     ///   something new (after an upload, the feed mostly echoes this folder's own writes).
-    /// - Returns: whether the feed was applied to its end.
+    /// During a full resync (`seenInFeed` set) the cursor is not stored; the caller stores it.
+    /// - Returns: whether the feed was applied to its end, and the cursor reached.
     @discardableResult
-    private func pull(from start: String?, metadataFirst: Bool) async throws -> Bool {
+    private func pull(from start: String?, metadataFirst: Bool) async throws -> (complete: Bool, cursor: String?) {
+        let storesCursor = seenInFeed == nil
         var cursor = start
         var first = true
         var applied = 0
@@ -75,11 +89,11 @@ extension SyncEngine {
             if !options.dryRun {
                 if !changes.isEmpty { files.flush() }
                 // A no-op sync writes nothing: the cursor is stored only when it moved.
-                try index.commit(changes, cursor: complete && page.cursor != cursor ? page.cursor : nil)
+                try index.commit(changes, cursor: storesCursor && complete && page.cursor != cursor ? page.cursor : nil)
             }
             if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }
-            guard complete else { return false }
-            guard page.hasMore, page.cursor != cursor else { return true }
+            guard complete else { return (false, cursor) }
+            guard page.hasMore, page.cursor != cursor else { return (true, page.cursor) }
             cursor = page.cursor
         }
     }
