@@ -117,14 +117,14 @@ extension SyncEngine {
         let id = tracked.row.base.id
         let targetKey = key(path)
         let ownKey = tracked.diskPath.map(key)
-        if ownKey != targetKey {
-            guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
-        }
         let diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
         let expectation: SafeFiles.Expectation
         if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
         let written: FileStat?
         do {
+            if ownKey != targetKey {
+                guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
+            }
             if expectation == .absent, try files.occupant(diskTarget) != .none, ownKey != targetKey {
                 if case .file = try files.occupant(diskTarget) { return .changedUnderneath }  // appeared since the scan
                 report.warnings.append("left alone \(path): something that is not a note file is in the way")

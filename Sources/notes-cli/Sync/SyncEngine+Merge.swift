@@ -30,9 +30,10 @@ extension SyncEngine {
             track(tracked, changes: &changes)
             return true
         case .conflict:
-            let copy = try conflictPath(for: path)
             let written: FileStat?
+            let copy: String
             do {
+                copy = try conflictPath(for: path)
                 written = try files.write(local.bytes, to: copy, expecting: .absent)
             } catch let error as SyncFileError where error.unsafe {
                 report.warnings.append("\(error)")

@@ -133,6 +133,16 @@ extension SyncEngine {
     /// Applies one server change. Returns false when a local file changed under the sync and the
     /// change must be seen again next time.
     func applyRemote(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
+        do {
+            return try await applyChange(note, into: &changes)
+        } catch let error as SyncFileError where error.unsafe {
+            // A link or a file where a folder should be: nothing is written through it.
+            report.warnings.append("\(error)")
+            return true
+        }
+    }
+
+    private func applyChange(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
         seenInFeed?.insert(note.id)
         guard let path = try? NotePath(note.path), path.value == note.path else {
             report.warnings.append("refused a note from the server with an unsafe path: \(note.path.debugDescription)")

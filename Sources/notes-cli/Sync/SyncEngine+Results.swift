@@ -3,6 +3,15 @@ import NotesCore
 /// What each batch result means for the folder.
 extension SyncEngine {
     func handle(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
+        do {
+            try await handleResult(result, of: upload, changes: &changes)
+        } catch let error as SyncFileError where error.unsafe {
+            skippedUploads.insert(upload.operation.id)
+            report.warnings.append("\(error)")
+        }
+    }
+
+    private func handleResult(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
         let id = upload.operation.id
         guard var tracked = snapshot.tracked[id] else { return }
         var status = result.status
