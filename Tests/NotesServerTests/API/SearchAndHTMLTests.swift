@@ -48,10 +48,12 @@ struct SearchAndHTMLTests {
                 #expect(response.errorCode == "invalid_parameter")
             }
             #expect(try await api.send("GET", "/v1/search").status == 400)
-            // A NUL cannot reach the query text at all: the HTTP layer refuses it with the error body.
-            let nul = try await api.send("GET", "/v1/search", query: [("q", "fox\u{0}")])
-            #expect(nul.status == 400)
-            #expect(nul.isErrorBody)
+            // libmicrohttpd hands query values over as C strings, so a NUL ends the value early:
+            // whatever is left is searched or refused, never a 500.
+            for query in ["fox\u{0}", "\u{0}fox"] {
+                let nul = try await api.send("GET", "/v1/search", query: [("q", query)])
+                #expect(nul.status == 200 || (nul.status == 400 && nul.isErrorBody))
+            }
         }
     }
 
