@@ -16,7 +16,7 @@ extension OpenAPIDocument {
                 "responses": {
                   "200": {"description": "The live note.", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}, "content": {
                     "application/json": {"schema": {"$ref": "#/components/schemas/Note"}},
-                    "text/markdown": {"schema": {"type": "string"}, "description": "The content's bytes exactly as stored."}}},
+                    "text/markdown": {"schema": {"type": "string", "description": "The content's bytes exactly as stored."}}}},
                   "304": {"description": "Not modified: `If-None-Match` matched.", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}},
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
