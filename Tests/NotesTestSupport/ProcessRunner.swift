@@ -31,15 +31,10 @@ public enum ProcessRunner {
         if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? inPipe.fileHandleForWriting.close()
         // Drain both pipes concurrently so a chatty program never blocks on a full pipe.
-        async let out = Task.detached { outPipe.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { errPipe.fileHandleForReading.readDataToEndOfFile() }.value
+        async let out = onOwnThread { outPipe.fileHandleForReading.readDataToEndOfFile() }
+        async let err = onOwnThread { errPipe.fileHandleForReading.readDataToEndOfFile() }
         let (outData, errData) = await (out, err)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
+        await onOwnThread { process.waitUntilExit() }
         return ProcessResult(exitCode: process.terminationStatus,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))

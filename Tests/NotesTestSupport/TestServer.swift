@@ -43,24 +43,15 @@ public final class TestServer: @unchecked Sendable {
 
     /// Reads stdout until the `listening on http://HOST:PORT` line and returns the port.
     private static func readPort(from handle: FileHandle, process: Process) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                var buffer = ""
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty {
-                        continuation.resume(throwing: TestServerError.exitedEarly(output: buffer))
-                        return
-                    }
-                    buffer += String(decoding: data, as: UTF8.self)
-                    if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                        let match = buffer[range]
-                        let digits = match.split(separator: ":").last.map(String.init) ?? ""
-                        if let port = Int(digits) {
-                            continuation.resume(returning: port)
-                            return
-                        }
-                    }
+        try await onOwnThread {
+            var buffer = ""
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { throw TestServerError.exitedEarly(output: buffer) }
+                buffer += String(decoding: data, as: UTF8.self)
+                if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                    let digits = buffer[range].split(separator: ":").last.map(String.init) ?? ""
+                    if let port = Int(digits) { return port }
                 }
             }
         }
@@ -89,12 +80,8 @@ public final class TestServer: @unchecked Sendable {
     @discardableResult
     public func stop() async -> Int32 {
         if process.isRunning { process.terminate() }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.process.waitUntilExit()
-                continuation.resume()
-            }
-        }
+        let process = self.process
+        await onOwnThread { process.waitUntilExit() }
         errPipe.fileHandleForReading.readabilityHandler = nil
         let status = process.terminationStatus
         directory.remove()
