@@ -65,15 +65,19 @@ extension SessionStore {
         now - lastUsedAt > Int64(lifetimes.refreshIdleSeconds) * 1000 || now - createdAt > Int64(lifetimes.refreshAbsoluteSeconds) * 1000
     }
 
+    /// Expired access tokens are kept at least this long (and at least one more lifetime), so a
+    /// client that presents one soon after is told "expired" rather than "unknown".
+    static let expiredAccessRetentionSeconds = 5
+
     /// Deletes credentials nobody can use any more, so the tables do not grow without end:
-    /// access tokens once they have been expired for one more lifetime (until then a client that
-    /// presents one is told "expired" rather than "unknown"), and sessions and personal tokens
-    /// that ended more than `endedRetentionMilliseconds` ago (with their spent refresh tokens).
+    /// access tokens once they have been expired for `expiredAccessRetentionSeconds` or one more
+    /// lifetime, whichever is longer, and sessions and personal tokens that ended more than
+    /// `endedRetentionMilliseconds` ago (with their spent refresh tokens).
     /// - Returns: how many rows were deleted.
     @discardableResult
     func purgeExpired() throws -> Int {
         let now = clock.now()
-        let accessCutoff = now - Int64(lifetimes.accessSeconds) * 1000
+        let accessCutoff = now - Int64(max(lifetimes.accessSeconds, Self.expiredAccessRetentionSeconds)) * 1000
         let endedCutoff = now - Self.endedRetentionMilliseconds
         let idleCutoff = endedCutoff - Int64(lifetimes.refreshIdleSeconds) * 1000
         let absoluteCutoff = endedCutoff - Int64(lifetimes.refreshAbsoluteSeconds) * 1000

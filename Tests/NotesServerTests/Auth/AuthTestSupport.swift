@@ -106,7 +106,7 @@ enum AuthFixture {
         let server = try await TestServer(extraArguments: extraArguments)
         let client = APIClient(server)
         do {
-            if addUser { try await server.addUser(username, password: password) }
+            if addUser { try await AdminProcess.addUser(server, username, password: password) }
             try await body(server, client)
         } catch {
             client.session.invalidateAndCancel()
