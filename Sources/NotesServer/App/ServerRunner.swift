@@ -56,11 +56,12 @@ struct ServerRunner {
         withExtendedLifetime(signals) { dispatchMain() }
     }
 
-    /// Purges tombstones past their retention now and then every hour (or sooner for short
-    /// retentions, which tests use).
+    /// Purges tombstones past their retention, and credentials nobody can use any more, now and
+    /// then every hour (or sooner for short retentions, which tests use).
     private func startPurging(_ app: Application) -> any DispatchSourceTimer {
         let retention = Int64(configuration.tombstoneRetentionSeconds) * 1000
-        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2))
+        // Short lifetimes (tests) purge sooner, so what expires is seen to go.
+        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2, configuration.lifetimes.accessSeconds))
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now(), repeating: .seconds(interval))
         timer.setEventHandler {
@@ -68,6 +69,11 @@ struct ServerRunner {
                 try app.notes.purgeTombstones(olderThanMilliseconds: retention)
             } catch {
                 app.log("purging old deletions failed: \(error)")
+            }
+            do {
+                try app.sessions.purgeExpired()
+            } catch {
+                app.log("purging expired tokens and sessions failed: \(error)")
             }
         }
         timer.resume()
