@@ -27,6 +27,7 @@ public enum ProcessRunner {
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = inPipe
+        let exit = ProcessExit(process)
         try process.run()
         if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? inPipe.fileHandleForWriting.close()
@@ -34,8 +35,8 @@ public enum ProcessRunner {
         async let out = onOwnThread { outPipe.fileHandleForReading.readDataToEndOfFile() }
         async let err = onOwnThread { errPipe.fileHandleForReading.readDataToEndOfFile() }
         let (outData, errData) = await (out, err)
-        await onOwnThread { process.waitUntilExit() }
-        return ProcessResult(exitCode: process.terminationStatus,
+        let status = await exit.wait()
+        return ProcessResult(exitCode: status,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -25,17 +25,11 @@ struct ServerRunner {
             http.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
         }
         let server = HTTPServer(configuration: http, responder: app.router, log: log)
-        let port = try server.start()
-        let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
-        printLine("database: \(configuration.databasePath)")
-        if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
-            printLine("No users yet. Add the first one with: notes-server user add NAME --db \(configuration.databasePath)")
-        }
-
         let purge = startPurging(app)
+        // Signal handling is in place before the address is printed: a supervisor (or a test)
+        // may send SIGTERM the moment it reads it, and an ignored signal is simply lost.
         let signals = [SIGTERM, SIGINT].map { signalNumber in
+            // The default action would kill the process before the source sees the signal.
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
@@ -52,6 +46,14 @@ struct ServerRunner {
             }
             source.resume()
             return source
+        }
+        let port = try server.start()
+        let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
+        printLine("database: \(configuration.databasePath)")
+        if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
+            printLine("No users yet. Add the first one with: notes-server user add NAME --db \(configuration.databasePath)")
         }
         withExtendedLifetime(signals) { dispatchMain() }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesServer
 
@@ -12,7 +13,7 @@ struct OpenAPILiveTests {
         let document: JSONValue
         var checker: SchemaChecker { SchemaChecker(document: document) }
 
-        func check(_ response: APIResponse, _ method: String, _ path: String,
+        func check(_ response: TestAPIResponse, _ method: String, _ path: String,
                    sourceLocation: SourceLocation = #_sourceLocation) {
             let label = "\(method) \(path) \(response.status)"
             guard let operation = document["paths"]?[path]?[method.lowercased()] else {

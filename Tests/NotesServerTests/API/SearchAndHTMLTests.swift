@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// Full-text search and rendered HTML over real HTTP.
@@ -85,7 +86,7 @@ struct SearchAndHTMLTests {
     @Test func usersNeverSeeEachOthersNotes() async throws {
         try await withAPIServer { server, alice in
             try await server.addUser("bob", password: testPassword)
-            let bob = try await APIClient(baseURL: server.baseURL).signedIn("bob", password: testPassword)
+            let bob = try await TestAPIClient(baseURL: server.baseURL).signedIn("bob", password: testPassword)
             let secret = try await alice.create("secret.md", "alice's unicorn plans")
             let id = secret.id
             #expect(try await bob.send("GET", "/v1/notes/\(id)").status == 404)

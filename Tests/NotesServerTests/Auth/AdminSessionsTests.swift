@@ -15,20 +15,20 @@ struct AdminSessionsTests {
         try await AuthFixture.withServer { server, client in
             let laptop = try await client.signIn(device: "laptop")
             let phone = try await client.signIn(device: "phone")
-            let list = try await AdminProcess.run(server, ["sessions", "list"])
+            let list = try await server.admin(["sessions", "list"])
             #expect(list.exitCode == 0)
             let devices = rows(list.stdout).map { $0[2] }
             #expect(devices.sorted() == ["laptop", "phone"])
             let laptopID = try #require(rows(list.stdout).first { $0[2] == "laptop" }?[0])
 
-            let revoke = try await AdminProcess.run(server, ["sessions", "revoke", laptopID])
+            let revoke = try await server.admin(["sessions", "revoke", laptopID])
             #expect(revoke.exitCode == 0, "\(revoke.stderr)")
             #expect(try await client.me(laptop.accessToken).status == 401)
             #expect(try await client.refresh(try #require(laptop.refreshToken)).errorCode == "invalid_grant")
             #expect(try await client.me(phone.accessToken).status == 200)
 
-            #expect(rows(try await AdminProcess.run(server, ["sessions", "list"]).stdout).map { $0[2] } == ["phone"])
-            let all = rows(try await AdminProcess.run(server, ["sessions", "list", "--all"]).stdout)
+            #expect(rows(try await server.admin(["sessions", "list"]).stdout).map { $0[2] } == ["phone"])
+            let all = rows(try await server.admin(["sessions", "list", "--all"]).stdout)
             #expect(all.first { $0[0] == laptopID }?[5] == "revoked")
         }
     }
@@ -36,11 +36,11 @@ struct AdminSessionsTests {
     @Test("sessions revoke --user ends every session of that user but no one else's")
     func revokeAllOfUser() async throws {
         try await AuthFixture.withServer { server, client in
-            try await AdminProcess.addUser(server, "bob", password: "bob's own password")
+            try await server.addUser("bob", password: "bob's own password")
             let first = try await client.signIn(device: "a")
             let second = try await client.signIn(device: "b")
             let bob = try await client.signIn("bob", "bob's own password")
-            let revoke = try await AdminProcess.run(server, ["sessions", "revoke", "--user", AuthFixture.username])
+            let revoke = try await server.admin(["sessions", "revoke", "--user", AuthFixture.username])
             #expect(revoke.exitCode == 0)
             #expect(revoke.stdout.contains("Ended 2 sessions"))
             #expect(try await client.me(first.accessToken).status == 401)
@@ -52,10 +52,10 @@ struct AdminSessionsTests {
     @Test("revoking a session that does not exist fails with a message and exit code 1")
     func revokeUnknownSession() async throws {
         try await AuthFixture.withServer(addUser: false) { server, _ in
-            let result = try await AdminProcess.run(server, ["sessions", "revoke", "999"])
+            let result = try await server.admin(["sessions", "revoke", "999"])
             #expect(result.exitCode == 1)
             #expect(result.stderr.contains("no active session 999"))
-            #expect(try await AdminProcess.run(server, ["sessions", "revoke", "abc"]).exitCode == 2)
+            #expect(try await server.admin(["sessions", "revoke", "abc"]).exitCode == 2)
         }
     }
 }

@@ -6,66 +6,10 @@ import NotesCore
 import NotesTestSupport
 import Testing
 
-/// An HTTP answer as the auth tests look at it.
-struct APIResponse: Sendable {
-    let status: Int
-    /// Header values by lowercased name.
-    let headers: [String: String]
-    let body: Data
-
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
-
-    /// The body as a wire type (snake_case JSON).
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try WireJSON.decoder().decode(T.self, from: body) }
-
-    /// The `error.code` of an error body.
-    var errorCode: String? { try? decode(APIErrorBody.self).error.code }
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-}
-
-/// JSON requests against one `TestServer`, over a private URLSession.
-struct APIClient: Sendable {
-    let baseURL: URL
-    let session: URLSession
-
-    init(_ server: TestServer) {
-        baseURL = server.baseURL
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
-    }
-
-    /// Sends a request; `token` becomes `Authorization: Bearer`, `authorization` is sent verbatim.
-    func send(_ method: String, _ path: String, token: String? = nil, authorization: String? = nil,
-              body: Data? = nil, headers: [String: String] = [:]) async throws -> APIResponse {
-        var request = URLRequest(url: try #require(URL(string: baseURL.absoluteString + path)))
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        var lowered: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { lowered[name.lowercased()] = value }
-        }
-        return APIResponse(status: http.statusCode, headers: lowered, body: data)
-    }
-
-    /// Sends `value` as the JSON body.
-    func send<Body: Encodable>(_ method: String, _ path: String, json value: Body, token: String? = nil) async throws -> APIResponse {
-        try await send(method, path, token: token, body: try WireJSON.encoder().encode(value))
-    }
-
+/// The auth requests the tests make, on the shared live-server client.
+extension TestAPIClient {
     /// `POST /v1/auth/login` with whatever answer comes back.
-    func login(_ username: String, _ password: String, device: String? = nil) async throws -> APIResponse {
+    func login(_ username: String, _ password: String, device: String? = nil) async throws -> TestAPIResponse {
         try await send("POST", "/v1/auth/login", json: LoginRequest(username: username, password: password, device: device))
     }
 
@@ -77,7 +21,7 @@ struct APIClient: Sendable {
     }
 
     /// `POST /v1/auth/refresh` with whatever answer comes back.
-    func refresh(_ refreshToken: String) async throws -> APIResponse {
+    func refresh(_ refreshToken: String) async throws -> TestAPIResponse {
         try await send("POST", "/v1/auth/refresh", json: RefreshRequest(refreshToken: refreshToken))
     }
 
@@ -89,7 +33,7 @@ struct APIClient: Sendable {
     }
 
     /// The status of `GET /v1/me` with `token`, the cheapest "does this token work" probe.
-    func me(_ token: String) async throws -> APIResponse {
+    func me(_ token: String) async throws -> TestAPIResponse {
         try await send("GET", "/v1/me", token: token)
     }
 }
@@ -102,18 +46,16 @@ enum AuthFixture {
     /// Runs `body` against a fresh `notes-server serve` with `extraArguments` and the user
     /// `alice`, then stops the server (its temporary database goes with it).
     static func withServer(_ extraArguments: [String] = [], addUser: Bool = true,
-                           _ body: (TestServer, APIClient) async throws -> Void) async throws {
+                           _ body: (TestServer, TestAPIClient) async throws -> Void) async throws {
         let server = try await TestServer(extraArguments: extraArguments)
-        let client = APIClient(server)
+        let client = TestAPIClient(server)
         do {
-            if addUser { try await AdminProcess.addUser(server, username, password: password) }
+            if addUser { try await server.addUser(username, password: password) }
             try await body(server, client)
         } catch {
-            client.session.invalidateAndCancel()
             await server.stop()
             throw error
         }
-        client.session.finishTasksAndInvalidate()
         await server.stop()
     }
 

@@ -45,7 +45,7 @@ struct LoginTests {
     func sessionRecordsDeviceAndTimes() async throws {
         try await AuthFixture.withServer { server, client in
             _ = try await client.signIn(device: "work-laptop\u{1B}[31m")
-            let list = try await AdminProcess.run(server, ["sessions", "list", "--user", AuthFixture.username])
+            let list = try await server.admin(["sessions", "list", "--user", AuthFixture.username])
             #expect(list.exitCode == 0)
             let rows = list.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
             let row = try #require(rows.first)
@@ -63,7 +63,7 @@ struct LoginTests {
         try await AuthFixture.withServer { server, client in
             let tokens = try await client.signIn()
             let personal = try await client.createToken("script", scope: .read, using: tokens.accessToken)
-            #expect(try await AdminProcess.run(server, ["user", "disable", AuthFixture.username]).exitCode == 0)
+            #expect(try await server.admin(["user", "disable", AuthFixture.username]).exitCode == 0)
 
             let access = try await client.me(tokens.accessToken)
             #expect(access.status == 401)
@@ -74,7 +74,7 @@ struct LoginTests {
             let login = try await client.login(AuthFixture.username, AuthFixture.password)
             #expect(login.status == 401 && login.errorCode == "invalid_credentials")
 
-            #expect(try await AdminProcess.run(server, ["user", "enable", AuthFixture.username]).exitCode == 0)
+            #expect(try await server.admin(["user", "enable", AuthFixture.username]).exitCode == 0)
             _ = try await client.signIn()
             #expect(try await client.me(tokens.accessToken).status == 401, "enabling again does not revive old tokens")
         }
@@ -85,7 +85,7 @@ struct LoginTests {
         try await AuthFixture.withServer { server, client in
             let tokens = try await client.signIn()
             let personal = try await client.createToken("script", scope: .write, using: tokens.accessToken)
-            let passwd = try await AdminProcess.run(server, ["user", "passwd", AuthFixture.username, "--password-stdin"], stdin: "a brand new secret\n")
+            let passwd = try await server.admin(["user", "passwd", AuthFixture.username, "--password-stdin"], stdin: "a brand new secret\n")
             #expect(passwd.exitCode == 0)
 
             #expect(try await client.me(tokens.accessToken).status == 401)

@@ -45,8 +45,8 @@ struct PersonalTokenTests {
             let note = Data(##"{"path":"hello.md","content":"# Hi\n"}"##.utf8)
 
             #expect(try await client.send("GET", "/v1/notes", token: reader).status == 200)
-            let write = try await client.send("PUT", "/v1/notes/\(UUID().uuidString.lowercased())", token: reader, body: note,
-                                              headers: ["If-None-Match": "*"])
+            let write = try await client.send("PUT", "/v1/notes/\(UUID().uuidString.lowercased())", token: reader,
+                                              headers: ["If-None-Match": "*"], body: note)
             #expect(write.status == 403)
             #expect(write.errorCode == "insufficient_scope")
             #expect(write.header("WWW-Authenticate")?.contains(#"error="insufficient_scope""#) == true)
@@ -54,8 +54,8 @@ struct PersonalTokenTests {
             let mint = try await client.send("POST", "/v1/tokens", json: CreateTokenRequest(name: "escalate", scope: .write), token: reader)
             #expect(mint.status == 403)
 
-            let written = try await client.send("PUT", "/v1/notes/\(UUID().uuidString.lowercased())", token: writer, body: note,
-                                                headers: ["If-None-Match": "*"])
+            let written = try await client.send("PUT", "/v1/notes/\(UUID().uuidString.lowercased())", token: writer,
+                                                headers: ["If-None-Match": "*"], body: note)
             #expect(written.status == 201)
         }
     }
@@ -78,7 +78,7 @@ struct PersonalTokenTests {
     @Test("nobody can revoke or see another user's tokens")
     func tokensBelongToTheirOwner() async throws {
         try await AuthFixture.withServer { server, client in
-            try await AdminProcess.addUser(server, "bob", password: "bob's own password")
+            try await server.addUser("bob", password: "bob's own password")
             let alice = try await client.signIn()
             let bob = try await client.signIn("bob", "bob's own password")
             let token = try await client.createToken("alice's", scope: .read, using: alice.accessToken)
