@@ -9,6 +9,7 @@ let overview = """
     Commands:
       serve      Run the API (see `notes-server serve --help`)
       user       Add, list, change or disable users
+      sessions   List signed-in sessions and end them
       backup     Copy the live database to a file
 
     Every command takes --db PATH (default ~/.local/share/notes-server/notes.sqlite).
@@ -28,6 +29,8 @@ do {
         if wantsHelp { printLine(ServeCommand.help) } else { try ServeCommand.run(&arguments) }
     case "user"?:
         if wantsHelp { printLine(UserCommand.help) } else { try UserCommand.run(&arguments) }
+    case "sessions"?:
+        if wantsHelp { printLine(SessionsCommand.help) } else { try SessionsCommand.run(&arguments) }
     case "backup"?:
         if wantsHelp { printLine(BackupCommand.help) } else { try BackupCommand.run(&arguments) }
     case let other?:

@@ -4,130 +4,149 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// The authenticated client's refresh rules, against an in-memory server with exact control.
+/// The authenticated client's refresh rules against the real `notes-server`: the in-process
+/// client (real URLSession) and the real `notes` binary share one HOME, so "another process"
+/// is a real one. Refreshes and requests are counted in the server's request log.
 @Suite("Authenticated client: refresh and replay")
 struct AuthRefreshTests {
-    let server: ServerURL
+    static let refreshes = "POST /v1/auth/refresh "
 
-    init() throws {
-        server = try ServerURL("http://127.0.0.1:9")
-    }
+    @Test("an access token inside its refresh margin is replaced by one refresh before 10 concurrent requests go out, so none is refused")
+    func refreshesAheadOfExpiry() async throws {
+        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+            try await harness.login()
+            let held = try #require(try harness.storedSession())
+            // Into the margin (the last half of a 2 s token) but not past expiry: the server
+            // would still take this token, so only the client's look-ahead makes it refresh.
+            let margin = held.accessExpiresAt - held.refreshMargin + 0.1 - Date().timeIntervalSince1970
+            try await Task.sleep(for: .milliseconds(Int(max(margin, 0) * 1000)))
+            let client = try harness.apiClient(holding: held)
 
-    /// A client whose stored session is `session`, kept in a fresh store under `directory`.
-    func client(_ fake: ClientFakeServer, _ session: StoredSession, _ directory: TemporaryDirectory) async throws -> (APIClient, CredentialStore) {
-        let store = CredentialStore(directory: directory.appending("config"))
-        try await store.update { @Sendable file in file.servers[session.server] = session }
-        return (APIClient(server: server, credential: .session(session, store), transport: fake, retryPolicy: .fast), store)
-    }
-
-    @Test("20 concurrent requests that all get 401 share exactly one refresh, and late 401s replay without refreshing")
-    func concurrentRejectionsShareOneRefresh() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer(refreshDelay: .milliseconds(100))
-            let access = fake.issueSession()
-            // Locally the token looks valid for an hour; the server has already expired it.
-            let (client, store) = try await client(fake, makeSession(server: server, access: access, refresh: "nrt_0", expiresIn: 3600), directory)
-            fake.expireAllAccessTokens()
             try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<20 { group.addTask { try await client.me().username } }
+                for _ in 0..<10 { group.addTask { try await client.me().username } }
                 for try await name in group { #expect(name == "ada") }
             }
-            #expect(fake.refreshCalls == 1)
-            #expect(fake.requests.filter { $0 == "GET /v1/me" }.count == 40)
-            let stored = try #require(try store.session(for: server))
-            #expect(stored.refreshToken == fake.state.withLock { $0.currentRefresh })
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 10 })
+            #expect(harness.logCount("GET /v1/me 401") == 0)
+            #expect(harness.logCount(Self.refreshes) == 1)
+            #expect(try harness.storedSession()?.refreshToken != held.refreshToken)
         }
     }
 
     @Test("a 401 that arrives after its token was already replaced replays with the new token and refreshes nothing")
     func late401DoesNotRefreshAgain() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer(refreshDelay: .zero)
-            let access = fake.issueSession()
-            let held = makeSession(server: server, access: access, refresh: "nrt_0", expiresIn: 3600)
-            let (client, _) = try await client(fake, held, directory)
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            let held = try #require(try harness.storedSession())
+            let client = try harness.apiClient(holding: held)
             let first = try await client.refresh(replacing: held)
             // A second request that was sent with `held` before the refresh now reports its 401.
             let late = try await client.refresh(replacing: held)
             #expect(late == first)
-            #expect(late.accessToken != access)
-            #expect(fake.refreshCalls == 1)
+            #expect(late.accessToken != held.accessToken)
+            #expect(try await client.me().username == "ada")
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 1 })
+            #expect(harness.logCount(Self.refreshes) == 1)
         }
     }
 
-    @Test("an access token about to expire is refreshed once before concurrent requests are sent")
-    func refreshesAheadOfExpiry() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer()
-            let access = fake.issueSession()
-            let (client, _) = try await client(fake, makeSession(server: server, access: access, refresh: "nrt_0", expiresIn: 30), directory)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<10 { group.addTask { _ = try await client.me() } }
-                try await group.waitForAll()
-            }
-            #expect(fake.refreshCalls == 1)
-            #expect(fake.requests.first == "POST /v1/auth/refresh")
-            // Every request went out with the new token: none came back 401, so there are no replays.
-            #expect(fake.requests.filter { $0 == "GET /v1/me" }.count == 10)
+    @Test("a refresh that fails because the server is gone keeps the stored tokens and reports it unreachable (exit 5)")
+    func networkFailureKeepsTokens() async throws {
+        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+            try await harness.login()
+            let held = try #require(try harness.storedSession())
+            let before = try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath))
+            let client = try harness.apiClient(holding: held, retryPolicy: .fast)
+            try await ClientHarness.waitForExpiry(ofTTL: 2)
+            await harness.server.stop()
+
+            let error = await #expect(throws: CLIError.self) { try await client.me() }
+            #expect(error?.exitCode == .serverUnreachable)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath)) == before)
+            // Not taken for a dead session either: the next request tries the network again.
+            #expect(await client.sessionEnded == nil)
+            #expect(await client.session == held)
         }
     }
 
-    @Test("a request still refused after two refreshes fails with sign-in required instead of looping")
-    func givesUpAfterTwoReplays() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer()
-            let access = fake.issueSession()
-            fake.state.withLock { $0.rejectEveryAccessToken = true }
-            let (client, _) = try await client(fake, makeSession(server: server, access: access, refresh: "nrt_0", expiresIn: 3600), directory)
+    @Test("after a password change on the server, invalid_grant forgets the session, and later requests fail without another refresh")
+    func invalidGrantClearsTheFailingSession() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            let client = try harness.apiClient(holding: try #require(try harness.storedSession()), retryPolicy: .fast)
+            let passwd = try await harness.server.admin(["user", "passwd", ClientHarness.username, "--password-stdin"], stdin: "a brand new password\n")
+            #expect(passwd.exitCode == 0, "\(passwd.stderr)")
+
             let error = await #expect(throws: CLIError.self) { try await client.me() }
             #expect(error?.exitCode == .signInRequired)
             #expect(error?.message == "session expired or revoked: run `notes login`")
-            #expect(fake.refreshCalls == 2)
-            #expect(fake.requests.filter { $0 == "GET /v1/me" }.count == 3)
-        }
-    }
-
-    @Test("a refresh that fails on the network keeps the stored tokens and reports the server unreachable")
-    func networkFailureKeepsTokens() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer(refreshDelay: .zero)
-            fake.state.withLock { $0.refreshFailsWithNetwork = true }
-            let session = makeSession(server: server, access: "nat_old", refresh: "nrt_0", expiresIn: -5)
-            let (client, store) = try await client(fake, session, directory)
-            let error = await #expect(throws: CLIError.self) { try await client.me() }
-            #expect(error?.exitCode == .serverUnreachable)
-            #expect(try store.session(for: server) == session)
-        }
-    }
-
-    @Test("invalid_grant forgets the stored session when it is the one that failed")
-    func invalidGrantClearsMatchingTokens() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer(refreshDelay: .zero)
-            _ = fake.issueSession(refresh: "nrt_current")
-            let (client, store) = try await client(fake, makeSession(server: server, access: "nat_x", refresh: "nrt_spent", expiresIn: -5), directory)
-            let error = await #expect(throws: CLIError.self) { try await client.me() }
-            #expect(error?.exitCode == .signInRequired)
-            #expect(try store.session(for: server) == nil)
-            // Once known dead, later requests fail at once without another refresh.
+            #expect(try harness.storedSession() == nil)
             await #expect(throws: CLIError.self) { try await client.me() }
-            #expect(fake.refreshCalls == 1)
+            #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
+            #expect(harness.logCount(Self.refreshes) == 1)
+            #expect(harness.logCount("GET /v1/me 401") == 1)
         }
     }
 
-    @Test("tokens rotated by another process are adopted, never overwritten or cleared")
-    func adoptsTokensRotatedElsewhere() async throws {
-        try await withTemporaryDirectory { directory in
-            let fake = ClientFakeServer(refreshDelay: .zero)
-            // This process holds an expired session whose refresh token the server no longer
-            // accepts; another process has already rotated and stored a newer, valid one.
-            let (client, store) = try await client(fake, makeSession(server: server, access: "nat_stale", refresh: "nrt_spent", expiresIn: -5), directory)
-            let newerAccess = fake.issueSession(refresh: "nrt_newer")
-            let newer = makeSession(server: server, access: newerAccess, refresh: "nrt_newer", expiresIn: 3600)
-            try await store.update { @Sendable file in file.servers[newer.server] = newer }
+    @Test("a user disabled mid-session gets exit 4 from notes after one refresh attempt, and the session is forgotten")
+    func disabledUserIsSignedOut() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            #expect(try await harness.notes(["whoami"]).exitCode == 0)
+            #expect(try await harness.server.admin(["user", "disable", ClientHarness.username]).exitCode == 0)
+
+            let result = try await harness.notes(["ls"])
+            #expect(result.exitCode == 4)
+            #expect(result.stderr == "notes ls: session expired or revoked: run `notes login`\n")
+            #expect(try harness.storedSession() == nil)
+            #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
+            #expect(harness.logCount("GET /v1/notes 401") == 1)
+        }
+    }
+
+    @Test("tokens rotated by another notes process are adopted: this process makes no refresh of its own and keeps them")
+    func adoptsTokensRotatedByAnotherProcess() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            // Both processes read the session an hour later, as far as their clocks can tell.
+            var held = try #require(try harness.storedSession())
+            held.accessExpiresAt = Date().timeIntervalSince1970 - 1
+            let stale = held
+            try await harness.store.update { @Sendable file in file.servers[stale.server] = stale }
+            let client = try harness.apiClient(holding: held)
+
+            let other = try await harness.notes(["whoami"])
+            #expect(other.exitCode == 0, "\(other.stderr)")
+            let rotated = try #require(try harness.storedSession())
+            #expect(rotated.refreshToken != held.refreshToken)
+            #expect(try await harness.waitUntil { harness.logCount(Self.refreshes) == 1 })
+
             #expect(try await client.me().username == "ada")
-            #expect(fake.refreshCalls == 0)
-            #expect(try store.session(for: server) == newer)
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 2 })
+            #expect(harness.logCount(Self.refreshes) == 1)
+            #expect(try harness.storedSession() == rotated)
+            #expect(await client.session == rotated)
+        }
+    }
+
+    @Test("when a revoked session is refused, a newer login that another process stored meanwhile is adopted, never cleared")
+    func newerLoginSurvivesARefusedSession() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            let client = try harness.apiClient(holding: try #require(try harness.storedSession()))
+            let newPassword = "a brand new password"
+            #expect(try await harness.server.admin(["user", "passwd", ClientHarness.username, "--password-stdin"], stdin: newPassword + "\n").exitCode == 0)
+            let relogin = try await harness.notes(["login", "--server", harness.serverURL, "--username", ClientHarness.username, "--password-stdin"],
+                                                  stdin: newPassword + "\n")
+            #expect(relogin.exitCode == 0, "\(relogin.stderr)")
+            let newer = try #require(try harness.storedSession())
+
+            // Our token is refused (401); under the lock the stored session is the newer one: use it.
+            #expect(try await client.me().username == "ada")
+            #expect(try harness.storedSession() == newer)
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 1 })
+            #expect(harness.logCount("GET /v1/me 401") == 1)
+            #expect(harness.logCount(Self.refreshes) == 0)
         }
     }
 }

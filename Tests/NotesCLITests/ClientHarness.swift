@@ -67,9 +67,18 @@ struct ClientHarness {
         try CredentialStore(directory: configDirectory.appendingPathComponent("notes")).session(for: ServerURL(serverURL))
     }
 
+    /// The credentials store the real `notes` binary uses in this HOME.
+    var store: CredentialStore { CredentialStore(directory: configDirectory.appendingPathComponent("notes")) }
+
     /// The in-process client on the stored session, for setting up data through the real API.
     func apiClient() throws -> APIClient {
         try ClientFactory(environment: environment).client(server: serverURL)
+    }
+
+    /// An in-process client that holds `session` (as a process that read it earlier would),
+    /// sharing this HOME's credentials store with the `notes` binary.
+    func apiClient(holding session: StoredSession, retryPolicy: RetryPolicy = .standard) throws -> APIClient {
+        APIClient(server: try ServerURL(serverURL), credential: .session(session, store), retryPolicy: retryPolicy)
     }
 
     /// Creates notes through `PUT /v1/notes/{id}` with `If-None-Match: *`.
@@ -103,4 +112,9 @@ struct ClientHarness {
     static func waitForExpiry(ofTTL seconds: Int) async throws {
         try await Task.sleep(for: .milliseconds(seconds * 1000 + 300))
     }
+}
+
+/// A quick retry policy so tests of retries take milliseconds.
+extension RetryPolicy {
+    static let fast = RetryPolicy(maxAttempts: 4, baseDelay: 0.001, maxDelay: 0.004, maxRetryAfter: 0.05)
 }

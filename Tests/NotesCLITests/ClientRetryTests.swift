@@ -4,78 +4,125 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// What the client retries and what it surfaces at once.
+/// What the client retries and what it surfaces at once. Answers the real server gives (404,
+/// 409, 412, 400, a refused token) come from the real server; those only a misbehaving server
+/// gives (5xx, 429, `Retry-After`, a reset connection) from a `ScriptedHTTPServer` on a real
+/// loopback socket, so the client's real URLSession transport is what is tested.
 @Suite("Authenticated client: retries and errors")
 struct ClientRetryTests {
-    let server: ServerURL
-
-    init() throws {
-        server = try ServerURL("http://127.0.0.1:9")
+    /// A client with a personal token for `server`, retrying per `retry`.
+    static func client(_ server: ScriptedHTTPServer, retry: RetryPolicy = .fast) throws -> APIClient {
+        APIClient(server: try ServerURL(server.baseURL), credential: .personalToken("npt_scripted"), retryPolicy: retry)
     }
 
-    func personalClient(_ fake: ClientFakeServer, retry: RetryPolicy = .fast) -> APIClient {
-        let token = fake.issueSession()
-        return APIClient(server: server, credential: .personalToken(token), transport: fake, retryPolicy: retry)
+    static let user = Data(#"{"id":1,"username":"ada","created_at":"2026-01-01T00:00:00.000Z"}"#.utf8)
+    static let ok = ScriptedHTTPServer.Reply.respond(status: 200, headers: ["Content-Type": "application/json"], body: user)
+
+    @Test("404, 409, 412 and 400 from the real server are surfaced with its error code, each sent exactly once")
+    func clientErrorsAreNotRetried() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            try await harness.createNotes([("taken.md", "first\n")])
+            let client = try harness.apiClient()
+            let existing = try #require(try await client.note(atPath: NotePath("taken.md")))
+            let missing = NoteID().value
+
+            let notFound = await #expect(throws: APIStatusError.self) { try await client.rawContent(of: NoteID(missing)!) }
+            #expect(notFound?.status == 404)
+            var clash = try APIRequest.json("PUT", "/v1/notes/\(NoteID().value)", PutNoteRequest(path: "TAKEN.md", content: "second\n"))
+            clash.headers["If-None-Match"] = "*"
+            let conflict = await #expect(throws: APIStatusError.self) { try await client.send(clash) }
+            #expect(conflict?.status == 409)
+            #expect(conflict?.code == "path_taken")
+            var stale = try APIRequest.json("PUT", "/v1/notes/\(existing.id.value)", PutNoteRequest(path: "taken.md", content: "edit\n"))
+            stale.headers["If-Match"] = "\"\(existing.rev + 5)\""
+            let precondition = await #expect(throws: APIStatusError.self) { try await client.send(stale) }
+            #expect(precondition?.status == 412)
+            let badRequest = await #expect(throws: APIStatusError.self) { try await client.listNotes(limit: 0) }
+            #expect(badRequest?.status == 400)
+
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/notes 400") == 1 })
+            #expect(harness.logCount("GET /v1/notes/\(missing) 404") == 1)
+            #expect(harness.logCount(" 409 ") == 1)
+            #expect(harness.logCount("PUT /v1/notes/\(existing.id.value) 412") == 1)
+        }
     }
 
-    @Test("403, 404, 409 and 412 are surfaced with the server's message and never retried", arguments: [403, 404, 409, 412, 400])
-    func clientErrorsAreNotRetried(status: Int) async throws {
-        let fake = ClientFakeServer()
-        fake.state.withLock { $0.scripted = [ClientFakeServer.error(status, "some_code", "The server says no."), ClientFakeServer.error(200, "x", "y")] }
-        let client = personalClient(fake)
-        let error = await #expect(throws: APIStatusError.self) { try await client.me() }
-        #expect(error?.status == status)
-        #expect(error?.code == "some_code")
-        #expect(error?.description == "The server says no (HTTP \(status), some_code)")
-        #expect(fake.requests.count == 1)
+    @Test("a refused personal token fails with exit 4 and names NOTES_TOKEN, after one request and no refresh")
+    func personalTokenRefused() async throws {
+        try await ClientHarness.with { harness in
+            let result = try await harness.notes(["whoami"], environment: ["NOTES_TOKEN": "npt_revoked", "NOTES_SERVER": harness.serverURL])
+            #expect(result.exitCode == 4)
+            #expect(result.stderr.contains("NOTES_TOKEN"))
+            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 401") == 1 })
+            #expect(harness.logCount("/v1/auth/refresh") == 0)
+        }
     }
 
     @Test("5xx and 429 on a GET are retried until it succeeds", arguments: [500, 502, 503, 504, 429])
     func transientErrorsAreRetried(status: Int) async throws {
-        let fake = ClientFakeServer()
-        fake.state.withLock { $0.scripted = [ClientFakeServer.error(status, "busy", "Busy."), ClientFakeServer.error(status, "busy", "Busy.")] }
-        #expect(try await personalClient(fake).me().username == "ada")
-        #expect(fake.requests.count == 3)
+        let server = try ScriptedHTTPServer(replies: [.error(status, "busy", "Busy."), .error(status, "busy", "Busy.")], then: Self.ok)
+        defer { server.stop() }
+        #expect(try await Self.client(server).me().username == "ada")
+        #expect(server.requests.map(\.path) == ["/v1/me", "/v1/me", "/v1/me"])
     }
 
     @Test("retries are bounded: a server that keeps failing is reported as the error it gave")
     func retriesAreBounded() async throws {
-        let fake = ClientFakeServer()
-        fake.state.withLock { $0.scripted = Array(repeating: ClientFakeServer.error(503, "unavailable", "Down for maintenance."), count: 10) }
-        let error = await #expect(throws: APIStatusError.self) { try await personalClient(fake).me() }
+        let server = try ScriptedHTTPServer(replies: [], then: .error(503, "unavailable", "Down for maintenance."))
+        defer { server.stop() }
+        let error = await #expect(throws: APIStatusError.self) { try await Self.client(server).me() }
         #expect(error?.status == 503)
-        #expect(fake.requests.count == RetryPolicy.fast.maxAttempts)
+        #expect(error?.description == "Down for maintenance (HTTP 503, unavailable)")
+        #expect(server.requests.count == RetryPolicy.fast.maxAttempts)
     }
 
-    @Test("a non-idempotent POST is not replayed after a 5xx")
+    @Test("a non-idempotent POST is not replayed after a 5xx or a reset connection")
     func postIsNotRetried() async throws {
-        let fake = ClientFakeServer()
-        fake.state.withLock { $0.scripted = [ClientFakeServer.error(503, "unavailable", "Down."), ClientFakeServer.error(503, "unavailable", "Down.")] }
-        let client = personalClient(fake)
+        let server = try ScriptedHTTPServer(replies: [.error(503, "unavailable", "Down.")], then: .dropConnection)
+        defer { server.stop() }
+        let client = try Self.client(server)
         let error = await #expect(throws: APIStatusError.self) {
             try await client.createPersonalToken(CreateTokenRequest(name: "ci", scope: .read))
         }
         #expect(error?.status == 503)
-        #expect(fake.requests.count == 1)
+        #expect(server.requests.count == 1)
+        await #expect(throws: CLIError.self) { try await client.createPersonalToken(CreateTokenRequest(name: "ci", scope: .read)) }
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("a GET whose connection is reset is retried on a new connection")
+    func resetConnectionIsRetried() async throws {
+        let server = try ScriptedHTTPServer(replies: [.dropConnection, .dropConnection], then: Self.ok)
+        defer { server.stop() }
+        #expect(try await Self.client(server).me().username == "ada")
+        #expect(server.requests.count == 3)
     }
 
     @Test("a Retry-After longer than the cap is answered at once rather than waited for")
     func longRetryAfterIsNotWaited() async throws {
-        let fake = ClientFakeServer()
-        fake.state.withLock { $0.scripted = [ClientFakeServer.error(429, "rate_limited", "Slow down.", headers: ["retry-after": "3600"])] }
-        let error = await #expect(throws: APIStatusError.self) { try await personalClient(fake).me() }
+        let server = try ScriptedHTTPServer(replies: [.error(429, "rate_limited", "Slow down.", headers: ["Retry-After": "3600"])], then: Self.ok)
+        defer { server.stop() }
+        let error = await #expect(throws: APIStatusError.self) { try await Self.client(server).me() }
+        #expect(error?.status == 429)
         #expect(error?.retryAfter == 3600)
-        #expect(fake.requests.count == 1)
+        #expect(server.requests.count == 1)
     }
 
-    @Test("a refused personal token fails with exit 4 and names NOTES_TOKEN, without any refresh")
-    func personalTokenRefused() async throws {
-        let fake = ClientFakeServer()
-        let client = APIClient(server: server, credential: .personalToken("npt_revoked"), transport: fake, retryPolicy: .fast)
-        let error = await #expect(throws: CLIError.self) { try await client.me() }
-        #expect(error?.exitCode == .signInRequired)
-        #expect(error?.message.contains("NOTES_TOKEN") == true)
-        #expect(fake.refreshCalls == 0)
+    @Test("a Retry-After given as an HTTP date is waited out before the retry")
+    func retryAfterDateIsHonoured() async throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        // Two seconds ahead, truncated to the second: the client must wait at least one.
+        let date = formatter.string(from: Date().addingTimeInterval(2))
+        let server = try ScriptedHTTPServer(replies: [.error(503, "busy", "Busy.", headers: ["Retry-After": date])], then: Self.ok)
+        defer { server.stop() }
+        #expect(try await Self.client(server, retry: RetryPolicy(maxAttempts: 2, maxRetryAfter: 5)).me().username == "ada")
+        let times = server.requests.map(\.receivedAt)
+        try #require(times.count == 2)
+        #expect(times[1].timeIntervalSince(times[0]) >= 0.9)
     }
 
     @Test("Retry-After is read as seconds or as an HTTP date, and backoff waits stay within bounds")

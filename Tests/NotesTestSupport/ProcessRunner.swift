@@ -27,20 +27,16 @@ public enum ProcessRunner {
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = inPipe
+        let exit = ProcessExit(process)
         try process.run()
         if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? inPipe.fileHandleForWriting.close()
         // Drain both pipes concurrently so a chatty program never blocks on a full pipe.
-        async let out = Task.detached { outPipe.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { errPipe.fileHandleForReading.readDataToEndOfFile() }.value
+        async let out = onOwnThread { outPipe.fileHandleForReading.readDataToEndOfFile() }
+        async let err = onOwnThread { errPipe.fileHandleForReading.readDataToEndOfFile() }
         let (outData, errData) = await (out, err)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        return ProcessResult(exitCode: process.terminationStatus,
+        let status = await exit.wait()
+        return ProcessResult(exitCode: status,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))
     }

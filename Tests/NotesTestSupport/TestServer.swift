@@ -8,6 +8,7 @@ public final class TestServer: @unchecked Sendable {
     // @unchecked: the mutable log buffer is only touched under `lock`.
     public let directory: TemporaryDirectory
     public let process: Process
+    private let exit: ProcessExit
     public let port: Int
     private let lock = NSLock()
     private var logData = Data()
@@ -29,6 +30,7 @@ public final class TestServer: @unchecked Sendable {
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
+        exit = ProcessExit(process)
         try process.run()
         self.process = process
         port = try await Self.readPort(from: outPipe.fileHandleForReading, process: process)
@@ -43,24 +45,15 @@ public final class TestServer: @unchecked Sendable {
 
     /// Reads stdout until the `listening on http://HOST:PORT` line and returns the port.
     private static func readPort(from handle: FileHandle, process: Process) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                var buffer = ""
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty {
-                        continuation.resume(throwing: TestServerError.exitedEarly(output: buffer))
-                        return
-                    }
-                    buffer += String(decoding: data, as: UTF8.self)
-                    if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                        let match = buffer[range]
-                        let digits = match.split(separator: ":").last.map(String.init) ?? ""
-                        if let port = Int(digits) {
-                            continuation.resume(returning: port)
-                            return
-                        }
-                    }
+        try await onOwnThread {
+            var buffer = ""
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { throw TestServerError.exitedEarly(output: buffer) }
+                buffer += String(decoding: data, as: UTF8.self)
+                if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                    let digits = buffer[range].split(separator: ":").last.map(String.init) ?? ""
+                    if let port = Int(digits) { return port }
                 }
             }
         }
@@ -85,25 +78,30 @@ public final class TestServer: @unchecked Sendable {
         guard result.exitCode == 0 else { throw TestServerError.adminFailed(result.stderr) }
     }
 
-    /// Sends SIGTERM, waits for a graceful exit, and returns the exit status.
+    /// Sends SIGTERM, waits for a graceful exit, and returns the exit status. A server that has
+    /// not exited 20 s later is killed, and the status says so (a test that checks it fails).
     @discardableResult
     public func stop() async -> Int32 {
-        if process.isRunning { process.terminate() }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.process.waitUntilExit()
-                continuation.resume()
-            }
+        if !exit.hasExited { process.terminate() }
+        var status = await exit.wait(timeout: .seconds(20))
+        if status == nil {
+            kill()
+            status = await exit.wait()
         }
         errPipe.fileHandleForReading.readabilityHandler = nil
-        let status = process.terminationStatus
         directory.remove()
-        return status
+        return status ?? -1
+    }
+
+    /// Waits until the server process has exited (after `kill()` or a crash).
+    @discardableResult
+    public func waitForExit() async -> Int32 {
+        await exit.wait()
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
     public func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        if !exit.hasExited { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 }
 

@@ -15,6 +15,14 @@ enum ServeCommand {
           --access-token-ttl SECS    Access token lifetime (default 3600)
           --refresh-idle-ttl SECS    A session unused this long must sign in again (default 30 days)
           --refresh-max-ttl SECS     The longest any session lives (default 365 days)
+          --refresh-grace SECS       How long the previous refresh token still works after a
+                                     rotation, for a client that lost the answer (default 60; 0: off)
+          --login-attempts N         Sign-in attempts per account per window (default 10)
+          --login-attempts-per-address N
+                                     Sign-in attempts per client address per window (default 50)
+          --login-window SECS        The sign-in attempt window (default 900)
+          --requests-per-minute N    Requests per client address per minute, published in
+                                     /v1/limits (default 6000)
           --tombstone-ttl SECS       How long deletions are kept for syncing clients (default 90 days)
           --tls-cert PATH            PEM certificate: serve HTTPS (or put a reverse proxy in front)
           --tls-key PATH             PEM private key for --tls-cert
@@ -30,6 +38,14 @@ enum ServeCommand {
         if let ttl = try positiveInt(&arguments, "--access-token-ttl") { configuration.lifetimes.accessSeconds = ttl }
         if let ttl = try positiveInt(&arguments, "--refresh-idle-ttl") { configuration.lifetimes.refreshIdleSeconds = ttl }
         if let ttl = try positiveInt(&arguments, "--refresh-max-ttl") { configuration.lifetimes.refreshAbsoluteSeconds = ttl }
+        if let grace = try arguments.intOption("--refresh-grace") {
+            guard grace >= 0 else { throw UsageError("--refresh-grace must be 0 or more seconds") }
+            configuration.lifetimes.refreshGraceSeconds = grace
+        }
+        if let attempts = try positiveInt(&arguments, "--login-attempts") { configuration.loginLimits.perAccount = attempts }
+        if let attempts = try positiveInt(&arguments, "--login-attempts-per-address") { configuration.loginLimits.perAddress = attempts }
+        if let window = try positiveInt(&arguments, "--login-window") { configuration.loginLimits.windowSeconds = window }
+        if let rate = try positiveInt(&arguments, "--requests-per-minute") { configuration.limits.requestsPerMinute = rate }
         if let ttl = try positiveInt(&arguments, "--tombstone-ttl") { configuration.tombstoneRetentionSeconds = ttl }
         if let threads = try positiveInt(&arguments, "--threads") { configuration.threadCount = min(threads, 64) }
         configuration.tlsCertificatePath = try arguments.option("--tls-cert")
@@ -43,7 +59,7 @@ enum ServeCommand {
 
     private static func positiveInt(_ arguments: inout Arguments, _ name: String) throws(UsageError) -> Int? {
         guard let value = try arguments.intOption(name) else { return nil }
-        guard value > 0 else { throw UsageError("\(name) must be a positive number of seconds") }
+        guard value > 0 else { throw UsageError("\(name) must be a positive number") }
         return value
     }
 }

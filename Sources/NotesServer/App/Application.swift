@@ -9,6 +9,7 @@ final class Application: Sendable {
     let database: DatabaseQueue
     let router: Router
     let notes: NoteStore
+    let sessions: SessionStore
     let log: @Sendable (String) -> Void
 
     init(configuration: ServerConfiguration, database: DatabaseQueue, log: @escaping @Sendable (String) -> Void) {
@@ -19,14 +20,18 @@ final class Application: Sendable {
         let users = UserStore(database: database, clock: clock)
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits)
-        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock), log: log)
+        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock),
+                            rateLimiter: RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute), log: log)
         MetaController(limits: configuration.limits).register(in: &router)
-        AuthController(users: users, sessions: sessions, passwords: PasswordWorker()).register(in: &router)
+        AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
+                       throttle: LoginThrottle(limits: configuration.loginLimits)).register(in: &router)
+        TokensController(tokens: PersonalTokenStore(database: database, clock: clock)).register(in: &router)
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes).register(in: &router)
         SearchController(store: notes).register(in: &router)
         self.router = router
         self.notes = notes
+        self.sessions = sessions
     }
 }
 

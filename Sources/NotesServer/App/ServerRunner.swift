@@ -25,17 +25,11 @@ struct ServerRunner {
             http.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
         }
         let server = HTTPServer(configuration: http, responder: app.router, log: log)
-        let port = try server.start()
-        let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
-        printLine("database: \(configuration.databasePath)")
-        if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
-            printLine("No users yet. Add the first one with: notes-server user add NAME --db \(configuration.databasePath)")
-        }
-
         let purge = startPurging(app)
+        // Signal handling is in place before the address is printed: a supervisor (or a test)
+        // may send SIGTERM the moment it reads it, and an ignored signal is simply lost.
         let signals = [SIGTERM, SIGINT].map { signalNumber in
+            // The default action would kill the process before the source sees the signal.
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
@@ -53,14 +47,23 @@ struct ServerRunner {
             source.resume()
             return source
         }
+        let port = try server.start()
+        let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
+        printLine("database: \(configuration.databasePath)")
+        if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
+            printLine("No users yet. Add the first one with: notes-server user add NAME --db \(configuration.databasePath)")
+        }
         withExtendedLifetime(signals) { dispatchMain() }
     }
 
-    /// Purges tombstones past their retention now and then every hour (or sooner for short
-    /// retentions, which tests use).
+    /// Purges tombstones past their retention, and credentials nobody can use any more, now and
+    /// then every hour (or sooner for short retentions, which tests use).
     private func startPurging(_ app: Application) -> any DispatchSourceTimer {
         let retention = Int64(configuration.tombstoneRetentionSeconds) * 1000
-        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2))
+        // Short lifetimes (tests) purge sooner, so what expires is seen to go.
+        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2, configuration.lifetimes.accessSeconds))
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now(), repeating: .seconds(interval))
         timer.setEventHandler {
@@ -68,6 +71,11 @@ struct ServerRunner {
                 try app.notes.purgeTombstones(olderThanMilliseconds: retention)
             } catch {
                 app.log("purging old deletions failed: \(error)")
+            }
+            do {
+                try app.sessions.purgeExpired()
+            } catch {
+                app.log("purging expired tokens and sessions failed: \(error)")
             }
         }
         timer.resume()

@@ -17,6 +17,9 @@ final class PasswordWorker: Sendable {
         queue.qualityOfService = .userInitiated
         self.queue = queue
         self.maxWaiting = maxWaiting
+        // The decoy hash is made on first use; make it now, so the first sign-in with an unknown
+        // name does not take twice as long as a wrong password (which would tell them apart).
+        queue.addOperation { _ = PasswordHash.decoy }
     }
 
     /// Whether `password` matches `hash`; verifies against a decoy hash when `hash` is `nil`,

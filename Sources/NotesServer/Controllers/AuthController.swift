@@ -5,11 +5,18 @@ struct AuthController: Sendable {
     let users: UserStore
     let sessions: SessionStore
     let passwords: PasswordWorker
+    let throttle: LoginThrottle
 
     func register(in router: inout Router) {
         router.add("POST", "/v1/auth/login", access: .open) { context in
             let body = try context.decode(LoginRequest.self)
-            return .later { await login(body) }
+            // No account has a name or password this long: refuse at once, before any counting.
+            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, body.username.utf8.count <= UserStore.maxUsernameBytes else {
+                throw Self.invalidCredentials
+            }
+            // Counted on the connection thread, so a throttled client never costs a password check.
+            let attempt = try throttle.begin(username: body.username, address: context.request.remoteAddress)
+            return .later { await login(body, attempt: attempt) }
         }
         router.add("POST", "/v1/auth/refresh", access: .open) { context in
             let body = try context.decode(RefreshRequest.self)
@@ -33,16 +40,13 @@ struct AuthController: Sendable {
 
     /// Checks the password off the HTTP threads. Unknown users, wrong passwords and disabled
     /// accounts get the same answer after the same work, so none can be told apart.
-    private func login(_ body: LoginRequest) async -> HTTPResponse {
+    private func login(_ body: LoginRequest, attempt: LoginThrottle.Attempt) async -> HTTPResponse {
         do {
-            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, body.username.utf8.count <= UserStore.maxUsernameBytes else {
-                throw Self.invalidCredentials
-            }
             let user = try users.find(username: body.username)
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
             guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
-            let device = String((body.device ?? "").prefix(100))
-            let tokens = try sessions.create(userID: user.id, device: device)
+            throttle.succeeded(attempt)
+            let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""))
             return Self.tokenResponse(tokens, user: user)
         } catch let error as HTTPError {
             return .error(error)
@@ -51,7 +55,8 @@ struct AuthController: Sendable {
         }
     }
 
-    static let invalidCredentials = HTTPError(401, code: "invalid_credentials", message: "The username or password is wrong.")
+    static let invalidCredentials = HTTPError(401, code: "invalid_credentials", message: "The username or password is wrong.",
+                                              headers: ["WWW-Authenticate": HTTPError.bearerChallenge])
 
     /// RFC 6749 §5.1: token answers must not be cached.
     static func tokenResponse(_ tokens: IssuedTokens, user: UserRecord) -> HTTPResponse {

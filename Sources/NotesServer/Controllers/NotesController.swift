@@ -30,7 +30,7 @@ struct NotesController: Sendable {
     private func get(_ context: RequestContext) throws -> HTTPResponse {
         let note = try liveNote(context)
         let etag = Preconditions.etag(note.rev)
-        if let ifNoneMatch = context.request.headers["If-None-Match"], ifNoneMatch.contains(etag) {
+        if Preconditions.ifNoneMatch(context.request.headers["If-None-Match"], matches: etag) {
             return HTTPResponse(status: 304, headers: ["ETag": etag])
         }
         var response: HTTPResponse

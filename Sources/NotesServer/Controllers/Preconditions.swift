@@ -26,6 +26,18 @@ enum Preconditions {
         }
     }
 
+    /// Whether an `If-None-Match` value matches `etag` (RFC 9110 §13.1.2): `*` matches any
+    /// current note; otherwise any listed tag matches, compared weakly (a `W/` prefix is ignored).
+    static func ifNoneMatch(_ value: String?, matches etag: String) -> Bool {
+        guard let value else { return false }
+        return value.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
     /// The strong ETag of a note revision.
     static func etag(_ rev: Int64) -> String { "\"\(rev)\"" }
 }

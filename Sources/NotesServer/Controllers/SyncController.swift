@@ -11,12 +11,12 @@ struct SyncController: Sendable {
 
     private func changes(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
-        var since: Int64 = 0
+        var since = NoteChangesCursor.start
         if let raw = context.request.query["since"], !raw.isEmpty {
-            guard let value = Int64(raw), value >= 0 else {
+            guard let cursor = NoteChangesCursor(raw) else {
                 throw HTTPError.badRequest("since must be a cursor returned by this endpoint.", code: "invalid_cursor")
             }
-            since = value
+            since = cursor
         }
         let limit = try context.intQuery("limit", default: 500, range: 1...store.limits.maxPageSize)
         let include = context.request.query["include"] ?? ""

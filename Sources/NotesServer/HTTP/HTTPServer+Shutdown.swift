@@ -65,6 +65,12 @@ extension HTTPServer {
             }
             usleep(1_000)
         }
+        // A resumed request is answered only when libmicrohttpd's thread picks it up again; give
+        // those answers a moment to reach the wire before the daemon closes every connection.
+        let flushDeadline = ContinuousClock.now + .seconds(1)
+        while activity.withLock({ $0.inFlight > 0 }) && ContinuousClock.now < flushDeadline {
+            usleep(1_000)
+        }
         MHD_stop_daemon(handle.daemon)
         handle.context.release()
         handle.secrets.forEach { free($0) }

@@ -1,22 +1,31 @@
 /// The API's own error answers, beyond the generic ones the HTTP layer defines.
 extension HTTPError {
-    /// 401 for a request without credentials (RFC 6750 §3: no error code then).
+    /// The challenge every 401 carries (RFC 6750 §3; RFC 9110 requires one on each 401).
+    static let bearerChallenge = #"Bearer realm="notes""#
+
+    /// 401 for a request without bearer credentials (RFC 6750 §3.1: no error code then).
     static func unauthenticated() -> HTTPError {
         HTTPError(401, code: "unauthenticated", message: "Sign in: this endpoint needs a bearer token.",
-                  headers: ["WWW-Authenticate": #"Bearer realm="notes""#])
+                  headers: ["WWW-Authenticate": bearerChallenge])
     }
 
     /// 401 for a token that was presented but cannot be used; `reason` says why without
     /// revealing anything about the secret (RFC 6750 §3.1 `invalid_token`).
     static func invalidToken(_ reason: String) -> HTTPError {
         HTTPError(401, code: "invalid_token", message: "The access token \(reason).",
-                  headers: ["WWW-Authenticate": #"Bearer realm="notes", error="invalid_token", error_description="The access token \#(reason)""#])
+                  headers: ["WWW-Authenticate": #"\#(bearerChallenge), error="invalid_token", error_description="The access token \#(reason)""#])
     }
 
-    /// 403 for a read-only token that tries to write.
+    /// 400 for a malformed `Authorization` header (RFC 6750 §3.1 `invalid_request`).
+    static func invalidRequest(_ message: String) -> HTTPError {
+        HTTPError(400, code: "invalid_request", message: message,
+                  headers: ["WWW-Authenticate": #"\#(bearerChallenge), error="invalid_request""#])
+    }
+
+    /// 403 for a read-only token that tries to write (RFC 6750 §3.1 `insufficient_scope`).
     static let insufficientScope = HTTPError(
         403, code: "insufficient_scope", message: "This token may only read; use a token with the write scope.",
-        headers: ["WWW-Authenticate": #"Bearer realm="notes", error="insufficient_scope", scope="write""#])
+        headers: ["WWW-Authenticate": #"Bearer realm="notes", error="insufficient_scope", error_description="This token may only read", scope="write""#])
 
     /// 412 when a precondition (`If-Match`) no longer holds.
     static func preconditionFailed(_ message: String) -> HTTPError {

@@ -4,6 +4,7 @@
 /// A path that matches with another method gets 405 with `Allow`; no match gets 404. Every
 /// error a handler throws becomes a response here: `HTTPError` as its JSON body, anything else
 /// as a bare 500 that is logged with the request id and tells the client nothing internal.
+/// Before any of that, the client's request rate is checked (429 past the published limit).
 struct Router: HTTPResponder {
     /// Who may call a route.
     enum Access: Sendable {
@@ -26,16 +27,26 @@ struct Router: HTTPResponder {
 
     private var routes: [Route] = []
     private let authenticator: TokenAuthenticator
+    private let rateLimiter: RequestRateLimiter?
     private let log: @Sendable (String) -> Void
 
-    init(authenticator: TokenAuthenticator, log: @escaping @Sendable (String) -> Void) {
+    /// A router that authenticates with `authenticator` and, when given, holds each client
+    /// address to `rateLimiter`'s request rate.
+    init(authenticator: TokenAuthenticator, rateLimiter: RequestRateLimiter? = nil, log: @escaping @Sendable (String) -> Void) {
         self.authenticator = authenticator
+        self.rateLimiter = rateLimiter
         self.log = log
     }
 
     /// Registers `handler` for `method` on `pattern`.
     mutating func add(_ method: String, _ pattern: String, access: Access, handler: @escaping Handler) {
         routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+    }
+
+    /// Every registered route as (method, pattern such as `/v1/notes/:id`), in registration order;
+    /// tests compare it with the OpenAPI document.
+    var routeTable: [(method: String, pattern: String)] {
+        routes.map { ($0.method, "/" + $0.pattern.joined(separator: "/")) }
     }
 
     func respond(to request: HTTPRequest) -> HTTPOutcome {
@@ -50,6 +61,7 @@ struct Router: HTTPResponder {
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
+        try rateLimiter?.admit(request.remoteAddress)
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let method = request.method == "HEAD" ? "GET" : request.method
         var allowed: [String] = []

@@ -3,22 +3,28 @@ import NotesCore
 
 /// The read-mostly views of notes: the changes feed, revisions, search and tombstone purging.
 extension NoteStore {
-    /// Notes changed after revision `since`, in revision order, each once at its latest state.
-    /// - Throws: 410 `resync_required` when tombstones newer than `since` were already purged.
-    func changes(userID: Int64, since: Int64, limit: Int, includeContent: Bool) throws -> ChangesPage {
+    /// Notes changed after the cursor `since`, in revision order, each once at its latest state.
+    /// - Throws: 410 `resync_required` when tombstones newer than a delta cursor were already
+    ///   purged, or when the cursor is ahead of the account (the database was restored from a backup).
+    func changes(userID: Int64, since: NoteChangesCursor, limit: Int, includeContent: Bool) throws -> ChangesPage {
         try database.read { db in
-            let purged = try db.scalarInt("SELECT purged_through FROM users WHERE id = ?", [userID]) ?? 0
-            if since > 0 && since < purged {
+            let account = try db.first("SELECT last_rev, purged_through FROM users WHERE id = ?", [userID]) {
+                (lastRev: $0.int64(0), purged: $0.int64(1))
+            } ?? (lastRev: 0, purged: 0)
+            if since.rev > account.lastRev || (!since.fullWalk && since.rev < account.purged) {
                 throw HTTPError(410, code: "resync_required",
                                 message: "This cursor is older than the deletions the server keeps; sync again from the beginning (since=0).")
             }
             let columns = includeContent ? NoteRecord.columnsWithContent : NoteRecord.columns
             var rows = try db.query("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? ORDER BY rev LIMIT ?",
-                                    [userID, since, limit + 1]) { try NoteRecord(row: $0, withContent: includeContent) }
+                                    [userID, since.rev, limit + 1]) { try NoteRecord(row: $0, withContent: includeContent) }
             let hasMore = rows.count > limit
             if hasMore { rows.removeLast() }
-            let cursor = rows.last?.rev ?? since
-            return ChangesPage(changes: rows.map(\.resource), cursor: String(cursor), hasMore: hasMore)
+            // The last page has seen everything up to the account's latest revision, whatever the
+            // last row was (a purged tombstone may have been the newest change).
+            let end = hasMore ? (rows.last?.rev ?? since.rev) : account.lastRev
+            let cursor = NoteChangesCursor(rev: end, fullWalk: since.fullWalk && end < account.purged)
+            return ChangesPage(changes: rows.map(\.resource), cursor: cursor.text, hasMore: hasMore)
         }
     }
 

@@ -25,7 +25,7 @@ actor APIClient {
     static let maxReplays = 2
 
     nonisolated let server: ServerURL
-    nonisolated let transport: any HTTPTransport
+    nonisolated let transport = URLSessionTransport.shared
     nonisolated let retryPolicy: RetryPolicy
     nonisolated let now: @Sendable () -> Date
     let credential: Credential
@@ -36,11 +36,10 @@ actor APIClient {
     /// Set once the session is known dead, so later requests fail at once without a refresh.
     var sessionEnded: CLIError?
 
-    init(server: ServerURL, credential: Credential, transport: any HTTPTransport = URLSessionTransport.shared,
-         retryPolicy: RetryPolicy = .standard, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(server: ServerURL, credential: Credential, retryPolicy: RetryPolicy = .standard,
+         now: @escaping @Sendable () -> Date = { Date() }) {
         self.server = server
         self.credential = credential
-        self.transport = transport
         self.retryPolicy = retryPolicy
         self.now = now
         if case .session(let stored, _) = credential { session = stored }

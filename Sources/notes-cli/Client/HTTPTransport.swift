@@ -38,13 +38,11 @@ struct TransportError: Error, Sendable, CustomStringConvertible {
     var description: String
 }
 
-/// Sends requests; the real one is URLSession, tests can put a scripted server here.
-protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
-}
-
 /// The process's one URLSession (keep-alive reuses its connections across all commands' requests).
-struct URLSessionTransport: HTTPTransport {
+///
+/// The only transport: tests that need a misbehaving server run a real one on a loopback socket
+/// (`ScriptedHTTPServer`), so what they exercise is this code and URLSession, never a stand-in.
+struct URLSessionTransport: Sendable {
     /// Shared by the whole process, as URLSession is meant to be.
     static let shared = URLSessionTransport()
 

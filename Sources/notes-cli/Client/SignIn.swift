@@ -12,9 +12,8 @@ enum SignIn {
     /// Signs in and stores the session under `server`, replacing any earlier one.
     /// - Throws: `CLIError` exit 1 for wrong credentials or too many attempts, exit 5 when the
     ///   server cannot be reached; `APIStatusError` for other refusals.
-    static func login(server: ServerURL, username: String, password: String, store: CredentialStore,
-                      transport: any HTTPTransport = URLSessionTransport.shared) async throws -> StoredSession {
-        let client = APIClient(server: server, credential: .anonymous, transport: transport)
+    static func login(server: ServerURL, username: String, password: String, store: CredentialStore) async throws -> StoredSession {
+        let client = APIClient(server: server, credential: .anonymous)
         let body = LoginRequest(username: username, password: password, device: deviceName())
         // Not idempotent: retried only when the connection never opened (see `sendRetrying`).
         let request = try APIRequest.json("POST", "/v1/auth/login", body, authenticated: false)

@@ -1,28 +1,35 @@
 import Foundation
 import NotesCore
 
-/// `notes export --html OUTDIR [DIR]`: a folder of notes as a static HTML site.
+/// `notes export --html OUTDIR [DIR | --remote]`: a folder of notes, or every note on the
+/// server, as a static HTML site.
 struct ExportCommand: Command {
     static let name = "export"
-    static let summary = "Export a folder of notes as a static HTML site"
+    static let summary = "Export notes (a folder, or the server's) as a static HTML site"
     static let help = """
-        Usage: notes export --html OUTDIR [DIR] [--title TITLE] [--strict]
+        Usage: notes export --html OUTDIR [DIR | --remote [--server URL]] [--title TITLE] [--strict]
 
-        Renders every note of DIR (default: the current folder) into OUTDIR: one page per note at
-        the mirrored path (a/b.md → a/b.html), index.html listing every note by folder, and
-        style.css. A top-level index.md becomes the home page, above the listing. Links between
-        notes are rewritten to their pages; links to missing notes are reported on stderr.
-        Notes are rendered in safe mode: raw HTML is omitted and script links are emptied.
+        Renders every note of DIR (default: the current folder), or with --remote every live
+        note of your account on the server, into OUTDIR: one page per note at the mirrored path
+        (a/b.md → a/b.html), index.html listing every note by folder, and style.css. A top-level
+        index.md becomes the home page, above the listing. Links between notes are rewritten to
+        their pages; links to missing notes are reported on stderr. Notes are rendered in safe
+        mode: raw HTML is omitted and script links are emptied.
 
-        The output depends only on the notes. Exporting again rewrites only the pages that
-        changed and removes those of deleted notes; OUTDIR/.notes-export.json lists what export
-        wrote, and nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or
-        inside it.
+        The output depends only on the notes: the same notes give the same bytes, exported from
+        a folder or from the server. Exporting again rewrites only the pages that changed and
+        removes those of deleted notes; OUTDIR/.notes-export.json lists what export wrote, and
+        nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or inside it.
+        With --remote, a path from the server that is not a valid note path is refused and
+        reported, never written.
 
         Options:
           --html OUTDIR   Where to write the site (created if needed)
+          --remote        Export the notes on the server instead of a folder (not with DIR)
           --title TITLE   The site's title on the index page (default: Notes)
           --strict        Fail, writing nothing, when a link points to a missing note
+          --server URL    With --remote: the server (default: NOTES_SERVER, else the one you
+                          signed in to)
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
@@ -31,16 +38,30 @@ struct ExportCommand: Command {
         }
         let title = try arguments.option("--title") ?? "Notes"
         let strict = arguments.flag("--strict")
-        let folder = arguments.positional() ?? "."
+        let remote = arguments.flag("--remote")
+        let serverOption = try arguments.option("--server")
+        let folder = arguments.positional()
         try arguments.finish()
-
-        let sourcePath = try FolderPaths.existingFolder(folder)
-        let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
-        if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {
-            throw CLIError.usage("OUTDIR \(output) is inside the notes folder \(folder); choose a folder outside it")
+        if remote, let folder {
+            throw CLIError.usage("export either the folder \(folder) or the server (--remote), not both")
+        }
+        if !remote, serverOption != nil {
+            throw CLIError.usage("--server goes with --remote")
         }
 
-        let notes = try await LocalFolderSource(folder: sourcePath).notes()
+        let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
+        let source: any ExportSource
+        if remote {
+            source = RemoteSource(client: try CommandSupport.client(server: serverOption, terminal))
+        } else {
+            let sourcePath = try FolderPaths.existingFolder(folder ?? ".")
+            if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {
+                throw CLIError.usage("OUTDIR \(output) is inside the notes folder \(folder ?? "."); choose a folder outside it")
+            }
+            source = LocalFolderSource(folder: sourcePath)
+        }
+
+        let notes = try await source.notes()
         for line in notes.skipped { terminal.printError("notes export: skipped \(line)") }
         let site = try SiteBuilder(title: title).build(notes.notes)
         for link in site.missingLinks {

@@ -35,14 +35,21 @@ struct LoginCommand: Command {
         if username == nil, passwordFromStdin || !terminal.stdinIsTTY {
             throw CLIError.usage("pass --username NAME when the password comes from stdin or stdin is not a terminal")
         }
-        if username == nil { username = try PasswordPrompt.readVisible("Username for \(server): ") }
+        if username == nil {
+            guard let typed = SecretPrompt.readVisible(prompt: "Username for \(server): ") else { throw CLIError.failure("no user name entered") }
+            username = typed
+        }
         guard let username, !username.isEmpty else { throw CLIError.usage("the user name is empty") }
 
         let password: String
         if passwordFromStdin {
-            password = readPasswordFromStdin()
+            // Its first line; an empty stdin is an empty password, refused below.
+            password = SecretPrompt.readLineFromStdin() ?? ""
         } else if terminal.stdinIsTTY {
-            password = try PasswordPrompt.read("Password for \(username) on \(server): ")
+            guard let typed = SecretPrompt.readHidden(prompt: "Password for \(username) on \(server): ") else {
+                throw CLIError.failure("no password entered")
+            }
+            password = typed
         } else {
             // Like `docker login`: never read a secret from a non-terminal stdin unasked.
             throw CLIError.usage("stdin is not a terminal: pass the password with --password-stdin")
@@ -58,14 +65,5 @@ struct LoginCommand: Command {
             terminal.printError("Note: NOTES_TOKEN is set, and it takes precedence over this session until you unset it.")
         }
         return .success
-    }
-
-    /// The first line of stdin, without its line ending (a password may contain spaces, so
-    /// nothing else is trimmed).
-    private static func readPasswordFromStdin() -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        let text = String(decoding: data, as: UTF8.self)
-        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return firstLine.hasSuffix("\r") ? String(firstLine.dropLast()) : String(firstLine)
     }
 }

@@ -14,8 +14,9 @@ struct ExportNotes: Sendable {
     var skipped: [String]
 }
 
-/// Where `notes export` gets notes from: a local folder today, the server (`--remote`) once the
-/// authenticated client exists. The site is built the same way from either.
+/// Where `notes export` gets notes from: a local folder (`LocalFolderSource`) or the server
+/// (`RemoteSource`, `--remote`). The site is built the same way from either, so the same notes
+/// give the same bytes.
 protocol ExportSource: Sendable {
     /// Every note, sorted by path, each path once.
     /// - Throws: when the source cannot be read at all (a missing folder, an unreachable server).

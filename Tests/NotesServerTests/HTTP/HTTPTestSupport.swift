@@ -15,7 +15,7 @@ final class LogSink: Sendable {
 
     /// Waits (polling, bounded) until some line satisfies `predicate`; log lines are written on
     /// completion, which can land just after the client has read the response.
-    func waitForLine(timeout: Duration = .seconds(5), where predicate: (String) -> Bool) async -> String? {
+    func waitForLine(timeout: Duration = .seconds(30), where predicate: (String) -> Bool) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = lines.first(where: predicate) { return line }

@@ -37,7 +37,8 @@ enum RawHTTP {
         let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.socket(errno) }
         // Bound every wait so a broken server fails the test instead of hanging it.
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // Generous: it only matters when a test fails, and a loaded CI box can be slow.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result: Int32

@@ -1,0 +1,82 @@
+import NotesCore
+
+/// A personal access token as stored: everything but the secret, which only its digest stands for.
+struct PersonalTokenRecord: Sendable {
+    let id: String
+    let userID: Int64
+    let name: String
+    let scope: TokenScope
+    let createdAt: Int64
+    let expiresAt: Int64?
+    let lastUsedAt: Int64?
+
+    /// The wire form; `secret` only in the answer that created the token.
+    func resource(secret: String? = nil) -> PersonalTokenResource {
+        PersonalTokenResource(id: id, name: name, scope: scope, createdAt: WireTime.string(fromMilliseconds: createdAt),
+                              expiresAt: expiresAt.map(WireTime.string(fromMilliseconds:)),
+                              lastUsedAt: lastUsedAt.map(WireTime.string(fromMilliseconds:)), token: secret)
+    }
+}
+
+/// Personal access tokens for scripts: long-lived bearer tokens with a scope, made and revoked
+/// by their owner. They live in the `tokens` table beside access tokens (kind `personal`, no
+/// session), so one lookup authenticates both.
+struct PersonalTokenStore: Sendable {
+    let database: DatabaseQueue
+    let clock: ServerClock
+
+    /// The most tokens one user may hold at once; a bound on what one account can store.
+    static let maxActivePerUser = 100
+    /// The longest lifetime a token may ask for: ten years.
+    static let maxLifetimeSeconds = 10 * 365 * 86_400
+
+    /// Makes a token for `userID`.
+    /// - Returns: the stored record and the secret, which is never stored and cannot be shown again.
+    /// - Throws: `HTTPError` 409 `too_many_tokens` past `maxActivePerUser`.
+    func create(userID: Int64, name: String, scope: TokenScope, expiresInSeconds: Int?) throws -> (PersonalTokenRecord, String) {
+        let now = clock.now()
+        let secret = TokenKind.personal.makeSecret()
+        let record = PersonalTokenRecord(id: SecureRandom.hexIdentifier(), userID: userID, name: name, scope: scope, createdAt: now,
+                                         expiresAt: expiresInSeconds.map { now + Int64($0) * 1000 }, lastUsedAt: nil)
+        try database.write { db in
+            let active = try db.scalarInt("""
+                SELECT count(*) FROM tokens WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL
+                AND (expires_at IS NULL OR expires_at > ?)
+                """, [userID, now]) ?? 0
+            guard active < Self.maxActivePerUser else {
+                throw HTTPError(409, code: "too_many_tokens",
+                                message: "You have \(Self.maxActivePerUser) personal tokens already; revoke one you no longer use.")
+            }
+            try db.run("""
+                INSERT INTO tokens (id, hash, kind, user_id, name, scope, created_at, expires_at)
+                VALUES (?, ?, 'personal', ?, ?, ?, ?, ?)
+                """, record.id, TokenKind.digest(secret), userID, name, scope.rawValue, now, record.expiresAt)
+        }
+        return (record, secret)
+    }
+
+    /// `userID`'s tokens that still work, newest first.
+    func list(userID: Int64) throws -> [PersonalTokenRecord] {
+        try database.read { db in
+            try db.query("""
+                SELECT id, user_id, name, scope, created_at, expires_at, last_used_at FROM tokens
+                WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
+                ORDER BY created_at DESC, id
+                """, [userID, clock.now()]) { row in
+                PersonalTokenRecord(id: row.string(0), userID: row.int64(1), name: row.string(2),
+                                    scope: TokenScope(rawValue: row.string(3)) ?? .read, createdAt: row.int64(4),
+                                    expiresAt: row.isNull(5) ? nil : row.int64(5), lastUsedAt: row.isNull(6) ? nil : row.int64(6))
+            }
+        }
+    }
+
+    /// Revokes `userID`'s token `id` at once.
+    /// - Returns: `false` when the user has no such live token (someone else's counts as none).
+    func revoke(userID: Int64, id: String) throws -> Bool {
+        try database.write { db in
+            try db.run("""
+                UPDATE tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND kind = 'personal' AND revoked_at IS NULL
+                """, clock.now(), id, userID) > 0
+        }
+    }
+}

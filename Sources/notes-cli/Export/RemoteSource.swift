@@ -1,0 +1,83 @@
+import Foundation
+import NotesCore
+
+/// Every live note of the signed-in user on the server, for `notes export --remote`.
+///
+/// Reads the changes feed from the beginning with content included (one request per page, not
+/// one per note), so the export sees the same notes `notes sync` would fetch. The server is not
+/// trusted with the filesystem: each path is validated with `NotePath`, as a local file's is,
+/// and a path that is not a valid note path (`../x.md`, `/etc/x.md`) is refused and reported,
+/// never written, so OUTDIR cannot be escaped whatever the server sends.
+struct RemoteSource: ExportSource {
+    var client: APIClient
+    /// Notes per feed page; the server caps it (1000 by default).
+    var pageSize = 500
+
+    func notes() async throws -> ExportNotes {
+        let latest = try await latestStateOfEveryNote()
+        var skipped: [String] = []
+        var notes: [ExportNote] = []
+        var seen: Set<NotePath> = []
+        // Feed order (by revision) is not stable across servers; paths order the result below.
+        for change in latest where !change.deleted {
+            let path: NotePath
+            do {
+                path = try NotePath(change.path)
+            } catch {
+                skipped.append("\(Self.printable(change.path)): the server sent a path that is not a valid note path (\(error)); refused")
+                continue
+            }
+            // The server keeps one note per path; a second one is a server fault, not a page to overwrite.
+            guard seen.insert(path).inserted else {
+                skipped.append("\(path.value): the server sent two notes with this path; kept the first")
+                continue
+            }
+            guard let content = change.content else {
+                throw CLIError.failure("the server's changes feed left out the content of \(path.value)")
+            }
+            notes.append(ExportNote(path: path, content: Data(content.utf8)))
+        }
+        notes.sort { $0.path < $1.path }
+        skipped.sort()
+        return ExportNotes(notes: notes, skipped: skipped)
+    }
+
+    /// Walks the feed until `has_more` is false and keeps each note's latest state: a note edited
+    /// during the walk shows up again on a later page, and that later entry wins.
+    private func latestStateOfEveryNote() async throws -> [NoteResource] {
+        var byID: [NoteID: Int] = [:]
+        var entries: [NoteResource] = []
+        var cursor = "0"
+        while true {
+            let page = try await client.changes(since: cursor, limit: pageSize, includeContent: true)
+            for change in page.changes {
+                if let index = byID[change.id] {
+                    entries[index] = change
+                } else {
+                    byID[change.id] = entries.count
+                    entries.append(change)
+                }
+            }
+            guard page.hasMore else { return entries }
+            // A server that promises more but does not move its cursor would keep us here forever.
+            guard page.cursor != cursor, !page.changes.isEmpty else {
+                throw CLIError.failure("the server's changes feed did not advance past cursor \(cursor)")
+            }
+            cursor = page.cursor
+        }
+    }
+
+    /// `path` with control characters escaped, so a hostile path cannot rewrite the terminal
+    /// when it is reported on stderr.
+    private static func printable(_ path: String) -> String {
+        var text = ""
+        for scalar in path.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                text += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+}

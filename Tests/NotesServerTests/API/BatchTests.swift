@@ -1,0 +1,74 @@
+import Foundation
+import NotesCore
+import Testing
+
+/// `POST /v1/batch`: many writes in one request, each judged on its own.
+@Suite("Notes API: batch")
+struct BatchTests {
+    @Test func mixedOperationsAnswerPerOperationStatusesInOrderAndFailuresDoNotBlockOthers() async throws {
+        try await withAPIServer { _, api in
+            let x = try await api.create("x.md", "x1")
+            let y = try await api.create("y.md", "y1")
+            let newID = NoteID(), clashID = NoteID(), badPathID = NoteID(), unguardedID = NoteID()
+            let request = BatchRequest(operations: [
+                BatchOperation(op: .put, id: newID, path: "new.md", content: "fresh", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "x2", ifMatch: x.rev + 100),
+                BatchOperation(op: .delete, id: y.id, ifMatch: y.rev),
+                BatchOperation(op: .put, id: unguardedID, path: "u.md", content: "u"),
+                BatchOperation(op: .put, id: badPathID, path: "../escape.md", content: "e", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: clashID, path: "NEW.md", content: "clash", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "x3", ifMatch: x.rev),
+            ])
+            let response = try await api.send("POST", "/v1/batch", json: request)
+            #expect(response.status == 200)
+            let results = try response.decode(BatchResponse.self).results
+            #expect(results.map(\.id) == request.operations.map(\.id))
+            #expect(results.map(\.status) == [201, 412, 200, 428, 400, 409, 200])
+            #expect(results[0].note?.path == "new.md" && results[0].error == nil)
+            #expect(results[1].error?.code == "precondition_failed")
+            #expect(results[1].note?.content == "x1", "a stale operation carries the current note")
+            #expect(results[2].note?.deleted == true)
+            #expect(results[3].error?.code == "precondition_required")
+            #expect(results[4].error?.code == "invalid_path")
+            #expect(results[5].error?.code == "path_taken")
+            #expect(results[6].note?.hash == SHA256.hex(of: "x3"))
+
+            let fresh = try await api.send("GET", "/v1/notes/\(newID)").decode(NoteResource.self)
+            #expect(fresh.content == "fresh")
+            #expect(try await api.send("GET", "/v1/notes/\(y.id)").status == 404)
+            #expect(try await api.send("GET", "/v1/notes/\(clashID)").status == 404)
+            #expect(try await api.send("GET", "/v1/notes/\(x.id)").decode(NoteResource.self).content == "x3")
+        }
+    }
+
+    @Test func batchOverTheOperationLimitIs413() async throws {
+        try await withAPIServer { _, api in
+            let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
+            let operations = (0...limits.maxBatchOperations).map { _ in BatchOperation(op: .delete, id: NoteID(), ifMatch: 1) }
+            let response = try await api.send("POST", "/v1/batch", json: BatchRequest(operations: operations))
+            #expect(response.status == 413)
+            #expect(response.isErrorBody)
+            #expect(try await api.send("GET", "/v1/changes").decode(ChangesPage.self).changes.isEmpty)
+        }
+    }
+
+    @Test func malformedBatchesAre400() async throws {
+        try await withAPIServer { _, api in
+            let bodies = [
+                #"{}"#,
+                #"{"operations": {}}"#,
+                #"{"operations": [{"op": "patch", "id": "\#(NoteID())"}]}"#,
+                #"{"operations": [{"op": "put", "id": "not-a-uuid", "path": "a.md", "content": "", "if_none_match": "*"}]}"#,
+                #"{"operations": [{"op": "delete", "id": "\#(NoteID())", "if_match": "one"}]}"#,
+            ]
+            for body in bodies {
+                let response = try await api.send("POST", "/v1/batch", body: Data(body.utf8))
+                #expect(response.status == 400, "\(body)")
+                #expect(response.errorCode == "invalid_json", "\(body)")
+            }
+            let empty = try await api.send("POST", "/v1/batch", json: BatchRequest(operations: []))
+            #expect(empty.status == 200)
+            #expect(try empty.decode(BatchResponse.self).results.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NotesCore
+import NotesTestSupport
+import Testing
+
+/// The auth requests the tests make, on the shared live-server client.
+extension TestAPIClient {
+    /// `POST /v1/auth/login` with whatever answer comes back.
+    func login(_ username: String, _ password: String, device: String? = nil) async throws -> TestAPIResponse {
+        try await send("POST", "/v1/auth/login", json: LoginRequest(username: username, password: password, device: device))
+    }
+
+    /// Signs in and returns the tokens, failing the test unless the answer is 200.
+    func signIn(_ username: String = AuthFixture.username, _ password: String = AuthFixture.password, device: String? = nil) async throws -> TokenResponse {
+        let response = try await login(username, password, device: device)
+        try #require(response.status == 200, "login answered \(response.status): \(response.text)")
+        return try response.decode(TokenResponse.self)
+    }
+
+    /// `POST /v1/auth/refresh` with whatever answer comes back.
+    func refresh(_ refreshToken: String) async throws -> TestAPIResponse {
+        try await send("POST", "/v1/auth/refresh", json: RefreshRequest(refreshToken: refreshToken))
+    }
+
+    /// Creates a personal token and returns it, secret included.
+    func createToken(_ name: String, scope: TokenScope, expiresIn: Int? = nil, using token: String) async throws -> PersonalTokenResource {
+        let response = try await send("POST", "/v1/tokens", json: CreateTokenRequest(name: name, scope: scope, expiresIn: expiresIn), token: token)
+        try #require(response.status == 201, "token creation answered \(response.status): \(response.text)")
+        return try response.decode(PersonalTokenResource.self)
+    }
+
+    /// The status of `GET /v1/me` with `token`, the cheapest "does this token work" probe.
+    func me(_ token: String) async throws -> TestAPIResponse {
+        try await send("GET", "/v1/me", token: token)
+    }
+}
+
+/// The account every auth test signs in with, and the way each test gets its own server.
+enum AuthFixture {
+    static let username = "alice"
+    static let password = "correct horse battery"
+
+    /// Runs `body` against a fresh `notes-server serve` with `extraArguments` and the user
+    /// `alice`, then stops the server (its temporary database goes with it).
+    static func withServer(_ extraArguments: [String] = [], addUser: Bool = true,
+                           _ body: (TestServer, TestAPIClient) async throws -> Void) async throws {
+        let server = try await TestServer(extraArguments: extraArguments)
+        let client = TestAPIClient(server)
+        do {
+            if addUser { try await server.addUser(username, password: password) }
+            try await body(server, client)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Waits out a short token lifetime: the only fixed sleeps in these tests.
+    static func waitOut(seconds: Double) async throws {
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` passes; whether it held.
+    static func eventually(timeout: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return try await condition()
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+
+@Suite("Auth: brute-force and request-rate limits")
+struct ThrottleTests {
+    @Test("failed logins per account are limited: 429 with Retry-After, even for the right password")
+    func perAccountLimit() async throws {
+        try await AuthFixture.withServer(["--login-attempts", "3", "--login-window", "60"]) { _, client in
+            for _ in 0..<3 {
+                #expect(try await client.login(AuthFixture.username, "guess").status == 401)
+            }
+            let limited = try await client.login(AuthFixture.username, AuthFixture.password)
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "too_many_requests")
+            let retryAfter = try #require(limited.header("Retry-After").flatMap(Int.init))
+            #expect((1...60).contains(retryAfter))
+            #expect(try await client.login("someone-else", "guess").status == 401, "other accounts are not locked")
+        }
+    }
+
+    @Test("an unknown account is limited exactly like a known one")
+    func unknownAccountLimitedAlike() async throws {
+        try await AuthFixture.withServer(["--login-attempts", "2"]) { _, client in
+            for name in [AuthFixture.username, "nobody"] {
+                let statuses = try await [client.login(name, "x").status, client.login(name, "x").status, client.login(name, "x").status]
+                #expect(statuses == [401, 401, 429])
+            }
+        }
+    }
+
+    @Test("failed logins per client address are limited across accounts")
+    func perAddressLimit() async throws {
+        try await AuthFixture.withServer(["--login-attempts-per-address", "3"]) { _, client in
+            for name in ["u1", "u2", "u3"] {
+                #expect(try await client.login(name, "guess").status == 401)
+            }
+            let limited = try await client.login(AuthFixture.username, AuthFixture.password)
+            #expect(limited.status == 429)
+            #expect(limited.header("Retry-After") != nil)
+        }
+    }
+
+    @Test("a successful login resets the account's failure count")
+    func successResetsAccount() async throws {
+        try await AuthFixture.withServer(["--login-attempts", "3"]) { _, client in
+            // Without the reset, the second round's first guess would be the fourth attempt: refused.
+            for round in 1...2 {
+                let guesses = try await [client.login(AuthFixture.username, "guess").status,
+                                         client.login(AuthFixture.username, "guess").status]
+                let success = try await client.login(AuthFixture.username, AuthFixture.password).status
+                #expect(guesses == [401, 401], "round \(round)")
+                #expect(success == 200, "round \(round)")
+            }
+        }
+    }
+
+    @Test("requests beyond the published per-client rate get 429 with Retry-After")
+    func requestRateLimit() async throws {
+        try await AuthFixture.withServer(["--requests-per-minute", "5"], addUser: false) { _, client in
+            let limits = try await client.send("GET", "/v1/limits")
+            #expect(try limits.decode(ServerLimits.self).requestsPerMinute == 5)
+            for _ in 0..<4 {
+                #expect(try await client.send("GET", "/healthz").status == 200)
+            }
+            let limited = try await client.send("GET", "/healthz")
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "too_many_requests")
+            // One request comes back every 12 s at 5 a minute.
+            let retryAfter = try #require(limited.header("Retry-After").flatMap(Int.init))
+            #expect((1...12).contains(retryAfter))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+# Shared helpers for the bench scripts: installs peers, builds release binaries, makes a corpus.
+# Benches print ratios against a peer run side by side in the same run (these machines are noisy);
+# they are never run by CI.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+need_packages() {
+    local missing=()
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+build_release() {
+    "$ROOT/scripts/install-deps"
+    (cd "$ROOT" && swift build -c release >&2)
+    BIN="$ROOT/.build/release"
+}
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# make_corpus DIR COUNT: COUNT notes of about 2 KB in 50 folders, cut from the CommonMark spec.
+make_corpus() {
+    python3 - "$1" "$2" "$ROOT/../shared/commonmark/spec.txt" <<'PY'
+import os, sys
+out, count, spec = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+text = open(spec, encoding="utf-8").read() if os.path.exists(spec) else "# Note\n\nSome *text* and a [link](x.md).\n" * 400
+for i in range(count):
+    start = (i * 1777) % max(1, len(text) - 2100)
+    body = f"# Note {i}\n\n" + text[start:start + 2000] + "\n"
+    folder = os.path.join(out, f"folder{i % 50:02d}")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, f"note{i:05d}.md"), "w", encoding="utf-8") as f:
+        f.write(body)
+PY
+}
+
+ratio() {
+    python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else 'n/a')" "$1" "$2"
+}

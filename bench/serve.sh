@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Serving: authenticated GET /v1/notes/{id} (a 2 KB note, JSON) against nginx serving the same
+# bytes as a static file, both under wrk on loopback with the same connections and duration.
+# Target (DESIGN 6): ≥ 0.8 × nginx's requests/s, p99 ≤ 2 ms.
+source "$(dirname "$0")/common.sh"
+need_packages wrk nginx-light
+build_release
+work=$(mktemp -d)
+connections=${CONNECTIONS:-32}
+duration=${DURATION:-5s}
+cleanup() {
+    [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null || true
+    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "benchpassword" | "$BIN/notes-server" user add bench --password-stdin --db "$work/db.sqlite" >/dev/null
+"$BIN/notes-server" serve --db "$work/db.sqlite" --listen 127.0.0.1:0 > "$work/server.out" 2> "$work/server.log" &
+server_pid=$!
+for _ in $(seq 100); do grep -q listening "$work/server.out" && break; sleep 0.05; done
+port=$(grep -o '127.0.0.1:[0-9]*' "$work/server.out" | cut -d: -f2)
+token=$(curl -s -X POST "127.0.0.1:$port/v1/auth/login" -d '{"username":"bench","password":"benchpassword"}' \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+id=$(python3 -c 'import uuid; print(uuid.uuid4())')
+content=$(python3 -c 'print(("Some note text, *emphasis* and a [link](x.md).\n" * 44)[:2000])')
+python3 -c 'import json,sys; print(json.dumps({"path": "bench.md", "content": sys.argv[1]}))' "$content" > "$work/body.json"
+curl -s -o /dev/null -X PUT "127.0.0.1:$port/v1/notes/$id" -H "Authorization: Bearer $token" -H 'If-None-Match: *' --data-binary @"$work/body.json"
+curl -s "127.0.0.1:$port/v1/notes/$id" -H "Authorization: Bearer $token" > "$work/note.json"
+
+nginx_port=$(free_port)
+mkdir -p "$work/www"
+cp "$work/note.json" "$work/www/note.json"
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    server { listen 127.0.0.1:$nginx_port; root $work/www; }
+}
+CONF
+nginx -c "$work/nginx.conf" -p "$work"
+sleep 0.2
+
+run_wrk() { wrk -t2 -c"$connections" -d"$duration" --latency "$@"; }
+run_wrk "http://127.0.0.1:$nginx_port/note.json" > "$work/nginx.wrk"
+run_wrk -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/notes/$id" > "$work/notes.wrk"
+rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
+p99() { awk '/ 99%/ {print $2}' "$1"; }
+echo "serve: nginx $(rps "$work/nginx.wrk") req/s (p99 $(p99 "$work/nginx.wrk")); notes-server $(rps "$work/notes.wrk") req/s (p99 $(p99 "$work/notes.wrk"))"
+echo "serve: notes/nginx requests/s ratio $(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (target ≥ 0.8, p99 ≤ 2 ms), $connections connections"
