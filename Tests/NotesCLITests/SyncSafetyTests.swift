@@ -8,40 +8,47 @@ import Testing
 /// DESIGN 4.8 against a server that lies, and 4.10 against a user who types during a sync.
 @Suite("Sync safety")
 struct SyncSafetyTests {
-    /// A server that answers the changes feed with whatever a test wants: the real server
-    /// validates paths, so only a stand-in can play a hostile one.
-    struct HostileRemote: SyncRemote {
-        let notes: [NoteResource]
-
-        func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-            ChangesPage(changes: since == nil ? notes : [], cursor: "99", hasMore: false)
-        }
-
-        func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { [] }
-
-        func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { nil }
-    }
-
-    @Test("a hostile server cannot make the client write outside the folder or into .notes/")
+    @Test("a hostile server cannot make `notes sync` write outside the folder or into .notes/")
     func hostilePathsAreRefused() async throws {
         let work = try TemporaryDirectory("notes-hostile")
         defer { work.remove() }
-        let root = work.appending("folder").path
-        let folder = try SyncFolder.bind(root: root, server: "http://127.0.0.1:9", device: "t")
         let hostile = ["../escape.md", "/tmp/absolute.md", ".notes/index.sqlite.md", "a/../../up.md", "a//b.md", "./dot.md",
-                       "nul\u{0}.md", "back\\slash.md", "ctl\u{1B}.md", "", "a/.hidden/x.md", "not-markdown.txt", "fine.md"]
+                       "nul\u{0}.md", "back\\slash.md", "ctl\u{1B}.md", "", "a/.hidden/x.md", "not-markdown.txt",
+                       "Cafe\u{301}.md", "fine.md"]
         let notes = hostile.enumerated().map { offset, path in
             NoteResource(id: NoteID(), path: path, content: "payload \(offset)\n", hash: SHA256.hex(of: "payload \(offset)\n"),
                          rev: Int64(offset + 1), size: 10, createdAt: "", updatedAt: "", deleted: false)
         }
-        let index = try SyncIndex(path: folder.indexPath)
-        defer { try? index.close() }
-        let report = try await SyncEngine(folder: folder, index: index, remote: HostileRemote(notes: notes), options: SyncOptions()).run()
-        #expect(report.downloaded == 1)
-        #expect(report.warnings.filter { $0.contains("unsafe path") }.count == hostile.count - 1)
-        let written = try ExportFixture.tree(work.url).keys.filter { !$0.hasPrefix("folder/.notes/") }
-        #expect(written == ["folder/fine.md"])
+        let feed = try WireJSON.encoder().encode(ChangesPage(changes: notes, cursor: "99", hasMore: false))
+        let emptyFeed = try WireJSON.encoder().encode(ChangesPage(changes: [], cursor: "99", hasMore: false))
+        // A real socket and the client's real transport; only the answers are a hostile server's.
+        let server = try ScriptedHTTPServer { request in
+            switch request.path {
+            case "/v1/changes": .respond(status: 200, headers: ["Content-Type": "application/json"],
+                                         body: request.query.contains("since=99") ? emptyFeed : feed)
+            case "/v1/batch": .json(200, #"{"results":[]}"#)
+            default: .error(404, "not_found", "No such thing.")
+            }
+        }
+        defer { server.stop() }
+        let environment = ["HOME": work.path, "XDG_CONFIG_HOME": work.appending("config").path, "NOTES_TOKEN": "npt_scripted"]
+        let folder = work.appending("folder").path
+        _ = try await ProcessRunner.run(BuiltProducts.client, ["init", folder, "--server", server.baseURL], environment: environment)
+        let result = try await ProcessRunner.run(BuiltProducts.client, ["sync", folder, "--json"], environment: environment)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let report = try WireJSON.decoder().decode(SyncReport.self, from: Data(result.stdout.utf8))
+        #expect(report.downloaded == 2)
+        #expect(report.warnings.filter { $0.contains("unsafe path") }.count == hostile.count - 2)
+        // Only the two acceptable notes, and the decomposed name written NFC, as on the wire.
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != ".notes" }.map { Array($0.utf8) }
+        #expect(Set(written) == [Array("fine.md".utf8), Array("Caf\u{E9}.md".utf8)])
+        for escaped in ["escape.md", "up.md"] {  // where ../ would have led
+            #expect(!FileManager.default.fileExists(atPath: work.appending(escaped).path))
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/absolute.md"))
+        let index = try SyncIndex(path: folder + "/.notes/index.sqlite")
         #expect(try index.integrityCheck() == "ok")
+        try index.close()
     }
 
     /// Forwards to the real server, running `hook` once after the scan (during the first

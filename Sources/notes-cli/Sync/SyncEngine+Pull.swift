@@ -144,10 +144,12 @@ extension SyncEngine {
 
     private func applyChange(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
         seenInFeed?.insert(note.id)
-        guard let path = try? NotePath(note.path), path.value == note.path else {
+        guard let path = try? NotePath(note.path) else {
             report.warnings.append("refused a note from the server with an unsafe path: \(note.path.debugDescription)")
             return true
         }
+        var note = note
+        note.path = path.value  // NFC on disk and in the index, whatever the server sent
         if var tracked = snapshot.tracked[note.id] {
             if tracked.frozen {
                 if note.rev > tracked.row.base.rev {
