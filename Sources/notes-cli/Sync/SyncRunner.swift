@@ -54,9 +54,18 @@ final class ProgressLine: Sendable {
         self.enabled = enabled
     }
 
+    /// Shows `phase` with `done` of `total` items as a bar (a plain count when the total is
+    /// unknown, as for the changes feed). Short syncs never reach it: the engine reports only
+    /// after whole pages and batches.
     func show(_ phase: String, _ done: Int, _ total: Int) {
         guard enabled else { return }
-        let text = total > 0 ? "\(phase) \(done)/\(total)" : "\(phase) \(done)"
+        var text = "\(phase) \(done)"
+        if total > 0 {
+            let width = 24
+            let filled = min(width, done * width / total)
+            text = "\(phase) [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                + "] \(done)/\(total)"
+        }
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
     }
 
