@@ -67,7 +67,10 @@ extension HTTPServer {
         }
         switch bodyPlan(connection) {
         case .none:
-            return complete(state)
+            // Answer on the next call, once libmicrohttpd has finished reading the request:
+            // a response queued during the header callback makes it close the connection
+            // (no keep-alive), which would cost a TCP handshake per request.
+            return .YES
         case .sized(let length):
             // Reserve modestly: the client's number is a claim, not yet bytes.
             state.body.reserveCapacity(min(length, 64 * 1024))

@@ -94,4 +94,16 @@ struct HTTPServerRequestTests {
         #expect(response.headers["Allow"] == "GET, PUT")
         #expect(response.text.contains(#""code":"method_not_allowed""#))
     }
+
+    @Test("answers keep the connection open (no Connection: close), with and without a request body")
+    func keepsConnectionsAlive() async throws {
+        let running = try RunningServer.start(responder: echoResponder)
+        let get = try await RawHTTP.exchange(port: running.port, "GET /a HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(get.status == 200)
+        #expect(get.headers["Connection"] == nil)
+        let post = try await RawHTTP.exchange(port: running.port, "POST /b HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
+        #expect(post.status == 200)
+        #expect(post.headers["Connection"] == nil)
+        try await running.stop()
+    }
 }
