@@ -53,7 +53,9 @@ struct ServerRunner {
         printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
         printLine("database: \(configuration.databasePath)")
         if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
-            printLine("No users yet. Add the first one with: notes-server user add NAME --db \(configuration.databasePath)")
+            // Show the command as this binary was started, so it can be pasted as is.
+            let program = CommandLine.arguments.first ?? "notes-server"
+            printLine("No users yet. Add the first one with: \(program) user add NAME --db \(configuration.databasePath)")
         }
         withExtendedLifetime(signals) { dispatchMain() }
     }
