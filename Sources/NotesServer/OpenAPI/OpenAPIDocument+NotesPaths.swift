@@ -43,7 +43,7 @@ extension OpenAPIDocument {
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}},
               "delete": {"operationId": "deleteNote", "tags": ["notes"], "summary": "Delete: the note becomes a tombstone in the changes feed until purged.",
-                "parameters": [{"$ref": "#/components/parameters/IfMatch"}],
+                "parameters": [{"$ref": "#/components/parameters/IfMatchDelete"}],
                 "responses": {
                   "200": {"description": "The tombstone (`deleted: true`); deleting a tombstone again at its rev is a no-op.", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Note"}}}},
                   "400": {"$ref": "#/components/responses/BadRequest"},
