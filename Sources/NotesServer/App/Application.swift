@@ -24,7 +24,7 @@ final class Application: Sendable {
                             rateLimiter: RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute), log: log)
         MetaController(limits: configuration.limits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
-                       throttle: LoginThrottle(limits: configuration.loginLimits)).register(in: &router)
+                       throttle: LoginThrottle(limits: configuration.loginLimits), log: log).register(in: &router)
         TokensController(tokens: PersonalTokenStore(database: database, clock: clock)).register(in: &router)
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes).register(in: &router)

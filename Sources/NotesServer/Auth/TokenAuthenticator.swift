@@ -77,12 +77,12 @@ struct TokenAuthenticator: Sendable {
         let stale = now - Self.lastUseResolutionMilliseconds
         if let sessionID {
             guard (sessionUsedAt ?? 0) < stale else { return }
-            try database.read { db in
+            try database.write { db in
                 try db.run("UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?", now, sessionID, now)
             }
         } else {
             guard (tokenUsedAt ?? 0) < stale else { return }
-            try database.read { db in try db.run("UPDATE tokens SET last_used_at = ? WHERE id = ?", now, tokenID) }
+            try database.write { db in try db.run("UPDATE tokens SET last_used_at = ? WHERE id = ?", now, tokenID) }
         }
     }
 }

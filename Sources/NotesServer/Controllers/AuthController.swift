@@ -6,6 +6,9 @@ struct AuthController: Sendable {
     let sessions: SessionStore
     let passwords: PasswordWorker
     let throttle: LoginThrottle
+    /// The server log: a login runs outside the router's error handling (as `.later` work), so
+    /// it logs its own unexpected errors, in the router's format.
+    let log: @Sendable (String) -> Void
 
     func register(in router: inout Router) {
         router.add("POST", "/v1/auth/login", access: .open) { context in
@@ -16,7 +19,8 @@ struct AuthController: Sendable {
             }
             // Counted on the connection thread, so a throttled client never costs a password check.
             let attempt = try throttle.begin(username: body.username, address: context.request.remoteAddress)
-            return .later { await login(body, attempt: attempt) }
+            let requestID = context.request.id
+            return .later { await login(body, attempt: attempt, requestID: requestID) }
         }
         router.add("POST", "/v1/auth/refresh", access: .open) { context in
             let body = try context.decode(RefreshRequest.self)
@@ -39,8 +43,9 @@ struct AuthController: Sendable {
     }
 
     /// Checks the password off the HTTP threads. Unknown users, wrong passwords and disabled
-    /// accounts get the same answer after the same work, so none can be told apart.
-    private func login(_ body: LoginRequest, attempt: LoginThrottle.Attempt) async -> HTTPResponse {
+    /// accounts get the same answer after the same work, so none can be told apart. Any error
+    /// that is not an `HTTPError` becomes a bare 500, logged with `requestID` like the router's.
+    private func login(_ body: LoginRequest, attempt: LoginThrottle.Attempt, requestID: String) async -> HTTPResponse {
         do {
             let user = try users.find(username: body.username)
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
@@ -51,6 +56,7 @@ struct AuthController: Sendable {
         } catch let error as HTTPError {
             return .error(error)
         } catch {
+            log("req=\(requestID) internal error: \(error)")
             return .error(.internal)
         }
     }

@@ -45,16 +45,31 @@ struct NotesController: Sendable {
 
     private func html(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
-        guard let rendered = try store.html(userID: user, id: try context.noteID()) else { throw HTTPError.notFound("There is no note with this id.") }
-        let standalone = ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "")
-        let body = standalone ? StandalonePage.html(title: rendered.path, body: rendered.html) : rendered.html
+        let id = try context.noteID()
+        let body: String, rev: Int64
+        if ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "") {
+            (body, rev) = try standalonePage(userID: user, id: id)
+        } else {
+            guard let rendered = try store.html(userID: user, id: id) else { throw HTTPError.notFound("There is no note with this id.") }
+            (body, rev) = (rendered.html, rendered.rev)
+        }
         return HTTPResponse(status: 200, headers: [
             "Content-Type": "text/html; charset=utf-8",
-            "ETag": Preconditions.etag(rendered.rev),
+            "ETag": Preconditions.etag(rev),
             // The HTML is already safe (no raw HTML, no script links); the policy is a second wall.
             "Content-Security-Policy": "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'",
             "X-Content-Type-Options": "nosniff",
         ], body: Array(body.utf8))
+    }
+
+    /// The page `notes export` would make of the note, titled by its first heading, else its
+    /// file name. Rendered here rather than stored: the title needs a parse, and whole pages are
+    /// asked for far less often than fragments.
+    private func standalonePage(userID: Int64, id: NoteID) throws -> (html: String, rev: Int64) {
+        guard let note = try store.note(userID: userID, id: id), !note.deleted else { throw HTTPError.notFound("There is no note with this id.") }
+        let rendered = store.renderer.render((note.content ?? "").utf8)
+        let title = rendered.title(orFileName: try NotePath(note.path).fileName)
+        return (HTMLPage(title: title, bodyHTML: rendered.html).render(), note.rev)
     }
 
     private func put(_ context: RequestContext) throws -> HTTPResponse {

@@ -108,11 +108,14 @@ extension HTTPServer {
             return send(.error(.payloadTooLarge(limit: configuration.maxBodyBytes)), for: state)
         }
         let connection = state.connection
+        guard let query = MHDConnection.query(of: connection) else {
+            return send(.error(.badRequest("A query parameter holds a NUL character (%00).", code: "invalid_query")), for: state)
+        }
         let request = HTTPRequest(
             id: state.id,
             method: state.method,
             path: state.path,
-            query: MHDConnection.query(of: connection),
+            query: query,
             headers: MHDConnection.headers(of: connection),
             body: state.body,
             remoteAddress: MHDInfo.clientAddress(of: connection)

@@ -6,33 +6,45 @@ import CMicroHTTPD
 /// outlives the call that produced it.
 enum MHDConnection {
     /// The request headers in the order received.
+    ///
+    /// No NUL check here: libmicrohttpd (0.9.75) already ends a header value at a NUL while
+    /// parsing, before any callback sees it, so the sizes never show one.
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        let (pairs, _) = values(of: connection, kind: .HEADER_KIND)
         var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let name = String(cString: key)
-                let text = value.map { String(cString: $0) } ?? ""
-                context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(name: name, value: text)
-                return .YES
-            }, pointer)
-        }
+        for (name, value) in pairs { headers.add(name: name, value: value) }
         return headers
     }
 
-    /// The decoded query arguments; a key given without `=` maps to the empty string.
-    static func query(of connection: OpaquePointer) -> [String: String] {
+    /// The decoded query arguments (a key given without `=` maps to the empty string; for a
+    /// repeated key the last value wins), or nil when a key or value holds a NUL byte (`%00`).
+    static func query(of connection: OpaquePointer) -> [String: String]? {
+        let (pairs, hasNUL) = values(of: connection, kind: .GET_ARGUMENT_KIND)
+        guard !hasNUL else { return nil }
         var query: [String: String] = [:]
-        withUnsafeMutablePointer(to: &query) { pointer in
-            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
+        for (name, value) in pairs { query[name] = value }
+        return query
+    }
+
+    /// Pairs of one kind, copied with their true byte lengths.
+    ///
+    /// The `_n` variant matters: a C string stops at the first NUL, so `q=fox%00bar` would
+    /// silently arrive as `fox`, and a request could mean one thing to a proxy and another here.
+    /// Invalid UTF-8 is repaired with U+FFFD, as `String(cString:)` would.
+    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> (pairs: [(String, String)], hasNUL: Bool) {
+        var collected = (pairs: [(String, String)](), hasNUL: false)
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values_n(connection, kind, { context, _, key, keySize, value, valueSize in
                 guard let context, let key else { return .YES }
-                let name = String(cString: key)
-                let text = value.map { String(cString: $0) } ?? ""
-                context.assumingMemoryBound(to: [String: String].self).pointee[name] = text
+                let name = UnsafeRawBufferPointer(start: key, count: keySize)
+                let text = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+                let collected = context.assumingMemoryBound(to: (pairs: [(String, String)], hasNUL: Bool).self)
+                if name.contains(0) || text.contains(0) { collected.pointee.hasNUL = true }
+                collected.pointee.pairs.append((String(decoding: name, as: UTF8.self), String(decoding: text, as: UTF8.self)))
                 return .YES
             }, pointer)
         }
-        return query
+        return collected
     }
 
     /// One request header's value, or nil when absent.

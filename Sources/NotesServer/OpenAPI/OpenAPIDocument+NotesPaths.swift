@@ -7,6 +7,7 @@ extension OpenAPIDocument {
                 "200": {"description": "One page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NoteListPage"}}}},
                 "400": {"$ref": "#/components/responses/BadRequest"},
                 "401": {"$ref": "#/components/responses/Unauthorized"},
+                "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/notes/{id}": {
@@ -21,6 +22,7 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "404": {"description": "No such note (`not_found`) or it was deleted (`note_deleted`).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}},
               "put": {"operationId": "putNote", "tags": ["notes"], "summary": "Create (`If-None-Match: *`) or update (`If-Match`) a note's content and/or path.",
@@ -41,7 +43,7 @@ extension OpenAPIDocument {
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}},
               "delete": {"operationId": "deleteNote", "tags": ["notes"], "summary": "Delete: the note becomes a tombstone in the changes feed until purged.",
-                "parameters": [{"$ref": "#/components/parameters/IfMatch"}],
+                "parameters": [{"$ref": "#/components/parameters/IfMatchDelete"}],
                 "responses": {
                   "200": {"description": "The tombstone (`deleted: true`); deleting a tombstone again at its rev is a no-op.", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Note"}}}},
                   "400": {"$ref": "#/components/responses/BadRequest"},
@@ -50,6 +52,7 @@ extension OpenAPIDocument {
                   "404": {"$ref": "#/components/responses/NotFound"},
                   "412": {"$ref": "#/components/responses/PreconditionFailed"},
                   "428": {"$ref": "#/components/responses/PreconditionRequired"},
+                  "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/notes/{id}/html": {
@@ -61,6 +64,7 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "404": {"$ref": "#/components/responses/NotFound"},
+                  "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/notes/{id}/revisions": {
@@ -71,6 +75,7 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "404": {"$ref": "#/components/responses/NotFound"},
+                  "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/notes/{id}/revisions/{rev}": {
@@ -81,6 +86,7 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "404": {"$ref": "#/components/responses/NotFound"},
+                  "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
                   "default": {"$ref": "#/components/responses/Error"}}}}
         """#
@@ -93,6 +99,7 @@ extension OpenAPIDocument {
                 "400": {"$ref": "#/components/responses/BadRequest"},
                 "401": {"$ref": "#/components/responses/Unauthorized"},
                 "410": {"description": "`resync_required`: deletions after this cursor were already purged (or the cursor is ahead of the account, as after restoring a backup); read again from `since=0`, treating notes missing from that walk as deleted.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/batch": {"post": {"operationId": "batch", "tags": ["sync"], "summary": "Many writes in one transaction, each with its own precondition and its own status.",
@@ -112,6 +119,7 @@ extension OpenAPIDocument {
                 "200": {"description": "Matches, best first.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchResults"}}}},
                 "400": {"$ref": "#/components/responses/BadRequest"},
                 "401": {"$ref": "#/components/responses/Unauthorized"},
+                "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
                 "default": {"$ref": "#/components/responses/Error"}}}}
         """#

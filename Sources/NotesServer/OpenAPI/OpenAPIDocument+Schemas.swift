@@ -35,8 +35,9 @@ extension OpenAPIDocument {
                 "created_at": {"type": "string", "format": "date-time"}}},
               "TokenScope": {"type": "string", "enum": ["read", "write"]},
               "CreateTokenRequest": {"type": "object", "required": ["name", "scope"], "properties": {
-                "name": {"type": "string"}, "scope": {"$ref": "#/components/schemas/TokenScope"},
-                "expires_in": {"type": "integer", "nullable": true, "description": "Lifetime in seconds; absent for a token that lasts until revoked."}}},
+                "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "1 to 100 characters, not blank, without control or format characters."},
+                "scope": {"$ref": "#/components/schemas/TokenScope"},
+                "expires_in": {"type": "integer", "nullable": true, "minimum": 1, "maximum": 315360000, "description": "Lifetime in seconds, at most ten years; absent for a token that lasts until revoked."}}},
               "PersonalToken": {"type": "object", "required": ["id", "name", "scope", "created_at"], "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"}, "scope": {"$ref": "#/components/schemas/TokenScope"},
                 "created_at": {"type": "string", "format": "date-time"},
@@ -56,7 +57,8 @@ extension OpenAPIDocument {
                 "updated_at": {"type": "string", "format": "date-time"},
                 "deleted": {"type": "boolean", "description": "True for a tombstone."}}},
               "PutNoteRequest": {"type": "object", "required": ["path", "content"], "properties": {
-                "path": {"type": "string"}, "content": {"type": "string"}}},
+                "path": {"type": "string", "minLength": 4, "maxLength": 1024, "pattern": "^[^/.\\\\][^\\\\]*\\.md$", "description": "Relative and `/`-separated, at most 1024 UTF-8 bytes, ending in `.md`; no empty, `.`-leading or over-255-byte segments, backslashes or control characters."},
+                "content": {"type": "string", "description": "The Markdown, at most `max_note_bytes` UTF-8 bytes."}}},
               "NoteListPage": {"type": "object", "required": ["notes"], "properties": {
                 "notes": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}, "description": "Live notes ordered by path, without content."},
                 "next_cursor": {"type": "string", "nullable": true, "description": "Pass as `after` for the next page; absent on the last page."}}},

@@ -43,10 +43,10 @@ struct Router: HTTPResponder {
         routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
     }
 
-    /// Every registered route as (method, pattern such as `/v1/notes/:id`), in registration order;
-    /// tests compare it with the OpenAPI document.
-    var routeTable: [(method: String, pattern: String)] {
-        routes.map { ($0.method, "/" + $0.pattern.joined(separator: "/")) }
+    /// Every registered route as (method, pattern such as `/v1/notes/:id`, access), in
+    /// registration order; tests compare it with the OpenAPI document.
+    var routeTable: [(method: String, pattern: String, access: Access)] {
+        routes.map { ($0.method, "/" + $0.pattern.joined(separator: "/"), $0.access) }
     }
 
     func respond(to request: HTTPRequest) -> HTTPOutcome {

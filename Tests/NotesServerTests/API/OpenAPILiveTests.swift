@@ -7,49 +7,9 @@ import Testing
 /// Real answers of the live server match what the OpenAPI document says about them.
 @Suite("OpenAPI document: live answers")
 struct OpenAPILiveTests {
-    /// Checks one real answer against the documented response for `method path status`:
-    /// the status is listed, the documented headers are present, the body fits the schema.
-    struct Conformance {
-        let document: JSONValue
-        var checker: SchemaChecker { SchemaChecker(document: document) }
-
-        func check(_ response: TestAPIResponse, _ method: String, _ path: String,
-                   sourceLocation: SourceLocation = #_sourceLocation) {
-            let label = "\(method) \(path) \(response.status)"
-            guard let operation = document["paths"]?[path]?[method.lowercased()] else {
-                Issue.record("\(method) \(path) is not documented", sourceLocation: sourceLocation)
-                return
-            }
-            guard var documented = operation["responses"]?[String(response.status)] else {
-                Issue.record("\(label) is not documented: \(response.text)", sourceLocation: sourceLocation)
-                return
-            }
-            if let reference = documented["$ref"]?.string, let target = checker.resolve(reference) { documented = target }
-            for name in documented["headers"]?.object?.keys ?? [:].keys {
-                #expect(response.header(name) != nil, "\(label) lacks \(name)", sourceLocation: sourceLocation)
-            }
-            guard let content = documented["content"]?.object else {
-                #expect(response.body.isEmpty, "\(label) has an undocumented body", sourceLocation: sourceLocation)
-                return
-            }
-            let mediaType = (response.header("Content-Type") ?? "").split(separator: ";").first.map(String.init) ?? ""
-            guard let schema = content[mediaType]?["schema"] else {
-                Issue.record("\(label) answers \(mediaType), not documented", sourceLocation: sourceLocation)
-                return
-            }
-            if mediaType == "application/json" {
-                guard let body = try? JSONValue.parse(response.body) else {
-                    Issue.record("\(label) body is not JSON", sourceLocation: sourceLocation)
-                    return
-                }
-                #expect(checker.problems(body, against: schema) == [], "\(label)", sourceLocation: sourceLocation)
-            }
-        }
-    }
-
     @Test func liveAnswersMatchTheDocumentedSchemas() async throws {
         try await withAPIServer { _, api in
-            let spec = Conformance(document: try JSONValue.parse(Data(OpenAPIDocument.json.utf8)))
+            let spec = try OpenAPIConformance.published()
             var anonymous = api
             anonymous.token = nil
 

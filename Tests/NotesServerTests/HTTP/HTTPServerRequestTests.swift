@@ -61,6 +61,25 @@ struct HTTPServerRequestTests {
         #expect(running.log.lines.count == 1)
     }
 
+    @Test("a NUL in a query key or value (%00) is refused with 400 invalid_query, never cut short at the NUL")
+    func nulInQueryIsRefused() async throws {
+        let reached = Counter()
+        let running = try RunningServer.start { request in
+            reached.increment()
+            return echoResponder(request)
+        }
+        defer { running.server.shutdown() }
+        for target in ["/search?q=fox%00bar", "/search?q=fox&ke%00y=1", "/search?q=%00"] {
+            let response = try await RawHTTP.exchange(port: running.port, "GET \(target) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(response.status == 400, "\(target)")
+            #expect(response.text.contains(#""code":"invalid_query""#), "\(target): \(response.text)")
+        }
+        #expect(reached.count == 0)
+        let plain = try await RawHTTP.exchange(port: running.port, "GET /search?q=fox%20bar HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(plain.status == 200)
+        #expect(try JSONDecoder().decode(Echo.self, from: Data(plain.body)).query == ["q": "fox bar"])
+    }
+
     @Test("HEAD gets the GET headers and Content-Length with no body on the wire")
     func headOmitsBody() async throws {
         let running = try RunningServer.start { _ in .now(.json(["hello": "world"])) }
