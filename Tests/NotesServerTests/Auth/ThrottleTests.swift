@@ -58,18 +58,16 @@ struct ThrottleTests {
 
     @Test("requests beyond the published per-client rate get 429 with Retry-After")
     func requestRateLimit() async throws {
-        try await AuthFixture.withServer(["--requests-per-minute", "5"], addUser: false) { _, client in
+        // One request a minute: no machine is slow enough for the allowance to refill mid-test.
+        try await AuthFixture.withServer(["--requests-per-minute", "1"], addUser: false) { _, client in
             let limits = try await client.send("GET", "/v1/limits")
-            #expect(try limits.decode(ServerLimits.self).requestsPerMinute == 5)
-            for _ in 0..<4 {
-                #expect(try await client.send("GET", "/healthz").status == 200)
-            }
+            #expect(limits.status == 200)
+            #expect(try limits.decode(ServerLimits.self).requestsPerMinute == 1)
             let limited = try await client.send("GET", "/healthz")
             #expect(limited.status == 429)
             #expect(limited.errorCode == "too_many_requests")
-            // One request comes back every 12 s at 5 a minute.
             let retryAfter = try #require(limited.header("Retry-After").flatMap(Int.init))
-            #expect((1...12).contains(retryAfter))
+            #expect((1...60).contains(retryAfter))
         }
     }
 }
