@@ -109,7 +109,7 @@ struct SyncPlannerTests {
     @Test func conflictNamesStayWithinThePathLimit() throws {
         let ms: Int64 = 1_764_437_400_000
         // Folders of 900 bytes: the file name is shortened so the whole path fits in 1 KB.
-        let folders = (0..<3).map { String(repeating: "\($0)", count: 299) }.joined(separator: "/") + "/"
+        let folders = (0..<4).map { String(repeating: "\($0)", count: 224) }.joined(separator: "/") + "/"
         let shortened = ConflictName.path(for: folders + String(repeating: "n", count: 100) + ".md", device: "d", millisecondsSinceEpoch: ms)
         #expect(shortened.hasPrefix(folders + "nnn") && shortened.hasSuffix(".conflict-d-20251129-173000.md"))
         #expect(shortened.utf8.count <= NotePath.maxBytes)
