@@ -21,6 +21,10 @@ extension SyncEngine {
             count(decision, tracked: tracked, note: note)
             return true
         }
+        if decision == .takeRemote || decision == .deleteLocal, revealsHiddenEdit(&tracked) {
+            let decision = SyncPlanner.reconcile(base: tracked.row.base, local: tracked.local, remote: note)
+            return try await carryOut(decision, for: &tracked, remote: note, changes: &changes)
+        }
         switch decision {
         case .upToDate:
             return true
@@ -157,7 +161,7 @@ extension SyncEngine {
         let targetKey = key(path)
         if let otherID = trackedByKey[targetKey], otherID != id, var other = snapshot.tracked[otherID],
            let disk = other.diskPath, let stat = other.stat {
-            if other.local == .clean && !other.frozen {
+            if other.local == .clean && !other.frozen && !revealsHiddenEdit(&other) {
                 guard try files.remove(disk, expecting: stat) else { return false }
             } else {
                 let copy = try conflictPath(for: LocalScan.nfc(disk))
@@ -176,6 +180,23 @@ extension SyncEngine {
         if let file = untrackedByKey[targetKey] {
             return try moveUntrackedToConflictCopy(file)
         }
+        return true
+    }
+
+    /// Whether a file taken for clean by its metadata alone (DESIGN 4.11) holds an edit after
+    /// all. Sync reads it once before replacing or removing it: an edit that kept size, mtime and
+    /// inode (`touch -r`, `cp -p` onto the file, a save within one tick of a coarse clock) must
+    /// cost a missed upload at worst, never the edit. On an edit `tracked` becomes changed, so
+    /// the caller decides again (merge, or keep the local version).
+    func revealsHiddenEdit(_ tracked: inout TrackedNote) -> Bool {
+        guard tracked.local == .clean, !tracked.frozen, let disk = tracked.diskPath, let stat = tracked.stat,
+              stat == tracked.row.stat else { return false }  // a file whose metadata moved was read by the scan
+        // Unreadable or changed since the scan: the expectation on the write or removal stops it.
+        guard let read = try? files.read(disk), read.stat == stat else { return false }
+        let hash = SHA256.hex(of: read.bytes)
+        guard hash != tracked.row.base.hash else { return false }
+        tracked.local = .changed(path: tracked.row.base.path, hash: hash)
+        tracked.row.stat = .unknown
         return true
     }
 
