@@ -40,7 +40,8 @@ struct LocalScan {
     let files: SafeFiles
     let ignore: IgnoreRules
     /// Larger files cannot be notes on the server; they are left alone with a warning.
-    var maxNoteBytes: Int64 = 10 * 1024 * 1024
+    static let noteByteLimit: Int64 = 10 * 1024 * 1024
+    var maxNoteBytes = LocalScan.noteByteLimit
 
     /// The path under which two names are one file on this folder's filesystem.
     static func key(_ path: String, caseInsensitive: Bool) -> String {

@@ -121,20 +121,24 @@ extension SyncEngine {
         let id = tracked.row.base.id
         let targetKey = key(path)
         let ownKey = tracked.diskPath.map(key)
-        let diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
+        var diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
         let expectation: SafeFiles.Expectation
         if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
         let written: FileStat?
         do {
-            if ownKey != targetKey {
-                guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
+            if ownKey != targetKey, let same = try identicalUntracked(at: targetKey, bytes) {
+                // The bytes are there already: a sync stopped after writing them but before
+                // recording them left this file. Adopted, not copied aside as a duplicate.
+                forgetUntracked(same)
+                diskTarget = same.diskPath
+                written = same.stat
+            } else {
+                if ownKey != targetKey {
+                    guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
+                    if let outcome = try clearObstacle(at: diskTarget, for: path) { return outcome }
+                }
+                written = try files.write(bytes, to: diskTarget, expecting: expectation)
             }
-            if expectation == .absent, try files.occupant(diskTarget) != .none, ownKey != targetKey {
-                if case .file = try files.occupant(diskTarget) { return .changedUnderneath }  // appeared since the scan
-                report.warnings.append("left alone \(path): something that is not a note file is in the way")
-                return .refused
-            }
-            written = try files.write(bytes, to: diskTarget, expecting: expectation)
         } catch let error as SyncFileError where error.unsafe {
             report.warnings.append("\(error)")
             return .refused
@@ -152,6 +156,44 @@ extension SyncEngine {
         tracked.row.stat = written
         trackedByKey[targetKey] = id
         return .placed
+    }
+
+    /// The untracked file at `targetKey` if it holds exactly `bytes`, unchanged since the scan.
+    private func identicalUntracked(at targetKey: String, _ bytes: [UInt8]) throws -> UntrackedFile? {
+        guard trackedByKey[targetKey] == nil, let file = untrackedByKey[targetKey], file.hash == SHA256.hex(of: bytes),
+              try files.occupant(file.diskPath) == .file(file.stat) else { return nil }
+        return file
+    }
+
+    /// Deals with what is still at `diskTarget` once `makeRoom` is done, before a note is written
+    /// there: nothing to do (`nil`), or the outcome when the note cannot be written now.
+    ///
+    /// A note file that appeared since the scan is planned by the next sync. A file the scan left
+    /// alone because it cannot be a note (not UTF-8, too large) would otherwise block this change,
+    /// and with it the cursor, forever: it is kept whole under a conflict-copy name instead. An
+    /// ignored file, or anything that is not a file, stays and the note is not written here.
+    private func clearObstacle(at diskTarget: String, for path: String) throws -> PlaceOutcome? {
+        switch try files.occupant(diskTarget) {
+        case .none:
+            return nil
+        case .other:
+            report.warnings.append("left alone \(path): something that is not a note file is in the way")
+            return .refused
+        case .file(let stat):
+            if ignore.isIgnored(path) {
+                report.warnings.append("left alone \(path): an ignored file is in the way of the server's note")
+                return .refused
+            }
+            if stat.size <= LocalScan.noteByteLimit,
+               let read = try? files.read(diskTarget), read.stat == stat, String(validating: read.bytes, as: UTF8.self) != nil {
+                return .changedUnderneath
+            }
+            let copy = try conflictPath(for: path)
+            guard try files.move(diskTarget, to: copy, expecting: stat) != nil else { return .changedUnderneath }
+            report.warnings.append("moved \(path) to \(copy): it cannot be synced (not UTF-8 text, or too large), and the server has a note there")
+            report.conflicts.append(copy)
+            return nil
+        }
     }
 
     /// Frees `path` for note `id`: another tracked note's clean file there is removed (its own
