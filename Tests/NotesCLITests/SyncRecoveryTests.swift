@@ -111,3 +111,39 @@ extension SyncHarness {
         for (file, data) in saved { try data.write(to: URL(fileURLWithPath: state + "/" + file)) }
     }
 }
+
+/// Forwards to the real server but loses the answer of every batch, as a `kill -9` or a dropped
+/// connection between the server's commit and the client's index update would.
+struct AnswerLostRemote: SyncRemote {
+    let base: any SyncRemote
+
+    func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
+        try await base.changes(since: since, limit: limit, includeContent: includeContent)
+    }
+
+    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        _ = try await base.batch(operations)
+        throw URLError(.networkConnectionLost)
+    }
+
+    func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
+}
+
+extension SyncRecoveryTests {
+    @Test("new notes created on the server whose answer was lost, then renamed before the next sync, stay one note each")
+    func renameAfterLostCreateAnswer() async throws {
+        try await SyncHarness.with { h in
+            try await h.twoFolders([("seed.md", "s\n")])
+            try h.write("a", "draft.md", "a new idea\n")
+            await #expect(throws: URLError.self) {
+                _ = try await h.syncInProcess("a", wrap: { AnswerLostRemote(base: $0) })
+            }
+            try h.move("a", "draft.md", "ideas/final.md")
+            let report = try await h.sync("a")
+            #expect(report.conflicts.isEmpty, "\(report)")
+            let expected = ["seed.md": "s\n", "ideas/final.md": "a new idea\n"]
+            #expect(try h.textTree("a") == expected)
+            #expect(try await h.serverNotes() == expected)
+        }
+    }
+}
