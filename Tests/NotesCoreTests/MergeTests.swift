@@ -87,6 +87,15 @@ struct MergeTests {
         #expect(merged == expected.joined())
     }
 
+    @Test func notesWithTooManyLinesAreAConflictNotAMemorySpike() {
+        let lines = Array(repeating: "x\n", count: ThreeWayMerge.maxLines / 3 + 1)
+        var ours = lines, theirs = lines
+        ours[0] = "top\n"
+        theirs[lines.count - 1] = "end\n"
+        #expect(merge(lines.joined(), ours.joined(), theirs.joined()) == nil)
+        #expect(merge(lines.joined(), ours.joined(), lines.joined()) == ours.joined())  // one side alone needs no merge
+    }
+
     @Test func textsTooFarApartAreAConflictNotAGuess() {
         let base = (0..<100).map { "b\($0)\n" }.joined()
         let ours = (0..<100).map { "o\($0)\n" }.joined()

@@ -105,4 +105,19 @@ struct SyncPlannerTests {
         #expect((try? NotePath(name)) != nil)
         #expect(ConflictName.isConflictCopy(name))
     }
+
+    @Test func conflictNamesStayWithinThePathLimit() throws {
+        let ms: Int64 = 1_764_437_400_000
+        // Folders of 900 bytes: the file name is shortened so the whole path fits in 1 KB.
+        let folders = (0..<4).map { String(repeating: "\($0)", count: 224) }.joined(separator: "/") + "/"
+        let shortened = ConflictName.path(for: folders + String(repeating: "n", count: 100) + ".md", device: "d", millisecondsSinceEpoch: ms)
+        #expect(shortened.hasPrefix(folders + "nnn") && shortened.hasSuffix(".conflict-d-20251129-173000.md"))
+        #expect(shortened.utf8.count <= NotePath.maxBytes)
+        // Folders too deep for any name beside the note: the copy goes to the deepest folder with room.
+        let deep = (0..<4).map { String(repeating: "\($0)", count: 250) }
+        let note = deep.joined(separator: "/") + "/n.md"
+        #expect((try? NotePath(note)) != nil)
+        let copy = try NotePath(ConflictName.path(for: note, device: "d", millisecondsSinceEpoch: ms, attempt: 12))
+        #expect(copy.value == deep.prefix(3).joined(separator: "/") + "/n.conflict-d-20251129-173000-12.md")
+    }
 }

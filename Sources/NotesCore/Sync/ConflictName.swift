@@ -5,9 +5,11 @@
 public enum ConflictName {
     /// The conflict-copy path for `path`, made by `device` at `millisecondsSinceEpoch`.
     /// - Parameter attempt: 1 for the plain name; 2, 3, … add `-2`, `-3` when a name is taken.
-    /// - Returns: a valid `NotePath` value (the name is shortened to fit segment limits).
+    /// - Returns: a valid `NotePath` value (the name is shortened to fit the segment and path
+    ///   limits; when the folders alone leave no room, the copy goes to the deepest folder above
+    ///   that has some, so a conflict copy can always be synced).
     public static func path(for path: String, device: String, millisecondsSinceEpoch: Int64, attempt: Int = 1) -> String {
-        let folder: String, file: String
+        var folder: String, file: String
         if let slash = path.lastIndex(of: "/") {
             folder = String(path[...slash])
             file = String(path[path.index(after: slash)...])
@@ -17,7 +19,13 @@ public enum ConflictName {
         }
         let stem = file.hasSuffix(NotePath.fileExtension) ? String(file.dropLast(NotePath.fileExtension.count)) : file
         let suffix = ".conflict-\(sanitized(device))-\(stamp(millisecondsSinceEpoch))" + (attempt > 1 ? "-\(attempt)" : "") + NotePath.fileExtension
-        let room = NotePath.maxSegmentBytes - suffix.utf8.count
+        // A few bytes of the name at least, so the copy still says which note it is.
+        let minimumStem = min(stem.utf8.count, 8)
+        while !folder.isEmpty && folder.utf8.count + minimumStem + suffix.utf8.count > NotePath.maxBytes {
+            folder = String(folder.dropLast().split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+            if !folder.isEmpty { folder += "/" }
+        }
+        let room = min(NotePath.maxSegmentBytes, NotePath.maxBytes - folder.utf8.count) - suffix.utf8.count
         return folder + truncated(stem, toBytes: room) + suffix
     }
 

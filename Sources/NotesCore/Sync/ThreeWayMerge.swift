@@ -13,10 +13,19 @@ public enum ThreeWayMerge {
         case conflict
     }
 
+    /// The most lines, of the three texts together, merged line by line. The merge's tables cost
+    /// about 60 bytes a line, so a 10 MB note of very short lines would need close to 1 GB (the
+    /// client's budget is 200 MB); past this bound the texts count as a conflict, which keeps
+    /// both versions rather than risking the memory.
+    public static let maxLines = 1_000_000
+
     /// Merges `ours` and `theirs`, both derived from `base`.
     public static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Result {
         if ours == theirs || theirs == base { return .clean(ours) }
         if ours == base { return .clean(theirs) }
+        let newline = UInt8(ascii: "\n")
+        let lineCount = [base, ours, theirs].reduce(0) { total, text in total + text.reduce(1) { $0 + ($1 == newline ? 1 : 0) } }
+        guard lineCount <= maxLines else { return .conflict }
         var interner = LineInterner()
         let baseLines = interner.ids(base), ourLines = interner.ids(ours), theirLines = interner.ids(theirs)
         guard let toOurs = LineDiff.match(baseLines.ids, ourLines.ids),

@@ -40,7 +40,8 @@ struct LocalScan {
     let files: SafeFiles
     let ignore: IgnoreRules
     /// Larger files cannot be notes on the server; they are left alone with a warning.
-    var maxNoteBytes: Int64 = 10 * 1024 * 1024
+    static let noteByteLimit: Int64 = 10 * 1024 * 1024
+    var maxNoteBytes = LocalScan.noteByteLimit
 
     /// The path under which two names are one file on this folder's filesystem.
     static func key(_ path: String, caseInsensitive: Bool) -> String {
@@ -113,8 +114,12 @@ struct LocalScan {
     }
 
     /// Missing tracked files whose content reappears in a new file were renamed or moved.
+    ///
+    /// Creates not yet confirmed count too: the server may hold one whose answer was lost (a
+    /// sync killed mid-batch), and taking the renamed file for another new note would leave
+    /// that one on the server, then back here, as a duplicate.
     private func detectRenames(_ snapshot: inout LocalSnapshot, seen: Set<NoteID>) {
-        let missing = snapshot.tracked.values.filter { !seen.contains($0.row.base.id) && $0.row.base.rev > 0 }.map(\.row.base)
+        let missing = snapshot.tracked.values.filter { !seen.contains($0.row.base.id) }.map(\.row.base)
         guard !missing.isEmpty, !snapshot.untracked.isEmpty else { return }
         let renames = SyncPlanner.detectRenames(missing: missing, added: snapshot.untracked.map { ($0.path, $0.hash) })
         guard !renames.isEmpty else { return }

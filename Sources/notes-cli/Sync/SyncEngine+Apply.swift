@@ -21,6 +21,10 @@ extension SyncEngine {
             count(decision, tracked: tracked, note: note)
             return true
         }
+        if decision == .takeRemote || decision == .deleteLocal, revealsHiddenEdit(&tracked) {
+            let decision = SyncPlanner.reconcile(base: tracked.row.base, local: tracked.local, remote: note)
+            return try await carryOut(decision, for: &tracked, remote: note, changes: &changes)
+        }
         switch decision {
         case .upToDate:
             return true
@@ -117,20 +121,24 @@ extension SyncEngine {
         let id = tracked.row.base.id
         let targetKey = key(path)
         let ownKey = tracked.diskPath.map(key)
-        let diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
+        var diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
         let expectation: SafeFiles.Expectation
         if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
         let written: FileStat?
         do {
-            if ownKey != targetKey {
-                guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
+            if ownKey != targetKey, let same = try identicalUntracked(at: targetKey, bytes) {
+                // The bytes are there already: a sync stopped after writing them but before
+                // recording them left this file. Adopted, not copied aside as a duplicate.
+                forgetUntracked(same)
+                diskTarget = same.diskPath
+                written = same.stat
+            } else {
+                if ownKey != targetKey {
+                    guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
+                    if let outcome = try clearObstacle(at: diskTarget, for: path) { return outcome }
+                }
+                written = try files.write(bytes, to: diskTarget, expecting: expectation)
             }
-            if expectation == .absent, try files.occupant(diskTarget) != .none, ownKey != targetKey {
-                if case .file = try files.occupant(diskTarget) { return .changedUnderneath }  // appeared since the scan
-                report.warnings.append("left alone \(path): something that is not a note file is in the way")
-                return .refused
-            }
-            written = try files.write(bytes, to: diskTarget, expecting: expectation)
         } catch let error as SyncFileError where error.unsafe {
             report.warnings.append("\(error)")
             return .refused
@@ -150,6 +158,44 @@ extension SyncEngine {
         return .placed
     }
 
+    /// The untracked file at `targetKey` if it holds exactly `bytes`, unchanged since the scan.
+    private func identicalUntracked(at targetKey: String, _ bytes: [UInt8]) throws -> UntrackedFile? {
+        guard trackedByKey[targetKey] == nil, let file = untrackedByKey[targetKey], file.hash == SHA256.hex(of: bytes),
+              try files.occupant(file.diskPath) == .file(file.stat) else { return nil }
+        return file
+    }
+
+    /// Deals with what is still at `diskTarget` once `makeRoom` is done, before a note is written
+    /// there: nothing to do (`nil`), or the outcome when the note cannot be written now.
+    ///
+    /// A note file that appeared since the scan is planned by the next sync. A file the scan left
+    /// alone because it cannot be a note (not UTF-8, too large) would otherwise block this change,
+    /// and with it the cursor, forever: it is kept whole under a conflict-copy name instead. An
+    /// ignored file, or anything that is not a file, stays and the note is not written here.
+    private func clearObstacle(at diskTarget: String, for path: String) throws -> PlaceOutcome? {
+        switch try files.occupant(diskTarget) {
+        case .none:
+            return nil
+        case .other:
+            report.warnings.append("left alone \(path): something that is not a note file is in the way")
+            return .refused
+        case .file(let stat):
+            if ignore.isIgnored(path) {
+                report.warnings.append("left alone \(path): an ignored file is in the way of the server's note")
+                return .refused
+            }
+            if stat.size <= LocalScan.noteByteLimit,
+               let read = try? files.read(diskTarget), read.stat == stat, String(validating: read.bytes, as: UTF8.self) != nil {
+                return .changedUnderneath
+            }
+            let copy = try conflictPath(for: path)
+            guard try files.move(diskTarget, to: copy, expecting: stat) != nil else { return .changedUnderneath }
+            report.warnings.append("moved \(path) to \(copy): it cannot be synced (not UTF-8 text, or too large), and the server has a note there")
+            report.conflicts.append(copy)
+            return nil
+        }
+    }
+
     /// Frees `path` for note `id`: another tracked note's clean file there is removed (its own
     /// server change brings it back); an edited one, or an untracked file, becomes a conflict copy.
     /// - Returns: false when a file there changed under the sync.
@@ -157,7 +203,7 @@ extension SyncEngine {
         let targetKey = key(path)
         if let otherID = trackedByKey[targetKey], otherID != id, var other = snapshot.tracked[otherID],
            let disk = other.diskPath, let stat = other.stat {
-            if other.local == .clean && !other.frozen {
+            if other.local == .clean && !other.frozen && !revealsHiddenEdit(&other) {
                 guard try files.remove(disk, expecting: stat) else { return false }
             } else {
                 let copy = try conflictPath(for: LocalScan.nfc(disk))
@@ -176,6 +222,23 @@ extension SyncEngine {
         if let file = untrackedByKey[targetKey] {
             return try moveUntrackedToConflictCopy(file)
         }
+        return true
+    }
+
+    /// Whether a file taken for clean by its metadata alone (DESIGN 4.11) holds an edit after
+    /// all. Sync reads it once before replacing or removing it: an edit that kept size, mtime and
+    /// inode (`touch -r`, `cp -p` onto the file, a save within one tick of a coarse clock) must
+    /// cost a missed upload at worst, never the edit. On an edit `tracked` becomes changed, so
+    /// the caller decides again (merge, or keep the local version).
+    func revealsHiddenEdit(_ tracked: inout TrackedNote) -> Bool {
+        guard tracked.local == .clean, !tracked.frozen, let disk = tracked.diskPath, let stat = tracked.stat,
+              stat == tracked.row.stat else { return false }  // a file whose metadata moved was read by the scan
+        // Unreadable or changed since the scan: the expectation on the write or removal stops it.
+        guard let read = try? files.read(disk), read.stat == stat else { return false }
+        let hash = SHA256.hex(of: read.bytes)
+        guard hash != tracked.row.base.hash else { return false }
+        tracked.local = .changed(path: tracked.row.base.path, hash: hash)
+        tracked.row.stat = .unknown
         return true
     }
 

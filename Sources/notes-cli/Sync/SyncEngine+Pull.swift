@@ -33,6 +33,7 @@ extension SyncEngine {
         }
         var changes: [IndexChange] = []
         for (id, var note) in snapshot.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
+            _ = revealsHiddenEdit(&note)
             switch note.local {
             case .clean:
                 if let disk = note.diskPath, let stat = note.stat, try !files.remove(disk, expecting: stat) { continue }
