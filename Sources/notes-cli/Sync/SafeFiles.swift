@@ -13,7 +13,8 @@ import Darwin
 ///
 /// Folders are opened one at a time relative to their parent with `O_NOFOLLOW`, so a symlinked
 /// folder anywhere on the path stops the operation. Writes go to a temporary file in
-/// `.notes/tmp`, are fsynced, and renamed over the target; the folder is fsynced after.
+/// `.notes/tmp`, then are renamed over the target they replace, or hard-linked into a place
+/// that must be free (so a file created there at the last instant is never replaced).
 struct SafeFiles: Sendable {
     let root: String
     let scratch: String
@@ -98,47 +99,36 @@ struct SafeFiles: Sendable {
             unlink(temporary)
             return nil
         }
-        guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw SyncFileError(relative, "replace", code)
+        if expected == .absent {
+            // Nothing may be there: place the file without ever replacing one that an editor
+            // created in the instant since the check above.
+            switch Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) {
+            case .placed:
+                unlink(temporary)
+            case .occupied:
+                unlink(temporary)
+                return nil
+            case .failed(let code):
+                unlink(temporary)
+                throw SyncFileError(relative, "write", code)
+            case .unsupported:
+                guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
+                    let code = errno
+                    unlink(temporary)
+                    throw SyncFileError(relative, "write", code)
+                }
+            }
+        } else {
+            guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw SyncFileError(relative, "replace", code)
+            }
         }
         if !Self.defersDurability { fsync(parent) }
         guard case .file(let written) = Self.occupant(parent, name) else { return .unknown }
         return written
     }
-
-    /// Whether durability is deferred to `flush()`: on Linux one `syncfs` per page costs one
-    /// journal commit, where an `fsync` per file costs one each (about 3 ms here, 6 s for a
-    /// clone of 2,000 notes). Atomicity does not depend on it: a rename is all or nothing.
-    #if os(Linux)
-    static let defersDurability = true
-    #else
-    static let defersDurability = false
-    #endif
-
-    /// Makes every write and rename so far durable. Sync calls it before recording them in the
-    /// index, so after a power cut the index never vouches for a file that did not reach the disk.
-    func flush() {
-        #if os(Linux)
-        let fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            sync()
-            return
-        }
-        if let syncfs = Self.syncfs { _ = syncfs(fd) } else { sync() }
-        close(fd)
-        #endif
-    }
-
-    #if os(Linux)
-    /// `syncfs(2)`: Glibc declares it only under `_GNU_SOURCE`, which Swift's Glibc module does
-    /// not set, so it is looked up at run time (present since glibc 2.14).
-    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
-    #endif
 
     /// Moves the file at `from` to `to` (which must be free) if `from` is still as expected.
     /// - Returns: the moved file's metadata, or `nil` when either end changed.
@@ -150,7 +140,16 @@ struct SafeFiles: Sendable {
         guard let target = targetFD else { return nil }
         defer { close(target) }
         guard Self.occupant(source, sourceName) == .file(expected), Self.occupant(target, targetName) == .none else { return nil }
-        guard renameat(source, sourceName, target, targetName) == 0 else { throw SyncFileError(to, "move to", errno) }
+        switch Self.placeWithoutReplacing(source, sourceName, target, targetName) {
+        case .placed:
+            unlinkat(source, sourceName, 0)
+        case .occupied:
+            return nil
+        case .failed(let code):
+            throw SyncFileError(to, "move to", code)
+        case .unsupported:
+            guard renameat(source, sourceName, target, targetName) == 0 else { throw SyncFileError(to, "move to", errno) }
+        }
         if !Self.defersDurability {
             fsync(target)
             fsync(source)
