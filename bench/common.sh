@@ -55,6 +55,15 @@ start_notes_server() {
     SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$1.out" | head -1)"
 }
 
+# stop_pid PID: SIGTERM, then SIGKILL if it is still there after 2 s (notes-server does not always
+# see a SIGTERM; a bench must not leave servers behind).
+stop_pid() {
+    [ -n "${1:-}" ] || return 0
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 20); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$1" 2>/dev/null || true
+}
+
 # median_seconds FILE INDEX: the median time of the INDEX-th command of a hyperfine JSON export.
 median_seconds() {
     python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['median'])" "$1" "$2"

@@ -15,8 +15,8 @@ notes=${NOTES:-10000}
 runs=${RUNS:-5}
 work=$(mktemp -d)
 cleanup() {
-    [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null || true
-    [ -f "$work/rsyncd.pid" ] && kill "$(cat "$work/rsyncd.pid")" 2>/dev/null || true
+    stop_pid "${SERVER_PID:-}"
+    [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
     rm -rf "$work"
 }
 trap cleanup EXIT
