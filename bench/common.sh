@@ -45,3 +45,32 @@ PY
 ratio() {
     python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else 'n/a')" "$1" "$2"
 }
+
+# start_notes_server DB: runs a release notes-server on a free loopback port with the database DB
+# (created if missing); sets SERVER_URL and SERVER_PID. The caller's EXIT trap should stop it.
+start_notes_server() {
+    "$BIN/notes-server" serve --db "$1" --listen 127.0.0.1:0 > "$1.out" 2> "$1.log" &
+    SERVER_PID=$!
+    for _ in $(seq 200); do grep -q listening "$1.out" 2>/dev/null && break; sleep 0.05; done
+    SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$1.out" | head -1)"
+}
+
+# stop_pid PID: SIGTERM, then SIGKILL if it is still there after 2 s (notes-server does not always
+# see a SIGTERM; a bench must not leave servers behind).
+stop_pid() {
+    [ -n "${1:-}" ] || return 0
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 20); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$1" 2>/dev/null || true
+}
+
+# median_seconds FILE INDEX: the median time of the INDEX-th command of a hyperfine JSON export.
+median_seconds() {
+    python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['median'])" "$1" "$2"
+}
+
+# report NAME PEER_NAME PEER_SECONDS OURS_SECONDS TARGET: one line with both times and the ratio.
+report() {
+    printf '%-10s %-22s peer %7.3fs  notes %7.3fs  ratio %5s  (target %s)\n' \
+        "$1" "$2" "$3" "$4" "$(ratio "$4" "$3")" "$5"
+}

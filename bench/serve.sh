@@ -9,7 +9,7 @@ work=$(mktemp -d)
 connections=${CONNECTIONS:-32}
 duration=${DURATION:-5s}
 cleanup() {
-    [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null || true
+    stop_pid "${server_pid:-}"
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NotesCore
 
@@ -52,6 +53,13 @@ struct NotePathTests {
         let deep = Array(repeating: String(repeating: "d", count: 200), count: 6).joined(separator: "/") + "/n.md"
         #expect(throws: NotePathError.tooLong(maxBytes: 1024)) { try NotePath(deep) }
     }
+
+    @Test("the ASCII shortcut gives the collision key Foundation's case-folding gives")
+    func asciiCollisionKeyMatchesFoundation() throws {
+        let printable = (0x20...0x7E).map { Character(Unicode.Scalar(UInt8($0))) }.filter { $0 != "/" && $0 != "\\" }
+        let path = try NotePath("Mixed Case/" + String(printable) + ".md")
+        #expect(path.collisionKey == path.value.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping)
+    }
 }
 
 @Suite("Note ids")
@@ -62,5 +70,14 @@ struct NoteIDTests {
         #expect(NoteID("not-a-uuid") == nil)
         #expect(NoteID("../../etc/passwd") == nil)
         #expect(NoteID().value.count == 36)
+    }
+
+    @Test("canonical ids are taken as they are; near misses still go through UUID parsing")
+    func canonicalShortcut() {
+        let id = NoteID()
+        #expect(NoteID(id.value) == id)
+        #expect(NoteID("6f9619ff-8b86-d011-b42d-00c04fc964fG") == nil)
+        #expect(NoteID("6f9619ff8b86-d011-b42d-00c04fc964ff0") == nil)
+        #expect(NoteID("6F9619FF-8b86-d011-b42d-00c04fc964ff")?.value == "6f9619ff-8b86-d011-b42d-00c04fc964ff")
     }
 }

@@ -21,7 +21,9 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Validates and NFC-normalises `raw`.
     /// - Throws: `NotePathError` naming the rule the path breaks.
     public init(_ raw: String) throws(NotePathError) {
-        let normalized = raw.precomposedStringWithCanonicalMapping
+        // ASCII is already NFC; Foundation's normalisation costs a CFString round trip, which
+        // was a fifth of a no-change sync of 10,000 notes.
+        let normalized = Self.isASCII(raw) ? raw : raw.precomposedStringWithCanonicalMapping
         try Self.validate(normalized)
         value = normalized
     }
@@ -29,7 +31,17 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The key under which two paths clash: NFC plus Unicode case-folding, so `A.md` and `a.md`
     /// cannot both exist for one user (they would overwrite each other on macOS and Windows).
     public var collisionKey: String {
-        value.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+        // Unicode case-folding of ASCII is ASCII lower-casing, and the result is NFC already.
+        if Self.isASCII(value) { return Self.asciiLowercased(value) }
+        return value.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+    }
+
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The `/`-separated segments.
@@ -52,6 +64,10 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         if path.isEmpty { throw .empty }
         if path.utf8.count > maxBytes { throw .tooLong(maxBytes: maxBytes) }
         if path.hasPrefix("/") { throw .absolute }
+        if isASCII(path) {
+            try validateASCII(path)
+            return
+        }
         for scalar in path.unicodeScalars {
             if scalar == "\\" { throw .forbiddenCharacter("backslash") }
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
@@ -65,6 +81,28 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
             if segment.utf8.count > maxSegmentBytes { throw .segmentTooLong(maxBytes: maxSegmentBytes) }
         }
         if !path.hasSuffix(fileExtension) || path.hasSuffix("/" + fileExtension) || path == fileExtension {
+            throw .notMarkdown
+        }
+    }
+
+    /// The same rules, in the same order, over the bytes of an ASCII path (every byte is a
+    /// character there): a sync scan validates every file's path, and this is most of them.
+    private static func validateASCII(_ path: String) throws(NotePathError) {
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "\\") { throw .forbiddenCharacter("backslash") }
+            if byte < 0x20 || byte == 0x7F { throw .forbiddenCharacter(byte == 0 ? "NUL" : "control character") }
+        }
+        let dot = UInt8(ascii: ".")
+        for segment in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            if segment.isEmpty { throw .emptySegment }
+            if segment.allSatisfy({ $0 == dot }) && segment.count <= 2 { throw .dotSegment }
+            if segment.first == dot { throw .hiddenSegment(String(decoding: segment, as: UTF8.self)) }
+            if segment.count > maxSegmentBytes { throw .segmentTooLong(maxBytes: maxSegmentBytes) }
+        }
+        let bytes = Array(path.utf8)
+        let suffix = Array(fileExtension.utf8)
+        guard bytes.count > suffix.count, bytes.suffix(suffix.count).elementsEqual(suffix),
+              bytes[bytes.count - suffix.count - 1] != UInt8(ascii: "/") else {
             throw .notMarkdown
         }
     }

@@ -27,8 +27,28 @@ public enum WireTime {
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                      year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, millis)
+        // Digits by hand: `String(format:)` went through CFString and cost a twentieth of the
+        // server's time on an upload (three stamps per note in every feed and batch answer).
+        guard (0...9999).contains(year) else {
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                          year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, millis)
+        }
+        let fields: [(value: Int, width: Int, separator: Unicode.Scalar)] = [
+            (year, 4, "-"), (month, 2, "-"), (day, 2, "T"), (secondOfDay / 3600, 2, ":"),
+            (secondOfDay / 60 % 60, 2, ":"), (secondOfDay % 60, 2, "."), (millis, 3, "Z"),
+        ]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        for field in fields {
+            var divisor = 1
+            for _ in 1..<field.width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(field.value / divisor % 10))
+                divisor /= 10
+            }
+            bytes.append(UInt8(ascii: field.separator))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Milliseconds since the Unix epoch, now.

@@ -29,6 +29,10 @@ struct SyncController: Sendable {
 
     /// Applies every operation in one transaction; each gets its own status, like a request alone.
     /// An operation that fails its precondition or validation fails alone; the others still apply.
+    ///
+    /// Operations run without a savepoint each: every refusal (`StaleNoteError`, `HTTPError`)
+    /// is thrown before the operation writes anything, and any other error rolls the whole batch
+    /// back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
     private func batch(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
         let request = try context.decode(BatchRequest.self)
@@ -38,7 +42,7 @@ struct SyncController: Sendable {
         let results = try store.database.write { db in
             try request.operations.map { operation in
                 do {
-                    return try db.transaction { try apply(operation, db: db, userID: user) }
+                    return try apply(operation, db: db, userID: user)
                 } catch let stale as StaleNoteError {
                     return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
                                        error: .init(code: "precondition_failed", message: stale.message))

@@ -95,15 +95,74 @@ struct SiteWriter: Sendable {
                 if createdFolders.insert(folder).inserted {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                try file.bytes.write(to: url, options: .atomic)
+                try replace(url.path, with: file.bytes)
             } catch {
                 throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
             }
             summary.written.append(file.path)
         }
+        flush()
         try final.save(to: directory)
         return summary
     }
+
+    /// Writes `bytes` to a temporary file beside `path` and renames it over `path`: readers see
+    /// the old page or the new one, never half of one. On Linux this does not fsync each page as
+    /// `Data.write(options: .atomic)` does (a third of an export of 10,000 notes went to waiting
+    /// for the disk); `flush()` makes the whole export durable once, before the manifest vouches
+    /// for it. A page lost to a power cut before that is rewritten by the next export, which
+    /// checks each page's size and hash.
+    private func replace(_ path: String, with bytes: Data) throws {
+        #if os(Linux)
+        var info = stat()
+        let mode: mode_t = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? info.st_mode & 0o777 : 0o644
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let temporary = String(path[..<slash]) + ".notes-export-" + UUID().uuidString + ".tmp"
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let failure = bytes.withUnsafeBytes { buffer -> Int32 in
+            var done = 0
+            while done < buffer.count {
+                let count = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return count < 0 ? errno : EIO }
+                done += count
+            }
+            return 0
+        }
+        close(fd)
+        let code = failure != 0 ? failure : (rename(temporary, path) == 0 ? 0 : errno)
+        guard code == 0 else {
+            unlink(temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        #else
+        try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+        #endif
+    }
+
+    /// Makes every page written so far durable: one `syncfs` of OUTDIR's filesystem.
+    private func flush() {
+        #if os(Linux)
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0, let syncfs = Self.syncfs else {
+            if fd >= 0 { close(fd) }
+            sync()
+            return
+        }
+        _ = syncfs(fd)
+        close(fd)
+        #endif
+    }
+
+    #if os(Linux)
+    /// `syncfs(2)`, looked up at run time: Swift's Glibc module does not declare it (it needs
+    /// `_GNU_SOURCE`).
+    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
+    #endif
 
     private struct FileStatus {
         var isRegular: Bool

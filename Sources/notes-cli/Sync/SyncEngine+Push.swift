@@ -94,17 +94,20 @@ extension SyncEngine {
     private func pendingUploads() throws -> [NoteID] {
         var work: [NoteID] = []
         var dropped: [IndexChange] = []
-        for id in snapshot.tracked.keys.sorted() {
-            guard let note = snapshot.tracked[id], !note.frozen, !skippedUploads.contains(id) else { continue }
+        // Sorted after filtering: a no-op sync of 10,000 notes spent 4% of its time sorting ids
+        // of clean notes only to skip them.
+        var gone: [NoteID] = []
+        for (id, note) in snapshot.tracked where !note.frozen && !skippedUploads.contains(id) {
             switch (note.row.base.rev, note.local) {
-            case (0, .missing): untrack(id, changes: &dropped)
+            case (0, .missing): gone.append(id)
             case (0, _), (_, .changed): work.append(id)
             case (_, .missing) where !note.evicted: work.append(id)
             default: continue
             }
         }
+        for id in gone.sorted() { untrack(id, changes: &dropped) }
         try index.commit(dropped)
-        return work
+        return work.sorted()
     }
 
     /// The operation for note `id`, its file read now; `nil` (with a warning) when the file

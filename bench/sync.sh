@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Sync against rsync (a daemon on loopback), git and unison on the same corpus, side by side in
+# one run (DESIGN 6): initial upload to an empty account, initial clone into an empty folder,
+# no-op sync, and sync after 10 notes changed. Every peer and `notes` reads and writes the same
+# filesystem with a warm page cache; times are hyperfine medians.
+#   NOTES=2000 bench/sync.sh     a quick run on fewer notes (default 10,000)
+#   RUNS=10 bench/sync.sh        more runs per command (default 5)
+source "$(dirname "$0")/common.sh"
+need_packages rsync hyperfine git
+have_unison=1
+need_packages unison 2>/dev/null || have_unison=0
+command -v unison >/dev/null || have_unison=0
+build_release
+notes=${NOTES:-10000}
+runs=${RUNS:-5}
+work=$(mktemp -d)
+cleanup() {
+    stop_pid "${SERVER_PID:-}"
+    [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+# `notes` keeps its sign-in here, not in the user's own config; unison its archives.
+export XDG_CONFIG_HOME="$work/config" UNISON="$work/unison-archives" HOME="$work/home"
+mkdir -p "$work/home" "$work/rsync-dest"
+git config --global user.email bench@example.invalid
+git config --global user.name bench
+git config --global init.defaultBranch main
+make_corpus "$work/corpus" "$notes"
+echo "sync bench: $notes notes, $(du -sh "$work/corpus" | cut -f1), $runs runs per command" >&2
+
+# The rsync daemon, with its own config: one writable module on loopback.
+rsync_port=$(free_port)
+cat > "$work/rsyncd.conf" <<CONF
+pid file = $work/rsyncd.pid
+use chroot = no
+uid = $(id -un)
+gid = $(id -gn)
+[bench]
+    path = $work/rsync-dest
+    read only = false
+CONF
+rsync --daemon --config="$work/rsyncd.conf" --address=127.0.0.1 --port="$rsync_port"
+for _ in $(seq 100); do [ -f "$work/rsyncd.pid" ] && break; sleep 0.05; done
+module="rsync://127.0.0.1:$rsync_port/bench/"
+
+start_notes_server "$work/db.sqlite"
+# Each upload run gets a new, empty account (and signs in to it); the last one stays filled.
+cat > "$work/new-account" <<SH
+#!/usr/bin/env bash
+set -euo pipefail
+n=\$(( \$(cat "$work/accounts" 2>/dev/null || echo 0) + 1 ))
+echo "\$n" > "$work/accounts"
+echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "$work/db.sqlite" >/dev/null
+echo benchpassword | "$BIN/notes" login --server "$SERVER_URL" --username "bench\$n" --password-stdin >/dev/null 2>&1
+rm -rf "$work/ours"
+cp -a "$work/corpus" "$work/ours"
+SH
+chmod +x "$work/new-account"
+hf() { hyperfine --style basic --runs "$runs" "$@" >&2; }
+
+# 1. Initial upload: every note into an empty account / an empty rsync module.
+hf --export-json "$work/upload.json" \
+    --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest'" -n rsync "rsync -a '$work/corpus/' '$module'" \
+    --prepare "'$work/new-account'" -n notes \
+    "'$BIN/notes' init '$work/ours' --server '$SERVER_URL' 2>/dev/null && '$BIN/notes' sync '$work/ours' >/dev/null"
+
+# 2. Initial clone into an empty folder.
+hf --export-json "$work/clone.json" \
+    --prepare "rm -rf '$work/rsync-clone'" -n rsync "rsync -a '$module' '$work/rsync-clone/'" \
+    --prepare "rm -rf '$work/clone'" -n notes "'$BIN/notes' clone '$SERVER_URL' '$work/clone' >/dev/null"
+
+# Peers' replicas: a git work tree pushing to a bare repo, a unison pair.
+cp -a "$work/corpus" "$work/git"
+git init -q --bare "$work/git-remote.git"
+(cd "$work/git" && git init -q && git add -A && git commit -qm initial && git remote add origin "$work/git-remote.git" && git push -q origin main)
+if [ "$have_unison" = 1 ]; then
+    cp -a "$work/corpus" "$work/unison-a"
+    mkdir -p "$work/unison-b"
+    unison "$work/unison-a" "$work/unison-b" -batch -auto -silent >/dev/null 2>&1
+fi
+unison_cmd="unison '$work/unison-a' '$work/unison-b' -batch -auto -silent"
+
+# 3. No-op sync: nothing changed anywhere.
+noop=(-n rsync "rsync -a '$work/corpus/' '$module'"
+      -n git "cd '$work/git' && git add -A && git push -q origin main"
+      -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
+[ "$have_unison" = 1 ] && noop+=(-n unison "$unison_cmd")
+hf --export-json "$work/noop.json" --warmup 1 "${noop[@]}"
+
+# 4. Ten notes changed: each run appends a line to the same ten notes in each replica first.
+cat > "$work/edit10" <<'PY'
+import sys, time
+for i in range(10):
+    with open(f"{sys.argv[1]}/folder{i % 50:02d}/note{i:05d}.md", "a", encoding="utf-8") as f:
+        f.write(f"edited {time.time_ns()}\n")
+PY
+edit() { echo "python3 '$work/edit10' '$1'"; }
+changed=(--prepare "$(edit "$work/corpus")" -n rsync "rsync -a '$work/corpus/' '$module'"
+         --prepare "$(edit "$work/git")" -n git "cd '$work/git' && git add -A && git commit -qm edit && git push -q origin main"
+         --prepare "$(edit "$work/ours")" -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
+[ "$have_unison" = 1 ] && changed+=(--prepare "$(edit "$work/unison-a")" -n unison "$unison_cmd")
+hf --export-json "$work/changed.json" "${changed[@]}"
+
+echo "sync: $notes notes of ~2 KB in 50 folders; hyperfine medians of $runs runs"
+report upload "rsync -a to daemon" "$(median_seconds "$work/upload.json" 0)" "$(median_seconds "$work/upload.json" 1)" "≤ 1.5"
+report clone "rsync -a from daemon" "$(median_seconds "$work/clone.json" 0)" "$(median_seconds "$work/clone.json" 1)" "≤ 1.5"
+report no-op "git add+push" "$(median_seconds "$work/noop.json" 1)" "$(median_seconds "$work/noop.json" 2)" "≤ 1.5"
+report no-op "rsync" "$(median_seconds "$work/noop.json" 0)" "$(median_seconds "$work/noop.json" 2)" "≤ 0.5"
+[ "$have_unison" = 1 ] && report no-op "unison (info)" "$(median_seconds "$work/noop.json" 3)" "$(median_seconds "$work/noop.json" 2)" "-"
+[ "$have_unison" = 1 ] && report 10-changed unison "$(median_seconds "$work/changed.json" 3)" "$(median_seconds "$work/changed.json" 2)" "≤ 1.0"
+report 10-changed rsync "$(median_seconds "$work/changed.json" 0)" "$(median_seconds "$work/changed.json" 2)" "≤ 0.5"
+report 10-changed "git (info)" "$(median_seconds "$work/changed.json" 1)" "$(median_seconds "$work/changed.json" 2)" "-"
