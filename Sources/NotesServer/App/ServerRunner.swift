@@ -13,6 +13,8 @@ struct ServerRunner {
     let configuration: ServerConfiguration
 
     func run() throws -> Never {
+        // Before anything starts a thread: see TerminationSignals.
+        TerminationSignals.block()
         let log: @Sendable (String) -> Void = { printError($0) }
         let app = try buildApplication(configuration, log: log)
         var http = HTTPServer.Configuration()
@@ -26,27 +28,6 @@ struct ServerRunner {
         }
         let server = HTTPServer(configuration: http, responder: app.router, log: log)
         let purge = startPurging(app)
-        // Signal handling is in place before the address is printed: a supervisor (or a test)
-        // may send SIGTERM the moment it reads it, and an ignored signal is simply lost.
-        let signals = [SIGTERM, SIGINT].map { signalNumber in
-            // The default action would kill the process before the source sees the signal.
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                log("shutting down: draining in-flight requests")
-                purge.cancel()
-                server.shutdown()
-                do {
-                    try app.database.close()
-                } catch {
-                    log("closing the database failed: \(error)")
-                    exit(1)
-                }
-                exit(0)
-            }
-            source.resume()
-            return source
-        }
         let port = try server.start()
         let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -57,7 +38,17 @@ struct ServerRunner {
             let program = CommandLine.arguments.first ?? "notes-server"
             printLine("No users yet. Add the first one with: \(program) user add NAME --db \(configuration.databasePath)")
         }
-        withExtendedLifetime(signals) { dispatchMain() }
+        let received = TerminationSignals.wait()
+        log("shutting down on \(received == SIGINT ? "SIGINT" : "SIGTERM"): draining in-flight requests")
+        purge.cancel()
+        server.shutdown()
+        do {
+            try app.database.close()
+        } catch {
+            log("closing the database failed: \(error)")
+            exit(1)
+        }
+        exit(0)
     }
 
     /// Purges tombstones past their retention, and credentials nobody can use any more, now and
