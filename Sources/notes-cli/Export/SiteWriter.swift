@@ -144,25 +144,9 @@ struct SiteWriter: Sendable {
     /// Makes every page written so far durable: one `syncfs` of OUTDIR's filesystem.
     private func flush() {
         #if os(Linux)
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0, let syncfs = Self.syncfs else {
-            if fd >= 0 { close(fd) }
-            sync()
-            return
-        }
-        _ = syncfs(fd)
-        close(fd)
+        FileSystemSync.flush(filesystemOf: directory.path)
         #endif
     }
-
-    #if os(Linux)
-    /// `syncfs(2)`, looked up at run time: Swift's Glibc module does not declare it (it needs
-    /// `_GNU_SOURCE`).
-    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
-    #endif
 
     private struct FileStatus {
         var isRegular: Bool

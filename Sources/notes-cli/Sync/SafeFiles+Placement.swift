@@ -22,24 +22,9 @@ extension SafeFiles {
     /// index, so after a power cut the index never vouches for a file that did not reach the disk.
     func flush() {
         #if os(Linux)
-        let fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            sync()
-            return
-        }
-        if let syncfs = Self.syncfs { _ = syncfs(fd) } else { sync() }
-        close(fd)
+        FileSystemSync.flush(filesystemOf: scratch)
         #endif
     }
-
-    #if os(Linux)
-    /// `syncfs(2)`: Glibc declares it only under `_GNU_SOURCE`, which Swift's Glibc module does
-    /// not set, so it is looked up at run time (present since glibc 2.14).
-    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
-    #endif
 
     /// The outcome of linking a file into a place that must be free.
     enum Placement {
