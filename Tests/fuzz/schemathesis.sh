@@ -27,7 +27,14 @@ report=$root/.build/fuzz-report
 if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | awk '{print $NF}')" != "$schemathesis_version" ]; then
     echo "fuzz: installing schemathesis $schemathesis_version into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+    # A registry hiccup should not fail the suite: retry a few times before giving up.
+    for attempt in 1 2 3; do
+        "$venv/bin/pip" install --quiet --disable-pip-version-check --retries 5 --timeout 60 \
+            "schemathesis==$schemathesis_version" && break
+        [ "$attempt" -eq 3 ] && { echo "fuzz: could not install schemathesis from PyPI" >&2; exit 1; }
+        echo "fuzz: install attempt $attempt failed; retrying" >&2
+        sleep $((attempt * 5))
+    done
 fi
 
 rm -rf "$report" && mkdir -p "$report"
