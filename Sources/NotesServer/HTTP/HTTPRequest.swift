@@ -1,3 +1,5 @@
+import NotesCore
+
 /// A complete HTTP request as handed to the responder, body included.
 ///
 /// Built on an MHD thread once the whole body has been read; every field is a Swift copy, so the
@@ -45,17 +47,8 @@ struct HTTPRequest: Sendable {
 
 /// Generates request ids: 16 lowercase hex characters from the system's secure generator.
 enum RequestID {
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// A fresh id; 64 random bits make collisions within any log's lifetime negligible.
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var value = generator.next() as UInt64
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in stride(from: 15, through: 0, by: -1) {
-            bytes[index] = digits[Int(value & 0xF)]
-            value >>= 4
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        SecureRandom.hexIdentifier(byteCount: 8)
     }
 }

@@ -23,32 +23,33 @@ struct ListenAddress: Sendable {
         if host == "localhost" { host = "127.0.0.1" }
         self.host = host
         self.port = port
-        var storage = sockaddr_storage()
         var ipv4 = sockaddr_in()
         var ipv6 = sockaddr_in6()
         if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
             ipv4.sin_family = sa_family_t(AF_INET)
             ipv4.sin_port = port.bigEndian
-            withUnsafeMutableBytes(of: &storage) { target in
-                withUnsafeBytes(of: ipv4) { target.copyMemory(from: $0) }
-            }
+            (storage, length) = Self.stored(ipv4)
             isIPv6 = false
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
         } else if inet_pton(AF_INET6, host, &ipv6.sin6_addr) == 1 {
             ipv6.sin6_family = sa_family_t(AF_INET6)
             ipv6.sin6_port = port.bigEndian
-            withUnsafeMutableBytes(of: &storage) { target in
-                withUnsafeBytes(of: ipv6) { target.copyMemory(from: $0) }
-            }
+            (storage, length) = Self.stored(ipv6)
             isIPv6 = true
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
         } else {
             throw HTTPServerError(
                 .invalidAddress,
                 "cannot listen on \(rawHost):\(port): not an IPv4 or IPv6 address (use e.g. 127.0.0.1 or ::1)"
             )
         }
-        self.storage = storage
+    }
+
+    /// A concrete socket address copied into generic storage, with its length.
+    private static func stored<Address>(_ address: Address) -> (sockaddr_storage, socklen_t) {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+        }
+        return (storage, socklen_t(MemoryLayout<Address>.size))
     }
 
     /// `host:port`, with brackets around IPv6 hosts, as users type it.

@@ -110,15 +110,7 @@ struct CredentialStore: Sendable {
         let tempPath = directory.appendingPathComponent(".credentials.\(UUID().uuidString).tmp").path
         let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.systemError("cannot create", tempPath) }
-        var ok = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 { if errno == EINTR { continue }; return false }
-                offset += written
-            }
-            return true
-        }
+        var ok = data.withUnsafeBytes { POSIXIO.writeAll(fd, $0) == 0 }
         ok = ok && fsync(fd) == 0
         let failure = errno
         close(fd)
@@ -138,13 +130,4 @@ struct CredentialStore: Sendable {
     private static func systemError(_ what: String, _ path: String) -> CLIError {
         CLIError.failure("\(what) \(path): \(String(cString: strerror(errno)))")
     }
-}
-
-/// `write(2)` under a name that does not clash with the store's own `write(_:)`.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
 }

@@ -120,16 +120,7 @@ struct SiteWriter: Sendable {
         let temporary = String(path[..<slash]) + ".notes-export-" + UUID().uuidString + ".tmp"
         let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let failure = bytes.withUnsafeBytes { buffer -> Int32 in
-            var done = 0
-            while done < buffer.count {
-                let count = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return count < 0 ? errno : EIO }
-                done += count
-            }
-            return 0
-        }
+        let failure = bytes.withUnsafeBytes { POSIXIO.writeAll(fd, $0) }
         close(fd)
         let code = failure != 0 ? failure : (rename(temporary, path) == 0 ? 0 : errno)
         guard code == 0 else {

@@ -50,13 +50,8 @@ struct SafeFiles: Sendable {
         guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw SyncFileError(relative, "read", EINVAL) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress! + done, $0.count - done) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }  // shrank while reading: keep what is there
-            done += count
-        }
+        // A file that shrank while being read keeps what is there.
+        let done = bytes.withUnsafeMutableBytes { POSIXIO.readAll(fd, into: $0) }
         if done < bytes.count { bytes.removeLast(bytes.count - done) }
         return (bytes, Self.fileStat(info))
     }
@@ -77,16 +72,7 @@ struct SafeFiles: Sendable {
         let temporary = scratch + "/w-" + UUID().uuidString
         let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SyncFileError(relative, "write", errno) }
-        var ok = bytes.withUnsafeBytes { buffer -> Bool in
-            var done = 0
-            while done < buffer.count {
-                let count = sysWrite(fd, buffer.baseAddress! + done, buffer.count - done)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
-        }
+        var ok = bytes.withUnsafeBytes { POSIXIO.writeAll(fd, $0) == 0 }
         if !Self.defersDurability { ok = ok && fsync(fd) == 0 }
         let writeError = errno
         close(fd)
@@ -264,22 +250,4 @@ struct SyncFileError: Error, Sendable, CustomStringConvertible {
         unsafe ? "refused \(path): a folder on its path is a symbolic link or a file"
             : "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
-}
-
-/// `read(2)`, out of the way of `SafeFiles.read`.
-private func sysRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(fd, buffer, count)
-    #else
-    Darwin.read(fd, buffer, count)
-    #endif
-}
-
-/// `write(2)`, out of the way of `SafeFiles.write`.
-private func sysWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
 }

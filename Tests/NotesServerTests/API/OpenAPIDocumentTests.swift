@@ -11,6 +11,20 @@ struct OpenAPIDocumentTests {
 
     static func document() throws -> JSONValue { try JSONValue.parse(Data(OpenAPIDocument.json.utf8)) }
 
+    /// The real application's route table, paths written the OpenAPI way (`:id` → `{id}`).
+    static func routes() throws -> [(method: String, path: String, access: Router.Access)] {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration()
+        configuration.databasePath = directory.appending("notes.sqlite").path
+        let app = try buildApplication(configuration, log: { _ in })
+        defer { try? app.database.close() }
+        return app.router.routeTable.map { route in
+            let segments = route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+            return (route.method, "/" + segments.joined(separator: "/"), route.access)
+        }
+    }
+
     @Test func documentIsValidOpenAPI303WithEveryReferenceResolved() throws {
         let document = try Self.document()
         #expect(document["openapi"] == .string("3.0.3"))
@@ -55,16 +69,7 @@ struct OpenAPIDocumentTests {
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsRouted() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var configuration = ServerConfiguration()
-        configuration.databasePath = directory.appending("notes.sqlite").path
-        let app = try buildApplication(configuration, log: { _ in })
-        defer { try? app.database.close() }
-        let routed = Set(app.router.routeTable.map { route in
-            let path = route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
-            return "\(route.method) /" + path.joined(separator: "/")
-        })
+        let routed = Set(try Self.routes().map { "\($0.method) \($0.path)" })
         #expect(routed.contains("PUT /v1/notes/{id}"))
         var documented: Set<String> = []
         for (path, item) in try #require(try Self.document()["paths"]?.object) {
@@ -77,16 +82,9 @@ struct OpenAPIDocumentTests {
     /// The answers the server gives before or around any handler: every operation can get them,
     /// so every operation must list them (schemathesis and clients trust the list).
     @Test func everyOperationListsTheStatusesItsRouteCanAnswer() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var configuration = ServerConfiguration()
-        configuration.databasePath = directory.appending("notes.sqlite").path
-        let app = try buildApplication(configuration, log: { _ in })
-        defer { try? app.database.close() }
         let paths = try #require(try Self.document()["paths"])
-        for route in app.router.routeTable {
-            let path = "/" + route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
-                .joined(separator: "/")
+        for route in try Self.routes() {
+            let path = route.path
             let label = "\(route.method) \(path)"
             let operation = try #require(paths[path]?[route.method.lowercased()], "\(label)")
             let statuses = Set(operation["responses"]?.object?.keys.map { $0 } ?? [])

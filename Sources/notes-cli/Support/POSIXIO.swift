@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-buffer reads and writes on a file descriptor: `read(2)` and `write(2)` may stop short
+/// or be interrupted by a signal, so every caller that writes a file needs the same loop.
+enum POSIXIO {
+    /// Writes every byte of `bytes` to `fd`.
+    /// - Returns: 0 when all were written, else the `errno` that stopped it.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var done = 0
+        while done < bytes.count {
+            let count = systemWrite(fd, base + done, bytes.count - done)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? errno : EIO }
+            done += count
+        }
+        return 0
+    }
+
+    /// Reads from `fd` into `buffer` until it is full or the file ends (or fails).
+    /// - Returns: how many bytes were read.
+    static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = systemRead(fd, base + done, buffer.count - done)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        return done
+    }
+
+    // The module-qualified names keep these clear of methods called read/write on callers' types.
+    private static func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #else
+        Darwin.write(fd, buffer, count)
+        #endif
+    }
+
+    private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(fd, buffer, count)
+        #else
+        Darwin.read(fd, buffer, count)
+        #endif
+    }
+}
