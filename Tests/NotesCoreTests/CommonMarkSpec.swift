@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// One example of the CommonMark spec: its number (1-based, as on spec.commonmark.org), the
 /// Markdown and the HTML a conforming renderer produces with raw HTML allowed.
@@ -21,6 +22,18 @@ enum CommonMarkSpec {
         }
         return folder.deletingLastPathComponent().appendingPathComponent("shared/commonmark/spec.txt")
     }()
+
+    /// Set by `.ci/run`: CI must always run the conformance suite, so there a missing spec fails.
+    static let isRequired = ProcessInfo.processInfo.environment["NOTES_REQUIRE_COMMONMARK_SPEC"] == "1"
+
+    /// Whether the suite runs: the spec is present, or CI requires it (and then its absence fails).
+    static let shouldRun = isRequired || FileManager.default.fileExists(atPath: url.path)
+
+    /// Why the suite is skipped in a clone without `shared/` beside it.
+    static let skipReason: Comment = """
+        CommonMark spec not found at \(url.path): put the CommonMark 0.30 spec.txt there \
+        (the project's shared/commonmark/) to run the conformance suite
+        """
 
     /// Every example in document order.
     /// - Throws: `CommonMarkSpecError.missing` when the spec is not where CI puts it.
