@@ -1,6 +1,13 @@
 /// The meta, sign-in and personal-token paths of the OpenAPI document.
 extension OpenAPIDocument {
     static let metaAndAuthPaths = #"""
+            "/": {"get": {"operationId": "home", "tags": ["meta"], "summary": "A small HTML page naming the product and linking to this document.", "security": [],
+              "responses": {
+                "200": {"description": "The page.", "content": {"text/html": {"schema": {"type": "string"}}}},
+                "400": {"$ref": "#/components/responses/BadRequest"},
+                "413": {"$ref": "#/components/responses/BodyTooLarge"},
+                "429": {"$ref": "#/components/responses/TooManyRequests"},
+                "default": {"$ref": "#/components/responses/Error"}}}},
             "/healthz": {"get": {"operationId": "health", "tags": ["meta"], "summary": "Liveness and version.", "security": [],
               "responses": {
                 "200": {"description": "The server is up.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}},

@@ -62,7 +62,8 @@ struct Router: HTTPResponder {
 
     private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
         try rateLimiter?.admit(request.remoteAddress)
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // `/` is the one path with no segments; every other empty segment never matches.
+        let segments = request.path == "/" ? [] : request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let method = request.method == "HEAD" ? "GET" : request.method
         var allowed: [String] = []
         for route in routes {

@@ -6,6 +6,8 @@ import Foundation
 /// Canonical form: lowercase scheme and host, no default port, no trailing slash, no query or
 /// fragment. A path is kept, so a server behind a reverse proxy at `https://example.com/notes`
 /// works. A bare host (`notes.example.com`) means HTTPS: we never guess plain HTTP for a password.
+/// A bare host with a port (`127.0.0.1:8080`) is refused: such servers are as often plain HTTP
+/// as HTTPS, and guessing wrong ends in a TLS error that does not say what is wrong.
 struct ServerURL: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The canonical spelling, used as the credentials key and in messages.
     let string: String
@@ -14,7 +16,13 @@ struct ServerURL: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// - Throws: a usage `CLIError` when `raw` is not an http(s) URL with a host.
     init(_ raw: String) throws(CLIError) {
         var text = raw.trimmingCharacters(in: .whitespaces)
-        if !text.contains("://") { text = "https://" + text }
+        if !text.contains("://") {
+            if let port = URLComponents(string: "https://" + text)?.port {
+                throw .usage("'\(raw)' has no scheme: write http://\(text) for a plain HTTP server "
+                    + "or https://\(text) for HTTPS (port \(port) does not tell which)")
+            }
+            text = "https://" + text
+        }
         guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host?.lowercased(), !host.isEmpty else {

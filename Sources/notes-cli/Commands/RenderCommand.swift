@@ -10,7 +10,7 @@ struct RenderCommand: Command {
 
         Writes the HTML of one note to stdout: the fragment, or with --standalone a complete page
         (title from the first heading, else the file name; stylesheet inline). Reads stdin when
-        FILE is - or missing. Rendering is CommonMark 0.30 by cmark.
+        FILE is -, or missing while stdin is not a terminal. Rendering is CommonMark 0.30 by cmark.
 
         Options:
           --standalone   A full HTML page instead of a fragment
@@ -22,8 +22,13 @@ struct RenderCommand: Command {
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
         let standalone = arguments.flag("--standalone")
         let unsafe = arguments.flag("--unsafe")
-        let file = arguments.positional() ?? "-"
+        let named = arguments.positional()
         try arguments.finish()
+        // With no file and a person at the keyboard, waiting silently for stdin looks like a hang.
+        if named == nil, terminal.stdinIsTTY {
+            throw CLIError.usage("name a Markdown file to render, or - to read it from stdin")
+        }
+        let file = named ?? "-"
 
         let markdown = try read(file)
         let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
