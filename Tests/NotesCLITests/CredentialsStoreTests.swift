@@ -33,7 +33,7 @@ struct CredentialsStoreTests {
             let server = try ServerURL("https://notes.example.com")
             let session = StoredSession(server: server.string, username: "ada", accessToken: "nat_a", accessExpiresAt: 10,
                                         accessLifetime: 3600, refreshToken: "nrt_r")
-            try await store.update { @Sendable file in file.servers[server.string] = session }
+            try await store.update { @Sendable file in file.store(session, makeDefault: true) }
             #expect(try mode(folder.path) == 0o700)
             #expect(try mode(store.fileURL.path) == 0o600)
             #expect(try store.session(for: server) == session)
@@ -51,15 +51,18 @@ struct CredentialsStoreTests {
                 for index in 0..<12 {
                     group.addTask {
                         try await store.update { @Sendable file in
-                            file.servers["https://s\(index).example"] = StoredSession(
-                                server: "https://s\(index).example", username: "u", accessToken: "nat_\(index)",
-                                accessExpiresAt: 0, accessLifetime: 1, refreshToken: "nrt_\(index)")
+                            // Half the writers add servers, half add accounts to one server.
+                            let server = index % 2 == 0 ? "https://s\(index).example" : "https://shared.example"
+                            file.store(StoredSession(server: server, userId: Int64(index + 1), username: "u\(index)", accessToken: "nat_\(index)",
+                                                     accessExpiresAt: 0, accessLifetime: 1, refreshToken: "nrt_\(index)"), makeDefault: true)
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            #expect(try store.load().servers.count == 12)
+            let file = try store.load()
+            #expect(file.servers.count == 7)
+            #expect(file.sessions(server: "https://shared.example").count == 6)
         }
     }
 

@@ -54,9 +54,14 @@ struct CredentialStore: Sendable {
         }
     }
 
-    /// The session stored for `server`, if any.
+    /// The default account's session on `server` (the last signed in, or the only one), if any.
     func session(for server: ServerURL) throws -> StoredSession? {
-        try load().servers[server.string]
+        try load().defaultSession(server: server.string)
+    }
+
+    /// The session of account `userId` on `server`, if it is signed in here.
+    func session(for server: ServerURL, userId: Int64) throws -> StoredSession? {
+        try load().session(server: server.string, userId: userId)
     }
 
     /// Locks the store, reads it, lets `body` change it (and do async work such as a token
