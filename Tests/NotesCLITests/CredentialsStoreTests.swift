@@ -66,6 +66,43 @@ struct CredentialsStoreTests {
         }
     }
 
+    @Test("a version 1 file's session is read as its server's only account, unidentified until its user id is known, then keyed by it")
+    func versionOneMigration() throws {
+        let legacy = """
+            {"version":1,"servers":{"https://n.example":{"server":"https://n.example","username":"ada","access_token":"nat_a",
+            "access_expires_at":10,"access_lifetime":3600,"refresh_token":"nrt_a"}}}
+            """
+        var file = try WireJSON.decoder().decode(CredentialsFile.self, from: Data(legacy.utf8))
+        let old = try #require(file.defaultSession(server: "https://n.example"))
+        #expect(old.userId == nil && old.username == "ada" && old.refreshToken == "nrt_a")
+        var identified = old
+        identified.userId = 3
+        file.store(identified, replacing: old, makeDefault: false)
+        #expect(file.servers["https://n.example"]?.unidentified == nil)
+        #expect(file.servers["https://n.example"]?.defaultUserId == 3)
+        let written = String(decoding: try WireJSON.encoder().encode(file), as: UTF8.self)
+        #expect(written.contains(#""version":2"#) && written.contains(#""accounts":{"3":"#))
+        #expect(try WireJSON.decoder().decode(CredentialsFile.self, from: Data(written.utf8)) == file)
+    }
+
+    @Test("removing the default account leaves the only other one as the default, and several others without one")
+    func defaultAfterRemoval() {
+        func session(_ id: Int64, _ name: String) -> StoredSession {
+            StoredSession(server: "https://n.example", userId: id, username: name, accessToken: "nat_\(id)", accessExpiresAt: 0,
+                          accessLifetime: 1, refreshToken: "nrt_\(id)")
+        }
+        var file = CredentialsFile()
+        for (id, name) in [(1, "ada"), (2, "bob"), (3, "cy")] { file.store(session(Int64(id), name), makeDefault: true) }
+        #expect(file.defaultSession(server: "https://n.example")?.username == "cy")
+        let keptNewer = file.remove(session(3, "cy"), ifRefreshTokenIn: ["nrt_other"])
+        #expect(!keptNewer)  // a newer session stored meanwhile stays
+        let removed = file.remove(session(3, "cy"), ifRefreshTokenIn: ["nrt_3"])
+        #expect(removed)
+        #expect(file.defaultSession(server: "https://n.example") == nil)  // ada or bob: the user must say
+        file.remove(session(2, "bob"), ifRefreshTokenIn: ["nrt_2"])
+        #expect(file.defaultSession(server: "https://n.example")?.username == "ada")
+    }
+
     @Test("a damaged file is reported with what to do, not silently replaced")
     func damagedFile() async throws {
         try await withTemporaryDirectory { directory in
