@@ -41,6 +41,11 @@ struct InitCommand: Command {
             // The folder's own server unless named: NOTES_SERVER is not a reason to move a folder.
             let server = try ServerURL(explicitServer ?? folder.config.server)
             let account = try await factory.accountForBinding(server: server, username: username)
+            if folder.config.account?.userId == account.userId, folder.config.server == server.string {
+                // Keeping the index spares the next sync from matching every file again.
+                terminal.printError("\(folder.root) is already bound to \(account.username) on \(server); nothing to do.")
+                return .success
+            }
             let lock = try SyncLock(path: folder.lockPath)
             let rebound = try folder.rebinding(server: server.string, account: account)
             withExtendedLifetime(lock) {}
