@@ -53,7 +53,9 @@ struct InitCommand: Command {
                                 + "Run `notes sync` to upload its notes to \(account.username)'s.")
             return .success
         }
-        guard let serverOption = explicitServer ?? terminal.environment["NOTES_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else { throw CLIError.usage("choose the server: --server URL") }
+        guard let serverOption = explicitServer ?? terminal.environment["NOTES_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw CLIError.usage("choose the server: --server URL")
+        }
         let server = try ServerURL(serverOption)
         let root = BindSupport.absolute(directory)
         if let existing = try? SyncFolder.find(from: root) {
