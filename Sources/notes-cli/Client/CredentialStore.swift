@@ -47,6 +47,10 @@ struct CredentialStore: Sendable {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return CredentialsFile() }
             throw CLIError.failure("cannot read \(fileURL.path): \(error.localizedDescription)")
         }
+        struct Version: Decodable { var version: Int? }
+        if let version = (try? WireJSON.decoder().decode(Version.self, from: data))?.version, version > CredentialsFile.currentVersion {
+            throw CLIError.failure("\(fileURL.path) was written by a newer notes (format \(version)); update notes to use it")
+        }
         do {
             return try WireJSON.decoder().decode(CredentialsFile.self, from: data)
         } catch {
