@@ -112,7 +112,7 @@ struct AuthRefreshTests {
             var held = try #require(try harness.storedSession())
             held.accessExpiresAt = Date().timeIntervalSince1970 - 1
             let stale = held
-            try await harness.store.update { @Sendable file in file.servers[stale.server] = stale }
+            try await harness.store.update { @Sendable file in file.store(stale, makeDefault: true) }
             let client = try harness.apiClient(holding: held)
 
             let other = try await harness.notes(["whoami"])

@@ -21,7 +21,7 @@ struct AuthScriptedServerTests {
                                     accessExpiresAt: Date().timeIntervalSince1970 + expiresIn, accessLifetime: 3600,
                                     refreshToken: "nrt_0")
         let store = CredentialStore(directory: directory.appending("config"))
-        try await store.update { @Sendable file in file.servers[session.server] = session }
+        try await store.update { @Sendable file in file.store(session, makeDefault: true) }
         return (APIClient(server: url, credential: .session(session, store), retryPolicy: .fast), store, session)
     }
 

@@ -33,7 +33,7 @@ struct CredentialsStoreTests {
             let server = try ServerURL("https://notes.example.com")
             let session = StoredSession(server: server.string, username: "ada", accessToken: "nat_a", accessExpiresAt: 10,
                                         accessLifetime: 3600, refreshToken: "nrt_r")
-            try await store.update { @Sendable file in file.servers[server.string] = session }
+            try await store.update { @Sendable file in file.store(session, makeDefault: true) }
             #expect(try mode(folder.path) == 0o700)
             #expect(try mode(store.fileURL.path) == 0o600)
             #expect(try store.session(for: server) == session)
@@ -51,16 +51,56 @@ struct CredentialsStoreTests {
                 for index in 0..<12 {
                     group.addTask {
                         try await store.update { @Sendable file in
-                            file.servers["https://s\(index).example"] = StoredSession(
-                                server: "https://s\(index).example", username: "u", accessToken: "nat_\(index)",
-                                accessExpiresAt: 0, accessLifetime: 1, refreshToken: "nrt_\(index)")
+                            // Half the writers add servers, half add accounts to one server.
+                            let server = index % 2 == 0 ? "https://s\(index).example" : "https://shared.example"
+                            file.store(StoredSession(server: server, userId: Int64(index + 1), username: "u\(index)", accessToken: "nat_\(index)",
+                                                     accessExpiresAt: 0, accessLifetime: 1, refreshToken: "nrt_\(index)"), makeDefault: true)
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            #expect(try store.load().servers.count == 12)
+            let file = try store.load()
+            #expect(file.servers.count == 7)
+            #expect(file.sessions(server: "https://shared.example").count == 6)
         }
+    }
+
+    @Test("a version 1 file's session is read as its server's only account, unidentified until its user id is known, then keyed by it")
+    func versionOneMigration() throws {
+        let legacy = """
+            {"version":1,"servers":{"https://n.example":{"server":"https://n.example","username":"ada","access_token":"nat_a",
+            "access_expires_at":10,"access_lifetime":3600,"refresh_token":"nrt_a"}}}
+            """
+        var file = try WireJSON.decoder().decode(CredentialsFile.self, from: Data(legacy.utf8))
+        let old = try #require(file.defaultSession(server: "https://n.example"))
+        #expect(old.userId == nil && old.username == "ada" && old.refreshToken == "nrt_a")
+        var identified = old
+        identified.userId = 3
+        file.store(identified, replacing: old, makeDefault: false)
+        #expect(file.servers["https://n.example"]?.unidentified == nil)
+        #expect(file.servers["https://n.example"]?.defaultUserId == 3)
+        let written = String(decoding: try WireJSON.encoder().encode(file), as: UTF8.self)
+        #expect(written.contains(#""version":2"#) && written.contains(#""accounts":{"3":"#))
+        #expect(try WireJSON.decoder().decode(CredentialsFile.self, from: Data(written.utf8)) == file)
+    }
+
+    @Test("removing the default account leaves the only other one as the default, and several others without one")
+    func defaultAfterRemoval() {
+        func session(_ id: Int64, _ name: String) -> StoredSession {
+            StoredSession(server: "https://n.example", userId: id, username: name, accessToken: "nat_\(id)", accessExpiresAt: 0,
+                          accessLifetime: 1, refreshToken: "nrt_\(id)")
+        }
+        var file = CredentialsFile()
+        for (id, name) in [(1, "ada"), (2, "bob"), (3, "cy")] { file.store(session(Int64(id), name), makeDefault: true) }
+        #expect(file.defaultSession(server: "https://n.example")?.username == "cy")
+        let keptNewer = file.remove(session(3, "cy"), ifRefreshTokenIn: ["nrt_other"])
+        #expect(!keptNewer)  // a newer session stored meanwhile stays
+        let removed = file.remove(session(3, "cy"), ifRefreshTokenIn: ["nrt_3"])
+        #expect(removed)
+        #expect(file.defaultSession(server: "https://n.example") == nil)  // ada or bob: the user must say
+        file.remove(session(2, "bob"), ifRefreshTokenIn: ["nrt_2"])
+        #expect(file.defaultSession(server: "https://n.example")?.username == "ada")
     }
 
     @Test("a damaged file is reported with what to do, not silently replaced")

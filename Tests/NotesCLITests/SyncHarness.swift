@@ -66,7 +66,9 @@ struct SyncHarness {
         let lock = try await Self.lock(folder)
         let index = try SyncIndex(path: folder.indexPath)
         defer { try? index.close() }
-        let remote = wrap(APISyncRemote(client: try client.apiClient()))
+        // The folder's own account, checked page by page, as `notes sync` does.
+        let bound = try await ClientFactory(environment: client.environment).client(forFolder: folder, tokenCheck: .byChangesFeed)
+        let remote = wrap(AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound))
         let report = try await SyncEngine(folder: folder, index: index, remote: remote, options: options).run()
         withExtendedLifetime(lock) {}
         return report

@@ -184,6 +184,7 @@ struct SyncHostileFeedTests {
             switch request.path {
             case "/v1/changes": .respond(status: 200, headers: ["Content-Type": "application/json"],
                                          body: request.query.contains("since=2") ? emptyFeed : feed)
+            case "/v1/me": .json(200, #"{"id":1,"username":"ada","created_at":"2026-01-01T00:00:00.000Z"}"#)  // NOTES_TOKEN's owner, for the binding
             default: .error(404, "not_found", "No such thing.")
             }
         }

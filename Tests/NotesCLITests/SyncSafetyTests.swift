@@ -27,6 +27,7 @@ struct SyncSafetyTests {
             case "/v1/changes": .respond(status: 200, headers: ["Content-Type": "application/json"],
                                          body: request.query.contains("since=99") ? emptyFeed : feed)
             case "/v1/batch": .json(200, #"{"results":[]}"#)
+            case "/v1/me": .json(200, #"{"id":1,"username":"ada","created_at":"2026-01-01T00:00:00.000Z"}"#)  // NOTES_TOKEN's owner, for the binding
             default: .error(404, "not_found", "No such thing.")
             }
         }

@@ -4,11 +4,15 @@ public struct LoginRequest: Codable, Sendable, Equatable {
     public var password: String
     /// A name for the session, shown in session lists (such as the host name).
     public var device: String?
+    /// The refresh token of the session this sign-in replaces on the same device, which the
+    /// server revokes if it is this user's (`replaces_refresh_token`).
+    public var replacesRefreshToken: String?
 
-    public init(username: String, password: String, device: String? = nil) {
+    public init(username: String, password: String, device: String? = nil, replacesRefreshToken: String? = nil) {
         self.username = username
         self.password = password
         self.device = device
+        self.replacesRefreshToken = replacesRefreshToken
     }
 }
 

@@ -56,11 +56,15 @@ public struct ChangesPage: Codable, Sendable, Equatable {
     /// Opaque; pass as `since=` to continue after this page.
     public var cursor: String
     public var hasMore: Bool
+    /// Whose notes these are (`user_id`), so a client checks the account it syncs a folder
+    /// with at no extra request. Optional for servers from before it.
+    public var userId: Int64?
 
-    public init(changes: [NoteResource], cursor: String, hasMore: Bool) {
+    public init(changes: [NoteResource], cursor: String, hasMore: Bool, userId: Int64? = nil) {
         self.changes = changes
         self.cursor = cursor
         self.hasMore = hasMore
+        self.userId = userId
     }
 }
 

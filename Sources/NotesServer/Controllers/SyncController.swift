@@ -23,7 +23,8 @@ struct SyncController: Sendable {
         guard include.isEmpty || include == "content" else {
             throw HTTPError.badRequest("include accepts only \"content\".", code: "invalid_parameter")
         }
-        let page = try store.changes(userID: user, since: since, limit: limit, includeContent: include == "content")
+        var page = try store.changes(userID: user, since: since, limit: limit, includeContent: include == "content")
+        page.userId = user
         return .wire(page)
     }
 

@@ -65,7 +65,8 @@ extension OpenAPIDocument {
               "ChangesPage": {"type": "object", "required": ["changes", "cursor", "has_more"], "properties": {
                 "changes": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}, "description": "In rev order, each note once at its latest state, tombstones included."},
                 "cursor": {"type": "string", "description": "Opaque; pass as `since` to continue."},
-                "has_more": {"type": "boolean"}}},
+                "has_more": {"type": "boolean"},
+                "user_id": {"type": "integer", "format": "int64", "description": "Whose notes these are (the caller's user id; always sent by this server): a client checks the account a folder is bound to without another request."}}},
               "Revision": {"type": "object", "required": ["id", "rev", "path", "hash", "size", "deleted", "created_at"], "properties": {
                 "id": {"type": "string", "format": "uuid"}, "rev": {"type": "integer", "format": "int64"}, "path": {"type": "string"},
                 "hash": {"type": "string"}, "size": {"type": "integer"}, "deleted": {"type": "boolean"},

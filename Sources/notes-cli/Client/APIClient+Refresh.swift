@@ -19,7 +19,7 @@ extension APIClient {
         let fresh: StoredSession
         do {
             fresh = try await store.update { @Sendable file in
-                guard let stored = file.servers[server.string] else {
+                guard let stored = file.session(server: server.string, userId: held.userId) else {
                     // `notes logout` (or a failed refresh) in another process ended the session.
                     throw Self.sessionExpired
                 }
@@ -30,12 +30,12 @@ extension APIClient {
                 do {
                     answer = try await self.requestRefresh(using: stored.refreshToken)
                 } catch let error as APIStatusError where error.code == "invalid_grant" {
-                    file.servers[server.string] = nil
+                    file.remove(stored, ifRefreshTokenIn: [stored.refreshToken])
                     throw Self.sessionExpired
                 }
                 let rotated = StoredSession(server: server, response: answer,
                                             refreshToken: answer.refreshToken ?? stored.refreshToken, now: now())
-                file.servers[server.string] = rotated
+                file.store(rotated, replacing: stored, makeDefault: false)
                 return rotated
             }
         } catch let error as CLIError where error.exitCode == .signInRequired {

@@ -1,11 +1,16 @@
 import Foundation
+import NotesCore
 
 /// Turns the command line and environment into the server to talk to and the credential to
-/// talk with, by one rule for every command:
+/// talk with, by one rule for every command outside a bound folder:
 ///
 /// - server: `--server`, else `NOTES_SERVER`, else the one server signed in to (several: ask);
 /// - credential: `NOTES_TOKEN` (a personal token, for scripts and CI) when set, else the
-///   session `notes login` stored for that server.
+///   session `notes login` stored for that server: the account named by `--username`, else the
+///   default account (the one signed in to last, or the only one).
+///
+/// Commands on a bound folder use `client(forFolder:)` instead (ClientFactory+Folder.swift):
+/// the folder's own account, whatever the default is.
 struct ClientFactory: Sendable {
     var environment: [String: String]
     var store: CredentialStore
@@ -33,7 +38,7 @@ struct ClientFactory: Sendable {
     /// - Throws: exit 4 when none is known, a usage error when several are and none was chosen.
     func server(_ option: String?) throws -> ServerURL {
         if let server = try explicitServer(option) { return server }
-        let stored = try store.load().servers.keys.sorted()
+        let stored = try store.load().servers.filter { !$0.value.isEmpty }.keys.sorted()
         switch stored.count {
         case 0:
             if personalToken != nil { throw CLIError.usage("NOTES_TOKEN is set but no server is: set NOTES_SERVER or pass --server URL") }
@@ -45,16 +50,55 @@ struct ClientFactory: Sendable {
         }
     }
 
-    /// The authenticated client for `--server` (or the default server).
-    /// - Throws: exit 4 when there is no stored session for the server and no `NOTES_TOKEN`.
-    func client(server option: String?) throws -> APIClient {
+    /// The stored session for `username` on `server`, else the default account's.
+    /// - Throws: exit 4 when that account is not signed in here; a usage error when several
+    ///   accounts are and none is the default.
+    func session(server: ServerURL, username: String?) throws -> StoredSession {
+        let file = try store.load()
+        let sessions = file.sessions(server: server.string)
+        if let username {
+            guard let session = sessions.first(where: { $0.username == username }) else {
+                throw CLIError(.signInRequired, "not signed in to \(server) as \(username): run `notes login --server \(server) --username \(username)`")
+            }
+            return session
+        }
+        if let session = file.defaultSession(server: server.string) { return session }
+        guard sessions.isEmpty else {
+            let names = sessions.map(\.username).joined(separator: ", ")
+            throw CLIError.usage("signed in to \(server) as \(names): choose the account with --username")
+        }
+        throw CLIError(.signInRequired, "not signed in to \(server): run `notes login --server \(server)`")
+    }
+
+    /// The authenticated client for `--server` (or the default server) and `--username` (or
+    /// the default account).
+    /// - Throws: exit 4 when there is no stored session for the account and no `NOTES_TOKEN`;
+    ///   a usage error for `--username` with `NOTES_TOKEN` (the token decides the account).
+    func client(server option: String?, username: String? = nil) throws -> APIClient {
         let server = try server(option)
         if let token = personalToken {
+            if username != nil { throw CLIError.usage("NOTES_TOKEN is set and decides the account: unset it to choose one with --username") }
             return APIClient(server: server, credential: .personalToken(token))
         }
-        guard let session = try store.session(for: server) else {
-            throw CLIError(.signInRequired, "not signed in to \(server): run `notes login --server \(server)`")
+        return APIClient(server: server, credential: .session(try session(server: server, username: username), store))
+    }
+
+    /// `session` with its user id known: a session kept from the one-account file of earlier
+    /// versions is identified once (`GET /v1/me`) and stored under its account from then on.
+    func identified(_ session: StoredSession) async throws -> StoredSession {
+        guard session.userId == nil else { return session }
+        let server = try ServerURL(session.server)
+        let client = APIClient(server: server, credential: .session(session, store))
+        let user = try await client.me()
+        let current = await client.session ?? session
+        return try await store.update { @Sendable file in
+            // A refresh during `me()` may already have stored it under its account.
+            if let known = file.session(server: server.string, userId: user.id) { return known }
+            var found = current
+            found.userId = user.id
+            found.username = user.username
+            file.store(found, replacing: current, makeDefault: false)
+            return found
         }
-        return APIClient(server: server, credential: .session(session, store))
     }
 }

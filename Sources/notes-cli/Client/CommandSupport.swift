@@ -1,12 +1,24 @@
 import Foundation
 import NotesCore
 
-/// Small pieces every remote command shares: the `--server` option, `--json` output.
+/// Small pieces every remote command shares: the `--server`/`--username` options, `--json` output.
 enum CommandSupport {
     /// The help text for the options every remote command accepts.
     static let serverHelp = """
           --server URL     The server to use (default: NOTES_SERVER, else the one you signed in to)
+          --username NAME  The account to use, of those signed in (default: the last signed in)
         """
+
+    /// The account a remote command outside a folder uses: `--server` and `--username`.
+    struct AccountOptions: Sendable {
+        var server: String?
+        var username: String?
+
+        /// Takes `--server URL` and `--username NAME` (`-u NAME`) from `arguments`.
+        static func parse(_ arguments: inout Arguments) throws -> AccountOptions {
+            AccountOptions(server: try arguments.option("--server"), username: try arguments.option("--username", short: "-u"))
+        }
+    }
 
     /// Writes `value` to stdout as pretty-printed wire JSON (snake_case keys, sorted).
     static func printJSON<T: Encodable>(_ value: T, _ terminal: Terminal) throws {
@@ -19,5 +31,23 @@ enum CommandSupport {
     /// The authenticated client for the command's `--server` and the environment.
     static func client(server: String?, _ terminal: Terminal) throws -> APIClient {
         try ClientFactory(environment: terminal.environment).client(server: server)
+    }
+
+    /// The authenticated client for the command's `--server`, `--username` and the environment.
+    static func client(_ account: AccountOptions, _ terminal: Terminal) throws -> APIClient {
+        try ClientFactory(environment: terminal.environment).client(server: account.server, username: account.username)
+    }
+
+    /// The client of the account `folder` is bound to, for any command that reads or writes a
+    /// bound folder (sync, status, history). Says so on stderr when it adopted a folder bound
+    /// before accounts were recorded.
+    /// - Throws: exit 4 naming both accounts when only another account's credentials are at hand.
+    static func client(forFolder folder: SyncFolder, _ terminal: Terminal,
+                       tokenCheck: ClientFactory.PersonalTokenCheck = .now) async throws -> FolderClient {
+        let bound = try await ClientFactory(environment: terminal.environment).client(forFolder: folder, tokenCheck: tokenCheck)
+        if bound.adopted {
+            terminal.printError("notes: \(folder.root) is now bound to \(bound.account.username) on \(folder.config.server) (recorded in .notes/config.json).")
+        }
+        return bound
     }
 }

@@ -47,6 +47,10 @@ struct CredentialStore: Sendable {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return CredentialsFile() }
             throw CLIError.failure("cannot read \(fileURL.path): \(error.localizedDescription)")
         }
+        struct Version: Decodable { var version: Int? }
+        if let version = (try? WireJSON.decoder().decode(Version.self, from: data))?.version, version > CredentialsFile.currentVersion {
+            throw CLIError.failure("\(fileURL.path) was written by a newer notes (format \(version)); update notes to use it")
+        }
         do {
             return try WireJSON.decoder().decode(CredentialsFile.self, from: data)
         } catch {
@@ -54,9 +58,14 @@ struct CredentialStore: Sendable {
         }
     }
 
-    /// The session stored for `server`, if any.
+    /// The default account's session on `server` (the last signed in, or the only one), if any.
     func session(for server: ServerURL) throws -> StoredSession? {
-        try load().servers[server.string]
+        try load().defaultSession(server: server.string)
+    }
+
+    /// The session of account `userId` on `server`, if it is signed in here.
+    func session(for server: ServerURL, userId: Int64) throws -> StoredSession? {
+        try load().session(server: server.string, userId: userId)
     }
 
     /// Locks the store, reads it, lets `body` change it (and do async work such as a token

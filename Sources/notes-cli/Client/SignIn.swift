@@ -9,12 +9,18 @@ import Darwin
 
 /// Password sign-in: `POST /v1/auth/login`, then the session is stored for later commands.
 enum SignIn {
-    /// Signs in and stores the session under `server`, replacing any earlier one.
+    /// Signs in and stores the session as the account's on `server`, beside the other accounts
+    /// signed in there, and makes it the default account. A session this store already held
+    /// for the same account is replaced, and the server is asked to revoke it in the same
+    /// request (`replaces_refresh_token`), so signing in again leaves one session per device.
     /// - Throws: `CLIError` exit 1 for wrong credentials or too many attempts, exit 5 when the
     ///   server cannot be reached; `APIStatusError` for other refusals.
     static func login(server: ServerURL, username: String, password: String, store: CredentialStore) async throws -> StoredSession {
         let client = APIClient(server: server, credential: .anonymous)
-        let body = LoginRequest(username: username, password: password, device: deviceName())
+        // User names are exact on the server; its check that the token is this user's is the real one.
+        let previous = try store.load().sessions(server: server.string).first { $0.username == username }
+        var body = LoginRequest(username: username, password: password, device: deviceName())
+        body.replacesRefreshToken = previous?.refreshToken
         // Not idempotent: retried only when the connection never opened (see `sendRetrying`).
         let request = try APIRequest.json("POST", "/v1/auth/login", body, authenticated: false)
         let response: HTTPResponse
@@ -32,7 +38,10 @@ enum SignIn {
         }
         let session = StoredSession(server: server, response: answer, refreshToken: refreshToken, now: Date())
         try await store.update { @Sendable file in
-            file.servers[server.string] = session
+            // Replaced: the same account's session, or the same name's from a version 1 file.
+            let old = file.session(server: server.string, userId: session.userId)
+                ?? file.session(server: server.string, userId: nil).flatMap { $0.username == session.username ? $0 : nil }
+            file.store(session, replacing: old, makeDefault: true)
         }
         return session
     }

@@ -1,12 +1,15 @@
 import Foundation
 import NotesCore
 
-/// One signed-in session as kept in `credentials.json`: the tokens and when the access token
-/// stops working. Holds secrets, so it is deliberately not `CustomStringConvertible`: printing it
-/// by accident shows only a redacted summary.
+/// One signed-in session as kept in `credentials.json`: whose it is, the tokens and when the
+/// access token stops working. Holds secrets, so it is deliberately not
+/// `CustomStringConvertible`: printing it by accident shows only a redacted summary.
 struct StoredSession: Codable, Sendable, Equatable, CustomDebugStringConvertible {
-    /// The canonical server URL (`ServerURL.string`), also the entry's key.
+    /// The canonical server URL (`ServerURL.string`).
     var server: String
+    /// The server's id of the user, the account's key. Nil only for a session kept from the
+    /// one-account-per-server file of earlier versions, until its first use tells whose it is.
+    var userId: Int64?
     var username: String
     var accessToken: String
     /// When the access token expires, in seconds since 1970. Wall-clock time because the file
@@ -33,23 +36,35 @@ struct StoredSession: Codable, Sendable, Equatable, CustomDebugStringConvertible
         now.timeIntervalSince1970 >= accessExpiresAt
     }
 
+    /// The account this session signs in as, once known.
+    var account: AccountName? { userId.map { AccountName(userId: $0, username: username) } }
+
     var debugDescription: String { "StoredSession(server: \(server), username: \(username), tokens: <redacted>)" }
 }
 
 extension StoredSession {
     /// Builds the session from a login or refresh answer received at `now`.
     init(server: ServerURL, response: TokenResponse, refreshToken: String, now: Date) {
-        self.init(server: server.string, username: response.user.username, accessToken: response.accessToken,
+        self.init(server: server.string, userId: response.user.id, username: response.user.username,
+                  accessToken: response.accessToken,
                   accessExpiresAt: now.timeIntervalSince1970 + Double(max(response.expiresIn, 0)),
                   accessLifetime: Double(max(response.expiresIn, 0)), refreshToken: refreshToken)
     }
 }
 
-/// The whole `credentials.json` file: a format version and one session per server.
-struct CredentialsFile: Codable, Sendable, Equatable {
-    static let currentVersion = 1
+/// An account on a server: the user id that identifies it for good, and the name people know.
+struct AccountName: Codable, Sendable, Equatable, CustomStringConvertible {
+    var userId: Int64
+    var username: String
 
-    var version: Int = currentVersion
-    /// Sessions keyed by canonical server URL.
-    var servers: [String: StoredSession] = [:]
+    init(userId: Int64, username: String) {
+        self.userId = userId
+        self.username = username
+    }
+
+    init(_ user: UserResource) {
+        self.init(userId: user.id, username: user.username)
+    }
+
+    var description: String { username }
 }

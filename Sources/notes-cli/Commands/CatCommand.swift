@@ -6,7 +6,7 @@ struct CatCommand: Command {
     static let name = "cat"
     static let summary = "Print notes from the server"
     static let help = """
-        Usage: notes cat PATH... [--server URL]
+        Usage: notes cat PATH... [--server URL] [--username NAME]
 
         Prints each note's exact bytes to stdout, in the order given. The notes are fetched
         in parallel. A path with no note is reported on stderr, the others are still printed,
@@ -21,14 +21,14 @@ struct CatCommand: Command {
     static let parallelism = 32
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         var paths: [NotePath] = []
         while let raw = arguments.positional() {
             do { paths.append(try NotePath(raw)) } catch { throw CLIError.usage("'\(raw)' is not a note path: \(error)") }
         }
         try arguments.finish()
         guard !paths.isEmpty else { throw CLIError.usage("missing PATH") }
-        let client = try CommandSupport.client(server: serverOption, terminal)
+        let client = try CommandSupport.client(account, terminal)
 
         let contents = try await fetch(paths, with: client)
         var missing = false

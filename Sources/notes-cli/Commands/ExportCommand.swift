@@ -7,7 +7,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let summary = "Export notes (a folder, or the server's) as a static HTML site"
     static let help = """
-        Usage: notes export --html OUTDIR [DIR | --remote [--server URL]] [--title TITLE] [--strict]
+        Usage: notes export --html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict]
 
         Renders every note of DIR (default: the current folder), or with --remote every live
         note of your account on the server, into OUTDIR: one page per note at the mirrored path
@@ -30,6 +30,7 @@ struct ExportCommand: Command {
           --strict        Fail, writing nothing, when a link points to a missing note
           --server URL    With --remote: the server (default: NOTES_SERVER, else the one you
                           signed in to)
+          --username NAME With --remote: the account (default: the last signed in)
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
@@ -39,20 +40,20 @@ struct ExportCommand: Command {
         let title = try arguments.option("--title") ?? "Notes"
         let strict = arguments.flag("--strict")
         let remote = arguments.flag("--remote")
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         let folder = arguments.positional()
         try arguments.finish()
         if remote, let folder {
             throw CLIError.usage("export either the folder \(folder) or the server (--remote), not both")
         }
-        if !remote, serverOption != nil {
-            throw CLIError.usage("--server goes with --remote")
+        if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username" : nil {
+            throw CLIError.usage("\(option) goes with --remote")
         }
 
         let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
         let source: any ExportSource
         if remote {
-            source = RemoteSource(client: try CommandSupport.client(server: serverOption, terminal))
+            source = RemoteSource(client: try CommandSupport.client(account, terminal))
         } else {
             let sourcePath = try FolderPaths.existingFolder(folder ?? ".")
             if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {

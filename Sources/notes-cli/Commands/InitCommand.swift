@@ -1,33 +1,70 @@
 import Foundation
 import NotesCore
 
-/// `notes init [DIR] --server URL`: binds a folder to a server without syncing yet.
+/// `notes init [DIR] --server URL`: binds a folder to a server and an account without syncing
+/// yet; `--rebind` moves a bound folder to another account.
 struct InitCommand: Command {
     static let name = "init"
-    static let summary = "Bind a folder (new or with notes) to a server"
+    static let summary = "Bind a folder (new or with notes) to a server and account"
     static let help = """
-        Usage: notes init [DIR] --server URL [--device NAME]
+        Usage: notes init [DIR] --server URL [--username NAME] [--device NAME]
+               notes init [DIR] --rebind [--server URL] [--username NAME]
 
-        Binds DIR (default: the current folder; created if missing) to the server: DIR/.notes/
-        holds the binding, the sync index and the lock. Notes already in DIR are uploaded by the
-        first `notes sync`. Sign in first with `notes login --server URL` (or set NOTES_TOKEN).
+        Binds DIR (default: the current folder; created if missing) to the server and to the
+        account signed in there (--username, else the default account; NOTES_TOKEN's owner when
+        it is set): DIR/.notes/ holds the binding, the sync index and the lock. Notes already in
+        DIR are uploaded by the first `notes sync`. Sign in first with `notes login --server URL`.
+
+        --rebind binds the folder around DIR to another account (or server): use it for a
+        folder that sync refuses because it belongs to an account you no longer use. The sync
+        index is forgotten, no file is touched, and the next `notes sync` uploads the files to
+        the new account beside its own notes, deleting nothing.
 
         Options:
-          --server URL    The server to sync with
-          --device NAME   The name used in conflict copies made here (default: this host's name)
+          --server URL     The server to sync with (with --rebind: default, the folder's)
+          --username NAME  The account to bind to, of those signed in (default: the last signed in)
+          --device NAME    The name used in conflict copies made here (default: this host's name)
+          --rebind         Bind an already bound folder to another account
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        guard let rawServer = try arguments.option("--server") ?? terminal.environment["NOTES_SERVER"] else {
-            throw CLIError.usage("choose the server: --server URL")
-        }
+        let explicitServer = try arguments.option("--server")
+        let username = try arguments.option("--username", short: "-u")
         let device = try arguments.option("--device")
+        let rebind = arguments.flag("--rebind")
         let directory = arguments.positional() ?? FileManager.default.currentDirectoryPath
         try arguments.finish()
-        let server = try ServerURL(rawServer)
-        let folder = try SyncFolder.bind(root: BindSupport.absolute(directory), server: server.string,
-                                         device: device ?? BindSupport.hostName())
-        terminal.printError("Bound \(folder.root) to \(server); run `notes sync` to sync it.")
+        let factory = try ClientFactory(environment: terminal.environment)
+        if rebind {
+            if device != nil { throw CLIError.usage("--device cannot change with --rebind") }
+            let folder = try SyncFolder.find(from: BindSupport.absolute(directory))
+            // The folder's own server unless named: NOTES_SERVER is not a reason to move a folder.
+            let server = try ServerURL(explicitServer ?? folder.config.server)
+            let account = try await factory.accountForBinding(server: server, username: username)
+            if folder.config.account?.userId == account.userId, folder.config.server == server.string {
+                // Keeping the index spares the next sync from matching every file again.
+                terminal.printError("\(folder.root) is already bound to \(account.username) on \(server); nothing to do.")
+                return .success
+            }
+            let lock = try SyncLock(path: folder.lockPath)
+            let rebound = try folder.rebinding(server: server.string, account: account)
+            withExtendedLifetime(lock) {}
+            terminal.printError("Bound \(rebound.root) to \(account.username) on \(server); no file was changed. "
+                                + "Run `notes sync` to upload its notes to \(account.username)'s.")
+            return .success
+        }
+        guard let serverOption = explicitServer ?? terminal.environment["NOTES_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw CLIError.usage("choose the server: --server URL")
+        }
+        let server = try ServerURL(serverOption)
+        let root = BindSupport.absolute(directory)
+        if let existing = try? SyncFolder.find(from: root) {
+            throw CLIError.usage("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server)); "
+                                 + "to bind it to another account, use --rebind")
+        }
+        let account = try await factory.accountForBinding(server: server, username: username)
+        let folder = try SyncFolder.bind(root: root, server: server.string, account: account, device: device ?? BindSupport.hostName())
+        terminal.printError("Bound \(folder.root) to \(account.username) on \(server); run `notes sync` to sync it.")
         return .success
     }
 }

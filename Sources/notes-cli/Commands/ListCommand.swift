@@ -6,7 +6,7 @@ struct ListCommand: Command {
     static let name = "ls"
     static let summary = "List the notes on the server"
     static let help = """
-        Usage: notes ls [--long] [--json] [--server URL]
+        Usage: notes ls [--long] [--json] [--server URL] [--username NAME]
 
         Lists every live note on the server by path, one per line, reading all pages.
 
@@ -22,11 +22,11 @@ struct ListCommand: Command {
     }
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         let json = arguments.flag("--json")
         let long = arguments.flag("--long", short: "-l")
         try arguments.finish()
-        let client = try CommandSupport.client(server: serverOption, terminal)
+        let client = try CommandSupport.client(account, terminal)
         let notes = try await client.allNotes()
         if json {
             try CommandSupport.printJSON(Output(notes: notes), terminal)

@@ -10,7 +10,13 @@ struct LoginCommand: Command {
 
         Signs in and stores the session in $XDG_CONFIG_HOME/notes/credentials.json (default
         ~/.config/notes/, readable only by you). Later commands use it without asking again,
-        renewing it silently. Signing in again to the same server replaces the stored session.
+        renewing it silently.
+
+        Several accounts can be signed in to one server: signing in as another user adds that
+        account and makes it the default for commands outside a folder and for new bindings
+        (`notes init`, `notes clone`); folders bound to another account keep using theirs.
+        Signing in again as the same user replaces that account's session here and ends the
+        replaced one on the server.
 
         On a terminal, asks for what is missing (the password without echo). Elsewhere, pass
         --username and the password on stdin with --password-stdin, as in
@@ -60,7 +66,13 @@ struct LoginCommand: Command {
         }
 
         let session = try await SignIn.login(server: server, username: username, password: password, store: factory.store)
-        terminal.printError("Signed in to \(server) as \(session.username).")
+        let others = try factory.store.load().sessions(server: server.string).filter { $0.userId != session.userId }.map(\.username)
+        if others.isEmpty {
+            terminal.printError("Signed in to \(server) as \(session.username).")
+        } else {
+            terminal.printError("Signed in to \(server) as \(session.username), now the default account there "
+                                + "(also signed in: \(others.joined(separator: ", ")); folders bound to them keep using them).")
+        }
         if factory.personalToken != nil {
             terminal.printError("Note: NOTES_TOKEN is set, and it takes precedence over this session until you unset it.")
         }

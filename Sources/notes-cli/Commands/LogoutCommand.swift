@@ -6,10 +6,10 @@ struct LogoutCommand: Command {
     static let name = "logout"
     static let summary = "Sign out: revoke the session and forget it"
     static let help = """
-        Usage: notes logout [--server URL]
+        Usage: notes logout [--server URL] [--username NAME]
 
-        Revokes this machine's session on the server, then removes it from the credentials
-        file. If the server cannot be reached, the session is still forgotten here (nobody
+        Revokes this machine's session of the account (--username, else the default one) on
+        the server, then removes it from the credentials file; other accounts stay signed in. If the server cannot be reached, the session is still forgotten here (nobody
         can use it from this machine), notes says so and exits with 5: the server keeps it
         until it expires. NOTES_TOKEN is not affected: revoke it with `notes token revoke`.
 
@@ -18,18 +18,21 @@ struct LogoutCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         try arguments.finish()
         let factory = try ClientFactory(environment: terminal.environment)
         let server: ServerURL
         do {
-            server = try factory.server(serverOption)
+            server = try factory.server(account.server)
         } catch let error as CLIError where error.exitCode == .signInRequired {
             terminal.printError("Not signed in; nothing to do.")
             return .success
         }
-        guard let stored = try factory.store.session(for: server) else {
-            terminal.printError("Not signed in to \(server); nothing to do.")
+        let stored: StoredSession
+        do {
+            stored = try factory.session(server: server, username: account.username)
+        } catch let error as CLIError where error.exitCode == .signInRequired {
+            terminal.printError("Not signed in to \(server)\(account.username.map { " as \($0)" } ?? ""); nothing to do.")
             return .success
         }
         let client = APIClient(server: server, credential: .session(stored, factory.store))
@@ -46,15 +49,14 @@ struct LogoutCommand: Command {
         // Forget this session, also if a refresh during the logout rotated it, but not a new one
         // that another `notes login` stored meanwhile.
         let ours: Set<String> = [stored.refreshToken, await client.session?.refreshToken].compactMap { $0 }.reduce(into: []) { $0.insert($1) }
+        let rotated = await client.session ?? stored
         try await factory.store.update { @Sendable file in
-            if let current = file.servers[server.string], ours.contains(current.refreshToken) {
-                file.servers[server.string] = nil
-            }
+            _ = file.remove(rotated, ifRefreshTokenIn: ours)
         }
         if let failure {
             throw CLIError(failure.exitCode, "forgot the session on this machine, but could not revoke it on the server: \(failure.message)")
         }
-        terminal.printError("Signed out of \(server).")
+        terminal.printError("Signed out of \(server) as \(stored.username).")
         return .success
     }
 }

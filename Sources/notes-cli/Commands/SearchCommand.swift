@@ -6,7 +6,7 @@ struct SearchCommand: Command {
     static let name = "search"
     static let summary = "Search the notes on the server"
     static let help = """
-        Usage: notes search QUERY... [--limit N] [--json] [--server URL]
+        Usage: notes search QUERY... [--limit N] [--json] [--server URL] [--username NAME]
 
         Full-text search; prints "PATH: snippet" per match, best first. Several words are
         searched together, as one query.
@@ -18,7 +18,7 @@ struct SearchCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         let json = arguments.flag("--json")
         let limit = try arguments.intOption("--limit") ?? 20
         var words: [String] = []
@@ -27,7 +27,7 @@ struct SearchCommand: Command {
         let query = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw CLIError.usage("missing QUERY") }
         guard limit > 0 else { throw CLIError.usage("--limit must be at least 1") }
-        let client = try CommandSupport.client(server: serverOption, terminal)
+        let client = try CommandSupport.client(account, terminal)
         let results = try await client.search(query, limit: limit)
         if json {
             try CommandSupport.printJSON(results, terminal)

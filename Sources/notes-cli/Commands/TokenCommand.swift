@@ -26,7 +26,7 @@ struct TokenCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         let json = arguments.flag("--json")
         guard let action = arguments.positional() else { throw CLIError.usage("missing create, list or revoke") }
         switch action {
@@ -37,7 +37,7 @@ struct TokenCommand: Command {
             let expiresIn = try arguments.intOption("--expires-in")
             if let expiresIn, expiresIn <= 0 { throw CLIError.usage("--expires-in must be a positive number of seconds") }
             try arguments.finish()
-            let client = try CommandSupport.client(server: serverOption, terminal)
+            let client = try CommandSupport.client(account, terminal)
             let token = try await client.createPersonalToken(CreateTokenRequest(name: name, scope: scope, expiresIn: expiresIn))
             guard let secret = token.token else {
                 throw CLIError.failure("the server created token \(token.id) but did not return its secret; revoke it and try again")
@@ -51,7 +51,7 @@ struct TokenCommand: Command {
             }
         case "list":
             try arguments.finish()
-            let client = try CommandSupport.client(server: serverOption, terminal)
+            let client = try CommandSupport.client(account, terminal)
             let list = try await client.personalTokens()
             if json {
                 // The list never carries secrets, but make sure of it rather than trust the server.
@@ -62,7 +62,7 @@ struct TokenCommand: Command {
         case "revoke":
             let id = try arguments.requiredPositional("ID")
             try arguments.finish()
-            let client = try CommandSupport.client(server: serverOption, terminal)
+            let client = try CommandSupport.client(account, terminal)
             do {
                 try await client.revokePersonalToken(id: id)
             } catch let error as APIStatusError where error.status == 404 {

@@ -1,37 +1,63 @@
 import Foundation
 import NotesCore
 
-/// `notes whoami`: the signed-in user, which proves the stored session (or NOTES_TOKEN) works.
+/// `notes whoami`: the signed-in user, which proves the stored session (or NOTES_TOKEN) works,
+/// and, inside a bound folder, the account that folder belongs to.
 struct WhoamiCommand: Command {
     static let name = "whoami"
     static let summary = "Show who you are signed in as"
     static let help = """
-        Usage: notes whoami [--server URL] [--json]
+        Usage: notes whoami [--server URL] [--username NAME] [--json]
 
-        Asks the server who the stored session (or NOTES_TOKEN) belongs to, renewing the
-        session if needed. Exit code 4 means you need to run `notes login`.
+        Asks the server who the account in use belongs to (NOTES_TOKEN, else the session of
+        --username, else of the default account), renewing the session if needed. Inside a
+        bound folder, also shows the account the folder belongs to, which sync, status and the
+        history commands use there. Exit code 4 means you need to run `notes login`.
 
         Options:
         \(CommandSupport.serverHelp)
-          --json           Print {"server", "user"} as JSON
+          --json           Print {"server", "user", "folder"?} as JSON
         """
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
         var server: String
         var user: UserResource
+        /// The bound folder around the current directory, if any.
+        var folder: Folder?
+    }
+
+    /// The folder part of the `--json` output.
+    struct Folder: Codable, Sendable {
+        var root: String
+        var server: String
+        /// Absent for a folder bound before accounts were recorded (adopted at its next sync).
+        var userId: Int64?
+        var username: String?
     }
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
         let json = arguments.flag("--json")
         try arguments.finish()
-        let client = try CommandSupport.client(server: serverOption, terminal)
+        let client = try CommandSupport.client(account, terminal)
         let user = try await client.me()
+        // A broken config is for sync to report; here it only means no folder line.
+        let folder = try? SyncFolder.find(from: FileManager.default.currentDirectoryPath)
         if json {
-            try CommandSupport.printJSON(Output(server: client.server.string, user: user), terminal)
+            let bound = folder.map { Folder(root: $0.root, server: $0.config.server, userId: $0.config.userId, username: $0.config.username) }
+            try CommandSupport.printJSON(Output(server: client.server.string, user: user, folder: bound), terminal)
+            return .success
+        }
+        terminal.print("\(user.username) on \(client.server)")
+        guard let folder else { return .success }
+        if let bound = folder.config.account {
+            let same = bound.userId == user.id && folder.config.server == client.server.string
+            terminal.print("this folder (\(folder.root)) belongs to \(bound.username) on \(folder.config.server)"
+                           + (same ? "" : ", which sync and status use here"))
         } else {
-            terminal.print("\(user.username) on \(client.server)")
+            terminal.print("this folder (\(folder.root)) is bound to \(folder.config.server) but not yet to an account: "
+                           + "its next sync adopts it for the signed-in account its notes belong to")
         }
         return .success
     }

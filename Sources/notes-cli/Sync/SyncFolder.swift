@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A folder bound to a server: `ROOT/.notes/` holds its config, its index, its lock and scratch
-/// space for atomic writes.
+/// A folder bound to a server and an account: `ROOT/.notes/` holds its config, its index, its
+/// lock and scratch space for atomic writes.
 struct SyncFolder: Sendable {
     /// What `.notes/config.json` records about the binding.
     struct Config: Codable, Sendable, Equatable {
@@ -18,7 +18,25 @@ struct SyncFolder: Sendable {
         var device: String
         /// Whether the filesystem folds case (`A.md` and `a.md` are one file), probed at binding.
         var caseInsensitive: Bool
+        /// 1: bound before accounts were recorded (no `user_id`); 2: bound to an account.
         var version: Int = 1
+        /// The server's id of the account the folder belongs to; nil in a version 1 binding.
+        var userId: Int64?
+        /// That account's user name, for messages.
+        var username: String?
+
+        /// The account the folder belongs to, or nil for a binding from before accounts.
+        var account: AccountName? {
+            guard let userId else { return nil }
+            return AccountName(userId: userId, username: username ?? "user \(userId)")
+        }
+
+        /// Records `account` as the folder's.
+        mutating func bind(to account: AccountName) {
+            userId = account.userId
+            username = account.username
+            version = 2
+        }
     }
 
     /// The absolute folder path.
@@ -32,9 +50,9 @@ struct SyncFolder: Sendable {
     var scratchDirectory: String { stateDirectory + "/tmp" }
     var ignorePath: String { root + "/.notesignore" }
 
-    /// Binds `root` (created if missing) to `server`.
+    /// Binds `root` (created if missing) to `server` and `account`.
     /// - Throws: `CLIError` when the folder is already bound or cannot be written.
-    static func bind(root: String, server: String, device: String) throws -> SyncFolder {
+    static func bind(root: String, server: String, account: AccountName, device: String) throws -> SyncFolder {
         let manager = FileManager.default
         if let existing = try? find(from: root) {
             throw CLIError.usage("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server))")
@@ -45,15 +63,48 @@ struct SyncFolder: Sendable {
             throw CLIError.failure("cannot create \(root)/.notes: \(error.localizedDescription)")
         }
         let probe = caseProbe(stateDirectory: root + "/" + NotePath.stateFolderName)
-        let config = Config(server: server, device: ConflictName.sanitized(device), caseInsensitive: probe)
+        var config = Config(server: server, device: ConflictName.sanitized(device), caseInsensitive: probe)
+        config.bind(to: account)
         let folder = SyncFolder(root: root, config: config)
+        try folder.writeConfig()
+        return folder
+    }
+
+    /// This folder with `account` recorded in its config (adopting a version 1 binding).
+    func recordingAccount(_ account: AccountName) throws -> SyncFolder {
+        var config = config
+        config.bind(to: account)
+        let folder = SyncFolder(root: root, config: config)
+        try folder.writeConfig()
+        return folder
+    }
+
+    /// Binds this folder to another account (and maybe server), forgetting its index, so the
+    /// next sync treats every file as new to that account: files are kept and uploaded, never
+    /// deleted (DESIGN 4.12). The caller holds the folder's lock.
+    func rebinding(server: String, account: AccountName) throws -> SyncFolder {
+        for suffix in ["", "-wal", "-shm"] {
+            let path = indexPath + suffix
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw CLIError.failure("cannot remove \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        var config = config
+        config.server = server
+        config.bind(to: account)
+        let folder = SyncFolder(root: root, config: config)
+        try folder.writeConfig()
+        return folder
+    }
+
+    /// Writes `.notes/config.json` atomically (temp file, then rename).
+    private func writeConfig() throws {
         do {
             let data = try WireJSON.encoder().encode(config)
-            try data.write(to: URL(fileURLWithPath: folder.configPath), options: .atomic)
+            try data.write(to: URL(fileURLWithPath: configPath), options: .atomic)
         } catch {
-            throw CLIError.failure("cannot write \(folder.configPath): \(error.localizedDescription)")
+            throw CLIError.failure("cannot write \(configPath): \(error.localizedDescription)")
         }
-        return folder
     }
 
     /// The bound folder at or above `start`, as git finds its repository.

@@ -14,11 +14,13 @@ enum SyncRunner {
         } catch {
             throw CLIError.failure("cannot open the sync index \(folder.indexPath): \(error)")
         }
-        let client = try ClientFactory(environment: terminal.environment).client(server: folder.config.server)
+        // The folder's own account; each changes page is checked to be its (DESIGN 4.12).
+        let bound = try await CommandSupport.client(forFolder: folder, terminal, tokenCheck: .byChangesFeed)
         var options = options
         let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json)
         options.progress = { phase, done, total in progress.show(phase, done, total) }
-        let engine = SyncEngine(folder: folder, index: index, remote: APISyncRemote(client: client), options: options)
+        let remote = AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound)
+        let engine = SyncEngine(folder: bound.folder, index: index, remote: remote, options: options)
         let report: SyncReport
         do {
             report = try await engine.run()

@@ -116,7 +116,7 @@ struct OpenAPIDocumentTests {
         let samples: [(String, any Encodable)] = [
             ("Note", note), ("PutNoteRequest", PutNoteRequest(path: "a.md", content: "x")),
             ("NoteListPage", NoteListPage(notes: [note], nextCursor: "a.md")),
-            ("ChangesPage", ChangesPage(changes: [note], cursor: "3", hasMore: true)),
+            ("ChangesPage", ChangesPage(changes: [note], cursor: "3", hasMore: true, userId: 1)),
             ("Revision", RevisionResource(id: id, rev: 3, path: "a.md", hash: note.hash, size: 1, deleted: false, createdAt: time, content: "x")),
             ("SearchHit", SearchResults.Hit(id: id, path: "a.md", snippet: "**x**", rev: 3)),
             ("BatchOperation", operation), ("BatchResult", result),

@@ -1,0 +1,53 @@
+import Foundation
+import NotesCore
+import Synchronization
+
+/// The sync's remote, refusing any changes page that is not the folder's account's before the
+/// engine sees it (DESIGN 4.12: a folder is only ever synced with the account it is bound to).
+///
+/// The check costs no request: each page says whose notes it holds (`user_id`), and the sync's
+/// first request is always a changes page, before anything is applied or uploaded. Only a
+/// server that does not send `user_id` costs one `GET /v1/me`, once.
+final class AccountCheckedRemote: SyncRemote {
+    let base: any SyncRemote
+    let bound: FolderClient
+    /// Set once `GET /v1/me` confirmed the account for a page without `user_id`.
+    private let confirmed = Mutex(false)
+
+    init(_ base: any SyncRemote, bound: FolderClient) {
+        self.base = base
+        self.bound = bound
+    }
+
+    func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
+        let page = try await base.changes(since: since, limit: limit, includeContent: includeContent)
+        if let owner = page.userId {
+            guard owner == bound.account.userId else { throw await mismatch(owner) }
+        } else if !confirmed.withLock({ $0 }) {
+            let user = try await bound.client.me()
+            guard user.id == bound.account.userId else { throw await mismatch(user.id) }
+            confirmed.withLock { $0 = true }
+        }
+        return page
+    }
+
+    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        try await base.batch(operations)
+    }
+
+    func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? {
+        try await base.revision(id: id, rev: rev)
+    }
+
+    /// The refusal naming both accounts; asks the server the other one's name (this path only).
+    private func mismatch(_ owner: Int64) async -> CLIError {
+        let name = (try? await bound.client.me()).map(\.username) ?? "user \(owner)"
+        let folder = bound.folder
+        if bound.usesPersonalToken {
+            return ClientFactory.foreignToken(owner: name, folder: folder, bound: bound.account)
+        }
+        return CLIError(.signInRequired, "the server answered with the notes of \(name), but \(folder.root) belongs to "
+                        + "\(bound.account.username) on \(folder.config.server); nothing was changed. "
+                        + "Run `notes login --server \(folder.config.server) --username \(bound.account.username)`")
+    }
+}
