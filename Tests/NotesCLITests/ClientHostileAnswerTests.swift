@@ -47,8 +47,9 @@ struct ClientHostileAnswerTests {
     func tricklingServerHitsTheDeadline() async throws {
         let fixture = try Self.server { _ in .trickle(announcedLength: 100_000, every: .milliseconds(200)) }
         defer { fixture.stop() }
+        // The idle timeout beyond the deadline: however loaded the machine, only the deadline fires.
         let result = try await fixture.notes(["clone", fixture.server.baseURL, fixture.folder.path],
-                                             environment: HostileServerFixture.shortTimeouts)
+                                             environment: HostileServerFixture.shortTimeouts(idle: 10, deadline: 3))
         #expect(result.exitCode == 5)
         #expect(result.stderr.contains("did not finish answering GET /v1/changes within 3 s"), "\(result.stderr)")
         #expect(fixture.notesWritten().isEmpty)
@@ -60,7 +61,7 @@ struct ClientHostileAnswerTests {
         let fixture = try Self.server { _ in .trickle(announcedLength: 100, every: nil, maxDuration: .seconds(30)) }
         defer { fixture.stop() }
         let result = try await fixture.notes(["clone", fixture.server.baseURL, fixture.folder.path],
-                                             environment: HostileServerFixture.shortTimeouts)
+                                             environment: HostileServerFixture.shortTimeouts(idle: 1, deadline: 30))
         #expect(result.exitCode == 5)
         #expect(result.stderr.contains("the server sent nothing for 1 s while answering GET /v1/changes"), "\(result.stderr)")
         #expect(fixture.notesWritten().isEmpty)

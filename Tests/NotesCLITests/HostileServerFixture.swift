@@ -21,9 +21,11 @@ struct HostileServerFixture {
         work.remove()
     }
 
-    /// Short request timeouts (idle 1 s, deadline 3 s) through the test-only variable, so a
-    /// stalled or trickling server is given up on in seconds rather than minutes.
-    static let shortTimeouts = ["NOTES_TEST_REQUEST_TIMEOUTS": "1,3"]
+    /// Short request timeouts through the test-only variable (seconds), so a stalled or
+    /// trickling server is given up on in seconds rather than minutes.
+    static func shortTimeouts(idle: Int, deadline: Int) -> [String: String] {
+        ["NOTES_TEST_REQUEST_TIMEOUTS": "\(idle),\(deadline)"]
+    }
 
     var environment: [String: String] {
         ["HOME": work.path, "XDG_CONFIG_HOME": work.appending("config").path,

@@ -94,9 +94,11 @@ struct URLSessionTransport: Sendable {
     private init(timeouts: RequestTimeouts) {
         self.timeouts = timeouts
         let configuration = URLSessionConfiguration.ephemeral
-        // Backstops only, a little beyond our own watchdog (whole seconds: fractions are truncated).
-        configuration.timeoutIntervalForRequest = TimeInterval(timeouts.idle.components.seconds + 2)
-        configuration.timeoutIntervalForResource = TimeInterval(timeouts.deadline.components.seconds + 5)
+        // Backstops only, beyond our own watchdog, which enforces both timeouts (whole seconds:
+        // fractions are truncated).
+        let backstop = TimeInterval(timeouts.deadline.components.seconds + 5)
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
