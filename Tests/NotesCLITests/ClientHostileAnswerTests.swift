@@ -151,4 +151,16 @@ struct ClientHostileAnswerTests {
         #expect(cat.stderr.contains("forged.md with content that does not match its hash"))
         #expect(cat.stdout.isEmpty)
     }
+
+    @Test("the answer bound follows the published limits, and no published limit lifts it past the ceiling")
+    func answerBoundFollowsLimitsUpToTheCeiling() {
+        #expect(ResponseBudget.defaultMaxBytes == 68 * 1024 * 1024)
+        var larger = ResponseBudget.defaultLimits
+        larger.maxNoteBytes = 20 * 1024 * 1024
+        #expect(ResponseBudget.maxBytes(for: larger) == 128 * 1024 * 1024)
+        var hostile = ResponseBudget.defaultLimits
+        hostile.maxNoteBytes = Int.max
+        hostile.maxRequestBytes = Int.max
+        #expect(ResponseBudget.maxBytes(for: hostile) == ResponseBudget.ceiling)
+    }
 }

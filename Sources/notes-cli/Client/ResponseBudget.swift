@@ -16,11 +16,15 @@ enum ResponseBudget {
     /// Room for a page's other entries and the JSON around them.
     static let headroom = 8 * 1024 * 1024
 
+    /// No answer is ever larger, whatever limits a server publishes: a hostile one could
+    /// publish any, and the client is meant to stay within a few hundred MiB.
+    static let ceiling = 256 * 1024 * 1024
+
     /// The bound for answers from a server with `limits`.
     static func maxBytes(for limits: ServerLimits) -> Int {
         let note = limits.maxNoteBytes.multipliedReportingOverflow(by: 6)
-        let largest = note.overflow ? Int.max / 2 : max(note.partialValue, limits.maxRequestBytes)
-        return min(largest, Int.max / 2) + headroom
+        let largest = note.overflow ? ceiling : max(note.partialValue, limits.maxRequestBytes)
+        return min(largest, ceiling - headroom) + headroom
     }
 
     /// The bound before the server's limits are known: 68 MiB.
