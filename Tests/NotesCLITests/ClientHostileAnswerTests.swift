@@ -103,6 +103,21 @@ struct ClientHostileAnswerTests {
         #expect(!FileManager.default.fileExists(atPath: site.path))
     }
 
+    @Test("a note list promising more pages of notes it already listed is stopped: `notes ls` exits 1")
+    func noteListWithoutProgressIsStopped() async throws {
+        let note = HostileServerFixture.note("same.md", nil)
+        let fixture = try HostileServerFixture { request in
+            guard request.path == "/v1/notes" else { return .error(404, "not_found", "No such thing.") }
+            let after = URLComponents(string: "/?" + request.query)?.queryItems?.first { $0.name == "after" }?.value
+            return HostileServerFixture.json(NoteListPage(notes: [note], nextCursor: String((Int(after ?? "") ?? 0) + 1)))
+        }
+        defer { fixture.stop() }
+        let result = try await fixture.notes(["ls"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("the server's note list promises more but makes no progress"), "\(result.stderr)")
+        #expect(fixture.server.requests.count == 2)
+    }
+
     @Test("a note over the server's published note limit is refused before it reaches the folder: exit 1")
     func noteOverThePublishedLimitIsRefused() async throws {
         var limits = ResponseBudget.defaultLimits

@@ -24,17 +24,19 @@ extension APIClient {
     }
 
     /// Every live note, following `next_cursor` to the last page.
-    /// - Throws: `CLIError` when the server keeps handing out pages without progress (an empty
-    ///   page, a cursor it gave before) or more notes than any account holds.
+    /// - Throws: `CLIError` when the server keeps handing out pages without progress (no note
+    ///   it had not listed already, a cursor it gave before) or more notes than any account holds.
     func allNotes(pageSize: Int = 500) async throws -> [NoteResource] {
         var notes: [NoteResource] = []
         var cursor: String?
         var cursors: Set<String> = []
+        var ids: Set<NoteID> = []
         repeat {
             let page = try await listNotes(limit: pageSize, after: cursor)
             notes += page.notes
+            let newNotes = page.notes.filter { ids.insert($0.id).inserted }.count
             if let next = page.nextCursor {
-                guard !page.notes.isEmpty, cursors.insert(next).inserted, notes.count <= FeedProgress.maxEntries else {
+                guard newNotes > 0, cursors.insert(next).inserted, notes.count <= FeedProgress.maxEntries else {
                     throw CLIError.failure("the server's note list promises more but makes no progress; stopped reading it")
                 }
             }
