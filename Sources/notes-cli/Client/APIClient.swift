@@ -51,9 +51,11 @@ actor APIClient {
     }
 
     /// Sends `request` and returns the successful (2xx) answer.
+    /// The answer body is bounded (`ResponseBudget`): past the bound for the server's default
+    /// limits, the published limits are fetched once and the request sent again if they allow more.
     /// - Throws: `CLIError` with exit 4 when the session is gone or the token refused, exit 5 when
-    ///   the server cannot be reached; `APIStatusError` for every other non-2xx answer. Never
-    ///   returns a failed answer.
+    ///   the server cannot be reached or is too slow, exit 1 for a redirect or an answer past its
+    ///   bound; `APIStatusError` for every other non-2xx answer. Never returns a failed answer.
     func send(_ request: APIRequest) async throws -> HTTPResponse {
         var request = request
         if request.maxResponseBytes == nil { request.maxResponseBytes = ResponseBudget.maxBytes(for: limits) }
