@@ -37,9 +37,11 @@ struct HostileServerFixture {
 
     /// Runs `notes ARGS`, killed if still running after a minute (far beyond what any of these
     /// cases needs once the client bounds its waits; without the bounds they would hang).
-    func notes(_ arguments: [String], environment extra: [String: String] = [:],
+    /// - Parameter executable: another program to run instead (one that runs `notes` itself).
+    func notes(_ arguments: [String], environment extra: [String: String] = [:], executable: String? = nil,
                sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
-        let (result, byItself) = try await ProcessRunner.run(BuiltProducts.client, arguments,
+        let program = executable.map { URL(fileURLWithPath: $0) } ?? BuiltProducts.client
+        let (result, byItself) = try await ProcessRunner.run(program, arguments,
                                                             environment: environment.merging(extra) { $1 },
                                                             killAfter: .seconds(60))
         #expect(byItself, "notes \(arguments) did not end by itself within a minute", sourceLocation: sourceLocation)

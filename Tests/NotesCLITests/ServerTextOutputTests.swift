@@ -93,7 +93,7 @@ struct ServerTextOutputTests {
         let fixture = try HostileServerFixture { request in
             switch request.path {
             case "/v1/notes": HostileServerFixture.json(NoteListPage(notes: [note], nextCursor: nil))
-            case "/v1/notes/\(note.id.value)": HostileServerFixture.json(note)
+            case "/v1/notes/\(note.id.value)": Self.noteAnswer(note, request)
             default: .error(404, "not_found", "No such thing.")
             }
         }
@@ -101,6 +101,33 @@ struct ServerTextOutputTests {
         let result = try await fixture.notes(["cat", "c.md"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout == content)
+    }
+
+    @Test("cat on a terminal shows escape sequences in a note as text, keeping tabs and line breaks",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux `script` for a pty"))
+    func catOnATerminalIsSafe() async throws {
+        let content = "# Colours\n\u{1B}[31mred\u{1B}[0m\ttabbed\n\u{1B}]52;c;ZXZpbA==\u{7}\n"
+        let note = HostileServerFixture.note("c.md", content)
+        let fixture = try HostileServerFixture { request in
+            switch request.path {
+            case "/v1/notes": HostileServerFixture.json(NoteListPage(notes: [note], nextCursor: nil))
+            case "/v1/notes/\(note.id.value)": Self.noteAnswer(note, request)
+            default: .error(404, "not_found", "No such thing.")
+            }
+        }
+        defer { fixture.stop() }
+        // `script` runs the command on a pseudo-terminal and copies what it printed.
+        let result = try await fixture.notes(["-qec", "'\(BuiltProducts.client.path)' cat c.md", "/dev/null"], executable: "/usr/bin/script")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(!Self.containsSteering(result.stdout), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("\\u{1b}[31mred\\u{1b}[0m\ttabbed"))
+        #expect(result.stdout.contains("\\u{1b}]52;c;ZXZpbA==\\u{7}"))
+    }
+
+    /// `GET /v1/notes/{id}` as the real server answers it: raw bytes for `Accept: text/markdown`.
+    static func noteAnswer(_ note: NoteResource, _ request: ScriptedHTTPServer.Request) -> ScriptedHTTPServer.Reply {
+        guard request.headers["accept"]?.hasPrefix("text/markdown") == true else { return HostileServerFixture.json(note) }
+        return .respond(status: 200, headers: ["Content-Type": "text/markdown; charset=utf-8"], body: Data((note.content ?? "").utf8))
     }
 
     @Test("printable escapes controls, bidi overrides and separators, and keeps layout only when asked")
