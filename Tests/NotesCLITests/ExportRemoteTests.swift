@@ -119,7 +119,7 @@ struct ExportRemoteTests {
         defer { work.remove() }
         let paths = ["../escape.md", "/tmp/absolute-\(UUID().uuidString).md", "ok/../../climb.md", "a\u{1B}[2J.md", "fine.md", "fine.md"]
         let changes = paths.enumerated().map { index, path in
-            NoteResource(id: NoteID(), path: path, content: "# \(index)\n", hash: "", rev: Int64(index + 1), size: 4,
+            NoteResource(id: NoteID(), path: path, content: "# \(index)\n", hash: SHA256.hex(of: "# \(index)\n"), rev: Int64(index + 1), size: 4,
                          createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", deleted: false)
         }
         let feed = String(decoding: try WireJSON.encoder().encode(ChangesPage(changes: changes, cursor: "6", hasMore: false)), as: UTF8.self)
@@ -143,7 +143,7 @@ struct ExportRemoteTests {
         let written = try ExportFixture.tree(work.url).keys.sorted()
         #expect(written == ["out/site/.notes-export.json", "out/site/fine.html", "out/site/index.html", "out/site/style.css"])
         #expect(server.requests.map(\.path) == ["/v1/changes"])
-        #expect(server.requests.first?.query == "since=0&limit=500&include=content")
+        #expect(server.requests.first?.query == "limit=500&since=0&include=content")
         #expect(server.requests.first?.headers["authorization"] == "Bearer npt_scripted")
     }
 }

@@ -51,14 +51,20 @@ enum HTTPWire {
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         var bytes = Data(head.utf8)
         bytes.append(body)
+        _ = sendAll(bytes, to: socket)
+    }
+
+    /// Writes all of `bytes`; false once the peer is gone.
+    static func sendAll(_ bytes: Data, to socket: Int32) -> Bool {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let sent = send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
                 if sent < 0, errno == EINTR { continue }
-                guard sent > 0 else { return }
+                guard sent > 0 else { return false }
                 offset += sent
             }
+            return true
         }
     }
 

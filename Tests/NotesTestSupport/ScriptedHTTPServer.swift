@@ -34,6 +34,9 @@ public final class ScriptedHTTPServer: Sendable {
         case respond(status: Int, headers: [String: String], body: Data)
         /// Reset the connection (RST) after reading the request, without answering.
         case dropConnection
+        /// Writes whatever it likes to the connection's socket, which is closed when it returns
+        /// (see `ScriptedHTTPServer+Streaming.swift`: endless, trickling and stalled answers).
+        case raw(@Sendable (_ socket: Int32) -> Void)
 
         /// A JSON answer.
         public static func json(_ status: Int, _ json: String, headers: [String: String] = [:]) -> Reply {
@@ -128,6 +131,8 @@ public final class ScriptedHTTPServer: Sendable {
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
         case .respond(let status, let headers, let body):
             HTTPWire.write(status: status, headers: headers, body: body, to: connection)
+        case .raw(let write):
+            write(connection)
         }
     }
 }

@@ -24,14 +24,22 @@ extension APIClient {
     }
 
     /// Every live note, following `next_cursor` to the last page.
+    /// - Throws: `CLIError` when the server keeps handing out pages without progress (no note
+    ///   it had not listed already, a cursor it gave before) or more notes than any account holds.
     func allNotes(pageSize: Int = 500) async throws -> [NoteResource] {
         var notes: [NoteResource] = []
         var cursor: String?
+        var cursors: Set<String> = []
+        var ids: Set<NoteID> = []
         repeat {
             let page = try await listNotes(limit: pageSize, after: cursor)
             notes += page.notes
-            // A server repeating a cursor would loop forever; treat it as the end.
-            guard page.nextCursor != cursor else { break }
+            let newNotes = page.notes.filter { ids.insert($0.id).inserted }.count
+            if let next = page.nextCursor {
+                guard newNotes > 0, cursors.insert(next).inserted, notes.count <= FeedProgress.maxEntries else {
+                    throw CLIError.failure("the server's note list promises more but makes no progress; stopped reading it")
+                }
+            }
             cursor = page.nextCursor
         } while cursor != nil
         return notes
@@ -50,11 +58,15 @@ extension APIClient {
         return try await json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: query))
     }
 
-    /// `GET /v1/notes/{id}` with `Accept: text/markdown`: the note's exact bytes.
+    /// `GET /v1/notes/{id}`: the note's exact bytes, checked against its hash and the note limit
+    /// (the JSON answer carries the hash; the `text/markdown` one does not).
     func rawContent(of id: NoteID) async throws -> Data {
-        var request = APIRequest("GET", "/v1/notes/\(id.value)")
-        request.accept = "text/markdown"
-        return try await send(request).body
+        let note = try await json(NoteResource.self, APIRequest("GET", "/v1/notes/\(id.value)"))
+        guard let content = note.content else {
+            throw CLIError.failure("the server sent \(Terminal.printable(note.path)) without its content")
+        }
+        try await checkDownloaded(content, hash: note.hash, path: note.path)
+        return Data(content.utf8)
     }
 
     /// `GET /v1/search`: best matches first.

@@ -12,7 +12,8 @@ extension APIClient {
         guard let url = server.url(path: request.path, query: request.query) else {
             throw CLIError.failure("cannot build a URL for \(request.path) on \(server)")
         }
-        var http = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body)
+        var http = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body,
+                               maxResponseBytes: request.maxResponseBytes ?? ResponseBudget.defaultMaxBytes)
         http.headers["Accept"] = request.accept
         if let bearer { http.headers["Authorization"] = "Bearer \(bearer)" }
         var attempt = 1
@@ -27,8 +28,11 @@ extension APIClient {
                 if let retryAfter, retryAfter > retryPolicy.maxRetryAfter { return response }
                 wait = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter)
             } catch let error as TransportError {
-                let safe = error.kind == .cannotConnect || (request.idempotent && error.kind != .other)
-                guard safe, attempt < retryPolicy.maxAttempts else { throw unreachable(error) }
+                // A redirect, an oversized answer or a server that trickles past the deadline
+                // would do the same again: those are reported at once.
+                let transient: Set<TransportError.Kind> = [.timedOut, .connectionLost]
+                let safe = error.kind == .cannotConnect || (request.idempotent && transient.contains(error.kind))
+                guard safe, attempt < retryPolicy.maxAttempts else { try unreachable(error) }
                 wait = retryPolicy.delay(beforeRetry: attempt, retryAfter: nil)
             }
             try await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded())))
@@ -36,10 +40,21 @@ extension APIClient {
         }
     }
 
-    private nonisolated func unreachable(_ error: TransportError) -> CLIError {
+    private nonisolated func unreachable(_ error: TransportError) throws -> Never {
         switch error.kind {
-        case .other: CLIError.failure("request to \(server) failed: \(error.description)")
-        default: CLIError(.serverUnreachable, "cannot reach \(server): \(error.description)")
+        case .other: throw CLIError.failure("request to \(server) failed: \(error.description)")
+        case .redirected: throw CLIError.failure(error.description)
+        case .tooLarge: throw ResponseTooLarge(message: error.description)
+        case .deadlineExceeded: throw CLIError(.serverUnreachable, "\(server) is too slow: \(error.description)")
+        case .cannotConnect, .timedOut, .connectionLost:
+            throw CLIError(.serverUnreachable, "cannot reach \(server): \(error.description)")
         }
     }
+}
+
+/// An answer past its bound. `APIClient.send` catches it to ask for the server's published
+/// limits once (they may allow larger answers) before giving up; anywhere else it is a failure.
+struct ResponseTooLarge: Error, Sendable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

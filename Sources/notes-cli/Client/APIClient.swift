@@ -35,6 +35,11 @@ actor APIClient {
     var refreshTask: Task<StoredSession, any Error>?
     /// Set once the session is known dead, so later requests fail at once without a refresh.
     var sessionEnded: CLIError?
+    /// The server's published limits, fetched at most once per process and only when needed
+    /// (`ResponseBudget`); nil until then, and kept nil when the server would not say.
+    var publishedLimits: ServerLimits?
+    /// The one fetch of the limits, shared by concurrent callers.
+    var limitsTask: Task<ServerLimits?, Never>?
 
     init(server: ServerURL, credential: Credential, retryPolicy: RetryPolicy = .standard,
          now: @escaping @Sendable () -> Date = { Date() }) {
@@ -46,10 +51,49 @@ actor APIClient {
     }
 
     /// Sends `request` and returns the successful (2xx) answer.
+    /// The answer body is bounded (`ResponseBudget`): past the bound for the server's default
+    /// limits, the published limits are fetched once and the request sent again if they allow more.
     /// - Throws: `CLIError` with exit 4 when the session is gone or the token refused, exit 5 when
-    ///   the server cannot be reached; `APIStatusError` for every other non-2xx answer. Never
-    ///   returns a failed answer.
+    ///   the server cannot be reached or is too slow, exit 1 for a redirect or an answer past its
+    ///   bound; `APIStatusError` for every other non-2xx answer. Never returns a failed answer.
     func send(_ request: APIRequest) async throws -> HTTPResponse {
+        var request = request
+        if request.maxResponseBytes == nil { request.maxResponseBytes = ResponseBudget.maxBytes(for: limits) }
+        do {
+            return try await sendReplaying(request)
+        } catch let error as ResponseTooLarge {
+            // The default bound is the default limits'; a server publishing larger ones may send more.
+            guard let bound = request.maxResponseBytes,
+                  ResponseBudget.maxBytes(for: await fetchLimits()) > bound else { throw CLIError.failure(error.message) }
+            request.maxResponseBytes = ResponseBudget.maxBytes(for: limits)
+            do {
+                return try await sendReplaying(request)
+            } catch let error as ResponseTooLarge {
+                throw CLIError.failure(error.message)
+            }
+        }
+    }
+
+    /// The server's limits as far as known: the published ones once fetched, else the defaults.
+    var limits: ServerLimits { publishedLimits ?? ResponseBudget.defaultLimits }
+
+    /// Asks the server for its published limits (once per process) and returns what is known.
+    func fetchLimits() async -> ServerLimits {
+        let task = limitsTask ?? Task {
+            var request = APIRequest("GET", "/v1/limits", authenticated: false)
+            request.maxResponseBytes = ResponseBudget.smallMaxBytes
+            guard let response = try? await self.sendRetrying(request, bearer: nil), (200..<300).contains(response.status),
+                  let decoded = try? WireJSON.decoder().decode(ServerLimits.self, from: response.body),
+                  decoded.maxNoteBytes > 0, decoded.maxRequestBytes > 0 else { return nil }
+            return decoded
+        }
+        limitsTask = task
+        if let fetched = await task.value { publishedLimits = fetched }
+        return limits
+    }
+
+    /// `send` within the current response bound: signs, refreshes, replays after a 401.
+    private func sendReplaying(_ request: APIRequest) async throws -> HTTPResponse {
         var replays = 0
         while true {
             let held = request.authenticated ? try await sessionForRequest() : nil

@@ -17,6 +17,9 @@ struct APIRequest: Sendable {
     /// Whether it carries the bearer token (login and refresh do not).
     var authenticated = true
     var headers: [String: String] = [:]
+    /// The largest answer body accepted; nil: the bound that follows the server's limits
+    /// (`ResponseBudget`).
+    var maxResponseBytes: Int?
 
     init(_ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil,
          idempotent: Bool? = nil, authenticated: Bool = true) {
@@ -69,9 +72,10 @@ struct APIStatusError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// One sentence for stderr: the server's own message, which never holds a secret.
+    /// One sentence for stderr: the server's own message, which never holds a secret, with any
+    /// control characters in it made visible.
     var description: String {
-        let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
+        let sentence = Terminal.printable(message.hasSuffix(".") ? String(message.dropLast()) : message)
         return "\(sentence) (HTTP \(status), \(code))"
     }
 }

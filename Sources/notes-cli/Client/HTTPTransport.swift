@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,6 +12,8 @@ struct HTTPRequest: Sendable {
     var url: URL
     var headers: [String: String] = [:]
     var body: Data?
+    /// The largest answer body accepted; beyond it the transfer is stopped (`TransportError.tooLarge`).
+    var maxResponseBytes = ResponseBudget.defaultMaxBytes
 }
 
 /// One HTTP answer: status, headers (names lowercased), body.
@@ -23,41 +26,87 @@ struct HTTPResponse: Sendable {
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// Why a request got no HTTP answer at all.
+/// Why a request got no usable HTTP answer.
 struct TransportError: Error, Sendable, CustomStringConvertible {
-    enum Kind: Sendable {
+    enum Kind: Sendable, Hashable {
         /// Nothing reached the server (refused, no route, DNS): always safe to retry.
         case cannotConnect
-        /// The request may or may not have reached the server.
+        /// The request may or may not have reached the server; nothing arrived for the idle timeout.
         case timedOut
         case connectionLost
         case other
+        /// The answer did not finish within the per-request deadline (a server trickling bytes).
+        /// Not retried: the same server would hold the next attempt as long.
+        case deadlineExceeded
+        /// The answer was a redirect; it is never followed (the token must not go elsewhere).
+        case redirected
+        /// The answer body grew past `HTTPRequest.maxResponseBytes`; reading stopped there.
+        case tooLarge
     }
 
     var kind: Kind
     var description: String
 }
 
+/// How long one request may take: the idle timeout (nothing received for that long) and the
+/// overall deadline (the whole answer, however steadily it trickles in).
+///
+/// Enforced by the transport's own watchdog rather than URLSession's timeouts, whose
+/// `timeoutIntervalForResource` (300 s) is far too patient and whose fractional seconds are
+/// truncated on Linux. `NOTES_TEST_REQUEST_TIMEOUTS=IDLE,DEADLINE` (seconds, fractions allowed)
+/// shortens both: it exists for the test suite only, so that hang tests finish in seconds.
+struct RequestTimeouts: Sendable, Equatable {
+    var idle: Duration = .seconds(30)
+    var deadline: Duration = .seconds(120)
+
+    static let standard = RequestTimeouts()
+
+    /// The standard timeouts, or the test override from `environment`.
+    static func from(environment: [String: String]) -> RequestTimeouts {
+        guard let text = environment["NOTES_TEST_REQUEST_TIMEOUTS"] else { return .standard }
+        let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0.isFinite }) else { return .standard }
+        return RequestTimeouts(idle: .milliseconds(Int(parts[0] * 1000)), deadline: .milliseconds(Int(parts[1] * 1000)))
+    }
+
+    /// "30 s", "1.5 s": for messages.
+    static func text(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}
+
 /// The process's one URLSession (keep-alive reuses its connections across all commands' requests).
 ///
 /// The only transport: tests that need a misbehaving server run a real one on a loopback socket
 /// (`ScriptedHTTPServer`), so what they exercise is this code and URLSession, never a stand-in.
+/// The answer is streamed through a session delegate, so that a body past its bound, a server
+/// that stalls or trickles, and a redirect are each stopped while they happen rather than after
+/// the whole body has been buffered.
 struct URLSessionTransport: Sendable {
     /// Shared by the whole process, as URLSession is meant to be.
-    static let shared = URLSessionTransport()
+    static let shared = URLSessionTransport(timeouts: .from(environment: ProcessInfo.processInfo.environment))
 
     private let session: URLSession
+    private let delegate: TransferDelegate
+    let timeouts: RequestTimeouts
 
-    private init() {
+    private init(timeouts: RequestTimeouts) {
+        self.timeouts = timeouts
         let configuration = URLSessionConfiguration.ephemeral
-        // Whole seconds: FoundationNetworking truncates fractions (1.5 s fires at 1 s).
-        configuration.timeoutIntervalForRequest = 30
-        configuration.timeoutIntervalForResource = 300
+        // Backstops only, beyond our own watchdog, which enforces both timeouts (whole seconds:
+        // fractions are truncated).
+        let backstop = TimeInterval(timeouts.deadline.components.seconds + 5)
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
         configuration.httpAdditionalHeaders = ["User-Agent": "notes/\(NotesVersion.current)"]
-        session = URLSession(configuration: configuration)
+        delegate = TransferDelegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -65,24 +114,49 @@ struct URLSessionTransport: Sendable {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError {
-            throw Self.transportError(error)
+        let what = "\(request.method) \(request.url.path)"
+        let task = session.dataTask(with: urlRequest)
+        let transfer = Transfer(what: what, maxBytes: request.maxResponseBytes)
+        let watchdog = Task { [timeouts] in await Self.watch(transfer, task: task, timeouts: timeouts, what: what) }
+        defer { watchdog.cancel() }
+        let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.start(continuation)
+                delegate.register(transfer, for: task)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw TransportError(kind: .other, description: "the answer was not HTTP")
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-        }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        return try outcome.get()
     }
 
-    private static func transportError(_ error: URLError) -> TransportError {
+    /// Cancels `task` once it has received nothing for the idle timeout, or once the deadline
+    /// passes, recording why so the caller gets that reason rather than "cancelled".
+    private static func watch(_ transfer: Transfer, task: URLSessionTask, timeouts: RequestTimeouts, what: String) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeouts.deadline
+        while !Task.isCancelled {
+            guard let lastActivity = transfer.lastActivity else { return }
+            let now = clock.now
+            if now >= deadline {
+                transfer.fail(TransportError(kind: .deadlineExceeded, description:
+                    "the server did not finish answering \(what) within \(RequestTimeouts.text(timeouts.deadline)); gave up"))
+                task.cancel()
+                return
+            }
+            if now - lastActivity >= timeouts.idle {
+                transfer.fail(TransportError(kind: .timedOut, description:
+                    "the server sent nothing for \(RequestTimeouts.text(timeouts.idle)) while answering \(what)"))
+                task.cancel()
+                return
+            }
+            let wake = min(deadline, lastActivity + timeouts.idle)
+            try? await Task.sleep(until: wake, tolerance: .milliseconds(50), clock: clock)
+        }
+    }
+
+    fileprivate static func transportError(_ error: URLError) -> TransportError {
         switch error.code {
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
             TransportError(kind: .cannotConnect, description: reason(error))
@@ -102,5 +176,144 @@ struct URLSessionTransport: Sendable {
         case .notConnectedToInternet: "no network"
         default: error.localizedDescription
         }
+    }
+}
+
+/// One request in flight: the body received so far, when bytes last arrived, and the one
+/// continuation that gets the outcome (exactly once, whoever finishes first).
+private final class Transfer: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?
+        var failure: TransportError?
+        var response: HTTPURLResponse?
+        var body = Data()
+        var lastActivity = ContinuousClock.now
+        var finished = false
+    }
+
+    let what: String
+    let maxBytes: Int
+    private let state = Mutex(State())
+
+    init(what: String, maxBytes: Int) {
+        self.what = what
+        self.maxBytes = maxBytes
+    }
+
+    func start(_ continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// When bytes last arrived; nil once the transfer is over.
+    var lastActivity: ContinuousClock.Instant? {
+        state.withLock { $0.finished ? nil : $0.lastActivity }
+    }
+
+    /// Records why the transfer is being stopped; the first reason wins.
+    func fail(_ error: TransportError) {
+        state.withLock { if $0.failure == nil { $0.failure = error } }
+    }
+
+    func tooLarge() -> TransportError {
+        TransportError(kind: .tooLarge, description: "the server's answer to \(what) is larger than "
+                       + "\(ResponseBudget.text(maxBytes)), more than its published limits allow; stopped reading it")
+    }
+
+    /// Whether to go on: false when the announced length is already past the bound.
+    func received(_ response: HTTPURLResponse) -> Bool {
+        state.withLock { state in
+            state.response = response
+            state.lastActivity = .now
+            if response.expectedContentLength > Int64(maxBytes) {
+                if state.failure == nil { state.failure = tooLarge() }
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Appends `data`; false once the body is past the bound (the caller cancels).
+    func received(_ data: Data) -> Bool {
+        state.withLock { state in
+            state.lastActivity = .now
+            guard state.failure == nil else { return false }
+            guard state.body.count + data.count <= maxBytes else {
+                state.failure = tooLarge()
+                state.body = Data()
+                return false
+            }
+            state.body.append(data)
+            return true
+        }
+    }
+
+    /// Hands the outcome to the waiting caller (once).
+    func complete(_ error: (any Error)?) {
+        let (continuation, outcome) = state.withLock { state -> (CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?, Result<HTTPResponse, TransportError>) in
+            state.finished = true
+            defer { state.continuation = nil; state.body = Data() }
+            return (state.continuation, Self.outcome(state, error))
+        }
+        continuation?.resume(returning: outcome)
+    }
+
+    private static func outcome(_ state: State, _ error: (any Error)?) -> Result<HTTPResponse, TransportError> {
+        if let failure = state.failure { return .failure(failure) }
+        if let error = error as? URLError { return .failure(URLSessionTransport.transportError(error)) }
+        if let error { return .failure(TransportError(kind: .other, description: "\(error)")) }
+        guard let http = state.response else {
+            return .failure(TransportError(kind: .other, description: "the answer was not HTTP"))
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: state.body))
+    }
+}
+
+/// The session's delegate: routes each task's callbacks to its `Transfer`.
+private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    func register(_ transfer: Transfer, for task: URLSessionTask) {
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
+    }
+
+    private func transfer(_ task: URLSessionTask) -> Transfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    /// Never follows a redirect, to the same origin or another: the request carries the bearer
+    /// token, and the API never redirects, so a redirect means a misconfigured or hostile server.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        if let transfer = transfer(task) {
+            let target = request.url?.absoluteString ?? response.value(forHTTPHeaderField: "Location") ?? "another address"
+            transfer.fail(TransportError(kind: .redirected, description:
+                "the server answered \(transfer.what) with a redirect to \(Terminal.printable(target)); "
+                + "notes never follows redirects, so nothing was sent there (if the server moved, use its new address)"))
+        }
+        // nil: the 3xx answer itself completes the task, and the failure recorded above is reported.
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard let transfer = transfer(dataTask), let http = response as? HTTPURLResponse else {
+            completionHandler(.allow)
+            return
+        }
+        completionHandler(transfer.received(http) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let transfer = transfer(dataTask) else { return }
+        if !transfer.received(data) { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        transfer?.complete(error)
     }
 }

@@ -9,8 +9,10 @@ struct CatCommand: Command {
         Usage: notes cat PATH... [--server URL] [--username NAME]
 
         Prints each note's exact bytes to stdout, in the order given. The notes are fetched
-        in parallel. A path with no note is reported on stderr, the others are still printed,
-        and the exit code is 1.
+        in parallel and each is checked against its hash. A path with no note is reported on
+        stderr, the others are still printed, and the exit code is 1. On a terminal, control
+        characters other than tab and line breaks are shown as \\u{1b} and the like, so a note
+        cannot steer the terminal; piped or redirected, the bytes are exact.
 
         Options:
         \(CommandSupport.serverHelp)
@@ -32,9 +34,14 @@ struct CatCommand: Command {
 
         let contents = try await fetch(paths, with: client)
         var missing = false
+        let toTerminal = terminal.stdoutIsTTY
         for (path, content) in zip(paths, contents) {
             if let content {
-                FileHandle.standardOutput.write(content)
+                if toTerminal {
+                    terminal.write(Terminal.printable(String(decoding: content, as: UTF8.self), keepingLayout: true))
+                } else {
+                    FileHandle.standardOutput.write(content)
+                }
             } else {
                 terminal.printError("notes cat: no note at \(path.value)")
                 missing = true

@@ -9,6 +9,7 @@ struct ListCommand: Command {
         Usage: notes ls [--long] [--json] [--server URL] [--username NAME]
 
         Lists every live note on the server by path, one per line, reading all pages.
+        Control characters in paths are shown as \\u{1b} and the like; --json keeps them exact.
 
         Options:
           -l, --long       Also show revision, size in bytes and last change (UTC)
@@ -32,12 +33,15 @@ struct ListCommand: Command {
             try CommandSupport.printJSON(Output(notes: notes), terminal)
             return .success
         }
+        // Server text with control characters made visible: one line per note whatever the
+        // server sends, and nothing that steers the terminal (`--json` keeps the exact strings).
         var lines = ""
         for note in notes {
+            let path = Terminal.printable(note.path)
             if long {
-                lines += "\(note.rev)\t\(note.size)\t\(note.updatedAt)\t\(note.path)\n"
+                lines += "\(note.rev)\t\(note.size)\t\(Terminal.printable(note.updatedAt))\t\(path)\n"
             } else {
-                lines += note.path + "\n"
+                lines += path + "\n"
             }
         }
         terminal.write(lines)

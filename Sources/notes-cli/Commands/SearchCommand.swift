@@ -9,7 +9,8 @@ struct SearchCommand: Command {
         Usage: notes search QUERY... [--limit N] [--json] [--server URL] [--username NAME]
 
         Full-text search; prints "PATH: snippet" per match, best first. Several words are
-        searched together, as one query.
+        searched together, as one query. Control characters in paths and snippets are shown
+        as \\u{1b} and the like; --json keeps them exact.
 
         Options:
           --limit N        At most N matches (default 20)
@@ -35,9 +36,10 @@ struct SearchCommand: Command {
         }
         var lines = ""
         for hit in results.results {
-            // One line per hit, so `grep` and `cut -d:` work on the output.
+            // One line per hit, so `grep` and `cut -d:` work on the output; snippets quote note
+            // content, so control characters (escape sequences) are made visible.
             let snippet = hit.snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
-            lines += "\(hit.path): \(snippet)\n"
+            lines += "\(Terminal.printable(hit.path)): \(Terminal.printable(snippet))\n"
         }
         terminal.write(lines)
         return .success

@@ -78,7 +78,8 @@ struct TokenCommand: Command {
     /// Aligned columns with a header; "-" for an absent time.
     private static func table(_ tokens: [PersonalTokenResource]) -> String {
         let header = ["ID", "NAME", "SCOPE", "CREATED", "EXPIRES", "LAST USED"]
-        let rows = tokens.map { [$0.id, $0.name, $0.scope.rawValue, $0.createdAt, $0.expiresAt ?? "-", $0.lastUsedAt ?? "-"] }
+        let rows = tokens.map { [$0.id, $0.name, $0.scope.rawValue, $0.createdAt, $0.expiresAt ?? "-", $0.lastUsedAt ?? "-"]
+            .map { Terminal.printable($0) } }
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

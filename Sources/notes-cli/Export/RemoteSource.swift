@@ -24,7 +24,7 @@ struct RemoteSource: ExportSource {
             do {
                 path = try NotePath(change.path)
             } catch {
-                skipped.append("\(Self.printable(change.path)): the server sent a path that is not a valid note path (\(error)); refused")
+                skipped.append("\(Terminal.printable(change.path)): the server sent a path that is not a valid note path (\(error)); refused")
                 continue
             }
             // The server keeps one note per path; a second one is a server fault, not a page to overwrite.
@@ -43,13 +43,21 @@ struct RemoteSource: ExportSource {
     }
 
     /// Walks the feed until `has_more` is false and keeps each note's latest state: a note edited
-    /// during the walk shows up again on a later page, and that later entry wins.
+    /// during the walk shows up again on a later page, and that later entry wins. The pages come
+    /// through the sync's remote, so they are checked as sync checks them (hashes, note limit,
+    /// progress) before anything is exported.
     private func latestStateOfEveryNote() async throws -> [NoteResource] {
+        let remote = APISyncRemote(client: client)
         var byID: [NoteID: Int] = [:]
         var entries: [NoteResource] = []
         var cursor = "0"
         while true {
-            let page = try await client.changes(since: cursor, limit: pageSize, includeContent: true)
+            let page: ChangesPage
+            do {
+                page = try await remote.changes(since: cursor, limit: pageSize, includeContent: true)
+            } catch SyncRemoteError.resyncRequired {
+                throw CLIError.failure("the server refused to list its changes from the beginning (410 resync_required)")
+            }
             for change in page.changes {
                 if let index = byID[change.id] {
                     entries[index] = change
@@ -58,26 +66,9 @@ struct RemoteSource: ExportSource {
                     entries.append(change)
                 }
             }
+            // A page promising more without progress was refused by the remote's `FeedProgress`.
             guard page.hasMore else { return entries }
-            // A server that promises more but does not move its cursor would keep us here forever.
-            guard page.cursor != cursor, !page.changes.isEmpty else {
-                throw CLIError.failure("the server's changes feed did not advance past cursor \(cursor)")
-            }
             cursor = page.cursor
         }
-    }
-
-    /// `path` with control characters escaped, so a hostile path cannot rewrite the terminal
-    /// when it is reported on stderr.
-    private static func printable(_ path: String) -> String {
-        var text = ""
-        for scalar in path.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                text += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
     }
 }

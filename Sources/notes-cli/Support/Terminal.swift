@@ -30,8 +30,47 @@ struct Terminal: Sendable {
         write(text + "\n")
     }
 
-    /// Writes a message line to stderr.
+    /// Writes a message line to stderr, with control characters made visible: messages quote
+    /// server text (paths, error messages), which must not steer the terminal.
     func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((Self.printable(text, keepingLayout: true) + "\n").utf8))
+    }
+}
+
+/// Text from the network, made safe to show on a terminal.
+extension Terminal {
+    /// `text` with every character that can steer a terminal or disguise what is shown written
+    /// as `\u{1b}`: C0 controls (ESC, NUL, newline...), DEL, C1 controls, the bidirectional
+    /// overrides and isolates, and the line and paragraph separators. One readable form for
+    /// all of them, the one Swift uses in string literals. Other text, zero-width joiners
+    /// (emoji need them) included, is unchanged.
+    ///
+    /// - Parameter keepingLayout: keep tab, newline, and a carriage return before a newline
+    ///   (multi-line messages, note content shown on a terminal).
+    static func printable(_ text: String, keepingLayout: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0, keepingLayout) }) else { return text }
+        var result = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            let crlf = keepingLayout && scalar == "\r" && pending == "\n"
+            if !crlf && needsEscape(scalar, keepingLayout) {
+                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar, _ keepingLayout: Bool) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: !keepingLayout
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidi marks, overrides, isolates
+        case 0x2028, 0x2029: true
+        default: false
+        }
     }
 }

@@ -20,18 +20,31 @@ enum SyncRemoteError: Error, Sendable, Equatable {
 }
 
 /// `SyncRemote` over the authenticated client (refresh, replay and retries included).
+///
+/// The boundary where the server's answers are checked before sync sees them: every content
+/// against its hash and the note limit (`APIClient.checkDownloaded`), and the feed for progress
+/// (`FeedProgress`), so the engine never applies a page that fails either.
 struct APISyncRemote: SyncRemote {
     let client: APIClient
+    let progress = FeedProgress()
+
+    init(client: APIClient) {
+        self.client = client
+    }
 
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
         var query = [("limit", String(limit))]
         if let since { query.append(("since", since)) }
         if includeContent { query.append(("include", "content")) }
+        let page: ChangesPage
         do {
-            return try await client.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: query))
+            page = try await client.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: query))
         } catch let error as APIStatusError where error.status == 410 {
             throw SyncRemoteError.resyncRequired
         }
+        try progress.check(page, since: since)
+        try await client.checkDownloaded(page.changes)
+        return page
     }
 
     func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
@@ -46,10 +59,14 @@ struct APISyncRemote: SyncRemote {
     }
 
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? {
+        let revision: RevisionResource
         do {
-            return try await client.json(RevisionResource.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions/\(rev)"))
+            revision = try await client.json(RevisionResource.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions/\(rev)"))
         } catch let error as APIStatusError where error.status == 404 {
             return nil
         }
+        // A merge base is written into the folder as part of a merge: checked like any content.
+        if let content = revision.content { try await client.checkDownloaded(content, hash: revision.hash, path: revision.path) }
+        return revision
     }
 }
