@@ -86,6 +86,19 @@ struct ServerTextOutputTests {
         #expect(!Self.containsSteering(list.stdout))
     }
 
+    @Test("whoami shows a user name from the server with its control characters visible")
+    func whoamiShowsHostileUsernameSafely() async throws {
+        let user = UserResource(id: 7, username: "ada\u{1B}]0;owned\u{7}\u{1B}[2J", createdAt: "2026-01-01T00:00:00.000Z")
+        let fixture = try HostileServerFixture { request in
+            request.path == "/v1/me" ? HostileServerFixture.json(user) : .error(404, "not_found", "No such thing.")
+        }
+        defer { fixture.stop() }
+        let result = try await fixture.notes(["whoami"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(!Self.containsSteering(result.stdout), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("ada\\u{1b}]0;owned\\u{7}\\u{1b}[2J on "))
+    }
+
     @Test("cat into a pipe prints a note's exact bytes, escape sequences included")
     func catIntoAPipeIsExact() async throws {
         let content = "# Colours\n\u{1B}[31mred\u{1B}[0m\r\n\ttabbed\n"

@@ -49,12 +49,12 @@ struct WhoamiCommand: Command {
             try CommandSupport.printJSON(Output(server: client.server.string, user: user, folder: bound), terminal)
             return .success
         }
-        terminal.print("\(user.username) on \(client.server)")
+        terminal.print(Terminal.printable("\(user.username) on \(client.server)"))
         guard let folder else { return .success }
         if let bound = folder.config.account {
             let same = bound.userId == user.id && folder.config.server == client.server.string
-            terminal.print("this folder (\(folder.root)) belongs to \(bound.username) on \(folder.config.server)"
-                           + (same ? "" : ", which sync and status use here"))
+            terminal.print(Terminal.printable("this folder (\(folder.root)) belongs to \(bound.username) on \(folder.config.server)"
+                                              + (same ? "" : ", which sync and status use here")))
         } else {
             terminal.print("this folder (\(folder.root)) is bound to \(folder.config.server) but not yet to an account: "
                            + "its next sync adopts it for the signed-in account its notes belong to")
