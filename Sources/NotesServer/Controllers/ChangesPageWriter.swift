@@ -10,9 +10,9 @@ import NotesCore
 /// alone on its page, so every note can be fetched.
 ///
 /// The JSON is the same as `WireJSON` writes for a `ChangesPage` (sorted keys, so `content`
-/// comes first in a note and `changes` first in the page): a note's metadata and the page's
-/// envelope still go through the encoder; only the content string is escaped here, straight
-/// into the answer.
+/// comes first in a note and `changes` first in the page): the encoder writes each part (the
+/// content string, the note's other fields, the page's envelope) and they are joined here, so a
+/// note is held at most twice (its text and its encoded form) and only while it is written.
 struct ChangesPageWriter {
     /// The bound on the whole answer, in bytes.
     let maxBytes: Int
@@ -35,15 +35,16 @@ struct ChangesPageWriter {
         var metadata = note
         metadata.content = nil
         let encoded = try encoder.encode(metadata)
-        let contentBytes = note.content.map { Self.escapedCount($0) + #""content":"","#.utf8.count } ?? 0
-        let size = (count > 0 ? 1 : 0) + encoded.count + contentBytes
+        // The content alone, as a JSON string literal: exact size, escapes and all.
+        let content = try note.content.map { try encoder.encode($0) }
+        let size = (count > 0 ? 1 : 0) + encoded.count + (content.map { $0.count + Self.contentKey.count + 1 } ?? 0)
         guard count == 0 || bytes.count + size + Self.envelopeAllowance <= maxBytes else { return false }
         bytes.reserveCapacity(bytes.count + size + Self.envelopeAllowance)
         if count > 0 { bytes.append(UInt8(ascii: ",")) }
-        if let content = note.content {
-            bytes.append(contentsOf: #"{"content":""#.utf8)
-            Self.appendEscaped(content, to: &bytes)
-            bytes.append(contentsOf: #"","#.utf8)
+        if let content {
+            bytes.append(contentsOf: Self.contentKey)
+            bytes.append(contentsOf: content)
+            bytes.append(UInt8(ascii: ","))
             bytes.append(contentsOf: encoded.dropFirst()) // the metadata object without its `{`
         } else {
             bytes.append(contentsOf: encoded)
@@ -51,6 +52,8 @@ struct ChangesPageWriter {
         count += 1
         return true
     }
+
+    private static let contentKey = Array(#"{"content":"#.utf8)
 
     /// The finished answer body: the notes inside the page's envelope.
     consuming func finish(cursor: String, hasMore: Bool) throws -> [UInt8] {
@@ -61,41 +64,6 @@ struct ChangesPageWriter {
         }
         bytes.append(contentsOf: envelope.dropFirst(Self.opening.count))
         return bytes
-    }
-
-    /// The length of `text` as a JSON string body, escapes included.
-    static func escapedCount(_ text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 {
-            count += byte == 0x22 || byte == 0x5C || byte == 0x0A || byte == 0x0D || byte == 0x09 ? 2 : byte < 0x20 ? 6 : 1
-        }
-        return count
-    }
-
-    /// Appends `text` escaped for a JSON string (RFC 8259 §7): quote, backslash and control
-    /// characters; everything else, non-ASCII included, goes through as its UTF-8 bytes.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { source in
-            var run = 0
-            for index in source.indices {
-                let byte = source[index]
-                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
-                output.append(contentsOf: source[run..<index])
-                switch byte {
-                case 0x22: output.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-                run = index + 1
-            }
-            output.append(contentsOf: source[run...])
-        }
     }
 }
 
