@@ -21,4 +21,16 @@ static inline const struct sockaddr *notes_mhd_client_address(struct MHD_Connect
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// The connection's socket, or -1. Used only to shut a connection down from the deadline sweep.
+static inline int notes_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The status libmicrohttpd queued on the connection (its own refusals included), or 0.
+static inline unsigned int notes_mhd_http_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
+}
+
 #endif

@@ -40,6 +40,23 @@ public struct Arguments: Sendable {
         }
     }
 
+    /// Removes every `name value` (or `name=value`) and returns the values in order, for
+    /// options that may be given several times.
+    public mutating func repeatedOption(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        while true {
+            let end = optionsEnd
+            guard let index = remaining[..<end].firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else { return values }
+            let argument = remaining.remove(at: index)
+            if argument.hasPrefix(name + "=") {
+                values.append(String(argument.dropFirst(name.count + 1)))
+            } else {
+                guard index < remaining.count, remaining[index] != "--" else { throw .usage("\(name) needs a value") }
+                values.append(remaining.remove(at: index))
+            }
+        }
+    }
+
     /// Like `option`, but parses a whole number.
     public mutating func intOption(_ name: String) throws(UsageError) -> Int? {
         guard let text = try option(name) else { return nil }

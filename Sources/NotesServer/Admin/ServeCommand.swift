@@ -26,7 +26,19 @@ enum ServeCommand {
           --tombstone-ttl SECS       How long deletions are kept for syncing clients (default 90 days)
           --tls-cert PATH            PEM certificate: serve HTTPS (or put a reverse proxy in front)
           --tls-key PATH             PEM private key for --tls-cert
-          --threads N                HTTP threads (default 1: one epoll loop)
+          --threads N                HTTP threads (default 4)
+          --max-connections N        Connections served at once (default 1024)
+          --max-connections-per-address N
+                                     Connections one client address may hold (default 64;
+                                     0: no limit, the default with --trusted-proxy)
+          --request-timeout SECS     Time to send a request's headers, however slowly; a body
+                                     gets this plus its size at 64 KiB/s (default 30)
+          --body-budget BYTES        Memory all request bodies being received may hold
+                                     together; beyond it 503 (default 64 MiB)
+          --max-page-bytes BYTES     Bytes per changes page with content, published in
+                                     /v1/limits (default 4 MiB)
+          --trusted-proxy CIDR       A reverse proxy (or range) whose X-Forwarded-For names
+                                     the client; repeatable, IPv4 or IPv6 (e.g. 127.0.0.1/32)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Never {
@@ -48,6 +60,25 @@ enum ServeCommand {
         if let rate = try positiveInt(&arguments, "--requests-per-minute") { configuration.limits.requestsPerMinute = rate }
         if let ttl = try positiveInt(&arguments, "--tombstone-ttl") { configuration.tombstoneRetentionSeconds = ttl }
         if let threads = try positiveInt(&arguments, "--threads") { configuration.threadCount = min(threads, 64) }
+        if let connections = try positiveInt(&arguments, "--max-connections") { configuration.connectionLimit = connections }
+        if let perAddress = try arguments.intOption("--max-connections-per-address") {
+            guard perAddress >= 0 else { throw UsageError("--max-connections-per-address must be 0 (no limit) or more") }
+            configuration.connectionsPerAddress = perAddress
+        }
+        if let timeout = try positiveInt(&arguments, "--request-timeout") { configuration.requestTimeoutSeconds = timeout }
+        if let budget = try positiveInt(&arguments, "--body-budget") {
+            guard budget >= configuration.limits.maxRequestBytes else {
+                throw UsageError("--body-budget must hold at least one largest request (\(configuration.limits.maxRequestBytes) bytes)")
+            }
+            configuration.bodyBudgetBytes = budget
+        }
+        if let pageBytes = try positiveInt(&arguments, "--max-page-bytes") { configuration.limits.maxPageBytes = pageBytes }
+        for text in try arguments.repeatedOption("--trusted-proxy") {
+            guard let range = AddressRange(text) else {
+                throw UsageError("--trusted-proxy takes an IPv4 or IPv6 address or CIDR range such as 10.0.0.0/8 or fd00::/8, not '\(text)'")
+            }
+            configuration.trustedProxies.append(range)
+        }
         configuration.tlsCertificatePath = try arguments.option("--tls-cert")
         configuration.tlsKeyPath = try arguments.option("--tls-key")
         guard (configuration.tlsCertificatePath == nil) == (configuration.tlsKeyPath == nil) else {

@@ -21,7 +21,8 @@ final class Application: Sendable {
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits)
         var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock),
-                            rateLimiter: RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute), log: log)
+                            rateLimiter: RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute),
+                            openBodyLimit: configuration.limits.maxUnauthenticatedRequestBytes ?? Router.defaultOpenBodyLimit, log: log)
         MetaController(limits: configuration.limits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
                        throttle: LoginThrottle(limits: configuration.loginLimits), log: log).register(in: &router)

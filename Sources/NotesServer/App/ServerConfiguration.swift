@@ -12,10 +12,29 @@ struct ServerConfiguration: Sendable {
     /// Tombstones older than this are purged; change cursors from before then must resync.
     var tombstoneRetentionSeconds = 90 * 86_400
     var limits = ServerLimits(maxNoteBytes: 10 * 1024 * 1024, maxRequestBytes: 32 * 1024 * 1024,
-                              maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000)
+                              maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000,
+                              maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit)
     var tlsCertificatePath: String?
     var tlsKeyPath: String?
-    var threadCount = 1
+    /// HTTP threads: a small pool, so one request that takes a while (a large changes page)
+    /// never holds up the others.
+    var threadCount = 4
+    /// Connections served at once.
+    var connectionLimit = 1024
+    /// Connections per client address; nil: 64, or none when behind trusted proxies (whose
+    /// connections carry every client's requests; the proxy should limit per client instead).
+    var connectionsPerAddress: Int?
+    /// Seconds a connection has to send a request's headers (bodies get more by their size).
+    var requestTimeoutSeconds = 30
+    /// Bytes every request body being received may hold together.
+    var bodyBudgetBytes = 64 * 1024 * 1024
+    /// `--trusted-proxy` ranges: their `X-Forwarded-For` names the client.
+    var trustedProxies: [AddressRange] = []
+
+    /// The per-address connection limit in force (0: none).
+    var effectiveConnectionsPerAddress: Int {
+        connectionsPerAddress ?? (trustedProxies.isEmpty ? 64 : 0)
+    }
 
     /// `$XDG_DATA_HOME/notes-server/notes.sqlite`, else `~/.local/share/notes-server/notes.sqlite`.
     static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

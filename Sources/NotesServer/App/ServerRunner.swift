@@ -22,6 +22,11 @@ struct ServerRunner {
         http.port = configuration.port
         http.maxBodyBytes = configuration.limits.maxRequestBytes
         http.threadCount = configuration.threadCount
+        http.connectionLimit = configuration.connectionLimit
+        http.perAddressConnectionLimit = configuration.effectiveConnectionsPerAddress
+        http.requestHeaderTimeoutSeconds = configuration.requestTimeoutSeconds
+        http.bodyBudgetBytes = configuration.bodyBudgetBytes
+        http.trustedProxies = configuration.trustedProxies
         if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             http.tlsCertificatePEM = try String(contentsOfFile: cert, encoding: .utf8)
             http.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)

@@ -23,10 +23,16 @@ struct SyncController: Sendable {
         guard include.isEmpty || include == "content" else {
             throw HTTPError.badRequest("include accepts only \"content\".", code: "invalid_parameter")
         }
-        var page = try store.changes(userID: user, since: since, limit: limit, includeContent: include == "content")
-        page.userId = user
-        return .wire(page)
+        var writer = ChangesPageWriter(maxBytes: store.limits.maxPageBytes ?? Self.defaultPageBytes)
+        let end = try store.changes(userID: user, since: since, limit: limit, includeContent: include == "content") { note in
+            try writer.append(note.resource)
+        }
+        let body = try writer.finish(cursor: end.cursor.text, hasMore: end.hasMore, userId: user)
+        return HTTPResponse(status: 200, headers: ["Content-Type": HTTPResponse.jsonContentType], body: body)
     }
+
+    /// The page bound when the limits do not set one.
+    static let defaultPageBytes = 4 * 1024 * 1024
 
     /// Applies every operation in one transaction; each gets its own status, like a request alone.
     /// An operation that fails its precondition or validation fails alone; the others still apply.

@@ -63,6 +63,37 @@ extension HTTPError {
         )
     }
 
+    /// 503 with `Retry-After`: the bodies already being received use up the server's memory budget.
+    static let bodyBudgetExhausted = HTTPError(
+        503,
+        code: "server_busy",
+        message: "The server is receiving too much data at once; retry shortly.",
+        headers: ["Retry-After": "2"]
+    )
+
+    /// 501: the request uses a `Transfer-Encoding` the server does not implement (only chunked).
+    static let unsupportedTransferEncoding = HTTPError(
+        501,
+        code: "not_implemented",
+        message: "Only the chunked Transfer-Encoding is supported; send the body with Content-Length or chunked."
+    )
+
+    /// 400: `Transfer-Encoding` lists chunked, but not last, so the body's end cannot be found.
+    static let invalidTransferEncoding = HTTPError(
+        400,
+        code: "invalid_transfer_encoding",
+        message: "Transfer-Encoding must end with chunked."
+    )
+
+    /// 414: the query has more parameters than the server reads.
+    static func tooManyQueryParameters(limit: Int) -> HTTPError {
+        HTTPError(
+            414,
+            code: "too_many_query_parameters",
+            message: "The URL has more than \(limit) query parameters."
+        )
+    }
+
     /// 503: the server is draining for shutdown and takes no new slow work.
     static let shuttingDown = HTTPError(
         503,

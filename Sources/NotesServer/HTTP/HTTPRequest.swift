@@ -22,7 +22,9 @@ struct HTTPRequest: Sendable {
     /// The request body, at most `Configuration.maxBodyBytes` long.
     let body: [UInt8]
     /// The client's IP address as text (`127.0.0.1`, `::1`); IPv4-mapped IPv6 addresses are given
-    /// in their IPv4 form so rate limits see one client under one name.
+    /// in their IPv4 form so rate limits see one client under one name. When the TCP peer is a
+    /// trusted proxy (`Configuration.trustedProxies`), this is the client it forwarded for
+    /// (`ClientAddress.resolve`), so every per-address limit keys on the real client.
     let remoteAddress: String
 
     /// Creates a request; the server builds these, tests may too (for in-process routing tests).

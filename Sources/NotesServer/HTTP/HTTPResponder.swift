@@ -18,6 +18,28 @@ enum HTTPOutcome: Sendable {
 protocol HTTPResponder: Sendable {
     /// Called once the full body is read; synchronous, runs on an MHD thread.
     func respond(to request: HTTPRequest) -> HTTPOutcome
+
+    /// Called when the headers are in and the request announces a body, before a byte of it is
+    /// read: how large a body this request may send, or the answer that refuses it now.
+    ///
+    /// `head` is the request with an empty body. Deciding here (route, method, credentials)
+    /// means nobody without a token can make the server hold a large body.
+    func admitBody(of head: HTTPRequest) -> BodyAdmission
+}
+
+/// What a responder decides about a body from the request's head alone.
+enum BodyAdmission: Sendable, Equatable {
+    /// Read a body of at most this many bytes (the server's own limit still applies).
+    case accept(maxBytes: Int)
+    /// Answer with this error without reading the body.
+    case refuse(HTTPError)
+}
+
+extension HTTPResponder {
+    /// By default any body up to the server's limit is read.
+    func admitBody(of head: HTTPRequest) -> BodyAdmission {
+        .accept(maxBytes: .max)
+    }
 }
 
 /// A responder built from a closure, handy for tests and small tools.

@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The access-handler protocol of libmicrohttpd, turned into one `respond(to:)` call per request.
 ///
 /// libmicrohttpd calls the handler repeatedly for one request: once when the headers are in
@@ -14,6 +20,50 @@ extension HTTPServer {
         case chunked
         case tooLarge
         case malformed
+        /// A `Transfer-Encoding` other than plain chunked: libmicrohttpd would wait for a body
+        /// it cannot frame and never answer.
+        case unsupportedEncoding
+        /// Chunked, but not as the last coding (RFC 9112 §6.3: the length cannot be known).
+        case invalidEncoding
+    }
+
+    /// From the URI callback: a request line arrived, before its query is parsed or its headers read.
+    ///
+    /// The request's state starts here (its return value becomes `*con_cls`). A query with more
+    /// parameters than the server reads is cut off in libmicrohttpd's own buffer (its `?` and
+    /// the rest overwritten with NULs, so the library parses no parameters): parsing a thousand
+    /// of them would exhaust the connection's memory pool, and libmicrohttpd then drops the
+    /// request without any answer. The request is answered 414 once its headers are in.
+    func requestLineArrived(uri: UnsafePointer<CChar>?, connection: OpaquePointer) -> UnsafeMutableRawPointer? {
+        let state = RequestState(id: RequestID.make(), connection: connection)
+        activity.withLock { $0.inFlight += 1 }
+        if let uri {
+            let length = strlen(uri)
+            let bytes = UnsafeRawBufferPointer(start: uri, count: length)
+            if let question = bytes.firstIndex(of: UInt8(ascii: "?")) {
+                let count = 1 + bytes[question...].count(where: { $0 == UInt8(ascii: "&") })
+                if count > configuration.maxQueryParameters {
+                    UnsafeMutableRawPointer(mutating: uri + question).initializeMemory(as: UInt8.self, repeating: 0, count: length - question)
+                    state.refusal = .tooManyQueryParameters(limit: configuration.maxQueryParameters)
+                }
+            }
+        }
+        return Unmanaged.passRetained(state).toOpaque()
+    }
+
+    /// From the connection notice: a connection opened (it must send its first request in
+    /// time) or closed (forget it before libmicrohttpd closes its socket).
+    func connectionChanged(_ connection: OpaquePointer, opened: Bool) {
+        guard configuration.requestHeaderTimeoutSeconds > 0 else { return }
+        if opened {
+            deadlines.opened(connection, socket: notes_mhd_connection_fd(connection), deadline: headerDeadline())
+        } else {
+            deadlines.closed(connection)
+        }
+    }
+
+    private func headerDeadline() -> ContinuousClock.Instant {
+        .now + .seconds(configuration.requestHeaderTimeoutSeconds)
     }
 
     /// Entry point from the C access handler; returns `.NO` only to make libmicrohttpd close the connection.
@@ -25,14 +75,29 @@ extension HTTPServer {
         uploadSize: UnsafeMutablePointer<Int>,
         context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let existing = context.pointee else {
-            return begin(connection: connection, url: url, method: method, context: context)
+        let state: RequestState
+        if let existing = context.pointee {
+            state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        } else {
+            // The URI callback always creates the state; this only guards against a library
+            // that skipped it.
+            state = RequestState(id: RequestID.make(), connection: connection)
+            context.pointee = Unmanaged.passRetained(state).toOpaque()
+            activity.withLock { $0.inFlight += 1 }
         }
-        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        if !state.headersSeen {
+            return begin(state, url: url, method: method)
+        }
         if uploadSize.pointee > 0 {
+            if let deadline = state.bodyDeadline, ContinuousClock.now > deadline {
+                // Too slow, however steadily: close rather than read on (the log says 408).
+                state.status = 408
+                uploadSize.pointee = 0
+                return .NO
+            }
             // Always consume the chunk, even when discarding it, or libmicrohttpd offers it again.
             if let upload, state.status == nil {
-                state.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee), limit: configuration.maxBodyBytes)
+                receive(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee), into: state)
             }
             uploadSize.pointee = 0
             return .YES
@@ -46,22 +111,17 @@ extension HTTPServer {
         return complete(state)
     }
 
-    /// First call: create the state and refuse bad or oversized bodies before reading them.
-    private func begin(
-        connection: OpaquePointer,
-        url: UnsafePointer<CChar>?,
-        method: UnsafePointer<CChar>?,
-        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    ) -> MHD_Result {
+    /// First call, headers in: refuse bad requests and decide about the body before reading it.
+    private func begin(_ state: RequestState, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> MHD_Result {
+        let connection = state.connection
+        state.headersSeen = true
         let validPath = url.flatMap { String(validatingCString: $0) }
-        let state = RequestState(
-            id: RequestID.make(),
-            method: method.map { String(cString: $0).uppercased() } ?? "",
-            path: validPath ?? url.map { String(cString: $0) } ?? "",
-            connection: connection
-        )
-        context.pointee = Unmanaged.passRetained(state).toOpaque()
-        activity.withLock { $0.inFlight += 1 }
+        state.method = method.map { String(cString: $0).uppercased() } ?? ""
+        state.path = validPath ?? url.map { String(cString: $0) } ?? ""
+        state.remoteAddress = resolvedAddress(of: connection)
+        if let refusal = state.refusal {
+            return send(.error(refusal), for: state)
+        }
         guard validPath != nil else {
             return send(.error(.badRequest("The URL path is not valid UTF-8.", code: "invalid_path")), for: state)
         }
@@ -70,24 +130,97 @@ extension HTTPServer {
             // Answer on the next call, once libmicrohttpd has finished reading the request:
             // a response queued during the header callback makes it close the connection
             // (no keep-alive), which would cost a TCP handshake per request.
+            deadlines.setDeadline(connection, nil)
             return .YES
         case .sized(let length):
-            // Reserve modestly: the client's number is a claim, not yet bytes.
-            state.body.reserveCapacity(min(length, 64 * 1024))
-            return .YES
+            return admitBody(of: state, length: length)
         case .chunked:
-            return .YES
+            return admitBody(of: state, length: nil)
         case .tooLarge:
             return send(.error(.payloadTooLarge(limit: configuration.maxBodyBytes)), for: state)
         case .malformed:
             let error = HTTPError.badRequest("The Content-Length header is not a valid length.", code: "invalid_content_length")
             return send(.error(error), for: state)
+        case .unsupportedEncoding:
+            return send(.error(.unsupportedTransferEncoding), for: state)
+        case .invalidEncoding:
+            return send(.error(.invalidTransferEncoding), for: state)
         }
     }
 
+    /// Asks the responder about a body from the head alone, then reserves its memory.
+    /// `length` is nil for a chunked body, whose memory is reserved as chunks arrive.
+    private func admitBody(of state: RequestState, length: Int?) -> MHD_Result {
+        let connection = state.connection
+        let head = HTTPRequest(
+            id: state.id,
+            method: state.method,
+            path: state.path,
+            query: MHDConnection.query(of: connection) ?? [:],
+            headers: MHDConnection.headers(of: connection),
+            remoteAddress: state.remoteAddress
+        )
+        switch responder.admitBody(of: head) {
+        case .refuse(let error):
+            return send(.error(error), for: state)
+        case .accept(let maxBytes):
+            state.bodyLimit = min(maxBytes, configuration.maxBodyBytes)
+        }
+        if let length {
+            guard length <= state.bodyLimit else {
+                return send(.error(.payloadTooLarge(limit: state.bodyLimit)), for: state)
+            }
+            guard bodyBudget.reserve(length) else {
+                return send(.error(.bodyBudgetExhausted), for: state)
+            }
+            state.reservedBytes = length
+            // The budget already counts these bytes, so take them at once (no regrowth copies).
+            state.body.reserveCapacity(length)
+        } else {
+            state.chunked = true
+        }
+        if configuration.requestHeaderTimeoutSeconds > 0 {
+            let allowance = Duration.seconds(Double(length ?? state.bodyLimit) / Double(configuration.minimumUploadBytesPerSecond))
+            let deadline = headerDeadline() + allowance
+            state.bodyDeadline = deadline
+            deadlines.setDeadline(connection, deadline)
+        }
+        return .YES
+    }
+
+    /// Keeps a body chunk within the request's limit and, for chunked bodies, the shared budget.
+    private func receive(_ chunk: UnsafeRawBufferPointer, into state: RequestState) {
+        guard !state.overflowed, state.refusal == nil else { return }
+        if state.chunked && state.body.count + chunk.count <= state.bodyLimit {
+            guard bodyBudget.reserve(chunk.count) else {
+                bodyBudget.release(state.reservedBytes)
+                state.reservedBytes = 0
+                state.discardBody(answering: .bodyBudgetExhausted)
+                return
+            }
+            state.reservedBytes += chunk.count
+        }
+        state.append(chunk, limit: state.bodyLimit)
+        if state.overflowed {
+            bodyBudget.release(state.reservedBytes)
+            state.reservedBytes = 0
+        }
+    }
+
+    /// The client's address: the TCP peer, or behind a trusted proxy the forwarded client.
+    private func resolvedAddress(of connection: OpaquePointer) -> String {
+        let peer = MHDInfo.clientAddress(of: connection)
+        guard !configuration.trustedProxies.isEmpty else { return peer }
+        let forwarded = MHDConnection.headers(of: connection).values(for: "X-Forwarded-For")
+        return ClientAddress.resolve(peer: peer, forwardedFor: forwarded, trusted: configuration.trustedProxies)
+    }
+
     private func bodyPlan(_ connection: OpaquePointer) -> BodyPlan {
-        if MHDConnection.header("Transfer-Encoding", of: connection) != nil {
-            return .chunked
+        if let encoding = MHDConnection.header("Transfer-Encoding", of: connection) {
+            let codings = encoding.split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }
+            if codings == ["chunked"] { return .chunked }
+            if codings.dropLast().contains("chunked") { return .invalidEncoding }
+            return .unsupportedEncoding
         }
         guard let declared = MHDConnection.header("Content-Length", of: connection) else {
             return .none
@@ -104,10 +237,16 @@ extension HTTPServer {
 
     /// The body is complete: build the request and ask the responder.
     private func complete(_ state: RequestState) -> MHD_Result {
-        if state.overflowed {
-            return send(.error(.payloadTooLarge(limit: configuration.maxBodyBytes)), for: state)
-        }
         let connection = state.connection
+        // The request is in; from here on the server is the slow party, not the client.
+        state.bodyDeadline = nil
+        deadlines.setDeadline(connection, nil)
+        if let refusal = state.refusal {
+            return send(.error(refusal), for: state)
+        }
+        if state.overflowed {
+            return send(.error(.payloadTooLarge(limit: state.bodyLimit)), for: state)
+        }
         guard let query = MHDConnection.query(of: connection) else {
             return send(.error(.badRequest("A query parameter holds a NUL character (%00).", code: "invalid_query")), for: state)
         }
@@ -118,7 +257,7 @@ extension HTTPServer {
             query: query,
             headers: MHDConnection.headers(of: connection),
             body: state.body,
-            remoteAddress: MHDInfo.clientAddress(of: connection)
+            remoteAddress: state.remoteAddress
         )
         state.body = []
         switch responder.respond(to: request) {
@@ -172,17 +311,25 @@ extension HTTPServer {
     ///
     /// A request that never got an answer (the client went away) is logged as 499, as nginx does.
     func requestCompleted(_ state: RequestState) {
+        bodyBudget.release(state.reservedBytes)
+        state.reservedBytes = 0
+        if configuration.requestHeaderTimeoutSeconds > 0 {
+            // Kept alive, the connection owes its next request by then (closed: forgotten anyway).
+            deadlines.setDeadline(state.connection, headerDeadline())
+        }
         activity.withLock { $0.inFlight -= 1 }
-        let status = state.status.map(String.init) ?? "499"
+        // libmicrohttpd's own refusals (431, ...) never reach `send`: ask it what it answered.
+        let libraryStatus = Int(notes_mhd_http_status(state.connection))
+        let status = state.status.map(String.init) ?? (libraryStatus > 0 ? String(libraryStatus) : "499")
         log("req=\(state.id) \(state.method) \(LogText.escaped(state.path)) \(status) \(state.elapsedMilliseconds())ms")
     }
 }
 
-private extension String {
-    func trimmingASCIIWhitespace() -> Substring {
+private extension StringProtocol {
+    func trimmingASCIIWhitespace() -> SubSequence {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
+            return self[startIndex..<startIndex]
         }
         return self[first...last]
     }

@@ -71,6 +71,9 @@ extension HTTPServer {
         while activity.withLock({ $0.inFlight > 0 }) && ContinuousClock.now < flushDeadline {
             usleep(1_000)
         }
+        // The sweep only touches sockets of registered connections under the registry's lock,
+        // and stopping reports every connection closed first, so it may still run meanwhile.
+        handle.sweeper.cancel()
         MHD_stop_daemon(handle.daemon)
         handle.context.release()
         handle.secrets.forEach { free($0) }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Foundation
 
 extension HTTPServer {
@@ -41,8 +42,30 @@ extension HTTPServer {
             let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
             Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestCompleted(state)
         }
+        let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, _, toe in
+            guard let cls, let connection else { return }
+            Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connectionChanged(connection, opened: toe == .CONNECTION_NOTIFY_STARTED)
+        }
+        // Called with the raw request line's URI before libmicrohttpd parses the query; what it
+        // returns becomes the request's `*con_cls` (see `HTTPServer.requestLineArrived`).
+        let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
+            guard let cls, let connection else { return nil }
+            return Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestLineArrived(uri: uri, connection: connection)
+        }
+        Self.raiseDescriptorLimit(toServe: config.connectionLimit)
         var items: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: config.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: config.perAddressConnectionLimit, ptr_value: nil),
+            MHD_OptionItem(
+                option: .NOTIFY_CONNECTION,
+                value: Int(bitPattern: unsafeBitCast(connectionNotice, to: UnsafeRawPointer.self)),
+                ptr_value: context.toOpaque()
+            ),
+            MHD_OptionItem(
+                option: .URI_LOG_CALLBACK,
+                value: Int(bitPattern: unsafeBitCast(requestLine, to: UnsafeRawPointer.self)),
+                ptr_value: context.toOpaque()
+            ),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: config.connectionMemoryLimit, ptr_value: nil),
             // Two-pointer options put the function in `value` (as intptr_t) and its cls in `ptr_value`.
@@ -83,7 +106,32 @@ extension HTTPServer {
             secrets.forEach { free($0) }
             throw HTTPServerError(.startFailed, "started on \(address.display) but could not read back the bound port")
         }
-        return DaemonHandle(daemon: daemon, context: context, secrets: secrets, port: port)
+        return DaemonHandle(daemon: daemon, context: context, secrets: secrets, port: port, sweeper: startSweeping())
+    }
+
+    /// Every second, cuts connections whose request is past its deadline (see `ConnectionDeadlines`).
+    private func startSweeping() -> any DispatchSourceTimer {
+        let deadlines = self.deadlines
+        let log = self.log
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(200))
+        timer.setEventHandler {
+            let cut = deadlines.sweep(now: .now)
+            if cut > 0 { log("closed \(cut) connection(s) that did not send their request in time") }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// Raises the soft open-file limit towards the hard one, so `connectionLimit` connections
+    /// (plus the database and a margin) can be open; a lower hard limit is left as it is.
+    private static func raiseDescriptorLimit(toServe connections: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(connections + 128)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     private static func validate(_ config: Configuration) throws(HTTPServerError) {
@@ -91,6 +139,11 @@ extension HTTPServer {
             if !condition { throw HTTPServerError(.invalidConfiguration, message) }
         }
         try require(config.connectionLimit > 0, "the connection limit must be positive")
+        try require(config.perAddressConnectionLimit >= 0, "the per-address connection limit cannot be negative")
+        try require(config.requestHeaderTimeoutSeconds >= 0, "the request timeout cannot be negative")
+        try require(config.minimumUploadBytesPerSecond > 0, "the minimum upload rate must be positive")
+        try require(config.bodyBudgetBytes >= config.maxBodyBytes, "the body budget must hold at least one largest body")
+        try require(config.maxQueryParameters > 0, "the query parameter limit must be positive")
         try require(config.connectionTimeoutSeconds >= 0, "the connection timeout cannot be negative")
         try require(config.connectionMemoryLimit >= 4096, "the connection memory limit must be at least 4096 bytes")
         try require(config.maxBodyBytes >= 0, "the request body limit cannot be negative")

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The HTTP/1.1 server: libmicrohttpd owns sockets, parsing and framing; this type owns the daemon.
@@ -18,9 +19,26 @@ final class HTTPServer: Sendable {
         /// 0 asks the kernel for a free port; `start()` returns the one bound.
         var port: UInt16 = 8080
         /// Connections served at once; further ones wait in the kernel backlog.
-        var connectionLimit: Int = 256
+        var connectionLimit: Int = 1024
+        /// Connections one client address may hold at once; more are closed as soon as they are
+        /// accepted (0: no limit; `serve` sets one). The address is the TCP peer: behind a
+        /// proxy, the proxy's, since it is decided before any header is read.
+        var perAddressConnectionLimit: Int = 0
         /// Seconds of inactivity after which a connection is closed (0: never).
         var connectionTimeoutSeconds: Int = 30
+        /// Seconds a connection has to send a request's headers, counted from its opening or
+        /// from the previous answer; trickling bytes does not extend it (0: no deadline).
+        var requestHeaderTimeoutSeconds: Int = 30
+        /// The slowest upload rate allowed: a body must arrive within the header timeout plus
+        /// its length at this rate, counted from when its headers arrived.
+        var minimumUploadBytesPerSecond: Int = 64 * 1024
+        /// Bytes all request bodies being received may hold together; beyond it, 503 `server_busy`.
+        var bodyBudgetBytes: Int = 64 * 1024 * 1024
+        /// Query parameters read per request; a URL with more gets 414 (libmicrohttpd would
+        /// otherwise run out of per-connection memory and drop the request without an answer).
+        var maxQueryParameters: Int = 256
+        /// Reverse proxies whose `X-Forwarded-For` is believed (see `ClientAddress`).
+        var trustedProxies: [AddressRange] = []
         /// Per-connection memory pool; bounds request headers (libmicrohttpd answers 431 beyond).
         var connectionMemoryLimit: Int = 64 * 1024
         /// Largest request body accepted; larger ones get 413 before (or instead of) being read.
@@ -58,6 +76,10 @@ final class HTTPServer: Sendable {
     let responder: any HTTPResponder
     let log: @Sendable (String) -> Void
     let lifecycle = Mutex<Lifecycle>(.idle)
+    /// Every open connection's deadline for its current request.
+    let deadlines = ConnectionDeadlines()
+    /// Memory all request bodies in flight may hold together.
+    let bodyBudget: BodyBudget
     let activity = Mutex<Activity>(Activity())
     /// True once shutdown began: responses then carry `Connection: close` so keep-alive clients leave.
     let draining = Atomic<Bool>(false)
@@ -71,6 +93,7 @@ final class HTTPServer: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.log = log
+        self.bodyBudget = BodyBudget(limit: configuration.bodyBudgetBytes)
     }
 }
 
@@ -85,4 +108,6 @@ struct DaemonHandle: @unchecked Sendable {
     /// `strdup`ed TLS PEM strings; libmicrohttpd keeps pointers to them, so they live until stop.
     let secrets: [UnsafeMutablePointer<CChar>]
     let port: UInt16
+    /// Runs the deadline sweep every second while the daemon runs; cancelled before it stops.
+    let sweeper: any DispatchSourceTimer
 }

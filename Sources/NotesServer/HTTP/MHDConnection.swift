@@ -55,7 +55,7 @@ enum MHDConnection {
         return String(cString: value)
     }
 
-    /// Queues `response` on `connection`, adding the request id and a default `Content-Type`.
+    /// Queues `response` on `connection`, adding the request id, `nosniff` and a default `Content-Type`.
     ///
     /// The body is copied by libmicrohttpd (`MUST_COPY`), so no Swift buffer escapes. Framing
     /// headers from the response are skipped: libmicrohttpd computes `Content-Length` itself.
@@ -85,6 +85,8 @@ enum MHDConnection {
             _ = MHD_add_response_header(handle, name, value)
         }
         _ = MHD_add_response_header(handle, "X-Request-Id", requestID)
+        // Every answer, errors included: a browser must never sniff a note's bytes into HTML.
+        _ = MHD_add_response_header(handle, "X-Content-Type-Options", "nosniff")
         if !response.body.isEmpty && !response.headers.contains("Content-Type") {
             _ = MHD_add_response_header(handle, "Content-Type", "application/octet-stream")
         }

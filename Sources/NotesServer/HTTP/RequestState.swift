@@ -2,8 +2,8 @@ import Synchronization
 
 /// Everything the server keeps about one request between libmicrohttpd's calls for it.
 ///
-/// Created on the first access-handler call, stored retained in `*con_cls`, released in the
-/// request-completed callback. `@unchecked Sendable` is sound because the plain `var`s are touched
+/// Created when libmicrohttpd has read the request line (the URI callback), stored retained in
+/// `*con_cls`, released in the request-completed callback. `@unchecked Sendable` is sound because the plain `var`s are touched
 /// only by the MHD thread that owns the connection (libmicrohttpd never runs two callbacks for one
 /// connection at once, and a resumed connection returns to its own thread), while the one field a
 /// `.later` task touches, `phase`, sits behind a `Mutex`.
@@ -19,13 +19,29 @@ final class RequestState: @unchecked Sendable {
     }
 
     let id: String
-    let method: String
-    let path: String
     let connection: OpaquePointer
     let started: ContinuousClock.Instant
+    /// Set on the first access-handler call, once the headers are in ("-" until then, for the log).
+    var method = "-"
+    var path = "-"
+    /// Whether the access handler has seen this request's headers yet.
+    var headersSeen = false
+    /// The client's address, behind trusted proxies resolved from `X-Forwarded-For`.
+    var remoteAddress = "unknown"
+    /// An answer decided before the body was read (too many query parameters, a full body
+    /// budget); the body is then drained and discarded, and this is the answer.
+    var refusal: HTTPError?
 
-    /// Body bytes received so far (never more than the limit).
+    /// Body bytes received so far (never more than `bodyLimit`).
     var body: [UInt8] = []
+    /// The largest body this request may send (the route's limit, within the server's).
+    var bodyLimit = 0
+    /// Bytes of the shared body budget this request holds; given back when it completes.
+    var reservedBytes = 0
+    /// Whether the body arrives chunked (so the budget is reserved chunk by chunk).
+    var chunked = false
+    /// The instant by which the whole body must have arrived; nil while none is expected.
+    var bodyDeadline: ContinuousClock.Instant?
     /// Set when a body grew past the limit: further chunks are discarded and the answer is 413.
     var overflowed = false
     /// The status queued on the wire, for the log line; nil until a response is queued.
@@ -33,10 +49,8 @@ final class RequestState: @unchecked Sendable {
 
     private let phase = Mutex<Phase>(.active)
 
-    init(id: String, method: String, path: String, connection: OpaquePointer) {
+    init(id: String, connection: OpaquePointer) {
         self.id = id
-        self.method = method
-        self.path = path
         self.connection = connection
         self.started = .now
     }
@@ -46,13 +60,19 @@ final class RequestState: @unchecked Sendable {
     /// Dropping (rather than keeping the first `limit` bytes) frees the memory at once; the request
     /// can only be answered with 413 from here on.
     func append(_ chunk: UnsafeRawBufferPointer, limit: Int) {
-        guard !overflowed else { return }
+        guard !overflowed, refusal == nil else { return }
         if body.count + chunk.count > limit {
             overflowed = true
             body = []
             return
         }
         body.append(contentsOf: chunk)
+    }
+
+    /// Drops the body received so far (the request is refused); the budget is given back by the caller.
+    func discardBody(answering error: HTTPError) {
+        refusal = error
+        body = []
     }
 
     /// Records that the connection is now suspended; call right after `MHD_suspend_connection`.

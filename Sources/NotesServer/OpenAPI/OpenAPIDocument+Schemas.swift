@@ -19,7 +19,9 @@ extension OpenAPIDocument {
                 "max_request_bytes": {"type": "integer", "description": "Largest request body, in bytes."},
                 "max_batch_operations": {"type": "integer"},
                 "max_page_size": {"type": "integer", "description": "Largest `limit` of the list and changes endpoints."},
-                "requests_per_minute": {"type": "integer"}}},
+                "requests_per_minute": {"type": "integer"},
+                "max_page_bytes": {"type": "integer", "description": "Most bytes in a changes page carrying content; a larger note comes alone on its page."},
+                "max_unauthenticated_request_bytes": {"type": "integer", "description": "Largest body accepted without a bearer token (sign-in, refresh)."}}},
               "LoginRequest": {"type": "object", "required": ["username", "password"], "properties": {
                 "username": {"type": "string"}, "password": {"type": "string", "format": "password"},
                 "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name."}}},

@@ -26,15 +26,19 @@ struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
-    private let authenticator: TokenAuthenticator
+    let authenticator: TokenAuthenticator
     private let rateLimiter: RequestRateLimiter?
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
+    /// The largest body a route without a token (`.open`) accepts: see `admitBody(of:)`.
+    let openBodyLimit: Int
 
     /// A router that authenticates with `authenticator` and, when given, holds each client
     /// address to `rateLimiter`'s request rate.
-    init(authenticator: TokenAuthenticator, rateLimiter: RequestRateLimiter? = nil, log: @escaping @Sendable (String) -> Void) {
+    init(authenticator: TokenAuthenticator, rateLimiter: RequestRateLimiter? = nil,
+         openBodyLimit: Int = Router.defaultOpenBodyLimit, log: @escaping @Sendable (String) -> Void) {
         self.authenticator = authenticator
         self.rateLimiter = rateLimiter
+        self.openBodyLimit = openBodyLimit
         self.log = log
     }
 
@@ -81,6 +85,21 @@ struct Router: HTTPResponder {
                 context.principal = principal
             }
             return try route.handler(context)
+        }
+        if allowed.isEmpty { throw HTTPError.notFound("There is no endpoint at this path.") }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        throw HTTPError.methodNotAllowed(allowed: allowed)
+    }
+
+    /// The access of the route `method` and `path` reach, decided as `route` decides it.
+    /// - Throws: 404 or 405 (with `Allow`) when no route takes the request.
+    func access(method rawMethod: String, path: String) throws(HTTPError) -> Access {
+        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        let method = rawMethod == "HEAD" ? "GET" : rawMethod
+        var allowed: [String] = []
+        for route in routes where Self.match(route.pattern, segments) != nil {
+            if route.method == method { return route.access }
+            allowed.append(route.method)
         }
         if allowed.isEmpty { throw HTTPError.notFound("There is no endpoint at this path.") }
         if allowed.contains("GET") { allowed.append("HEAD") }

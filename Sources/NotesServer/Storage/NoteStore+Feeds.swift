@@ -3,10 +3,17 @@ import NotesCore
 
 /// The read-mostly views of notes: the changes feed, revisions, search and tombstone purging.
 extension NoteStore {
-    /// Notes changed after the cursor `since`, in revision order, each once at its latest state.
+    /// Walks the notes changed after the cursor `since`, in revision order, each once at its
+    /// latest state, handing them one at a time to `take` until it returns false (the page is
+    /// full), `limit` were taken, or none are left.
+    ///
+    /// One note at a time, so a page of large notes is never held twice: the caller writes each
+    /// into its answer and lets it go. The walk runs inside one read, so a page is consistent.
+    /// - Returns: the cursor after the last note taken, and whether more changes follow.
     /// - Throws: 410 `resync_required` when tombstones newer than a delta cursor were already
     ///   purged, or when the cursor is ahead of the account (the database was restored from a backup).
-    func changes(userID: Int64, since: NoteChangesCursor, limit: Int, includeContent: Bool) throws -> ChangesPage {
+    func changes(userID: Int64, since: NoteChangesCursor, limit: Int, includeContent: Bool,
+                 take: (NoteRecord) throws -> Bool) throws -> (cursor: NoteChangesCursor, hasMore: Bool) {
         try database.read { db in
             let account = try db.first("SELECT last_rev, purged_through FROM users WHERE id = ?", [userID]) {
                 (lastRev: $0.int64(0), purged: $0.int64(1))
@@ -16,15 +23,29 @@ extension NoteStore {
                                 message: "This cursor is older than the deletions the server keeps; sync again from the beginning (since=0).")
             }
             let columns = includeContent ? NoteRecord.columnsWithContent : NoteRecord.columns
-            var rows = try db.query("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? ORDER BY rev LIMIT ?",
-                                    [userID, since.rev, limit + 1]) { try NoteRecord(row: $0, withContent: includeContent) }
-            let hasMore = rows.count > limit
-            if hasMore { rows.removeLast() }
+            let statement = try db.statement("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? ORDER BY rev LIMIT ?")
+            try statement.bind([userID, since.rev, limit + 1])
+            defer { statement.reset() }
+            var taken = 0
+            var lastTaken = since.rev
+            var hasMore = false
+            while try statement.step() {
+                if taken == limit {
+                    hasMore = true
+                    break
+                }
+                let record = try NoteRecord(row: statement, withContent: includeContent)
+                guard try take(record) else {
+                    hasMore = true
+                    break
+                }
+                taken += 1
+                lastTaken = record.rev
+            }
             // The last page has seen everything up to the account's latest revision, whatever the
             // last row was (a purged tombstone may have been the newest change).
-            let end = hasMore ? (rows.last?.rev ?? since.rev) : account.lastRev
-            let cursor = NoteChangesCursor(rev: end, fullWalk: since.fullWalk && end < account.purged)
-            return ChangesPage(changes: rows.map(\.resource), cursor: cursor.text, hasMore: hasMore)
+            let end = hasMore ? lastTaken : account.lastRev
+            return (NoteChangesCursor(rev: end, fullWalk: since.fullWalk && end < account.purged), hasMore)
         }
     }
 

@@ -1,0 +1,27 @@
+/// Which bodies the router lets the server read, decided from the request's head alone.
+///
+/// Without this, a body was read in full (up to `max_request_bytes`) before routing and
+/// authentication, so anyone could make the server hold memory without a token. Now a body is
+/// read only for a route that exists and takes the method; for a route without a token (sign-in,
+/// refresh) only up to `openBodyLimit`; and for any other route only once the bearer token in the
+/// headers has been checked (the same check the route itself runs again on the complete request).
+extension Router {
+    /// A few KiB: a sign-in or refresh body is a username, a password (at most 1,024 bytes), a
+    /// device name or a refresh token.
+    static let defaultOpenBodyLimit = 8 * 1024
+
+    func admitBody(of head: HTTPRequest) -> BodyAdmission {
+        do {
+            let access = try access(method: head.method, path: head.path)
+            guard access != .open else { return .accept(maxBytes: openBodyLimit) }
+            let principal = try authenticator.authenticate(head)
+            if access == .write, principal.scope != .write { throw HTTPError.insufficientScope }
+            return .accept(maxBytes: .max)
+        } catch let error as HTTPError {
+            return .refuse(error)
+        } catch {
+            log("req=\(head.id) internal error while checking a request's head: \(error)")
+            return .refuse(.internal)
+        }
+    }
+}
