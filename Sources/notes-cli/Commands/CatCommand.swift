@@ -7,12 +7,17 @@ struct CatCommand: Command {
     static let summary = "Print notes from the server"
     static let help = """
         Usage: notes cat PATH... [--server URL]
+               notes cat PATH --rev N [--json] [--server URL]
 
         Prints each note's exact bytes to stdout, in the order given. The notes are fetched
         in parallel. A path with no note is reported on stderr, the others are still printed,
-        and the exit code is 1.
+        and the exit code is 1. Inside a notes folder PATH is relative to the current
+        directory; elsewhere it is the note's path on the server.
 
         Options:
+          --rev N          Print revision N of the note instead (see `notes log PATH`); also
+                           for a deleted note, and for a revision from before a rename
+          --json           With --rev: print the revision as JSON, content included
         \(CommandSupport.serverHelp)
         """
 
@@ -22,13 +27,24 @@ struct CatCommand: Command {
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
         let serverOption = try arguments.option("--server")
+        let rev = try arguments.intOption("--rev")
+        let json = arguments.flag("--json")
+        let cwd = FileManager.default.currentDirectoryPath
+        let folder = try HistoryTarget.boundFolder(around: cwd)
         var paths: [NotePath] = []
-        while let raw = arguments.positional() {
-            do { paths.append(try NotePath(raw)) } catch { throw CLIError.usage("'\(raw)' is not a note path: \(error)") }
-        }
+        while let raw = arguments.positional() { paths.append(try HistoryTarget.resolve(raw, in: folder, cwd: cwd)) }
         try arguments.finish()
         guard !paths.isEmpty else { throw CLIError.usage("missing PATH") }
-        let client = try CommandSupport.client(server: serverOption, terminal)
+        if let rev {
+            guard rev > 0 else { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+            guard paths.count == 1 else { throw CLIError.usage("--rev takes exactly one PATH") }
+        } else if json {
+            throw CLIError.usage("--json goes with --rev")
+        }
+        let client = try HistoryTarget.client(for: folder, server: serverOption, terminal)
+        if let rev {
+            return try await printRevision(Int64(rev), of: HistoryTarget(path: paths[0], folder: folder, client: client), json: json, terminal)
+        }
 
         let contents = try await fetch(paths, with: client)
         var missing = false
@@ -41,6 +57,21 @@ struct CatCommand: Command {
             }
         }
         return missing ? .failure : .success
+    }
+
+    /// `--rev`: the revision's exact bytes (or JSON), from whichever note at the path holds it.
+    private static func printRevision(_ rev: Int64, of target: HistoryTarget, json: Bool, _ terminal: Terminal) async throws -> ExitCode {
+        let candidates = try await target.candidates()
+        guard !candidates.isEmpty else { throw target.nothingHere }
+        let (_, revision) = try await target.revision(rev, among: candidates)
+        if json {
+            try CommandSupport.printJSON(revision, terminal)
+        } else if revision.deleted {
+            throw CLIError.failure("revision \(rev) of \(target.path.value) is its deletion and has no content")
+        } else {
+            FileHandle.standardOutput.write(Data((revision.content ?? "").utf8))
+        }
+        return .success
     }
 
     /// Each path's bytes (nil when no note has that path), in the order of `paths`.
