@@ -18,7 +18,7 @@ extension OpenAPIDocument {
               "parameters": [{"$ref": "#/components/parameters/NoteId"}],
               "post": {"operationId": "purgeNote", "tags": ["notes"], "summary": "Removes the note and every revision of it for good (a pasted secret, say); it cannot be restored afterwards.",
                 "description": "A live note is deleted first, so every folder syncs the deletion; its tombstone (without content) stays in the changes feed until the tombstone retention drops it. The full-text index forgets the note's words. Purging an already purged note answers 200 again with `purged_revisions: 0`, whatever `If-Match` says, so a retry is safe.",
-                "parameters": [{"$ref": "#/components/parameters/IfMatchDelete"}],
+                "parameters": [{"name": "If-Match", "in": "header", "required": true, "description": "The note's current revision (a deleted note's: its deletion), as an ETag: `\"12\"`; without it the answer is 428.", "schema": {"type": "string", "example": "\"12\""}}],
                 "responses": {
                   "200": {"description": "Purged.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PurgeResult"}}}},
                   "400": {"$ref": "#/components/responses/BadRequest"},
