@@ -23,7 +23,11 @@ enum ServeCommand {
           --login-window SECS        The sign-in attempt window (default 900)
           --requests-per-minute N    Requests per client address per minute, published in
                                      /v1/limits (default 6000)
-          --tombstone-ttl SECS       How long deletions are kept for syncing clients (default 90 days)
+          --tombstone-ttl SECS       How long deletions are kept for syncing clients (default 90 days);
+                                     a deleted note can be restored (`notes restore`) until then
+          --revision-ttl DURATION    Delete revisions older than this (30d, 12h, 90m, 45s, or
+                                     seconds), except each note's latest and, for a deleted note,
+                                     its last content (default: keep all)
           --tls-cert PATH            PEM certificate: serve HTTPS (or put a reverse proxy in front)
           --tls-key PATH             PEM private key for --tls-cert
           --threads N                HTTP threads (default 4)
@@ -59,6 +63,9 @@ enum ServeCommand {
         if let window = try positiveInt(&arguments, "--login-window") { configuration.loginLimits.windowSeconds = window }
         if let rate = try positiveInt(&arguments, "--requests-per-minute") { configuration.limits.requestsPerMinute = rate }
         if let ttl = try positiveInt(&arguments, "--tombstone-ttl") { configuration.tombstoneRetentionSeconds = ttl }
+        if let ttl = try arguments.option("--revision-ttl") {
+            configuration.revisionRetentionSeconds = try ServerConfiguration.parseDuration(ttl, option: "--revision-ttl")
+        }
         if let threads = try positiveInt(&arguments, "--threads") { configuration.threadCount = min(threads, 64) }
         if let connections = try positiveInt(&arguments, "--max-connections") { configuration.connectionLimit = connections }
         if let perAddress = try arguments.intOption("--max-connections-per-address") {

@@ -30,6 +30,7 @@ final class Application: Sendable {
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes).register(in: &router)
         SearchController(store: notes).register(in: &router)
+        HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
         self.router = router
         self.notes = notes
         self.sessions = sessions

@@ -11,6 +11,8 @@ struct ServerConfiguration: Sendable {
     var loginLimits = LoginThrottle.Limits()
     /// Tombstones older than this are purged; change cursors from before then must resync.
     var tombstoneRetentionSeconds = 90 * 86_400
+    /// Revisions older than this are pruned (except each note's latest); nil keeps them all.
+    var revisionRetentionSeconds: Int?
     var limits = ServerLimits(maxNoteBytes: 10 * 1024 * 1024, maxRequestBytes: 32 * 1024 * 1024,
                               maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000,
                               maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit)
@@ -41,6 +43,20 @@ struct ServerConfiguration: Sendable {
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return base + "/notes-server/notes.sqlite"
+    }
+
+    /// Parses a positive duration such as `30d`, `12h`, `90m`, `45s`, `2w`, or bare seconds.
+    static func parseDuration(_ text: String, option: String) throws(UsageError) -> Int {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        var digits = Substring(text), unit = 1
+        if let last = text.last, let seconds = units[last] {
+            digits = text.dropLast()
+            unit = seconds
+        }
+        guard let count = Int(digits), count > 0, count <= Int(Int32.max) else {
+            throw UsageError("\(option) takes a positive duration such as 30d, 12h, 90m or 45s, not '\(text)'")
+        }
+        return count * unit
     }
 
     /// Parses `HOST:PORT`, `[IPv6]:PORT` or `:PORT`.

@@ -56,12 +56,14 @@ struct ServerRunner {
         exit(0)
     }
 
-    /// Purges tombstones past their retention, and credentials nobody can use any more, now and
-    /// then every hour (or sooner for short retentions, which tests use).
+    /// Purges tombstones and revisions past their retention, and credentials nobody can use any
+    /// more, now and then every hour (or sooner for short retentions, which tests use).
     private func startPurging(_ app: Application) -> any DispatchSourceTimer {
         let retention = Int64(configuration.tombstoneRetentionSeconds) * 1000
         // Short lifetimes (tests) purge sooner, so what expires is seen to go.
-        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2, configuration.lifetimes.accessSeconds))
+        let revisionRetention = configuration.revisionRetentionSeconds
+        let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2, configuration.lifetimes.accessSeconds,
+                                  (revisionRetention ?? 7200) / 2))
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now(), repeating: .seconds(interval))
         timer.setEventHandler {
@@ -69,6 +71,13 @@ struct ServerRunner {
                 try app.notes.purgeTombstones(olderThanMilliseconds: retention)
             } catch {
                 app.log("purging old deletions failed: \(error)")
+            }
+            if let revisionRetention {
+                do {
+                    try app.notes.pruneRevisions(olderThanMilliseconds: Int64(revisionRetention) * 1000)
+                } catch {
+                    app.log("pruning old revisions failed: \(error)")
+                }
             }
             do {
                 try app.sessions.purgeExpired()

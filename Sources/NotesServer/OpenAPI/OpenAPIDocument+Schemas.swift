@@ -97,7 +97,8 @@ extension OpenAPIDocument {
                 "note": {"allOf": [{"$ref": "#/components/schemas/Note"}], "nullable": true, "description": "The note after the write, or its current state for a 412."},
                 "error": {"allOf": [{"$ref": "#/components/schemas/ErrorDetail"}], "nullable": true}}},
               "BatchResponse": {"type": "object", "required": ["results"], "properties": {
-                "results": {"type": "array", "items": {"$ref": "#/components/schemas/BatchResult"}, "description": "One per operation, in request order."}}}
+                "results": {"type": "array", "items": {"$ref": "#/components/schemas/BatchResult"}, "description": "One per operation, in request order."}}},
+        \#(historySchemas)
             }
         """#
 }

@@ -23,7 +23,8 @@ enum OpenAPIDocument {
           "paths": {
         \(metaAndAuthPaths),
         \(notesPaths),
-        \(syncPaths)
+        \(syncPaths),
+        \(historyPaths)
           },
           "components": {
             "securitySchemes": \(securitySchemes),

@@ -95,4 +95,43 @@ extension APIClient {
     func logout() async throws {
         _ = try await send(APIRequest("POST", "/v1/auth/logout", idempotent: true))
     }
+
+    // History (notes log/cat --rev/restore/trash/purge).
+
+    /// `GET /v1/notes/{id}/revisions`: newest first, without content.
+    func revisions(of id: NoteID) async throws -> [RevisionResource] {
+        try await json(RevisionList.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions")).revisions
+    }
+
+    /// `GET /v1/notes/{id}/revisions/{rev}`: one revision with its content.
+    func revision(of id: NoteID, rev: Int64) async throws -> RevisionResource {
+        try await json(RevisionResource.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions/\(rev)"))
+    }
+
+    /// Every page of `GET /v1/trash` (only entries that had `path` when given), most recently deleted first.
+    func trash(path: String? = nil) async throws -> [TrashEntry] {
+        var entries: [TrashEntry] = [], cursor: String?
+        repeat {
+            let query = [("limit", "500")] + (path.map { [("path", $0)] } ?? []) + (cursor.map { [("before", $0)] } ?? [])
+            let page = try await json(TrashPage.self, APIRequest("GET", "/v1/trash", query: query))
+            entries += page.notes
+            guard page.nextCursor != cursor else { break }
+            cursor = page.nextCursor
+        } while cursor != nil
+        return entries
+    }
+
+    /// `PUT /v1/notes/{id}`: an update at `ifMatch`, or (nil) a create that also re-creates a deleted id.
+    func putNote(_ id: NoteID, _ body: PutNoteRequest, ifMatch: Int64?) async throws -> NoteResource {
+        var request = try APIRequest.json("PUT", "/v1/notes/\(id.value)", body)
+        request.headers[ifMatch == nil ? "If-None-Match" : "If-Match"] = ifMatch.map { "\"\($0)\"" } ?? "*"
+        return try await json(NoteResource.self, request)
+    }
+
+    /// `POST /v1/notes/{id}/purge` at `ifMatch`; retried like a DELETE, since a second purge answers as the first.
+    func purge(_ id: NoteID, ifMatch: Int64) async throws -> PurgeResult {
+        var request = APIRequest("POST", "/v1/notes/\(id.value)/purge", idempotent: true)
+        request.headers["If-Match"] = "\"\(ifMatch)\""
+        return try await json(PurgeResult.self, request)
+    }
 }

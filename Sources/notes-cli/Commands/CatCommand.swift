@@ -7,14 +7,20 @@ struct CatCommand: Command {
     static let summary = "Print notes from the server"
     static let help = """
         Usage: notes cat PATH... [--server URL] [--username NAME]
+               notes cat PATH --rev N [--json] [--server URL] [--username NAME]
 
         Prints each note's exact bytes to stdout, in the order given. The notes are fetched
         in parallel and each is checked against its hash. A path with no note is reported on
-        stderr, the others are still printed, and the exit code is 1. On a terminal, control
-        characters other than tab and line breaks are shown as \\u{1b} and the like, so a note
-        cannot steer the terminal; piped or redirected, the bytes are exact.
+        stderr, the others are still printed, and the exit code is 1. Inside a notes folder
+        PATH is relative to the current directory and the folder's account is used; elsewhere
+        it is the note's path on the server. On a terminal, control characters other than tab
+        and line breaks are shown as \\u{1b} and the like, so a note cannot steer the terminal;
+        piped or redirected, the bytes are exact.
 
         Options:
+          --rev N          Print revision N of the note instead (see `notes log PATH`); also
+                           for a deleted note, and for a revision from before a rename
+          --json           With --rev: print the revision as JSON, content included
         \(CommandSupport.serverHelp)
         """
 
@@ -24,13 +30,24 @@ struct CatCommand: Command {
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
         let account = try CommandSupport.AccountOptions.parse(&arguments)
+        let rev = try arguments.intOption("--rev")
+        let json = arguments.flag("--json")
+        let cwd = FileManager.default.currentDirectoryPath
+        let folder = try HistoryTarget.boundFolder(around: cwd)
         var paths: [NotePath] = []
-        while let raw = arguments.positional() {
-            do { paths.append(try NotePath(raw)) } catch { throw CLIError.usage("'\(raw)' is not a note path: \(error)") }
-        }
+        while let raw = arguments.positional() { paths.append(try HistoryTarget.resolve(raw, in: folder, cwd: cwd)) }
         try arguments.finish()
         guard !paths.isEmpty else { throw CLIError.usage("missing PATH") }
-        let client = try CommandSupport.client(account, terminal)
+        if let rev {
+            guard rev > 0 else { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+            guard paths.count == 1 else { throw CLIError.usage("--rev takes exactly one PATH") }
+        } else if json {
+            throw CLIError.usage("--json goes with --rev")
+        }
+        let client = try await HistoryTarget.client(for: folder, account: account, terminal)
+        if let rev {
+            return try await printRevision(Int64(rev), of: HistoryTarget(path: paths[0], folder: folder, client: client), json: json, terminal)
+        }
 
         let contents = try await fetch(paths, with: client)
         var missing = false
@@ -48,6 +65,21 @@ struct CatCommand: Command {
             }
         }
         return missing ? .failure : .success
+    }
+
+    /// `--rev`: the revision's exact bytes (or JSON), from whichever note at the path holds it.
+    private static func printRevision(_ rev: Int64, of target: HistoryTarget, json: Bool, _ terminal: Terminal) async throws -> ExitCode {
+        let candidates = try await target.candidates()
+        guard !candidates.isEmpty else { throw target.nothingHere }
+        let (_, revision) = try await target.revision(rev, among: candidates)
+        if json {
+            try CommandSupport.printJSON(revision, terminal)
+        } else if revision.deleted {
+            throw CLIError.failure("revision \(rev) of \(target.path.value) is its deletion and has no content")
+        } else {
+            FileHandle.standardOutput.write(Data((revision.content ?? "").utf8))
+        }
+        return .success
     }
 
     /// Each path's bytes (nil when no note has that path), in the order of `paths`.

@@ -15,6 +15,10 @@ enum CommandRegistry {
         RenderCommand.self,
         ExportCommand.self,
         VersionCommand.self,
+        LogCommand.self,
+        RestoreCommand.self,
+        TrashCommand.self,
+        PurgeCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

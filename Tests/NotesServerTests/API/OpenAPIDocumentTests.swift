@@ -113,6 +113,7 @@ struct OpenAPIDocumentTests {
         let token = PersonalTokenResource(id: "tok", name: "ci", scope: .write, createdAt: time, expiresAt: time, lastUsedAt: time, token: "npt_x")
         let operation = BatchOperation(op: .put, id: id, path: "a.md", content: "x", ifMatch: 2, ifNoneMatch: "*")
         let result = BatchResult(id: id, status: 412, note: note, error: .init(code: "precondition_failed", message: "Stale."))
+        let trashEntry = TrashEntry(id: id, path: "a.md", rev: 4, lastRev: 3, size: 1, deletedAt: time, purgeAt: time)
         let samples: [(String, any Encodable)] = [
             ("Note", note), ("PutNoteRequest", PutNoteRequest(path: "a.md", content: "x")),
             ("NoteListPage", NoteListPage(notes: [note], nextCursor: "a.md")),
@@ -128,6 +129,8 @@ struct OpenAPIDocumentTests {
             ("User", user), ("CreateTokenRequest", CreateTokenRequest(name: "ci", scope: .read, expiresIn: 60)),
             ("PersonalToken", token), ("Error", APIErrorBody(code: "not_found", message: "Nothing here.")),
             ("StaleNote", StaleNoteBody(error: .init(code: "precondition_failed", message: "Stale."), note: note)),
+            ("TrashEntry", trashEntry), ("TrashPage", TrashPage(notes: [trashEntry], nextCursor: "3")),
+            ("PurgeResult", PurgeResult(id: id, path: "a.md", purgedRevisions: 2, rev: 4)),
         ]
         for (name, sample) in samples {
             let encoded = try JSONValue.parse(try WireJSON.encoder().encode(sample))

@@ -1,0 +1,57 @@
+/// One deleted note the server still keeps, in `GET /v1/trash`: what can be brought back and
+/// until when.
+public struct TrashEntry: Codable, Sendable, Equatable {
+    public var id: NoteID
+    /// The path the note had when it was deleted.
+    public var path: String
+    /// The deletion's revision (the tombstone's `rev`).
+    public var rev: Int64
+    /// The last revision with content: what a restore brings back by default.
+    public var lastRev: Int64
+    /// The size in bytes of that last content.
+    public var size: Int
+    public var deletedAt: String
+    /// When the server drops the deletion, with every revision of the note (`--tombstone-ttl`);
+    /// from then on it can no longer be restored.
+    public var purgeAt: String
+
+    public init(id: NoteID, path: String, rev: Int64, lastRev: Int64, size: Int, deletedAt: String, purgeAt: String) {
+        self.id = id
+        self.path = path
+        self.rev = rev
+        self.lastRev = lastRev
+        self.size = size
+        self.deletedAt = deletedAt
+        self.purgeAt = purgeAt
+    }
+}
+
+/// `GET /v1/trash`: deleted notes still kept, most recently deleted first.
+public struct TrashPage: Codable, Sendable, Equatable {
+    public var notes: [TrashEntry]
+    /// Pass as `before=` for the next page; absent on the last page.
+    public var nextCursor: String?
+
+    public init(notes: [TrashEntry], nextCursor: String?) {
+        self.notes = notes
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `POST /v1/notes/{id}/purge`: what was removed for good.
+public struct PurgeResult: Codable, Sendable, Equatable {
+    public var id: NoteID
+    public var path: String
+    /// How many stored revisions were erased (0 when the note had already been purged).
+    public var purgedRevisions: Int
+    /// The deletion every folder syncs (a purged live note is deleted first), or the existing
+    /// one for a note that was already deleted.
+    public var rev: Int64
+
+    public init(id: NoteID, path: String, purgedRevisions: Int, rev: Int64) {
+        self.id = id
+        self.path = path
+        self.purgedRevisions = purgedRevisions
+        self.rev = rev
+    }
+}

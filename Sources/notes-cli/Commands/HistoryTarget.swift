@@ -1,0 +1,124 @@
+import Foundation
+import NotesCore
+
+/// A note named on the command line by PATH, for the history commands (`log`, `cat --rev`,
+/// `restore`, `purge`): where PATH points, which server to ask, and which notes on that server
+/// are or were at that path.
+///
+/// Inside a bound folder, PATH is relative to the current directory (as git takes paths), so
+/// `x.md` typed in `FOLDER/sub` is the note `sub/x.md`; outside one it is a note path as stored.
+struct HistoryTarget: Sendable {
+    /// The folder-relative note path.
+    let path: NotePath
+    /// The bound folder the command runs in, if any.
+    let folder: SyncFolder?
+    let client: APIClient
+
+    /// A note at the path now, or one deleted there that can still be restored.
+    enum Candidate: Sendable {
+        case live(NoteResource)
+        case deleted(TrashEntry)
+
+        var id: NoteID {
+            switch self {
+            case .live(let note): note.id
+            case .deleted(let entry): entry.id
+            }
+        }
+
+        /// The note's current revision (its deletion for a deleted note): the precondition of a change.
+        var rev: Int64 {
+            switch self {
+            case .live(let note): note.rev
+            case .deleted(let entry): entry.rev
+            }
+        }
+
+        var isDeleted: Bool {
+            if case .deleted = self { return true }
+            return false
+        }
+    }
+
+    /// Resolves `raw` against the current directory and picks the client.
+    static func open(_ raw: String, account: CommandSupport.AccountOptions, _ terminal: Terminal) async throws -> HistoryTarget {
+        let cwd = FileManager.default.currentDirectoryPath
+        let folder = try boundFolder(around: cwd)
+        return HistoryTarget(path: try resolve(raw, in: folder, cwd: cwd), folder: folder,
+                             client: try await client(for: folder, account: account, terminal))
+    }
+
+    /// The one place that decides which server and account a history command talks to: an
+    /// explicit `--server`/`--username`, else the account the bound folder belongs to (refusing,
+    /// exit 4, when only another account's credentials are at hand), else the default account.
+    static func client(for folder: SyncFolder?, account: CommandSupport.AccountOptions, _ terminal: Terminal) async throws -> APIClient {
+        if let folder, account.server == nil, account.username == nil {
+            return try await CommandSupport.client(forFolder: folder, terminal).client
+        }
+        return try CommandSupport.client(account, terminal)
+    }
+
+    /// The bound folder at or above `cwd`, or nil outside any (an unreadable binding is an error).
+    static func boundFolder(around cwd: String) throws -> SyncFolder? {
+        do {
+            return try SyncFolder.find(from: cwd)
+        } catch let error as CLIError where error.exitCode == .usage {
+            return nil
+        }
+    }
+
+    /// The folder-relative note path that `raw` names, typed in `cwd`.
+    /// - Throws: a usage error for a path outside the folder or not a note path.
+    static func resolve(_ raw: String, in folder: SyncFolder?, cwd: String) throws -> NotePath {
+        var relative = raw
+        if let folder {
+            let absolute = raw.hasPrefix("/") ? raw : cwd + "/" + raw
+            let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
+            let prefix = folder.root.hasSuffix("/") ? folder.root : folder.root + "/"
+            guard standard.hasPrefix(prefix) else {
+                throw CLIError.usage("'\(raw)' is outside the notes folder \(folder.root)")
+            }
+            relative = String(standard.dropFirst(prefix.count))
+        }
+        do {
+            return try NotePath(relative)
+        } catch {
+            throw CLIError.usage("'\(raw)' is not a note path: \(error)")
+        }
+    }
+
+    /// The notes at this path: the live one first, then deleted ones, most recently deleted first.
+    ///
+    /// One request after the other on purpose: with both in flight, a failure of one cancels the
+    /// other, and cancelling a URLSession task as it completes can deadlock FoundationNetworking
+    /// on Linux (seen with an unreachable server: `notes purge` hung in `URLSessionTask.cancel`).
+    func candidates() async throws -> [Candidate] {
+        let live = try await client.note(atPath: path)
+        let deleted = try await client.trash(path: path.value)
+        return (live.map { [Candidate.live($0)] } ?? []) + deleted.map { Candidate.deleted($0) }
+    }
+
+    /// The candidate that holds revision `rev`, with that revision (content included).
+    /// - Throws: exit 1 when no note at this path has it.
+    func revision(_ rev: Int64, among candidates: [Candidate]) async throws -> (Candidate, RevisionResource) {
+        for candidate in candidates {
+            do {
+                return (candidate, try await client.revision(of: candidate.id, rev: rev))
+            } catch let error as APIStatusError where error.status == 404 {
+                continue
+            }
+        }
+        throw CLIError.failure("\(path.value) has no revision \(rev) (see `notes log \(path.value)`)")
+    }
+
+    /// The error for a path with no note, live or deleted.
+    var nothingHere: CLIError {
+        CLIError.failure("no note at \(path.value), live or deleted (see `notes trash`)")
+    }
+
+    /// A wire time without its milliseconds, for people: `2026-11-29T17:30:00Z`.
+    static func shortTime(_ wire: String) -> String {
+        guard let dot = wire.lastIndex(of: "."), wire.hasSuffix("Z") else { return wire }
+        return String(wire[..<dot]) + "Z"
+    }
+}

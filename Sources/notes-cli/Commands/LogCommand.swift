@@ -1,0 +1,105 @@
+import Foundation
+import NotesCore
+
+/// `notes log PATH`: the revisions of one note, following it across renames by its id.
+struct LogCommand: Command {
+    static let name = "log"
+    static let summary = "Show the history of a note"
+    static let help = """
+        Usage: notes log PATH [--json] [--server URL]
+
+        Lists the revisions the server keeps of the note at PATH, newest first: revision,
+        time (UTC), size in bytes, what changed (created, edited, renamed, deleted, restored)
+        and the path it had then. The note is followed by its id, so revisions from before a
+        rename show the old path. When no live note has PATH, the most recently deleted one
+        that had it is shown (see `notes trash`). The server does not record which device made
+        a change, so none is shown.
+
+        Inside a notes folder PATH is relative to the current directory; elsewhere it is the
+        note's path on the server. See an old version with `notes cat PATH --rev N`, and bring
+        it back with `notes restore PATH --rev N`.
+
+        Options:
+          --json           Print {"id", "path", "deleted", "revisions": [...]}
+        \(CommandSupport.serverHelp)
+
+        Exit codes: 0 shown, 1 no such note, 4 sign-in required, 5 server unreachable.
+        """
+
+    /// One line of the log.
+    struct Entry: Codable, Sendable, Equatable {
+        var rev: Int64
+        var time: String
+        var size: Int
+        var path: String
+        var hash: String
+        /// created, edited, renamed, renamed+edited, deleted or restored.
+        var change: String
+        var deleted: Bool
+        /// The path before this revision, when it renamed the note.
+        var renamedFrom: String?
+    }
+
+    /// The `--json` output.
+    struct Output: Codable, Sendable {
+        var id: NoteID
+        var path: String
+        var deleted: Bool
+        var revisions: [Entry]
+    }
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
+        let json = arguments.flag("--json")
+        let raw = try arguments.requiredPositional("PATH")
+        try arguments.finish()
+        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let candidates = try await target.candidates()
+        guard let note = candidates.first else { throw target.nothingHere }
+        let entries = classify(try await target.client.revisions(of: note.id))
+        if json {
+            try CommandSupport.printJSON(Output(id: note.id, path: target.path.value, deleted: note.isDeleted, revisions: entries), terminal)
+            return .success
+        }
+        if candidates.count > 1 {
+            let others = candidates.count - 1
+            terminal.printError("notes log: \(others) other deleted note\(others == 1 ? "" : "s") also had \(target.path.value) (see `notes trash`)")
+        }
+        var lines = terminal.stdoutIsTTY ? "REV\tTIME\tSIZE\tCHANGE\tPATH\n" : ""
+        for entry in entries {
+            let renamed = entry.renamedFrom.map { "  (was \($0))" } ?? ""
+            lines += "\(entry.rev)\t\(HistoryTarget.shortTime(entry.time))\t\(entry.size)\t\(entry.change)\t\(entry.path)\(renamed)\n"
+        }
+        terminal.write(lines)
+        return .success
+    }
+
+    /// Turns revisions (newest first) into log entries, each compared with the one before it.
+    /// The oldest kept revision counts as the creation (a server with `--revision-ttl` may have
+    /// pruned older ones).
+    static func classify(_ revisions: [RevisionResource]) -> [Entry] {
+        var entries: [Entry] = []
+        for (index, revision) in revisions.enumerated() {
+            let older = index + 1 < revisions.count ? revisions[index + 1] : nil
+            let renamedFrom = older.flatMap { $0.path != revision.path ? $0.path : nil }
+            let change: String
+            if revision.deleted {
+                change = "deleted"
+            } else if let older {
+                if older.deleted {
+                    change = "restored"
+                } else if renamedFrom != nil {
+                    change = older.hash == revision.hash ? "renamed" : "renamed+edited"
+                } else {
+                    change = "edited"
+                }
+            } else {
+                change = "created"
+            }
+            entries.append(Entry(rev: revision.rev, time: revision.createdAt, size: revision.size, path: revision.path,
+                                 hash: revision.hash, change: change, deleted: revision.deleted,
+                                 renamedFrom: revision.deleted ? nil : renamedFrom))
+        }
+        return entries
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import NotesCore
+
+/// `notes purge PATH`: removes a note and every revision of it from the server for good.
+struct PurgeCommand: Command {
+    static let name = "purge"
+    static let summary = "Remove a note and all its history from the server for good"
+    static let help = """
+        Usage: notes purge PATH [--rev N] [--yes] [--json] [--server URL]
+
+        Removes the note at PATH (live or deleted) and every revision of it from the server
+        for good, as for a pasted secret: it cannot be restored afterwards and search no longer
+        finds it. A live note is deleted first, so the next `notes sync` deletes it from every
+        folder too (a folder where it was edited meanwhile keeps its edit and uploads it again).
+        Asks for confirmation on a terminal; without one, --yes is required.
+
+        Inside a notes folder PATH is relative to the current directory; elsewhere it is the
+        note's path on the server. When several notes had PATH (a live one and deleted ones),
+        choose one with --rev and any revision number of it (see `notes log`, `notes trash`).
+
+        Options:
+          --rev N          Purge the note that holds revision N
+          --yes            Do not ask (required when stdin is not a terminal)
+          --json           Print {"id", "path", "purged_revisions", "rev"}
+        \(CommandSupport.serverHelp)
+
+        Exit codes: 0 purged, 1 no such note or not confirmed, 2 usage error (also: no --yes
+        without a terminal), 4 sign-in required, 5 server unreachable.
+        """
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
+        let rev = try arguments.intOption("--rev")
+        let yes = arguments.flag("--yes", short: "-y")
+        let json = arguments.flag("--json")
+        let raw = try arguments.requiredPositional("PATH")
+        try arguments.finish()
+        if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log` or `notes trash`") }
+        guard yes || terminal.stdinIsTTY else {
+            throw CLIError.usage("purging cannot be undone: confirm with --yes (stdin is not a terminal to ask on)")
+        }
+        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let candidates = try await target.candidates()
+        let note: HistoryTarget.Candidate
+        if let rev {
+            note = try await target.revision(Int64(rev), among: candidates).0
+        } else {
+            guard let only = candidates.first else { throw target.nothingHere }
+            guard candidates.count == 1 else {
+                let list = candidates.map { $0.isDeleted ? "a deleted one (rev \($0.rev))" : "the live one (rev \($0.rev))" }
+                throw CLIError.usage("\(candidates.count) notes had \(target.path.value): \(list.joined(separator: ", ")); choose one with --rev")
+            }
+            note = only
+        }
+        if !yes {
+            let count = try await target.client.revisions(of: note.id).count
+            let what = note.isDeleted ? "the deleted note \(target.path.value)" : target.path.value
+            guard let answer = SecretPrompt.readVisible(prompt: "Purge \(what) and its \(count) revision\(count == 1 ? "" : "s") from the server for good? It cannot be restored. [y/N] "),
+                  ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw CLIError.failure("nothing was purged")
+            }
+        }
+        let result: PurgeResult
+        do {
+            result = try await target.client.purge(note.id, ifMatch: note.rev)
+        } catch let error as APIStatusError where error.status == 412 {
+            throw CLIError.failure("\(target.path.value) changed on the server meanwhile; nothing was purged, run the command again")
+        }
+        if json {
+            try CommandSupport.printJSON(result, terminal)
+            return .success
+        }
+        let count = result.purgedRevisions
+        terminal.print("purged \(result.path): \(count) revision\(count == 1 ? "" : "s") removed from the server for good"
+                       + (note.isDeleted ? "" : "; `notes sync` deletes it from your folders"))
+        return .success
+    }
+}

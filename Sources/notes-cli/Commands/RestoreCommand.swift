@@ -1,0 +1,91 @@
+import Foundation
+import NotesCore
+
+/// `notes restore PATH [--rev N] [--to NEWPATH]`: brings back a deleted note, or an old version
+/// of a note, as a new revision on the server.
+struct RestoreCommand: Command {
+    static let name = "restore"
+    static let summary = "Bring back a deleted note or an old version"
+    static let help = """
+        Usage: notes restore PATH [--rev N] [--to NEWPATH] [--json] [--server URL]
+
+        Brings back the note deleted at PATH (its last content), or with --rev N that revision
+        of the note at PATH, live or deleted (see `notes log PATH`). The server records it as a
+        new revision, so nothing in the history is lost, and the next `notes sync` brings it to
+        every folder. When PATH is taken now by another note, restore refuses; give --to to put
+        it somewhere else. Inside a notes folder PATH and NEWPATH are relative to the current
+        directory; elsewhere they are paths on the server.
+
+        Options:
+          --rev N          The revision to bring back (default: a deleted note's last content)
+          --to NEWPATH     Restore at NEWPATH instead (also renames a live note)
+          --json           Print {"id", "path", "rev", "restored_rev"}
+        \(CommandSupport.serverHelp)
+
+        Exit codes: 0 restored, 1 nothing to restore or the path is taken, 2 usage error,
+        4 sign-in required, 5 server unreachable.
+        """
+
+    /// The `--json` output.
+    struct Output: Codable, Sendable {
+        var id: NoteID
+        /// Where the note is now.
+        var path: String
+        /// The note's new revision.
+        var rev: Int64
+        /// The revision whose content was brought back.
+        var restoredRev: Int64
+    }
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let account = try CommandSupport.AccountOptions.parse(&arguments)
+        let rev = try arguments.intOption("--rev")
+        let to = try arguments.option("--to")
+        let json = arguments.flag("--json")
+        let raw = try arguments.requiredPositional("PATH")
+        try arguments.finish()
+        if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let destination = try to.map { try HistoryTarget.resolve($0, in: target.folder, cwd: FileManager.default.currentDirectoryPath) }
+
+        let candidates = try await target.candidates()
+        guard !candidates.isEmpty else { throw target.nothingHere }
+        let note: HistoryTarget.Candidate, revision: RevisionResource
+        if let rev {
+            (note, revision) = try await target.revision(Int64(rev), among: candidates)
+            guard !revision.deleted else {
+                throw CLIError.failure("revision \(rev) of \(target.path.value) is its deletion; choose an earlier one (see `notes log \(target.path.value)`)")
+            }
+        } else {
+            guard case .deleted(let entry)? = candidates.first(where: \.isDeleted) else {
+                throw CLIError.usage("\(target.path.value) is not deleted; to bring back an old version give --rev N (see `notes log \(target.path.value)`)")
+            }
+            note = .deleted(entry)
+            revision = try await target.client.revision(of: entry.id, rev: entry.lastRev)
+        }
+
+        let path = destination?.value ?? {
+            if case .live(let live) = note { return live.path }
+            return target.path.value
+        }()
+        let restored: NoteResource
+        do {
+            let ifMatch: Int64? = note.isDeleted ? nil : note.rev
+            restored = try await target.client.putNote(note.id, PutNoteRequest(path: path, content: revision.content ?? ""), ifMatch: ifMatch)
+        } catch let error as APIStatusError where error.status == 409 {
+            throw CLIError.failure("\(path) is taken by another note; restore it at another path with --to NEWPATH")
+        } catch let error as APIStatusError where error.status == 412 {
+            throw CLIError.failure("\(target.path.value) changed on the server meanwhile; nothing was restored, run the command again")
+        }
+        if json {
+            try CommandSupport.printJSON(Output(id: restored.id, path: restored.path, rev: restored.rev, restoredRev: revision.rev), terminal)
+            return .success
+        }
+        if !note.isDeleted && restored.rev == note.rev {
+            terminal.print("\(restored.path) already has the content of revision \(revision.rev); nothing changed")
+        } else {
+            terminal.print("restored \(restored.path) from revision \(revision.rev) as revision \(restored.rev); `notes sync` brings it to your folders")
+        }
+        return .success
+    }
+}
