@@ -34,7 +34,7 @@ extension OpenAPIDocument {
                 "503": {"description": "`busy`: too many sign-ins are being checked at once; `shutting_down`: the server is draining for shutdown. Retry after `Retry-After`.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/auth/refresh": {"post": {"operationId": "refresh", "tags": ["auth"], "summary": "Rotate: a new access token and a new refresh token; the old refresh token is spent.", "security": [],
-              "description": "Presenting a spent refresh token (beyond a short grace for the immediately previous one) revokes the whole session.",
+              "description": "Presenting a spent refresh token (beyond a short grace for the immediately previous one, `--refresh-grace`) revokes the whole session. Within the grace, the previous token gets the very answer its rotation gave (the same access and refresh token, `expires_in` counting down), however many times and on whichever server sharing the database, so a session never forks.",
               "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RefreshRequest"}}}},
               "responses": {
                 "200": {"description": "New tokens.", "headers": {"Cache-Control": {"$ref": "#/components/headers/CacheControl"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TokenResponse"}}}},

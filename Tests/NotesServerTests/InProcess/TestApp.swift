@@ -14,6 +14,9 @@ final class TestApp: Sendable {
     let log = LogSink()
     private let directory: TemporaryDirectory
 
+    /// The application's SQLite file.
+    var databasePath: String { directory.appending("notes.sqlite").path }
+
     /// Builds the application; `configure` adjusts the configuration (lifetimes, limits).
     init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory("notes-app")
@@ -85,6 +88,11 @@ final class TestApp: Sendable {
     /// The status of `GET /v1/me` with `token`.
     func me(_ token: String) async -> Int {
         await send("GET", "/v1/me", token: token).status
+    }
+
+    /// One number from the application's database, such as a count of rows.
+    func count(_ sql: String) throws -> Int64 {
+        try application.database.read { db in try db.scalarInt(sql) ?? -1 }
     }
 
     func close() {
