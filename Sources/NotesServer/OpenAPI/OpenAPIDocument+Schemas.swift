@@ -37,7 +37,7 @@ extension OpenAPIDocument {
               "CreateTokenRequest": {"type": "object", "required": ["name", "scope"], "properties": {
                 "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "1 to 100 characters, not blank, without control or format characters."},
                 "scope": {"$ref": "#/components/schemas/TokenScope"},
-                "expires_in": {"type": "integer", "nullable": true, "minimum": 1, "maximum": 315360000, "description": "Lifetime in seconds, at most ten years; absent for a token that lasts until revoked."}}},
+                "expires_in": {"type": "integer", "nullable": true, "minimum": 1, "maximum": 315360000, "description": "Lifetime in seconds, at most ten years; absent for a token that lasts until revoked. A personal token creating a token must ask for no longer than its own remaining lifetime."}}},
               "PersonalToken": {"type": "object", "required": ["id", "name", "scope", "created_at"], "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"}, "scope": {"$ref": "#/components/schemas/TokenScope"},
                 "created_at": {"type": "string", "format": "date-time"},

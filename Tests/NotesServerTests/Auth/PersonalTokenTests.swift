@@ -100,4 +100,29 @@ struct PersonalTokenTests {
             #expect(response.errorCode == "invalid_json")
         }
     }
+
+    @Test("a personal token cannot create a token that outlives it: 403 exceeds_creator, and shorter ones are allowed")
+    func personalTokenCannotMintALongerLivedOne() async throws {
+        try await AuthFixture.withServer { _, client in
+            let session = try await client.signIn()
+            let shortLived = try #require(try await client.createToken("ci", scope: .write, expiresIn: 600, using: session.accessToken).token)
+
+            for expiresIn in [nil, 3600] as [Int?] {
+                let refused = try await client.send("POST", "/v1/tokens", json: CreateTokenRequest(name: "forever", scope: .write, expiresIn: expiresIn),
+                                                    token: shortLived)
+                #expect(refused.status == 403, "expires_in \(String(describing: expiresIn))")
+                #expect(refused.errorCode == "exceeds_creator")
+                #expect(refused.text.contains("expires_in"), "the message says what is allowed")
+            }
+            let listed = try await client.send("GET", "/v1/tokens", token: session.accessToken).decode(PersonalTokenList.self)
+            #expect(listed.tokens.map(\.name) == ["ci"], "nothing was created")
+
+            let shorter = try await client.createToken("child", scope: .read, expiresIn: 60, using: shortLived)
+            #expect(try await client.me(try #require(shorter.token)).status == 200)
+
+            // Only a token's own limits bind it: a token that never expires, or a session, may make one that never expires.
+            let permanent = try #require(try await client.createToken("server", scope: .write, using: session.accessToken).token)
+            _ = try await client.createToken("server-child", scope: .write, using: permanent)
+        }
+    }
 }
