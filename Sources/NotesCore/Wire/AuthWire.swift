@@ -4,11 +4,16 @@ public struct LoginRequest: Codable, Sendable, Equatable {
     public var password: String
     /// A name for the session, shown in session lists (such as the host name).
     public var device: String?
+    /// The refresh token (current or spent) of the session this sign-in replaces, such as the
+    /// one stored for this account on this device: that session is ended after a successful
+    /// sign-in, so one device keeps one session. Ignored when it is unknown or another user's.
+    public var replacesRefreshToken: String?
 
-    public init(username: String, password: String, device: String? = nil) {
+    public init(username: String, password: String, device: String? = nil, replacesRefreshToken: String? = nil) {
         self.username = username
         self.password = password
         self.device = device
+        self.replacesRefreshToken = replacesRefreshToken
     }
 }
 

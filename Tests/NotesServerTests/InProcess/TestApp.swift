@@ -69,8 +69,10 @@ final class TestApp: Sendable {
 
     /// `POST /v1/auth/login` from `address`.
     func login(_ username: String = AuthFixture.username, _ password: String = AuthFixture.password,
-               from address: String = "127.0.0.1") async throws -> TestAPIResponse {
-        try await send("POST", "/v1/auth/login", json: LoginRequest(username: username, password: password), from: address)
+               from address: String = "127.0.0.1", replacing refreshToken: String? = nil) async throws -> TestAPIResponse {
+        var request = LoginRequest(username: username, password: password)
+        request.replacesRefreshToken = refreshToken
+        return try await send("POST", "/v1/auth/login", json: request, from: address)
     }
 
     /// Signs in as alice and returns the tokens, failing the test unless the answer is 200.
