@@ -2,6 +2,7 @@ import Foundation
 import NotesCore
 import NotesTestSupport
 import Testing
+@testable import NotesServer
 
 @Suite("Auth: personal access tokens")
 struct PersonalTokenTests {
@@ -62,14 +63,15 @@ struct PersonalTokenTests {
 
     @Test("a personal token with an expiry stops working when it ends")
     func personalTokenExpires() async throws {
-        try await AuthFixture.withServer { _, client in
-            let session = try await client.signIn()
-            let token = try await client.createToken("short", scope: .read, expiresIn: 2, using: session.accessToken)
+        try await TestApp.with { (app: TestApp) async throws in
+            let session = try await app.signIn()
+            let token = try await app.createToken("short", scope: .read, expiresIn: 2, using: session.accessToken)
             #expect(token.expiresAt != nil)
             let secret = try #require(token.token)
-            #expect(try await client.me(secret).status == 200)
-            try await AuthFixture.waitOut(seconds: 2.1)
-            let expired = try await client.me(secret)
+            app.clock.advance(seconds: 1.999)
+            #expect(await app.me(secret).status == 200)
+            app.clock.advance(seconds: 0.001)
+            let expired = await app.me(secret)
             #expect(expired.status == 401)
             #expect(expired.header("WWW-Authenticate")?.contains(#"error_description="The access token expired""#) == true)
         }

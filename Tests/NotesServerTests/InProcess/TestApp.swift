@@ -87,9 +87,16 @@ final class TestApp: Sendable {
         try await send("POST", "/v1/auth/refresh", json: RefreshRequest(refreshToken: refreshToken))
     }
 
-    /// The status of `GET /v1/me` with `token`.
-    func me(_ token: String) async -> Int {
-        await send("GET", "/v1/me", token: token).status
+    /// `GET /v1/me` with `token`, the cheapest "does this token work" probe.
+    func me(_ token: String) async -> TestAPIResponse {
+        await send("GET", "/v1/me", token: token)
+    }
+
+    /// Creates a personal token with `token` and returns it, secret included.
+    func createToken(_ name: String, scope: TokenScope, expiresIn: Int? = nil, using token: String) async throws -> PersonalTokenResource {
+        let response = try await send("POST", "/v1/tokens", json: CreateTokenRequest(name: name, scope: scope, expiresIn: expiresIn), token: token)
+        try #require(response.status == 201, "token creation answered \(response.status): \(response.text)")
+        return try response.decode(PersonalTokenResource.self)
     }
 
     /// One number from the application's database, such as a count of rows.
