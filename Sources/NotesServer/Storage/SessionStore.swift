@@ -111,7 +111,8 @@ struct SessionStore: Sendable {
             if let session = try db.first("SELECT \(SessionRow.columns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.previous_refresh_hash = ?",
                                           [digest], row: SessionRow.init),
                let previousHash = session.previousHash, ConstantTime.equal(previousHash, digest),
-               let rotatedAt = session.previousRotatedAt, now - rotatedAt <= Int64(lifetimes.refreshGraceSeconds) * 1000 {
+               let rotatedAt = session.previousRotatedAt, lifetimes.refreshGraceSeconds > 0,
+               now - rotatedAt <= Int64(lifetimes.refreshGraceSeconds) * 1000 {
                 if let failure = try check(db, session, now: now) { return .failure(failure) }
                 // The client lost the last answer (or another of its processes got it first):
                 // answer what the rotation answered, so every caller holds the same live tokens.
