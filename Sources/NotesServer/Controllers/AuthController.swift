@@ -56,12 +56,9 @@ struct AuthController: Sendable {
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
             guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
             throttle.succeeded(attempt)
-            let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""))
-            // Only now, after the password matched: the old session of this device ends. Another
+            // Only now, after the password matched, may the device's old session end; another
             // user's or an unknown token changes nothing and the answer does not say which.
-            if let replaced = body.replacesRefreshToken {
-                try sessions.revoke(replacedBy: user.id, refreshToken: replaced)
-            }
+            let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""), replacing: body.replacesRefreshToken)
             return Self.tokenResponse(tokens, user: user)
         } catch let error as HTTPError {
             return .error(error)

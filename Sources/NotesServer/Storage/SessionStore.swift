@@ -74,11 +74,19 @@ struct SessionStore: Sendable {
         }
     }
 
-    /// Starts a session for `userID` and issues its first tokens.
-    func create(userID: Int64, device: String) throws -> IssuedTokens {
+    /// Starts a session for `userID` and issues its first tokens. When `replacedRefreshToken`
+    /// is the current, previous or any spent refresh token of another of `userID`'s sessions
+    /// (the one this device held before), that session ends in the same transaction, so a
+    /// device keeps one session. A token that is malformed, unknown or another user's changes
+    /// nothing and says nothing.
+    func create(userID: Int64, device: String, replacing replacedRefreshToken: String? = nil) throws -> IssuedTokens {
         let now = clock.now()
         let refresh = TokenKind.refresh.makeSecret()
         return try database.write { db in
+            if let replacedRefreshToken, TokenKind.of(replacedRefreshToken) == .refresh,
+               let replaced = try session(of: userID, holding: TokenKind.digest(replacedRefreshToken), db) {
+                try revoke(db, sessionID: replaced, now: now)
+            }
             try db.run("""
                 INSERT INTO sessions (user_id, device, created_at, last_used_at, refresh_hash, refresh_issued_at)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -142,21 +150,13 @@ struct SessionStore: Sendable {
         }
     }
 
-    /// Ends `userID`'s session whose current, previous or any spent refresh token is
-    /// `refreshToken`, as a new sign-in from the same device replaces it. A token that is
-    /// malformed, unknown or another user's changes nothing and says nothing.
-    func revoke(replacedBy userID: Int64, refreshToken: String) throws {
-        guard TokenKind.of(refreshToken) == .refresh else { return }
-        let digest = TokenKind.digest(refreshToken)
-        try database.write { db in
-            let sessionID = try db.scalarInt("""
-                SELECT id FROM sessions WHERE user_id = ?1 AND (refresh_hash = ?2 OR previous_refresh_hash = ?2)
-                UNION SELECT t.session_id FROM spent_refresh_tokens t JOIN sessions s ON s.id = t.session_id
-                WHERE t.hash = ?2 AND s.user_id = ?1
-                """, [userID, digest])
-            guard let sessionID else { return }
-            try revoke(db, sessionID: sessionID, now: clock.now())
-        }
+    /// The id of `userID`'s session whose current, previous or a spent refresh token has `digest`.
+    private func session(of userID: Int64, holding digest: [UInt8], _ db: Database) throws -> Int64? {
+        try db.scalarInt("""
+            SELECT id FROM sessions WHERE user_id = ?1 AND (refresh_hash = ?2 OR previous_refresh_hash = ?2)
+            UNION SELECT t.session_id FROM spent_refresh_tokens t JOIN sessions s ON s.id = t.session_id
+            WHERE t.hash = ?2 AND s.user_id = ?1
+            """, [userID, digest])
     }
 
     private func revoke(_ db: Database, sessionID: Int64, now: Int64) throws {
