@@ -45,12 +45,14 @@ final class TestApp: Sendable {
     }
 
     /// Sends one request through the router as if it came from `address`.
-    func send(_ method: String, _ path: String, body: Data? = nil, token: String? = nil,
-              from address: String = "127.0.0.1") async -> TestAPIResponse {
+    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil, token: String? = nil,
+              headers extra: [String: String] = [:], from address: String = "127.0.0.1") async -> TestAPIResponse {
         var headers = HTTPHeaders()
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-        let request = HTTPRequest(method: method, path: path, headers: headers, body: body.map(Array.init) ?? [], remoteAddress: address)
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        let request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: body.map(Array.init) ?? [],
+                                  remoteAddress: address)
         let response: HTTPResponse
         switch application.router.respond(to: request) {
         case .now(let answer): response = answer
@@ -63,8 +65,8 @@ final class TestApp: Sendable {
 
     /// Sends `value` as the JSON body.
     func send<T: Encodable>(_ method: String, _ path: String, json value: T, token: String? = nil,
-                            from address: String = "127.0.0.1") async throws -> TestAPIResponse {
-        await send(method, path, body: try WireJSON.encoder().encode(value), token: token, from: address)
+                            headers: [String: String] = [:], from address: String = "127.0.0.1") async throws -> TestAPIResponse {
+        await send(method, path, body: try WireJSON.encoder().encode(value), token: token, headers: headers, from: address)
     }
 
     /// `POST /v1/auth/login` from `address`.
