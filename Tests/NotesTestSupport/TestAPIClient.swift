@@ -11,6 +11,13 @@ public struct TestAPIResponse: Sendable {
     public let headers: [String: String]
     public let body: Data
 
+    /// An answer from parts; the in-process test app builds these from the router's responses.
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     public var text: String { String(decoding: body, as: UTF8.self) }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }

@@ -4,8 +4,9 @@ public struct LoginRequest: Codable, Sendable, Equatable {
     public var password: String
     /// A name for the session, shown in session lists (such as the host name).
     public var device: String?
-    /// The refresh token of the session this sign-in replaces on the same device, which the
-    /// server revokes if it is this user's (`replaces_refresh_token`).
+    /// The refresh token (current or spent) of the session this sign-in replaces, such as the
+    /// one stored for this account on this device: that session is ended after a successful
+    /// sign-in, so one device keeps one session. Ignored when it is unknown or another user's.
     public var replacesRefreshToken: String?
 
     public init(username: String, password: String, device: String? = nil, replacesRefreshToken: String? = nil) {

@@ -17,7 +17,9 @@ enum ServeCommand {
           --refresh-max-ttl SECS     The longest any session lives (default 365 days)
           --refresh-grace SECS       How long the previous refresh token still works after a
                                      rotation, for a client that lost the answer (default 60; 0: off)
-          --login-attempts N         Sign-in attempts per account per window (default 10)
+          --login-attempts N         Sign-in attempts on one account from one address per
+                                     window (default 10); from any address, attempts past 20
+                                     are spaced out by a delay doubling from 1 s to 30 s
           --login-attempts-per-address N
                                      Sign-in attempts per client address per window (default 50)
           --login-window SECS        The sign-in attempt window (default 900)
@@ -58,7 +60,7 @@ enum ServeCommand {
             guard grace >= 0 else { throw UsageError("--refresh-grace must be 0 or more seconds") }
             configuration.lifetimes.refreshGraceSeconds = grace
         }
-        if let attempts = try positiveInt(&arguments, "--login-attempts") { configuration.loginLimits.perAccount = attempts }
+        if let attempts = try positiveInt(&arguments, "--login-attempts") { configuration.loginLimits.perAccountAndAddress = attempts }
         if let attempts = try positiveInt(&arguments, "--login-attempts-per-address") { configuration.loginLimits.perAddress = attempts }
         if let window = try positiveInt(&arguments, "--login-window") { configuration.loginLimits.windowSeconds = window }
         if let rate = try positiveInt(&arguments, "--requests-per-minute") { configuration.limits.requestsPerMinute = rate }

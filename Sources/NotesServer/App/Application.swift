@@ -16,7 +16,7 @@ final class Application: Sendable {
         self.configuration = configuration
         self.database = database
         self.log = log
-        let clock = ServerClock()
+        let clock = configuration.clock
         let users = UserStore(database: database, clock: clock)
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits)
@@ -25,7 +25,7 @@ final class Application: Sendable {
                             openBodyLimit: configuration.limits.maxUnauthenticatedRequestBytes ?? Router.defaultOpenBodyLimit, log: log)
         MetaController(limits: configuration.limits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
-                       throttle: LoginThrottle(limits: configuration.loginLimits), log: log).register(in: &router)
+                       throttle: LoginThrottle(limits: configuration.loginLimits, clock: clock), log: log).register(in: &router)
         TokensController(tokens: PersonalTokenStore(database: database, clock: clock)).register(in: &router)
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes).register(in: &router)

@@ -7,7 +7,7 @@ struct ServerConfiguration: Sendable {
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var lifetimes = TokenLifetimes()
-    /// How many sign-in attempts an account and a client address get per window.
+    /// How many sign-in attempts an account and a client address get, and how guessing is slowed.
     var loginLimits = LoginThrottle.Limits()
     /// Tombstones older than this are purged; change cursors from before then must resync.
     var tombstoneRetentionSeconds = 90 * 86_400
@@ -16,6 +16,8 @@ struct ServerConfiguration: Sendable {
     var limits = ServerLimits(maxNoteBytes: 10 * 1024 * 1024, maxRequestBytes: 32 * 1024 * 1024,
                               maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000,
                               maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit)
+    /// Where the server reads the time; tests pass a clock they advance by hand.
+    var clock = ServerClock()
     var tlsCertificatePath: String?
     var tlsKeyPath: String?
     /// HTTP threads: a small pool, so one request that takes a while (a large changes page)

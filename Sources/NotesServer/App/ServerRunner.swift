@@ -38,14 +38,14 @@ struct ServerRunner {
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
         printLine("database: \(configuration.databasePath)")
-        if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
+        if (try? UserStore(database: app.database, clock: configuration.clock).all().isEmpty) == true {
             // Show the command as this binary was started, so it can be pasted as is.
             let program = CommandLine.arguments.first ?? "notes-server"
             printLine("No users yet. Add the first one with: \(program) user add NAME --db \(configuration.databasePath)")
         }
         let received = TerminationSignals.wait()
         log("shutting down on \(received == SIGINT ? "SIGINT" : "SIGTERM"): draining in-flight requests")
-        purge.cancel()
+        for timer in purge { timer.cancel() }
         server.shutdown()
         do {
             try app.database.close()
@@ -58,15 +58,17 @@ struct ServerRunner {
 
     /// Purges tombstones and revisions past their retention, and credentials nobody can use any
     /// more, now and then every hour (or sooner for short retentions, which tests use).
-    private func startPurging(_ app: Application) -> any DispatchSourceTimer {
+    /// Credentials run on their own, faster cadence: a rotation's sealed answer must go when its
+    /// grace window ends.
+    private func startPurging(_ app: Application) -> [any DispatchSourceTimer] {
         let retention = Int64(configuration.tombstoneRetentionSeconds) * 1000
         // Short lifetimes (tests) purge sooner, so what expires is seen to go.
         let revisionRetention = configuration.revisionRetentionSeconds
         let interval = max(1, min(3600, configuration.tombstoneRetentionSeconds / 2, configuration.lifetimes.accessSeconds,
                                   (revisionRetention ?? 7200) / 2))
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now(), repeating: .seconds(interval))
-        timer.setEventHandler {
+        let lifetimes = configuration.lifetimes
+        let credentialsInterval = max(1, min(interval, lifetimes.refreshGraceSeconds > 0 ? lifetimes.refreshGraceSeconds : interval))
+        let tombstones = Self.repeating(every: interval) {
             do {
                 try app.notes.purgeTombstones(olderThanMilliseconds: retention)
             } catch {
@@ -79,12 +81,21 @@ struct ServerRunner {
                     app.log("pruning old revisions failed: \(error)")
                 }
             }
+        }
+        let credentials = Self.repeating(every: credentialsInterval) {
             do {
                 try app.sessions.purgeExpired()
             } catch {
                 app.log("purging expired tokens and sessions failed: \(error)")
             }
         }
+        return [tombstones, credentials]
+    }
+
+    private static func repeating(every seconds: Int, _ work: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now(), repeating: .seconds(seconds))
+        timer.setEventHandler(handler: work)
         timer.resume()
         return timer
     }

@@ -24,8 +24,13 @@ struct AuthController: Sendable {
         }
         router.add("POST", "/v1/auth/refresh", access: .open) { context in
             let body = try context.decode(RefreshRequest.self)
-            let (userID, tokens) = try sessions.refresh(body.refreshToken)
-            guard let user = try users.find(id: userID) else { throw SessionStore.invalidGrant("The account no longer exists.") }
+            let userID: Int64, tokens: IssuedTokens
+            do {
+                (userID, tokens) = try sessions.refresh(body.refreshToken)
+            } catch let error as SessionError {
+                throw error.httpError
+            }
+            guard let user = try users.find(id: userID) else { throw SessionError.invalidGrant("The account no longer exists.").httpError }
             return .now(Self.tokenResponse(tokens, user: user))
         }
         router.add("POST", "/v1/auth/logout", access: .read) { context in
@@ -51,7 +56,9 @@ struct AuthController: Sendable {
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
             guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
             throttle.succeeded(attempt)
-            let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""))
+            // Only now, after the password matched, may the device's old session end; another
+            // user's or an unknown token changes nothing and the answer does not say which.
+            let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""), replacing: body.replacesRefreshToken)
             return Self.tokenResponse(tokens, user: user)
         } catch let error as HTTPError {
             return .error(error)

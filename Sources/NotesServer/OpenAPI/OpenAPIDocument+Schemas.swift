@@ -24,7 +24,8 @@ extension OpenAPIDocument {
                 "max_unauthenticated_request_bytes": {"type": "integer", "description": "Largest body accepted without a bearer token (sign-in, refresh)."}}},
               "LoginRequest": {"type": "object", "required": ["username", "password"], "properties": {
                 "username": {"type": "string"}, "password": {"type": "string", "format": "password"},
-                "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name."}}},
+                "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name."},
+                "replaces_refresh_token": {"type": "string", "nullable": true, "description": "The refresh token (current or spent) of the session this sign-in replaces, such as the one this device stored for the account. After a successful sign-in that session is ended, so a device keeps one session. A token that is unknown, malformed or another user's is ignored, and the answer is the same."}}},
               "RefreshRequest": {"type": "object", "required": ["refresh_token"], "properties": {"refresh_token": {"type": "string"}}},
               "TokenResponse": {"type": "object", "required": ["access_token", "token_type", "expires_in", "user"], "properties": {
                 "access_token": {"type": "string"},
@@ -39,7 +40,7 @@ extension OpenAPIDocument {
               "CreateTokenRequest": {"type": "object", "required": ["name", "scope"], "properties": {
                 "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "1 to 100 characters, not blank, without control or format characters."},
                 "scope": {"$ref": "#/components/schemas/TokenScope"},
-                "expires_in": {"type": "integer", "nullable": true, "minimum": 1, "maximum": 315360000, "description": "Lifetime in seconds, at most ten years; absent for a token that lasts until revoked."}}},
+                "expires_in": {"type": "integer", "nullable": true, "minimum": 1, "maximum": 315360000, "description": "Lifetime in seconds, at most ten years; absent for a token that lasts until revoked. A personal token creating a token must ask for no longer than its own remaining lifetime."}}},
               "PersonalToken": {"type": "object", "required": ["id", "name", "scope", "created_at"], "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"}, "scope": {"$ref": "#/components/schemas/TokenScope"},
                 "created_at": {"type": "string", "format": "date-time"},

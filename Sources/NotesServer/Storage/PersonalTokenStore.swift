@@ -18,6 +18,16 @@ struct PersonalTokenRecord: Sendable {
     }
 }
 
+/// Why a personal token could not be created.
+enum PersonalTokenError: Error, Sendable, Equatable {
+    /// The user holds `limit` live tokens already.
+    case tooMany(limit: Int)
+    /// The creating personal token may only read, and a token may never do more than its creator.
+    case scopeBeyondCreator
+    /// The new token would outlive the personal token creating it, which has `remainingSeconds` left.
+    case outlivesCreator(remainingSeconds: Int)
+}
+
 /// Personal access tokens for scripts: long-lived bearer tokens with a scope, made and revoked
 /// by their owner. They live in the `tokens` table beside access tokens (kind `personal`, no
 /// session), so one lookup authenticates both.
@@ -30,10 +40,14 @@ struct PersonalTokenStore: Sendable {
     /// The longest lifetime a token may ask for: ten years.
     static let maxLifetimeSeconds = 10 * 365 * 86_400
 
-    /// Makes a token for `userID`.
+    /// Makes a token for `userID`. When `creatorTokenID` names a personal token (the caller
+    /// authenticated with one), the new token may neither do more nor live longer than it: a
+    /// short-lived token must not mint a permanent one. A session's caller is the account's owner
+    /// signed in with the password, and may make any token.
     /// - Returns: the stored record and the secret, which is never stored and cannot be shown again.
-    /// - Throws: `HTTPError` 409 `too_many_tokens` past `maxActivePerUser`.
-    func create(userID: Int64, name: String, scope: TokenScope, expiresInSeconds: Int?) throws -> (PersonalTokenRecord, String) {
+    /// - Throws: `PersonalTokenError` past `maxActivePerUser` or beyond the creating token.
+    func create(userID: Int64, name: String, scope: TokenScope, expiresInSeconds: Int?,
+                creatorTokenID: String? = nil) throws -> (PersonalTokenRecord, String) {
         let now = clock.now()
         let secret = TokenKind.personal.makeSecret()
         let record = PersonalTokenRecord(id: SecureRandom.hexIdentifier(), userID: userID, name: name, scope: scope, createdAt: now,
@@ -43,9 +57,18 @@ struct PersonalTokenStore: Sendable {
                 SELECT count(*) FROM tokens WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL
                 AND (expires_at IS NULL OR expires_at > ?)
                 """, [userID, now]) ?? 0
-            guard active < Self.maxActivePerUser else {
-                throw HTTPError(409, code: "too_many_tokens",
-                                message: "You have \(Self.maxActivePerUser) personal tokens already; revoke one you no longer use.")
+            guard active < Self.maxActivePerUser else { throw PersonalTokenError.tooMany(limit: Self.maxActivePerUser) }
+            if let creatorTokenID {
+                // Gone since it authenticated this request (revoked and purged): it allows nothing.
+                let creator = try db.first("""
+                    SELECT scope, expires_at FROM tokens WHERE id = ? AND user_id = ? AND kind = 'personal'
+                    """, [creatorTokenID, userID]) { row in
+                    (scope: TokenScope(rawValue: row.string(0)) ?? .read, expiresAt: row.isNull(1) ? nil : row.int64(1))
+                } ?? (scope: .read, expiresAt: now)
+                if scope == .write && creator.scope != .write { throw PersonalTokenError.scopeBeyondCreator }
+                if let creatorExpiry = creator.expiresAt, (record.expiresAt ?? .max) > creatorExpiry {
+                    throw PersonalTokenError.outlivesCreator(remainingSeconds: Int(max(0, creatorExpiry - now) / 1000))
+                }
             }
             try db.run("""
                 INSERT INTO tokens (id, hash, kind, user_id, name, scope, created_at, expires_at)

@@ -7,7 +7,17 @@ import NotesCore
 enum ServerSchema {
     static let migrator = Migrator([
         .init(version: 1, name: "accounts, sessions, tokens, notes, revisions, search", sql: accountsV1 + notesV1),
+        .init(version: 2, name: "a rotation's answer kept sealed for replays within the grace", sql: sessionsSuccessorV2),
     ])
+
+    /// The answer of a session's last rotation (its new refresh and access tokens), encrypted
+    /// under a key derived from the refresh token it spent, so a replay of that token within the
+    /// grace window gets the same answer. Cleared when the grace window ends.
+    private static let sessionsSuccessorV2 = """
+        ALTER TABLE sessions ADD COLUMN successor_box BLOB;
+        CREATE INDEX sessions_successor ON sessions(previous_rotated_at) WHERE successor_box IS NOT NULL;
+
+        """
 
     private static let accountsV1 = """
         CREATE TABLE users (

@@ -52,7 +52,7 @@ extension SessionStore {
     func revokeAll(userID: Int64) throws -> Int {
         let now = clock.now()
         return try database.write { db in
-            let count = try db.run("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, userID)
+            let count = try db.run("UPDATE sessions SET revoked_at = ?, successor_box = NULL WHERE user_id = ? AND revoked_at IS NULL", now, userID)
             try db.run("""
                 UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND kind = 'access' AND revoked_at IS NULL
                 """, now, userID)
@@ -72,7 +72,8 @@ extension SessionStore {
     /// Deletes credentials nobody can use any more, so the tables do not grow without end:
     /// access tokens once they have been expired for `expiredAccessRetentionSeconds` or one more
     /// lifetime, whichever is longer, and sessions and personal tokens that ended more than
-    /// `endedRetentionMilliseconds` ago (with their spent refresh tokens).
+    /// `endedRetentionMilliseconds` ago (with their spent refresh tokens); and the sealed answers
+    /// of rotations whose grace window has ended.
     /// - Returns: how many rows were deleted.
     @discardableResult
     func purgeExpired() throws -> Int {
@@ -90,6 +91,7 @@ extension SessionStore {
             deleted += try db.run("""
                 DELETE FROM sessions WHERE revoked_at < ? OR last_used_at < ? OR created_at < ?
                 """, endedCutoff, idleCutoff, absoluteCutoff)
+            try forgetEndedGrace(db, now: now)
             return deleted
         }
     }

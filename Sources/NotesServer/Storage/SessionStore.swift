@@ -2,7 +2,7 @@ import NotesCore
 
 /// The tokens handed out at sign-in or refresh. The secrets exist only in this value, on their
 /// way to the client; the database keeps their digests.
-struct IssuedTokens: Sendable {
+struct IssuedTokens: Sendable, Equatable {
     let accessToken: String
     let accessExpiresIn: Int
     let refreshToken: String
@@ -21,17 +21,72 @@ struct TokenLifetimes: Sendable {
     var refreshGraceSeconds = 60
 }
 
+/// Why a refresh token was refused: RFC 6749's `invalid_grant`, with a sentence for the user.
+enum SessionError: Error, Sendable, Equatable {
+    case invalidGrant(String)
+}
+
 /// Sessions: sign-in, refresh-token rotation with reuse detection, and sign-out.
+///
+/// A rotation keeps its answer (the new refresh and access tokens) for the grace window,
+/// encrypted under a key derived from the refresh token it spent, so a client that lost the
+/// answer and presents the spent token again gets the same tokens back: the session never forks,
+/// however many replays race, and whichever server sharing the database receives them. Nothing
+/// stored is usable without the spent token itself, and the sealed answer is deleted when the
+/// grace window ends.
 struct SessionStore: Sendable {
     let database: DatabaseQueue
     let clock: ServerClock
     let lifetimes: TokenLifetimes
 
-    /// Starts a session for `userID` and issues its first tokens.
-    func create(userID: Int64, device: String) throws -> IssuedTokens {
+    /// Separates the key that seals a rotation's answer from every other use of the token.
+    private static let successorKeyContext = "notes refresh successor v1"
+
+    /// One session as the refresh path reads it.
+    private struct SessionRow {
+        let id: Int64
+        let userID: Int64
+        let createdAt: Int64
+        let lastUsedAt: Int64
+        let revoked: Bool
+        let userDisabled: Bool
+        let refreshHash: [UInt8]
+        let previousHash: [UInt8]?
+        let previousRotatedAt: Int64?
+        let successorBox: [UInt8]?
+
+        static let columns = """
+            s.id, s.user_id, s.created_at, s.last_used_at, s.revoked_at IS NOT NULL, u.disabled,
+            s.refresh_hash, s.previous_refresh_hash, s.previous_rotated_at, s.successor_box
+            """
+
+        init(_ row: Statement) {
+            id = row.int64(0)
+            userID = row.int64(1)
+            createdAt = row.int64(2)
+            lastUsedAt = row.int64(3)
+            revoked = row.bool(4)
+            userDisabled = row.bool(5)
+            refreshHash = row.bytes(6)
+            previousHash = row.isNull(7) ? nil : row.bytes(7)
+            previousRotatedAt = row.isNull(8) ? nil : row.int64(8)
+            successorBox = row.isNull(9) ? nil : row.bytes(9)
+        }
+    }
+
+    /// Starts a session for `userID` and issues its first tokens. When `replacedRefreshToken`
+    /// is the current, previous or any spent refresh token of another of `userID`'s sessions
+    /// (the one this device held before), that session ends in the same transaction, so a
+    /// device keeps one session. A token that is malformed, unknown or another user's changes
+    /// nothing and says nothing.
+    func create(userID: Int64, device: String, replacing replacedRefreshToken: String? = nil) throws -> IssuedTokens {
         let now = clock.now()
         let refresh = TokenKind.refresh.makeSecret()
         return try database.write { db in
+            if let replacedRefreshToken, TokenKind.of(replacedRefreshToken) == .refresh,
+               let replaced = try session(of: userID, holding: TokenKind.digest(replacedRefreshToken), db) {
+                try revoke(db, sessionID: replaced, now: now)
+            }
             try db.run("""
                 INSERT INTO sessions (user_id, device, created_at, last_used_at, refresh_hash, refresh_issued_at)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -41,44 +96,45 @@ struct SessionStore: Sendable {
         }
     }
 
-    /// Rotates `refreshToken`: returns new tokens and spends the old one. A spent token presented
-    /// again (other than the previous one within the grace window) revokes the whole session,
-    /// since either the client or an attacker holds a copy (RFC 9700 §4.14).
+    /// Rotates `refreshToken`: returns new tokens and spends the old one. The previous token
+    /// presented again within the grace window gets the answer its rotation gave; any other spent
+    /// token presented again revokes the whole session, since either the client or an attacker
+    /// holds a copy (RFC 9700 §4.14).
+    /// - Throws: `SessionError.invalidGrant` when the token cannot be used.
     func refresh(_ refreshToken: String) throws -> (userID: Int64, tokens: IssuedTokens) {
-        guard TokenKind.of(refreshToken) == .refresh else { throw Self.invalidGrant("The refresh token is malformed.") }
+        guard TokenKind.of(refreshToken) == .refresh else { throw SessionError.invalidGrant("The refresh token is malformed.") }
         let digest = TokenKind.digest(refreshToken)
         let now = clock.now()
-        // Runs as a transaction that commits a revocation before answering invalid_grant.
-        let outcome: Result<(Int64, IssuedTokens), HTTPError> = try database.write { db in
-            if let session = try db.first("""
-                SELECT s.id, s.user_id, s.created_at, s.last_used_at, s.revoked_at, u.disabled, s.refresh_hash
-                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.refresh_hash = ?
-                """, [digest], row: { ($0.int64(0), $0.int64(1), $0.int64(2), $0.int64(3), !$0.isNull(4), $0.bool(5), $0.bytes(6)) }) {
-                guard ConstantTime.equal(session.6, digest) else { return .failure(Self.invalidGrant("The refresh token is not valid.")) }
-                if let failure = try check(db, sessionID: session.0, createdAt: session.2, lastUsedAt: session.3,
-                                           revoked: session.4, disabled: session.5, now: now) {
-                    return .failure(failure)
-                }
-                return .success((session.1, try rotate(db, sessionID: session.0, userID: session.1, spentDigest: digest, keepPrevious: true, now: now)))
+        // One transaction (BEGIN IMMEDIATE), so concurrent replays, in this process or another
+        // sharing the database, are decided one after the other. It commits a revocation before
+        // answering invalid_grant, hence the Result rather than a throw.
+        let outcome: Result<(Int64, IssuedTokens), SessionError> = try database.write { db in
+            try forgetEndedGrace(db, now: now)
+            if let session = try db.first("SELECT \(SessionRow.columns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.refresh_hash = ?",
+                                          [digest], row: SessionRow.init) {
+                guard ConstantTime.equal(session.refreshHash, digest) else { return .failure(.invalidGrant("The refresh token is not valid.")) }
+                if let failure = try check(db, session, now: now) { return .failure(failure) }
+                return .success((session.userID, try rotate(db, session, spent: refreshToken, spentDigest: digest, now: now)))
             }
-            if let previous = try db.first("""
-                SELECT s.id, s.user_id, s.created_at, s.last_used_at, s.revoked_at, u.disabled, s.previous_rotated_at, s.refresh_hash
-                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.previous_refresh_hash = ?
-                """, [digest], row: { ($0.int64(0), $0.int64(1), $0.int64(2), $0.int64(3), !$0.isNull(4), $0.bool(5), $0.int64(6), $0.bytes(7)) }),
-               now - previous.6 <= Int64(lifetimes.refreshGraceSeconds) * 1000 {
-                if let failure = try check(db, sessionID: previous.0, createdAt: previous.2, lastUsedAt: previous.3,
-                                           revoked: previous.4, disabled: previous.5, now: now) {
-                    return .failure(failure)
+            if let session = try db.first("SELECT \(SessionRow.columns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.previous_refresh_hash = ?",
+                                          [digest], row: SessionRow.init),
+               let previousHash = session.previousHash, ConstantTime.equal(previousHash, digest),
+               let rotatedAt = session.previousRotatedAt, lifetimes.refreshGraceSeconds > 0,
+               now - rotatedAt <= Int64(lifetimes.refreshGraceSeconds) * 1000 {
+                if let failure = try check(db, session, now: now) { return .failure(failure) }
+                // The client lost the last answer (or another of its processes got it first):
+                // answer what the rotation answered, so every caller holds the same live tokens.
+                guard let tokens = try replayedAnswer(db, session, spent: refreshToken, now: now) else {
+                    return .failure(.invalidGrant("The refresh token was already used. Sign in again."))
                 }
-                // The client lost the last answer: rotate again from the current token, leaving
-                // the grace window where it was so it cannot be stretched.
-                return .success((previous.1, try rotate(db, sessionID: previous.0, userID: previous.1, spentDigest: previous.7, keepPrevious: false, now: now)))
+                try db.run("UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?", now, session.id, now)
+                return .success((session.userID, tokens))
             }
             if let sessionID = try db.scalarInt("SELECT session_id FROM spent_refresh_tokens WHERE hash = ?", [digest]) {
                 try revoke(db, sessionID: sessionID, now: now)
-                return .failure(Self.invalidGrant("The refresh token was already used; the session has been ended for safety. Sign in again."))
+                return .failure(.invalidGrant("The refresh token was already used; the session has been ended for safety. Sign in again."))
             }
-            return .failure(Self.invalidGrant("The refresh token is not valid."))
+            return .failure(.invalidGrant("The refresh token is not valid."))
         }
         return try outcome.get()
     }
@@ -94,36 +150,68 @@ struct SessionStore: Sendable {
         }
     }
 
+    /// The id of `userID`'s session whose current, previous or a spent refresh token has `digest`.
+    private func session(of userID: Int64, holding digest: [UInt8], _ db: Database) throws -> Int64? {
+        try db.scalarInt("""
+            SELECT id FROM sessions WHERE user_id = ?1 AND (refresh_hash = ?2 OR previous_refresh_hash = ?2)
+            UNION SELECT t.session_id FROM spent_refresh_tokens t JOIN sessions s ON s.id = t.session_id
+            WHERE t.hash = ?2 AND s.user_id = ?1
+            """, [userID, digest])
+    }
+
     private func revoke(_ db: Database, sessionID: Int64, now: Int64) throws {
-        try db.run("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, sessionID)
+        try db.run("UPDATE sessions SET revoked_at = ?, successor_box = NULL WHERE id = ? AND revoked_at IS NULL", now, sessionID)
         try db.run("UPDATE tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL", now, sessionID)
     }
 
     /// Why a session may not refresh, or `nil` when it may.
-    private func check(_ db: Database, sessionID: Int64, createdAt: Int64, lastUsedAt: Int64, revoked: Bool, disabled: Bool, now: Int64) throws -> HTTPError? {
-        if revoked { return Self.invalidGrant("The session was ended. Sign in again.") }
-        if disabled { return Self.invalidGrant("The account is disabled.") }
-        if isExpired(createdAt: createdAt, lastUsedAt: lastUsedAt, now: now) {
-            try revoke(db, sessionID: sessionID, now: now)
-            return Self.invalidGrant("The session expired. Sign in again.")
+    private func check(_ db: Database, _ session: SessionRow, now: Int64) throws -> SessionError? {
+        if session.revoked { return .invalidGrant("The session was ended. Sign in again.") }
+        if session.userDisabled { return .invalidGrant("The account is disabled.") }
+        if isExpired(createdAt: session.createdAt, lastUsedAt: session.lastUsedAt, now: now) {
+            try revoke(db, sessionID: session.id, now: now)
+            return .invalidGrant("The session expired. Sign in again.")
         }
         return nil
     }
 
-    private func rotate(_ db: Database, sessionID: Int64, userID: Int64, spentDigest: [UInt8], keepPrevious: Bool, now: Int64) throws -> IssuedTokens {
+    /// Spends the session's current token `spent` and issues the next pair, keeping that answer
+    /// sealed under `spent` for replays within the grace window.
+    private func rotate(_ db: Database, _ session: SessionRow, spent: String, spentDigest: [UInt8], now: Int64) throws -> IssuedTokens {
         let refresh = TokenKind.refresh.makeSecret()
-        try db.run("INSERT OR IGNORE INTO spent_refresh_tokens (hash, session_id, spent_at) VALUES (?, ?, ?)", spentDigest, sessionID, now)
-        if keepPrevious {
-            try db.run("""
-                UPDATE sessions SET refresh_hash = ?, refresh_issued_at = ?, previous_refresh_hash = ?, previous_rotated_at = ?, last_used_at = ?
-                WHERE id = ?
-                """, TokenKind.digest(refresh), now, spentDigest, now, now, sessionID)
-        } else {
-            try db.run("UPDATE sessions SET refresh_hash = ?, refresh_issued_at = ?, last_used_at = ? WHERE id = ?",
-                       TokenKind.digest(refresh), now, now, sessionID)
-        }
-        let access = try issueAccess(db, userID: userID, sessionID: sessionID, now: now)
+        let access = try issueAccess(db, userID: session.userID, sessionID: session.id, now: now)
+        let box = lifetimes.refreshGraceSeconds > 0
+            ? SecretBox.seal(Array((refresh + access).utf8), key: SecretBox.key(fromSecret: spent, context: Self.successorKeyContext))
+            : nil
+        try db.run("INSERT OR IGNORE INTO spent_refresh_tokens (hash, session_id, spent_at) VALUES (?, ?, ?)", spentDigest, session.id, now)
+        try db.run("""
+            UPDATE sessions SET refresh_hash = ?, refresh_issued_at = ?, previous_refresh_hash = ?, previous_rotated_at = ?,
+                successor_box = ?, last_used_at = ?
+            WHERE id = ?
+            """, TokenKind.digest(refresh), now, spentDigest, now, box, now, session.id)
         return IssuedTokens(accessToken: access, accessExpiresIn: lifetimes.accessSeconds, refreshToken: refresh)
+    }
+
+    /// The tokens the last rotation answered, opened with the spent token `spent`; `nil` when
+    /// there is no sealed answer (a rotation made before this was kept) or it does not open.
+    private func replayedAnswer(_ db: Database, _ session: SessionRow, spent: String, now: Int64) throws -> IssuedTokens? {
+        guard let box = session.successorBox,
+              let plain = SecretBox.open(box, key: SecretBox.key(fromSecret: spent, context: Self.successorKeyContext)),
+              plain.count == 2 * TokenKind.secretLength else { return nil }
+        let refresh = String(decoding: plain.prefix(TokenKind.secretLength), as: UTF8.self)
+        let access = String(decoding: plain.suffix(TokenKind.secretLength), as: UTF8.self)
+        guard TokenKind.of(refresh) == .refresh, TokenKind.of(access) == .access,
+              ConstantTime.equal(TokenKind.digest(refresh), session.refreshHash) else { return nil }
+        // The same access token, so its lifetime has run since the rotation: say what is left.
+        let expiresAt = try db.scalarInt("SELECT expires_at FROM tokens WHERE hash = ?", [TokenKind.digest(access)]) ?? now
+        return IssuedTokens(accessToken: access, accessExpiresIn: Int(max(0, expiresAt - now) / 1000), refreshToken: refresh)
+    }
+
+    /// Deletes the sealed answers of rotations whose grace window has ended: past it a replay
+    /// revokes the session, so nothing may be kept that a spent token could open.
+    func forgetEndedGrace(_ db: Database, now: Int64) throws {
+        try db.run("UPDATE sessions SET successor_box = NULL WHERE successor_box IS NOT NULL AND previous_rotated_at < ?",
+                   now - Int64(lifetimes.refreshGraceSeconds) * 1000)
     }
 
     private func issueAccess(_ db: Database, userID: Int64, sessionID: Int64, now: Int64) throws -> String {
@@ -134,11 +222,16 @@ struct SessionStore: Sendable {
             """, SecureRandom.hexIdentifier(), TokenKind.digest(secret), userID, sessionID, now, now + Int64(lifetimes.accessSeconds) * 1000)
         return secret
     }
+}
 
-    /// 401 `invalid_grant` (RFC 6749 §5.2 names the code; the issue asks for 401 rather than
-    /// 400 so that clients treat it like any other "sign in again" answer).
-    static func invalidGrant(_ message: String) -> HTTPError {
-        HTTPError(401, code: "invalid_grant", message: message,
-                  headers: ["Cache-Control": "no-store", "WWW-Authenticate": HTTPError.bearerChallenge])
+extension SessionError {
+    /// 401 `invalid_grant` (RFC 6749 §5.2 names the code; the API answers 401 rather than 400 so
+    /// that clients treat it like any other "sign in again" answer).
+    var httpError: HTTPError {
+        switch self {
+        case .invalidGrant(let message):
+            HTTPError(401, code: "invalid_grant", message: message,
+                      headers: ["Cache-Control": "no-store", "WWW-Authenticate": HTTPError.bearerChallenge])
+        }
     }
 }

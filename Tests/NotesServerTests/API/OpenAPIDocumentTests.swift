@@ -123,7 +123,7 @@ struct OpenAPIDocumentTests {
             ("BatchOperation", operation), ("BatchResult", result),
             ("ServerLimits", ServerLimits(maxNoteBytes: 1, maxRequestBytes: 2, maxBatchOperations: 3, maxPageSize: 4, requestsPerMinute: 5,
                                           maxPageBytes: 6, maxUnauthenticatedRequestBytes: 7)),
-            ("LoginRequest", LoginRequest(username: "a", password: "p", device: "laptop")),
+            ("LoginRequest", LoginRequest(username: "a", password: "p", device: "laptop", replacesRefreshToken: "nrt_x")),
             ("RefreshRequest", RefreshRequest(refreshToken: "nrt_x")),
             ("TokenResponse", TokenResponse(accessToken: "nat_x", expiresIn: 3600, refreshToken: "nrt_x", user: user)),
             ("User", user), ("CreateTokenRequest", CreateTokenRequest(name: "ci", scope: .read, expiresIn: 60)),

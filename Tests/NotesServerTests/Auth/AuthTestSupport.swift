@@ -59,11 +59,6 @@ enum AuthFixture {
         await server.stop()
     }
 
-    /// Waits out a short token lifetime: the only fixed sleeps in these tests.
-    static func waitOut(seconds: Double) async throws {
-        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-    }
-
     /// Polls `condition` every 50 ms until it holds or `timeout` passes; whether it held.
     static func eventually(timeout: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

@@ -2,6 +2,7 @@ import Foundation
 import NotesCore
 import NotesTestSupport
 import Testing
+@testable import NotesServer
 
 @Suite("Auth: personal access tokens")
 struct PersonalTokenTests {
@@ -62,14 +63,15 @@ struct PersonalTokenTests {
 
     @Test("a personal token with an expiry stops working when it ends")
     func personalTokenExpires() async throws {
-        try await AuthFixture.withServer { _, client in
-            let session = try await client.signIn()
-            let token = try await client.createToken("short", scope: .read, expiresIn: 2, using: session.accessToken)
+        try await TestApp.with { (app: TestApp) async throws in
+            let session = try await app.signIn()
+            let token = try await app.createToken("short", scope: .read, expiresIn: 2, using: session.accessToken)
             #expect(token.expiresAt != nil)
             let secret = try #require(token.token)
-            #expect(try await client.me(secret).status == 200)
-            try await AuthFixture.waitOut(seconds: 2.1)
-            let expired = try await client.me(secret)
+            app.clock.advance(seconds: 1.999)
+            #expect(await app.me(secret).status == 200)
+            app.clock.advance(seconds: 0.001)
+            let expired = await app.me(secret)
             #expect(expired.status == 401)
             #expect(expired.header("WWW-Authenticate")?.contains(#"error_description="The access token expired""#) == true)
         }
@@ -98,6 +100,31 @@ struct PersonalTokenTests {
             let response = try await client.send("POST", "/v1/tokens", token: session.accessToken, body: Data(body.utf8))
             #expect(response.status == 400)
             #expect(response.errorCode == "invalid_json")
+        }
+    }
+
+    @Test("a personal token cannot create a token that outlives it: 403 exceeds_creator, and shorter ones are allowed")
+    func personalTokenCannotMintALongerLivedOne() async throws {
+        try await AuthFixture.withServer { _, client in
+            let session = try await client.signIn()
+            let shortLived = try #require(try await client.createToken("ci", scope: .write, expiresIn: 600, using: session.accessToken).token)
+
+            for expiresIn in [nil, 3600] as [Int?] {
+                let refused = try await client.send("POST", "/v1/tokens", json: CreateTokenRequest(name: "forever", scope: .write, expiresIn: expiresIn),
+                                                    token: shortLived)
+                #expect(refused.status == 403, "expires_in \(String(describing: expiresIn))")
+                #expect(refused.errorCode == "exceeds_creator")
+                #expect(refused.text.contains("expires_in"), "the message says what is allowed")
+            }
+            let listed = try await client.send("GET", "/v1/tokens", token: session.accessToken).decode(PersonalTokenList.self)
+            #expect(listed.tokens.map(\.name) == ["ci"], "nothing was created")
+
+            let shorter = try await client.createToken("child", scope: .read, expiresIn: 60, using: shortLived)
+            #expect(try await client.me(try #require(shorter.token)).status == 200)
+
+            // Only a token's own limits bind it: a token that never expires, or a session, may make one that never expires.
+            let permanent = try #require(try await client.createToken("server", scope: .write, using: session.accessToken).token)
+            _ = try await client.createToken("server-child", scope: .write, using: permanent)
         }
     }
 }

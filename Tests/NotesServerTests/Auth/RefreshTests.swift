@@ -2,30 +2,32 @@ import Foundation
 import NotesCore
 import NotesTestSupport
 import Testing
+@testable import NotesServer
 
+/// Lifetimes and the grace window are tested in-process, advancing a test clock instead of sleeping.
 @Suite("Auth: access token expiry, refresh rotation, reuse detection and the grace window")
 struct RefreshTests {
     @Test("an access token stops working when its lifetime ends; a refresh issues fresh ones")
     func accessTokenExpiresAndRefreshRenews() async throws {
-        // Long enough that a loaded CI machine still uses the token before it expires.
-        try await AuthFixture.withServer(["--access-token-ttl", "6"]) { _, client in
-            let tokens = try await client.signIn()
+        try await TestApp.with({ $0.lifetimes.accessSeconds = 6 }) { (app: TestApp) async throws in
+            let tokens = try await app.signIn()
             #expect(tokens.expiresIn == 6)
-            #expect(try await client.me(tokens.accessToken).status == 200)
-            try await AuthFixture.waitOut(seconds: 6.1)
+            app.clock.advance(seconds: 5.9)
+            #expect(await app.me(tokens.accessToken).status == 200)
+            app.clock.advance(seconds: 0.1)
 
-            let expired = try await client.me(tokens.accessToken)
+            let expired = await app.me(tokens.accessToken)
             #expect(expired.status == 401)
             #expect(expired.errorCode == "invalid_token")
             #expect(expired.header("WWW-Authenticate") == #"Bearer realm="notes", error="invalid_token", error_description="The access token expired""#)
 
-            let refreshed = try await client.refresh(try #require(tokens.refreshToken))
+            let refreshed = try await app.refresh(try #require(tokens.refreshToken))
             #expect(refreshed.status == 200)
             #expect(refreshed.header("Cache-Control") == "no-store")
             let renewed = try refreshed.decode(TokenResponse.self)
             #expect(renewed.accessToken != tokens.accessToken)
             #expect(renewed.refreshToken != tokens.refreshToken)
-            #expect(try await client.me(renewed.accessToken).status == 200)
+            #expect(await app.me(renewed.accessToken).status == 200)
         }
     }
 
@@ -64,24 +66,24 @@ struct RefreshTests {
 
     @Test("the previous refresh token presented after the grace window revokes the session")
     func previousTokenAfterGraceRevokes() async throws {
-        try await AuthFixture.withServer(["--refresh-grace", "1"]) { _, client in
-            let first = try await client.signIn()
-            let second = try await client.refresh(try #require(first.refreshToken)).decode(TokenResponse.self)
-            try await AuthFixture.waitOut(seconds: 1.2)
+        try await TestApp.with({ $0.lifetimes.refreshGraceSeconds = 1 }) { (app: TestApp) async throws in
+            let first = try await app.signIn()
+            let second = try await app.refresh(try #require(first.refreshToken)).decode(TokenResponse.self)
+            app.clock.advance(seconds: 1.001)
 
-            let late = try await client.refresh(try #require(first.refreshToken))
+            let late = try await app.refresh(try #require(first.refreshToken))
             #expect(late.status == 401 && late.errorCode == "invalid_grant")
-            #expect(try await client.refresh(try #require(second.refreshToken)).errorCode == "invalid_grant")
-            #expect(try await client.me(second.accessToken).status == 401)
+            #expect(try await app.refresh(try #require(second.refreshToken)).errorCode == "invalid_grant")
+            #expect(await app.me(second.accessToken).status == 401)
         }
     }
 
     @Test("a session unused for longer than the idle lifetime cannot refresh")
     func idleSessionExpires() async throws {
-        try await AuthFixture.withServer(["--refresh-idle-ttl", "1"]) { _, client in
-            let tokens = try await client.signIn()
-            try await AuthFixture.waitOut(seconds: 1.2)
-            let refresh = try await client.refresh(try #require(tokens.refreshToken))
+        try await TestApp.with({ $0.lifetimes.refreshIdleSeconds = 60 }) { (app: TestApp) async throws in
+            let tokens = try await app.signIn()
+            app.clock.advance(seconds: 60.001)
+            let refresh = try await app.refresh(try #require(tokens.refreshToken))
             #expect(refresh.status == 401 && refresh.errorCode == "invalid_grant")
             #expect(try refresh.decode(APIErrorBody.self).error.message.contains("expired"))
         }
@@ -89,13 +91,14 @@ struct RefreshTests {
 
     @Test("even an active session ends at its absolute lifetime")
     func absoluteLifetimeEndsActiveSession() async throws {
-        try await AuthFixture.withServer(["--refresh-max-ttl", "3"]) { _, client in
-            let first = try await client.signIn()
-            let second = try await client.refresh(try #require(first.refreshToken))
+        try await TestApp.with({ $0.lifetimes.refreshAbsoluteSeconds = 3600 }) { (app: TestApp) async throws in
+            let first = try await app.signIn()
+            app.clock.advance(seconds: 3599)
+            let second = try await app.refresh(try #require(first.refreshToken))
             #expect(second.status == 200, "within the lifetime")
             // The session was just used (its idle clock restarted), but its age still counts.
-            try await AuthFixture.waitOut(seconds: 3.1)
-            let third = try await client.refresh(try #require(try second.decode(TokenResponse.self).refreshToken))
+            app.clock.advance(seconds: 1.001)
+            let third = try await app.refresh(try #require(try second.decode(TokenResponse.self).refreshToken))
             #expect(third.status == 401 && third.errorCode == "invalid_grant")
         }
     }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Auth: brute-force and request-rate limits")
 struct ThrottleTests {
-    @Test("failed logins per account are limited: 429 with Retry-After, even for the right password")
+    @Test("failed logins on one account from one address are limited: 429 with Retry-After, even for the right password")
     func perAccountLimit() async throws {
         try await AuthFixture.withServer(["--login-attempts", "3", "--login-window", "60"]) { _, client in
             for _ in 0..<3 {
@@ -16,7 +16,7 @@ struct ThrottleTests {
             #expect(limited.errorCode == "too_many_requests")
             let retryAfter = try #require(limited.header("Retry-After").flatMap(Int.init))
             #expect((1...60).contains(retryAfter))
-            #expect(try await client.login("someone-else", "guess").status == 401, "other accounts are not locked")
+            #expect(try await client.login("someone-else", "guess").status == 401, "other accounts are not limited")
         }
     }
 
@@ -42,7 +42,7 @@ struct ThrottleTests {
         }
     }
 
-    @Test("a successful login resets the account's failure count")
+    @Test("a successful login resets the failure count of its account and address")
     func successResetsAccount() async throws {
         try await AuthFixture.withServer(["--login-attempts", "3"]) { _, client in
             // Without the reset, the second round's first guess would be the fourth attempt: refused.

@@ -1,0 +1,61 @@
+import NotesCore
+
+/// A stored bearer token as authentication needs it: the token, its session and its user.
+struct BearerTokenRecord: Sendable {
+    let hash: [UInt8]
+    let id: String
+    let scope: TokenScope
+    let expiresAt: Int64?
+    let revoked: Bool
+    let sessionID: Int64?
+    let sessionRevoked: Bool
+    let userID: Int64
+    let username: String
+    let userDisabled: Bool
+    let tokenUsedAt: Int64?
+    let sessionUsedAt: Int64?
+}
+
+/// Answers "whose token is this?" for the `tokens` table, whose rows `SessionStore` (access
+/// tokens) and `PersonalTokenStore` (personal tokens) write; the authenticator asks here and
+/// runs no SQL of its own.
+struct BearerTokenStore: Sendable {
+    let database: DatabaseQueue
+
+    /// How stale a recorded "last used" time may get before a request writes a new one. Writing
+    /// on every request would turn each authenticated read into a write.
+    static let lastUseResolutionMilliseconds: Int64 = 60_000
+
+    /// The token stored under `digest`, with its session and user, or `nil` when none is.
+    func find(digest: [UInt8]) throws -> BearerTokenRecord? {
+        try database.read { db in
+            try db.first("""
+                SELECT t.hash, t.id, t.scope, t.expires_at, t.revoked_at, t.session_id, s.revoked_at, u.id, u.username, u.disabled,
+                       t.last_used_at, s.last_used_at
+                FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN sessions s ON s.id = t.session_id
+                WHERE t.hash = ?
+                """, [digest]) { row in
+                BearerTokenRecord(hash: row.bytes(0), id: row.string(1), scope: TokenScope(rawValue: row.string(2)) ?? .read,
+                                  expiresAt: row.isNull(3) ? nil : row.int64(3), revoked: !row.isNull(4),
+                                  sessionID: row.isNull(5) ? nil : row.int64(5), sessionRevoked: !row.isNull(6),
+                                  userID: row.int64(7), username: row.string(8), userDisabled: row.bool(9),
+                                  tokenUsedAt: row.isNull(10) ? nil : row.int64(10), sessionUsedAt: row.isNull(11) ? nil : row.int64(11))
+            }
+        }
+    }
+
+    /// Records when a personal token, or the session of an access token, was last used, at most
+    /// once a minute, so reads stay reads; a session's idle lifetime counts from this.
+    func recordUse(of token: BearerTokenRecord, now: Int64) throws {
+        let stale = now - Self.lastUseResolutionMilliseconds
+        if let sessionID = token.sessionID {
+            guard (token.sessionUsedAt ?? 0) < stale else { return }
+            try database.write { db in
+                try db.run("UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?", now, sessionID, now)
+            }
+        } else {
+            guard (token.tokenUsedAt ?? 0) < stale else { return }
+            try database.write { db in try db.run("UPDATE tokens SET last_used_at = ? WHERE id = ?", now, token.id) }
+        }
+    }
+}
