@@ -155,3 +155,30 @@ struct LocalScan {
         return SHA256.hex(of: bytes)
     }
 }
+
+extension LocalSnapshot {
+    /// What changed in the folder since the last sync, as the scan found it: what `notes status`
+    /// lists even when the server cannot be reached. A create sent but never confirmed (a sync
+    /// killed mid-upload) is still new.
+    var localChanges: [SyncReport.LocalChange] {
+        var changes: [SyncReport.LocalChange] = []
+        for file in untracked { changes.append(.init(change: .new, path: file.path)) }
+        for note in tracked.values where !note.frozen {
+            let base = note.row.base
+            switch note.local {
+            case .missing:
+                if base.rev > 0 { changes.append(.init(change: .deleted, path: base.path)) }
+            case .clean:
+                if base.rev == 0 { changes.append(.init(change: .new, path: base.path)) }
+            case .changed(let path, let hash):
+                if base.rev == 0 {
+                    changes.append(.init(change: .new, path: path))
+                    continue
+                }
+                if path != base.path { changes.append(.init(change: .renamed, path: path, from: base.path)) }
+                if hash != base.hash { changes.append(.init(change: .modified, path: path)) }
+            }
+        }
+        return changes.sorted { ($0.path, $0.change.rawValue) < ($1.path, $1.change.rawValue) }
+    }
+}
