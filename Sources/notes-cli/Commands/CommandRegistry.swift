@@ -15,6 +15,8 @@ enum CommandRegistry {
         RenderCommand.self,
         ExportCommand.self,
         VersionCommand.self,
+        ConflictsCommand.self,
+        ResolveCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
