@@ -120,6 +120,16 @@ struct SyncPlannerTests {
         }
     }
 
+    @Test func unsyncableNamesAreRepaired() {
+        #expect(SyncableName.problem("fine/name.md") == nil)
+        #expect(SyncableName.problem("back\\slash.md") != nil)
+        #expect(SyncableName.repaired("back\\slash.md") == "back-slash.md")
+        #expect(SyncableName.repaired("a\tb/c\u{1}.md") == "a-b/c-.md")
+        // Invisible formatting characters and spaces at the ends of a name.
+        #expect(SyncableName.repaired(" x\u{202E}y\u{200B}.md") == "x-y-.md")
+        #expect(SyncableName.repaired("dir /\u{7}/n.md") == "dir/-/n.md")
+    }
+
     @Test func conflictNamesStayWithinThePathLimit() throws {
         let ms: Int64 = 1_764_437_400_000
         // Folders of 900 bytes: the file name is shortened so the whole path fits in 1 KB.

@@ -64,6 +64,7 @@ final class SyncEngine {
         report.local = snapshot.localChanges
         rebuildKeys()
         try checkLocalMassDelete()
+        try moveUnsyncableNames()
         try refreshMetadata()
         try await pullResyncing(metadataFirst: false)
         let pushed = try await push()
@@ -141,6 +142,18 @@ final class SyncEngine {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.scratchDirectory)) ?? [] {
             unlink(folder.scratchDirectory + "/" + name)
         }
+    }
+
+    /// Moves each note file whose name cannot be a note path to a conflict copy under a
+    /// repaired name, which is uploaded like any new note: its text syncs, nothing is left behind.
+    private func moveUnsyncableNames() throws {
+        for file in snapshot.unsyncable {
+            let copy = try conflictPath(for: file.path)
+            guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { continue }  // changed: next sync
+            addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
+            try madeConflictCopy(copy, of: LocalScan.nfc(file.diskPath), reason: .unsyncableName)
+        }
+        snapshot.unsyncable = []
     }
 
     /// A free conflict-copy path for `path`, made on this device now.
