@@ -32,6 +32,40 @@ struct SyncStatusTests {
         }
     }
 
+    @Test("kill -9 of notes sync right after its first batch: status says what is left (not \"Nothing to sync\"), and the next sync does it")
+    func statusAfterAKilledSync() async throws {
+        try await SyncHarness.with { h in
+            try await h.twoFolders([("seed.md", "s\n")])
+            let notes = SyncFaultTests.corpus(600)
+            for (path, text) in notes { try h.write("a", path, text) }
+            let process = Process()
+            process.executableURL = BuiltProducts.client
+            process.arguments = ["sync", h.folder("a")]
+            process.environment = h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Killed when the server has answered its first batch: mid-upload, by an event, not a delay.
+            let sawBatch = try await h.client.waitUntil(timeout: 60) { h.client.logCount("POST /v1/batch") >= 1 || !process.isRunning }
+            #expect(sawBatch)
+            kill(process.processIdentifier, SIGKILL)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    process.waitUntilExit()
+                    continuation.resume()
+                }
+            }
+            #expect(process.terminationReason == .uncaughtSignal, "the sync ended before the kill")
+            let onServer = try await h.serverNotes().count
+            #expect(onServer < 601, "the kill came before the last batch")
+            let status = try await h.status("a")
+            #expect(!status.isNoOp && status.uploaded > 0, "\(status)")
+            let sync = try await h.sync("a")
+            h.expectSameOutcome(predicted: status, done: sync)
+            #expect(try await h.serverNotes().count == 601)
+        }
+    }
+
     @Test("the same line edited on two devices: status predicts the conflict copy, with its reason, that sync makes (exit 3)")
     func statusPredictsAnOverlappingEdit() async throws {
         try await SyncHarness.with { h in
