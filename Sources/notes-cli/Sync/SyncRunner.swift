@@ -21,7 +21,7 @@ enum SyncRunner {
         defer { try? index.close() }
         let client = try ClientFactory(environment: terminal.environment).client(server: folder.config.server)
         var options = options
-        let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json)
+        let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json && !options.dryRun)  // a dry run uploads nothing
         options.progress = { phase, done, total in progress.show(phase, done, total) }
         let engine = SyncEngine(folder: folder, index: index, remote: APISyncRemote(client: client), options: options)
         var report: SyncReport
