@@ -10,11 +10,20 @@ struct HostileServerFixture {
     let work: TemporaryDirectory
     let server: ScriptedHTTPServer
 
-    /// Starts `handler` on a loopback port with a fresh work folder.
+    /// Starts `handler` on a loopback port with a fresh work folder. `GET /v1/me` answers the
+    /// token's owner unless `handler` answers it: binding a folder (clone, init) asks whose
+    /// `NOTES_TOKEN` it is, and these tests are about what comes after.
     init(_ handler: @escaping @Sendable (ScriptedHTTPServer.Request) -> ScriptedHTTPServer.Reply) throws {
         work = try TemporaryDirectory("notes-hostile")
-        server = try ScriptedHTTPServer(handler)
+        server = try ScriptedHTTPServer { request in
+            let reply = handler(request)
+            if request.path == "/v1/me", case .respond(status: 404, _, _) = reply { return Self.tokenOwner }
+            return reply
+        }
     }
+
+    /// The owner of the fixture's personal token, as the real server describes a user.
+    static let tokenOwner = ScriptedHTTPServer.Reply.json(200, #"{"id":1,"username":"ada","created_at":"2026-01-01T00:00:00.000Z"}"#)
 
     func stop() {
         server.stop()

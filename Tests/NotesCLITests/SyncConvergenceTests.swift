@@ -5,7 +5,8 @@ import Testing
 @testable import notes_cli
 
 /// DESIGN 4.6 and 4.1 together: three folders edit one account in a seeded random order with
-/// syncs interleaved; after two quiet rounds every folder equals the server and every edit made
+/// syncs interleaved, some of them killed after their first batch reached the server (DESIGN
+/// 4.7); after two quiet rounds every folder equals the server and every edit made
 /// survives in a note or a conflict copy (unless the user deleted the file that held it).
 ///
 /// A few seeds run on every CI; `NOTES_SYNC_SEEDS=200` (a count) or `=7,8,9` (a list) runs more,
@@ -31,7 +32,14 @@ struct SyncConvergenceTests {
                 let name = folders[world.pick(folders.count)]
                 try world.act(on: name, h)
                 if world.pick(3) == 0 {
-                    _ = try await h.syncInProcess(folders[world.pick(folders.count)], options: options)
+                    let target = folders[world.pick(folders.count)]
+                    if world.pick(5) == 0 {
+                        var small = options
+                        small.batchBytes = 512  // several batches, so the crash leaves some unsent
+                        _ = try? await h.syncInProcess(target, options: small, wrap: { FirstBatchThenCrash(base: $0) })
+                    } else {
+                        _ = try await h.syncInProcess(target, options: options)
+                    }
                 }
             }
             for _ in 0..<2 {

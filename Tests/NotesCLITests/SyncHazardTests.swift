@@ -72,7 +72,7 @@ struct SyncHazardTests {
             try h.write("b", deep, "from b\n")
             try await h.sync("a")
             let report = try await h.sync("b", expect: 3)
-            let copy = try #require(report.conflicts.first)
+            let copy = try #require(report.conflicts.first?.copy)
             #expect((try? NotePath(copy)) != nil, "\(copy)")
             #expect(report.warnings.isEmpty, "\(report.warnings)")
             #expect(try await h.serverNotes() == [deep: "from a\n", copy: "from b\n"])
@@ -90,7 +90,8 @@ struct SyncHazardTests {
             }
             try await h.sync("a")
             let report = try await h.sync("b", expect: 3)
-            #expect(report.conflicts.count == 1 && report.conflicts[0].hasPrefix("clash.conflict-b-"), "\(report)")
+            #expect(report.conflicts.count == 1 && report.conflicts[0].copy.hasPrefix("clash.conflict-b-")
+                    && report.conflicts[0].reason == .overlappingEdit, "\(report)")
             try await h.sync("a")
             let server = try await h.serverNotes()
             #expect(server.count == 4)

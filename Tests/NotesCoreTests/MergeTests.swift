@@ -31,8 +31,22 @@ struct MergeTests {
 
     @Test func overlappingEditsConflict() {
         #expect(merge("a\nb\nc\n", "a\nX\nc\n", "a\nY\nc\n") == nil)
-        // Both appended different lines at the end: the order would be a guess.
-        #expect(merge("a\n", "a\nmine\n", "a\ntheirs\n") == nil)
+        // An append on one side and an edit of the last line on the other is not two appends.
+        #expect(merge("a\nb\n", "a\nb\nmine\n", "a\nB\ntheirs\n") == nil)
+    }
+
+    @Test func appendsOnBothSidesKeepBothServerFirst() {
+        // ours is the local text, theirs the server's: the server's addition comes first.
+        #expect(merge("a\n", "a\nmine\n", "a\ntheirs\n") == "a\ntheirs\nmine\n")
+        #expect(merge("# Journal\n", "# Journal\nmine 1\nmine 2\n", "# Journal\ntheirs\n")
+                == "# Journal\ntheirs\nmine 1\nmine 2\n")
+        // Identical additions are kept once.
+        #expect(merge("a\n", "a\nsame\n", "a\nsame\n") == "a\nsame\n")
+        // A base without a final newline gets one between the additions, never a blank line.
+        #expect(merge("day 1", "day 1\nmine", "day 1\ntheirs") == "day 1\ntheirs\nmine")
+        #expect(merge("a\n", "a\nmine", "a\ntheirs") == "a\ntheirs\nmine")
+        // An empty base is two unrelated texts, not two appends.
+        #expect(merge("", "mine\n", "theirs\n") == nil)
     }
 
     @Test func adjacentEditsConflictAsInGit() {

@@ -106,6 +106,30 @@ struct SyncPlannerTests {
         #expect(ConflictName.isConflictCopy(name))
     }
 
+    @Test func conflictNamesReadBack() {
+        let ms: Int64 = 1_764_437_400_000
+        for (note, device, attempt) in [("notes/todo.md", "my laptop", 1), ("a.md", "phone-2", 3), ("x/é b.md", "d", 1)] {
+            let copy = ConflictName.path(for: note, device: device, millisecondsSinceEpoch: ms, attempt: attempt)
+            let parsed = ConflictName.parse(copy)
+            #expect(parsed?.note == note && parsed?.device == ConflictName.sanitized(device), "\(copy)")
+        }
+        // A conflict copy of a conflict copy belongs to the copy.
+        #expect(ConflictName.parse("n.conflict-a-20251129-173000.conflict-b-20251130-080000.md")?.note == "n.conflict-a-20251129-173000.md")
+        for path in ["notes/todo.md", "a.conflict-.md", "a.conflict-d-2025-173000.md", "a.conflict-d-20251129-173000.txt", ".conflict-d-20251129-173000.md"] {
+            #expect(ConflictName.parse(path) == nil, "\(path)")
+        }
+    }
+
+    @Test func unsyncableNamesAreRepaired() {
+        #expect(SyncableName.problem("fine/name.md") == nil)
+        #expect(SyncableName.problem("back\\slash.md") != nil)
+        #expect(SyncableName.repaired("back\\slash.md") == "back-slash.md")
+        #expect(SyncableName.repaired("a\tb/c\u{1}.md") == "a-b/c-.md")
+        // Invisible formatting characters and spaces at the ends of a name.
+        #expect(SyncableName.repaired(" x\u{202E}y\u{200B}.md") == "x-y-.md")
+        #expect(SyncableName.repaired("dir /\u{7}/n.md") == "dir/-/n.md")
+    }
+
     @Test func conflictNamesStayWithinThePathLimit() throws {
         let ms: Int64 = 1_764_437_400_000
         // Folders of 900 bytes: the file name is shortened so the whole path fits in 1 KB.

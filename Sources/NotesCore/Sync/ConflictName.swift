@@ -29,6 +29,28 @@ public enum ConflictName {
         return folder + truncated(stem, toBytes: room) + suffix
     }
 
+    /// What a conflict copy's name says: the path of the note it belongs to and the device that
+    /// made it; `nil` for a path that is not a conflict copy's name.
+    ///
+    /// The note's path is read back from the name: exact unless `path(for:)` had to shorten
+    /// the name or move the copy up to a shorter folder to fit the limits.
+    public static func parse(_ path: String) -> (note: String, device: String)? {
+        guard path.hasSuffix(NotePath.fileExtension) else { return nil }
+        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let file = path[folderEnd...].dropLast(NotePath.fileExtension.count)
+        guard let marker = file.range(of: ".conflict-", options: .backwards) else { return nil }
+        var parts = file[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        func digits(_ part: Substring?, _ count: Int) -> Bool { part.map { $0.count == count && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } ?? false }
+        if parts.count > 3, let last = parts.last, !digits(last, 6), last.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            parts.removeLast()  // the `-2`, `-3` of a name that was taken
+        }
+        guard parts.count >= 3, digits(parts[parts.count - 1], 6), digits(parts[parts.count - 2], 8) else { return nil }
+        let device = parts.dropLast(2).joined(separator: "-")
+        let stem = file[..<marker.lowerBound]
+        guard !device.isEmpty, !stem.isEmpty else { return nil }
+        return (String(path[..<folderEnd]) + stem + NotePath.fileExtension, device)
+    }
+
     /// Whether `path` names a conflict copy (so a conflict of a conflict copy stays readable).
     public static func isConflictCopy(_ path: String) -> Bool {
         path.contains(".conflict-")

@@ -3,7 +3,9 @@
 ///
 /// Changes of both sides that touch the same or adjacent base lines are a conflict, as in git:
 /// the order of two neighbouring edits is a guess, and sync never guesses (the conflict copy
-/// keeps both versions instead).
+/// keeps both versions instead). One case is not a guess: when both sides only appended to the
+/// end of the base (a journal written on two devices), both additions are kept, the server's
+/// first (see `appending`).
 public enum ThreeWayMerge {
     /// The outcome of a merge.
     public enum Result: Equatable, Sendable {
@@ -23,6 +25,7 @@ public enum ThreeWayMerge {
     public static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Result {
         if ours == theirs || theirs == base { return .clean(ours) }
         if ours == base { return .clean(theirs) }
+        if let appended = appending(base: base, ours: ours, theirs: theirs) { return .clean(appended) }
         let newline = UInt8(ascii: "\n")
         let lineCount = [base, ours, theirs].reduce(0) { total, text in total + text.reduce(1) { $0 + ($1 == newline ? 1 : 0) } }
         guard lineCount <= maxLines else { return .conflict }
@@ -65,6 +68,25 @@ public enum ThreeWayMerge {
             k = nextTheirs
         }
         return .clean(output)
+    }
+
+    /// Both additions when `ours` and `theirs` each only appended bytes to a non-empty `base`:
+    /// the server's (`theirs`) first, then the local one, with a newline between them when the
+    /// first does not end a line (a base without a final newline gets one there); an identical
+    /// addition once. `nil` for any other pair of edits.
+    ///
+    /// An empty base is left to the line merge: two unrelated texts (a base the server no longer
+    /// has) are not an append and keep both versions as a conflict copy.
+    static func appending(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
+        guard !base.isEmpty, ours.count > base.count, theirs.count > base.count,
+              ours.starts(with: base), theirs.starts(with: base) else { return nil }
+        let addition = ours[base.count...]
+        if theirs[base.count...].elementsEqual(addition) { return theirs }
+        let newline = UInt8(ascii: "\n")
+        var merged = theirs
+        if merged.last != newline && addition.first != newline { merged.append(newline) }
+        merged += addition
+        return merged
     }
 
     /// Merges strings (UTF-8 text); `nil` on conflict.

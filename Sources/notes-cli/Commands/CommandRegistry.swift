@@ -19,6 +19,8 @@ enum CommandRegistry {
         RestoreCommand.self,
         TrashCommand.self,
         PurgeCommand.self,
+        ConflictsCommand.self,
+        ResolveCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

@@ -13,11 +13,14 @@ struct SyncCommand: Command {
         Concurrent edits of one note are merged by lines; when they overlap, the server's version
         stays at the path and yours is kept beside it as NAME.conflict-DEVICE-TIME.md.
         Only *.md files sync; dot-files, .notes/, symbolic links and paths matched by
-        .notesignore (gitignore syntax) never do.
+        .notesignore (gitignore syntax) never do. When the server asks for a full resync, no
+        local file is deleted: what the server does not have is kept and uploaded.
+        `notes status` shows beforehand exactly what a sync will do; `notes conflicts` lists
+        the conflict copies and `notes resolve` settles them.
 
         Options:
-          --dry-run            Show what would happen; change nothing
-          --json               Print the summary as JSON
+          --dry-run            Show what would happen; change nothing (as `notes status`)
+          --json               Print the report as JSON (the same shape as `notes status --json`)
           --allow-mass-delete  Allow deleting all notes, or over half when more than 20 would go
 
         Exit codes: 0 synced, 3 synced but conflict copies were made, 1 failure,

@@ -29,6 +29,8 @@ struct UntrackedFile: Sendable {
 struct LocalSnapshot: Sendable {
     var tracked: [NoteID: TrackedNote] = [:]
     var untracked: [UntrackedFile] = []
+    /// Note files whose names cannot be note paths (`SyncableName`): moved to conflict copies.
+    var unsyncable: [UntrackedFile] = []
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
@@ -77,14 +79,19 @@ struct LocalScan {
                 continue
             }
             let path = Self.nfc(entry.path)
-            do {
-                _ = try NotePath(path)
-            } catch {
-                snapshot.warnings.append("left alone \(entry.path): \(error)")
-                continue
-            }
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
+            if let problem = SyncableName.problem(path) {
+                let repaired = SyncableName.repaired(path)
+                guard !ignore.isIgnored(path), SyncableName.problem(repaired) == nil else {
+                    snapshot.warnings.append("left alone \(entry.path): \(problem)")
+                    continue
+                }
+                if let hash = try readHash(entry.path, size: entry.size, into: &snapshot) {
+                    snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
+                }
+                continue
+            }
             if let id = byKey[Self.key(path, caseInsensitive: folder.config.caseInsensitive)], !seen.contains(id),
                var note = snapshot.tracked[id] {
                 seen.insert(id)
@@ -153,5 +160,33 @@ struct LocalScan {
             return nil
         }
         return SHA256.hex(of: bytes)
+    }
+}
+
+extension LocalSnapshot {
+    /// What changed in the folder since the last sync, as the scan found it: what `notes status`
+    /// lists even when the server cannot be reached. A create sent but never confirmed (a sync
+    /// killed mid-upload) is still new.
+    var localChanges: [SyncReport.LocalChange] {
+        var changes: [SyncReport.LocalChange] = []
+        for file in untracked { changes.append(.init(change: .new, path: file.path)) }
+        for file in unsyncable { changes.append(.init(change: .new, path: LocalScan.nfc(file.diskPath))) }
+        for note in tracked.values where !note.frozen {
+            let base = note.row.base
+            switch note.local {
+            case .missing:
+                if base.rev > 0 { changes.append(.init(change: .deleted, path: base.path)) }
+            case .clean:
+                if base.rev == 0 { changes.append(.init(change: .new, path: base.path)) }
+            case .changed(let path, let hash):
+                if base.rev == 0 {
+                    changes.append(.init(change: .new, path: path))
+                    continue
+                }
+                if path != base.path { changes.append(.init(change: .renamed, path: path, from: base.path)) }
+                if hash != base.hash { changes.append(.init(change: .modified, path: path)) }
+            }
+        }
+        return changes.sorted { ($0.path, $0.change.rawValue) < ($1.path, $1.change.rawValue) }
     }
 }

@@ -17,10 +17,6 @@ extension SyncEngine {
     /// Carries out `decision` for `tracked`; false when a file changed under the sync.
     func carryOut(_ decision: RemoteDecision, for tracked: inout TrackedNote, remote note: NoteResource,
                   changes: inout [IndexChange]) async throws -> Bool {
-        if options.dryRun {
-            count(decision, tracked: tracked, note: note)
-            return true
-        }
         if decision == .takeRemote || decision == .deleteLocal, revealsHiddenEdit(&tracked) {
             let decision = SyncPlanner.reconcile(base: tracked.row.base, local: tracked.local, remote: note)
             return try await carryOut(decision, for: &tracked, remote: note, changes: &changes)
@@ -62,17 +58,6 @@ extension SyncEngine {
             return try keepLocal(at: path, for: &tracked, remote: note, changes: &changes)
         case .merge(let path):
             return try await merge(at: path, for: &tracked, remote: note, changes: &changes)
-        }
-    }
-
-    /// Counts what a decision would do, for `--dry-run` and `notes status`.
-    private func count(_ decision: RemoteDecision, tracked: TrackedNote, note: NoteResource) {
-        switch decision {
-        case .takeRemote:
-            report.add(note.hash == tracked.row.base.hash && tracked.local == .clean ? .renamed : .downloaded, note.path)
-        case .deleteLocal: report.add(.deleted, tracked.row.base.path)
-        case .merge(let path): report.add(.merged, path)
-        default: break
         }
     }
 
@@ -191,7 +176,7 @@ extension SyncEngine {
             let copy = try conflictPath(for: path)
             guard try files.move(diskTarget, to: copy, expecting: stat) != nil else { return .changedUnderneath }
             report.warnings.append("moved \(path) to \(copy): it cannot be synced (not UTF-8 text, or too large), and the server has a note there")
-            report.conflicts.append(copy)
+            try madeConflictCopy(copy, of: path, reason: .unsyncableFile)
             return nil
         }
     }
@@ -206,11 +191,12 @@ extension SyncEngine {
             if other.local == .clean && !other.frozen && !revealsHiddenEdit(&other) {
                 guard try files.remove(disk, expecting: stat) else { return false }
             } else {
-                let copy = try conflictPath(for: LocalScan.nfc(disk))
+                let otherPath = LocalScan.nfc(disk)
+                let copy = try conflictPath(for: otherPath)
                 guard let moved = try files.move(disk, to: copy, expecting: stat) else { return false }
                 let hash: String = if case .changed(_, let h) = other.local { h } else { other.row.base.hash }
                 addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: hash, stat: moved))
-                report.conflicts.append(copy)
+                try madeConflictCopy(copy, of: otherPath, reason: other.frozen ? .unsyncableFile : .clash(otherPath, path))
             }
             trackedByKey[targetKey] = nil
             other.evicted = true
@@ -220,7 +206,7 @@ extension SyncEngine {
             snapshot.tracked[otherID] = other
         }
         if let file = untrackedByKey[targetKey] {
-            return try moveUntrackedToConflictCopy(file)
+            return try moveUntrackedToConflictCopy(file, for: path)
         }
         return true
     }
@@ -242,13 +228,15 @@ extension SyncEngine {
         return true
     }
 
-    /// Moves an untracked file out of a server note's way to a conflict copy (uploaded later).
-    func moveUntrackedToConflictCopy(_ file: UntrackedFile) throws -> Bool {
+    /// Moves an untracked file out of the way of the server's note at `path` to a conflict copy
+    /// (uploaded later): a case clash when the names differ in case, else both sides created
+    /// one path with different texts.
+    func moveUntrackedToConflictCopy(_ file: UntrackedFile, for path: String) throws -> Bool {
         let copy = try conflictPath(for: file.path)
         guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { return false }
         forgetUntracked(file)
         addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
-        report.conflicts.append(copy)
+        try madeConflictCopy(copy, of: file.path, reason: .clash(file.path, path))
         return true
     }
 }

@@ -7,7 +7,7 @@ extension SyncEngine {
     /// version as a conflict copy, which is uploaded like any new note.
     func merge(at path: String, for tracked: inout TrackedNote, remote note: NoteResource,
                changes: inout [IndexChange]) async throws -> Bool {
-        guard let disk = tracked.diskPath, let stat = tracked.stat, let theirs = note.content else { return false }
+        guard let disk = tracked.diskPath, let stat = tracked.stat, let theirs = try await remoteContent(of: note) else { return false }
         let local = try files.read(disk)
         guard local.stat == stat else { return false }  // edited since the scan: merge next time
         let baseBytes = try await baseContent(of: tracked.row.base)
@@ -41,7 +41,7 @@ extension SyncEngine {
             }
             guard let written else { return false }
             addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
-            report.conflicts.append(copy)
+            try madeConflictCopy(copy, of: path, reason: .overlappingEdit)
             tracked.local = .clean
             switch try place(note, for: &tracked) {
             case .changedUnderneath: return false
@@ -51,6 +51,13 @@ extension SyncEngine {
                 return true
             }
         }
+    }
+
+    /// The server's content of `note`: sent with it, or fetched as its revision (a 412 answer
+    /// or a metadata page carries none). `nil` when the server no longer has it.
+    private func remoteContent(of note: NoteResource) async throws -> String? {
+        if let content = note.content { return content }
+        return try await remote.revision(id: note.id, rev: note.rev)?.content
     }
 
     /// The content of a base revision; empty for a create never confirmed, or a revision the

@@ -7,48 +7,40 @@ extension SyncEngine {
         do {
             try await pull(from: try index.cursor(), metadataFirst: metadataFirst)
         } catch SyncRemoteError.resyncRequired {
-            report.warnings.append("the server asked for a full resync (this folder had not synced for a long time)")
+            // The server answers 410 when it purged deletions after the cursor, or when the cursor
+            // is ahead of the account (a database restored from a backup): say only what holds for both.
+            report.warnings.append("""
+                the server asked for a full resync (it no longer has every change since this folder last synced); \
+                local files it does not have are kept and uploaded, none is deleted
+                """)
             seenInFeed = []
             defer { seenInFeed = nil }
             let end = try await pull(from: nil, metadataFirst: false)
             if end.complete, let cursor = end.cursor {
-                try forgetPurged()
-                // Stored only now: if the guard below stops the sync, the next one resyncs again.
-                if !options.dryRun { try index.commit([], cursor: cursor) }
+                try keepNotesUnknownToServer()
+                try commit([], cursor: cursor)  // stored only now: a sync stopped before this resyncs again
             }
         }
     }
 
-    /// After a complete resync, a tracked note the feed never mentioned was deleted on the server
-    /// so long ago that even its tombstone is gone: delete a clean file as for any remote delete;
-    /// an edited one is kept and created again under the same id (an edit beats a delete).
-    private func forgetPurged() throws {
-        guard let seen = seenInFeed, !options.dryRun else { return }
-        let purged = snapshot.tracked.values.filter { !seen.contains($0.row.base.id) && $0.row.base.rev > 0 && $0.local == .clean }
-        if !options.allowMassDelete && SyncPlanner.isMassDelete(deleting: purged.count, of: confirmedCount) {
-            throw CLIError.failure("""
-                this sync would delete \(purged.count) of \(confirmedCount) notes in \(folder.root) because the server deleted \
-                them long ago; nothing was deleted. If you meant it, run again with --allow-mass-delete
-                """)
-        }
+    /// After a complete resync, a tracked note the feed never mentioned is unknown to the server
+    /// (deleted so long ago that even its tombstone is gone, or never there). A resync never
+    /// deletes a local file (DESIGN 4.12): the file is kept and created again under the same
+    /// id; if it was a stale copy of a deleted note, the user deletes it once more.
+    private func keepNotesUnknownToServer() throws {
+        guard let seen = seenInFeed else { return }
         var changes: [IndexChange] = []
         for (id, var note) in snapshot.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
-            _ = revealsHiddenEdit(&note)
             switch note.local {
-            case .clean:
-                if let disk = note.diskPath, let stat = note.stat, try !files.remove(disk, expecting: stat) { continue }
-                report.add(.deleted, note.row.base.path)
-                untrack(id, changes: &changes)
             case .missing:
-                untrack(id, changes: &changes)
-            case .changed:
+                untrack(id, changes: &changes)  // deleted here and unknown there: nothing to keep
+            case .clean, .changed:
                 note.row.base.rev = 0
                 note.row.stat = .unknown
                 track(note, changes: &changes)
             }
         }
-        files.flush()
-        try index.commit(changes)
+        try commit(changes)
     }
 
     /// Applies every page after `start`. The cursor is stored only after a page is applied in
@@ -66,10 +58,10 @@ extension SyncEngine {
         var applied = 0
         while true {
             var page: ChangesPage
-            if metadataFirst || options.dryRun {
+            if metadataFirst {
                 page = try await remote.changes(since: cursor, limit: options.pageSize, includeContent: false)
                 report.changesRequests += 1
-                if !options.dryRun && !page.changes.allSatisfy(isKnown) {
+                if !page.changes.allSatisfy(isKnown) {
                     page = try await remote.changes(since: cursor, limit: options.pageSize, includeContent: true)
                     report.changesRequests += 1
                 }
@@ -87,11 +79,9 @@ extension SyncEngine {
                 if try await applyRemote(note, into: &changes) == false { complete = false }
             }
             applied += page.changes.count
-            if !options.dryRun {
-                if !changes.isEmpty { files.flush() }
-                // A no-op sync writes nothing: the cursor is stored only when it moved.
-                try index.commit(changes, cursor: storesCursor && complete && page.cursor != cursor ? page.cursor : nil)
-            }
+            if !changes.isEmpty { files.flush() }
+            // A no-op sync writes nothing: the cursor is stored only when it moved.
+            try commit(changes, cursor: storesCursor && complete && page.cursor != cursor ? page.cursor : nil)
             if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }
             guard complete else { return (false, cursor) }
             guard page.hasMore, page.cursor != cursor else { return (true, page.cursor) }
@@ -106,22 +96,18 @@ extension SyncEngine {
     }
 
     /// Stops before deleting many local files because they were deleted on the server, unless
-    /// `--allow-mass-delete`. Counts over the whole feed (metadata only) when it has more pages.
+    /// `--allow-mass-delete`. Counts over the whole feed (metadata only) when it has more pages,
+    /// so the count it reports is the number the sync would delete, not where counting stopped.
     private func checkRemoteMassDelete(firstPage: ChangesPage, from start: String?) async throws {
-        let total = confirmedCount
-        guard !options.allowMassDelete, total > 0 else { return }
+        guard !options.allowMassDelete, confirmedCount > 0 else { return }
         var deleting = countLocalDeletes(firstPage.changes)
         var page = firstPage
-        while page.hasMore && !SyncPlanner.isMassDelete(deleting: deleting, of: total) {
+        while page.hasMore {
             page = try await remote.changes(since: page.cursor, limit: 1000, includeContent: false)
             report.changesRequests += 1
             deleting += countLocalDeletes(page.changes)
         }
-        guard SyncPlanner.isMassDelete(deleting: deleting, of: total) else { return }
-        throw CLIError.failure("""
-            this sync would delete \(deleting) of \(total) notes in \(folder.root) because they were deleted on the \
-            server; nothing was changed. If you meant it, run again with --allow-mass-delete
-            """)
+        try guardMassDelete(.remote, deleting: deleting)
     }
 
     private func countLocalDeletes(_ notes: [NoteResource]) -> Int {
@@ -171,11 +157,6 @@ extension SyncEngine {
         if ignore.isIgnored(note.path) { return true }
         let occupant = untrackedByKey[key(note.path)]
         let decision = SyncPlanner.reconcileNew(remote: note, occupantHash: occupant?.hash)
-        if options.dryRun {
-            if decision == .write || decision == .conflictCopyThenWrite { report.add(.downloaded, note.path) }
-            if decision == .conflictCopyThenWrite { report.conflicts.append(note.path) }
-            return true
-        }
         var tracked = TrackedNote(row: IndexRow(base: SyncBase(id: note.id, path: note.path, rev: 0, hash: ""),
                                                 diskPath: note.path, stat: .unknown), local: .missing)
         switch decision {
@@ -191,7 +172,7 @@ extension SyncEngine {
             track(tracked, changes: &changes)
             return true
         case .conflictCopyThenWrite:
-            guard let occupant, try moveUntrackedToConflictCopy(occupant) else { return false }
+            guard let occupant, try moveUntrackedToConflictCopy(occupant, for: note.path) else { return false }
             fallthrough
         case .write:
             switch try place(note, for: &tracked) {

@@ -18,10 +18,6 @@ extension SyncEngine {
     /// next round. Files are read batch by batch, so memory stays bounded however many notes
     /// change. Returns whether anything was sent.
     func push() async throws -> Bool {
-        if options.dryRun {
-            countPush()
-            return false
-        }
         try reserveIDs()
         var sent = false
         for _ in 1...options.maxUploadRounds {
@@ -49,7 +45,7 @@ extension SyncEngine {
                     try await handle(result, of: upload, changes: &changes)
                 }
                 if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
-                try index.commit(changes)
+                try commit(changes)
                 options.progress?("uploading", next, work.count)
             }
         }
@@ -86,7 +82,7 @@ extension SyncEngine {
             track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat), changes: &changes)
         }
         untrackedByKey = [:]
-        try index.commit(changes)
+        try commit(changes)
     }
 
     /// The notes with something to upload, in a stable order; drops unconfirmed creates whose
@@ -106,7 +102,7 @@ extension SyncEngine {
             }
         }
         for id in gone.sorted() { untrack(id, changes: &dropped) }
-        try index.commit(dropped)
+        try commit(dropped)
         return work.sorted()
     }
 
@@ -138,20 +134,5 @@ extension SyncEngine {
             : BatchOperation(op: .put, id: id, path: path, content: content, ifMatch: base.rev)
         return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
                       stat: read.stat, hash: SHA256.hex(of: read.bytes), bytes: read.bytes.count + path.utf8.count)
-    }
-
-    /// Counts what the push would send, for `--dry-run`.
-    private func countPush() {
-        for file in untrackedByKey.values.sorted(by: { $0.path < $1.path }) { report.add(.uploaded, file.path) }
-        for note in snapshot.tracked.values where !note.frozen {
-            switch note.local {
-            case .changed(let path, let hash):
-                report.add(hash == note.row.base.hash && path != note.row.base.path ? .renamed : .uploaded, path)
-            case .missing where !note.evicted && note.row.base.rev > 0:
-                report.add(.deleted, note.row.base.path)
-            default:
-                break
-            }
-        }
     }
 }

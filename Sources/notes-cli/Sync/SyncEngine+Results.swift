@@ -97,7 +97,10 @@ extension SyncEngine {
             tracked.row.stat = .unknown
             tracked.local = .changed(path: copy, hash: upload.hash ?? tracked.row.base.hash)
         }
-        report.conflicts.append(copy)
+        // The server compares paths ignoring case: the note there differs in case, unless this
+        // folder tracks one at exactly this path (then both sides made the path).
+        let same = snapshot.tracked.values.contains { $0.row.base.id != id && $0.row.base.rev > 0 && $0.row.base.path == path }
+        try madeConflictCopy(copy, of: path, reason: same ? .overlappingEdit : .caseClash)
         track(tracked, changes: &changes)
     }
 

@@ -8,12 +8,17 @@ import NotesCore
 /// decisions out with `SafeFiles`, recording progress in the index after each page or batch so
 /// a sync killed at any point resumes without loss or duplicates (DESIGN 4.7).
 ///
+/// A dry run (`notes status`, `--dry-run`) is this same run against `DryRunFiles` and
+/// `DryRunRemote`, with the index left alone, so its report is the sync's (DESIGN 4.13).
+///
 /// One engine runs one sync in one task; it is not shared across threads.
 final class SyncEngine {
     let folder: SyncFolder
-    let files: SafeFiles
+    let files: any FolderFiles
     let index: SyncIndex
     let remote: any SyncRemote
+    /// The remote of a dry run, seeded with the index when the run starts.
+    private let dryRemote: DryRunRemote?
     let options: SyncOptions
     /// Milliseconds since 1970 for conflict-copy names only; never compared (DESIGN 4.5).
     let now: () -> Int64
@@ -34,25 +39,32 @@ final class SyncEngine {
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
         self.folder = folder
-        self.files = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
+        let files = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
+        self.files = options.dryRun ? DryRunFiles(real: files) : files
         self.index = index
-        self.remote = remote
+        dryRemote = options.dryRun ? DryRunRemote(base: remote) : nil
+        self.remote = dryRemote ?? remote
         self.options = options
         self.now = now
         report.dryRun = options.dryRun
     }
 
     /// Runs the sync. The caller holds the folder's lock.
-    /// - Throws: `CLIError` for the mass-delete guard and unusable folders; network errors as they come.
+    /// - Throws: `MassDeleteRefusal` from the guard, `CLIError` for unusable folders; network
+    ///   errors as they come. After a throw, `report.local` still says what changed here.
     func run() async throws -> SyncReport {
-        clearScratch()
+        if !options.dryRun { clearScratch() }
         let rows = try index.rows()
+        dryRemote?.seed(rows)
         ignore = folder.ignoreRules()
-        snapshot = try LocalScan(folder: folder, files: files, ignore: ignore).scan(rows: rows)
+        snapshot = try LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+                                 ignore: ignore).scan(rows: rows)
         report.warnings += snapshot.warnings
         report.filesRead = snapshot.filesRead
+        report.local = snapshot.localChanges
         rebuildKeys()
         try checkLocalMassDelete()
+        try moveUnsyncableNames()
         try refreshMetadata()
         try await pullResyncing(metadataFirst: false)
         let pushed = try await push()
@@ -82,18 +94,36 @@ final class SyncEngine {
     /// Stops before deleting too much of the server because files vanished here (an emptied or
     /// unmounted folder), unless `--allow-mass-delete`.
     private func checkLocalMassDelete() throws {
-        let deleting = snapshot.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count
-        guard !options.allowMassDelete, SyncPlanner.isMassDelete(deleting: deleting, of: confirmedCount) else { return }
-        throw CLIError.failure("""
-            this sync would delete \(deleting) of \(confirmedCount) notes on the server because their files are gone from \
-            \(folder.root) (an emptied or unmounted folder?); nothing was changed. If you meant it, run again with --allow-mass-delete
-            """)
+        try guardMassDelete(.local, deleting: snapshot.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count)
+    }
+
+    /// The one mass-delete guard (DESIGN 4.9), for either side: throws `MassDeleteRefusal`, with
+    /// the count in the report, when `deleting` of the confirmed notes is too many. A dry run
+    /// throws too, so `notes status` says the sync will stop and with which count.
+    func guardMassDelete(_ side: MassDeleteCheck.Side, deleting: Int) throws {
+        let total = confirmedCount
+        guard !options.allowMassDelete, SyncPlanner.isMassDelete(deleting: deleting, of: total) else { return }
+        report.massDelete = MassDeleteCheck(side: side, deleting: deleting, total: total, folder: folder.root)
+        throw MassDeleteRefusal(report: report)
+    }
+
+    /// Records index changes (and a new cursor); a dry run records nothing.
+    func commit(_ changes: [IndexChange], cursor: String? = nil) throws {
+        guard !options.dryRun else { return }
+        try index.commit(changes, cursor: cursor)
+    }
+
+    /// Lists a conflict copy just made, and records in the index why it was made (a dry run
+    /// only lists it), so `notes conflicts` can tell the user later.
+    func madeConflictCopy(_ copy: String, of path: String, reason: ConflictReason) throws {
+        report.conflicts.append(SyncReport.Conflict(path: path, copy: copy, reason: reason))
+        guard !options.dryRun else { return }
+        try index.recordConflict(ConflictRecord(copy: copy, path: path, reason: reason, madeAt: now()))
     }
 
     /// Records the metadata of files found unchanged by content (touched, or copied back), so
     /// the next scan recognises them without reading.
     private func refreshMetadata() throws {
-        guard !options.dryRun else { return }
         var changes: [IndexChange] = []
         for (id, var note) in snapshot.tracked where note.local == .clean && !note.frozen {
             guard let disk = note.diskPath, let stat = note.stat, stat != note.row.stat || disk != note.row.diskPath else { continue }
@@ -102,7 +132,7 @@ final class SyncEngine {
             snapshot.tracked[id] = note
             changes.append(.upsert(note.row))
         }
-        try index.commit(changes)
+        try commit(changes)
     }
 
     /// Removes temporary files a killed sync left in `.notes/tmp` (never a note: notes are
@@ -112,6 +142,18 @@ final class SyncEngine {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.scratchDirectory)) ?? [] {
             unlink(folder.scratchDirectory + "/" + name)
         }
+    }
+
+    /// Moves each note file whose name cannot be a note path to a conflict copy under a
+    /// repaired name, which is uploaded like any new note: its text syncs, nothing is left behind.
+    private func moveUnsyncableNames() throws {
+        for file in snapshot.unsyncable {
+            let copy = try conflictPath(for: file.path)
+            guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { continue }  // changed: next sync
+            addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
+            try madeConflictCopy(copy, of: LocalScan.nfc(file.diskPath), reason: .unsyncableName)
+        }
+        snapshot.unsyncable = []
     }
 
     /// A free conflict-copy path for `path`, made on this device now.

@@ -39,6 +39,15 @@ struct SyncIndex: Sendable {
             );
             CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             """),
+        // Why each conflict copy made here was made, for `notes conflicts`.
+        .init(version: 2, name: "conflicts", sql: """
+            CREATE TABLE conflicts (
+                copy TEXT PRIMARY KEY,
+                path TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                made_at INTEGER NOT NULL
+            );
+            """),
     ])
 
     /// Opens (creating) the index at `path`.
@@ -89,6 +98,30 @@ struct SyncIndex: Sendable {
         }
     }
 
+    /// Records why the conflict copy `record.copy` was made (replacing an older record of that name).
+    func recordConflict(_ record: ConflictRecord) throws {
+        try database.write { db in
+            _ = try db.run("INSERT OR REPLACE INTO conflicts (copy, path, reason, made_at) VALUES (?, ?, ?, ?)",
+                       record.copy, record.path, record.reason.rawValue, record.madeAt)
+        }
+    }
+
+    /// Every conflict copy recorded here, by copy path.
+    func conflictRecords() throws -> [String: ConflictRecord] {
+        let records = try database.read { db in
+            try db.query("SELECT copy, path, reason, made_at FROM conflicts") { row -> ConflictRecord? in
+                guard let reason = ConflictReason(rawValue: row.string(2)) else { return nil }
+                return ConflictRecord(copy: row.string(0), path: row.string(1), reason: reason, madeAt: row.int64(3))
+            }
+        }
+        return Dictionary(records.compactMap { $0 }.map { ($0.copy, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Forgets the record of a conflict copy that was settled.
+    func forgetConflict(copy: String) throws {
+        try database.write { db in _ = try db.run("DELETE FROM conflicts WHERE copy = ?", copy) }
+    }
+
     /// `PRAGMA integrity_check`.
     func integrityCheck() throws -> String {
         try database.read { db in try db.integrityCheck() }
@@ -103,4 +136,15 @@ struct SyncIndex: Sendable {
 enum IndexChange: Sendable, Equatable {
     case upsert(IndexRow)
     case remove(NoteID)
+}
+
+/// Why a conflict copy was made, kept in the index from when it was made.
+struct ConflictRecord: Sendable, Equatable {
+    /// The copy's path.
+    var copy: String
+    /// The path of the note the copy belongs to.
+    var path: String
+    var reason: ConflictReason
+    /// Milliseconds since 1970.
+    var madeAt: Int64
 }

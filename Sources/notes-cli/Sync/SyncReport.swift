@@ -3,6 +3,8 @@ import NotesCore
 /// How a sync is run.
 struct SyncOptions: Sendable {
     /// Decide and report, but write nothing: not the folder, not the index, not the server.
+    /// The same engine runs, against `DryRunFiles` and `DryRunRemote`, so what it reports is
+    /// what a real sync would do (DESIGN 4.13).
     var dryRun = false
     /// Let a sync delete all tracked notes, or more than half of them when over 20 (DESIGN 4.9).
     var allowMassDelete = false
@@ -21,9 +23,13 @@ struct SyncOptions: Sendable {
     var progress: (@Sendable (String, Int, Int) -> Void)?
 }
 
-/// What a sync did (or, with `--dry-run`, would do): the summary line and `--json` output.
+/// What a sync did, or what `notes status` (a dry run) says it would do: one shape for both, so
+/// a prediction can be compared with the outcome field by field.
 struct SyncReport: Codable, Sendable, Equatable {
     var dryRun = false
+    /// Whether the server's side is known; `unknown` when it could not be reached (offline
+    /// `notes status`: only `local` is filled in).
+    var remote: RemoteSide = .known
     /// Notes created or changed on the server from this folder.
     var uploaded = 0
     /// Notes written into this folder from the server.
@@ -34,16 +40,24 @@ struct SyncReport: Codable, Sendable, Equatable {
     var deleted = 0
     /// Notes whose concurrent edits merged cleanly.
     var merged = 0
-    /// Conflict copies made (paths relative to the folder).
-    var conflicts: [String] = []
+    /// Conflict copies made, each with the note it belongs to and why.
+    var conflicts: [Conflict] = []
+    /// Every change made (or, dry, planned), in order.
+    var changes: [Change] = []
+    /// What changed in the folder since the last sync, found by the scan before anything else.
+    var local: [LocalChange] = []
+    /// Set when the mass-delete guard stops the sync (DESIGN 4.9); nothing was changed then.
+    var massDelete: MassDeleteCheck?
     /// Files left alone and other things the user should know.
     var warnings: [String] = []
-    /// Every change made (or, dry, planned), in order: what `notes status` lists.
-    var changes: [Change] = []
     /// Files whose content was read (unchanged files are recognised by metadata alone).
     var filesRead = 0
     /// Changes-feed requests made.
     var changesRequests = 0
+
+    enum RemoteSide: String, Codable, Sendable {
+        case known, unknown
+    }
 
     /// One change to one note.
     struct Change: Codable, Sendable, Equatable {
@@ -53,6 +67,25 @@ struct SyncReport: Codable, Sendable, Equatable {
 
     enum Action: String, Codable, Sendable {
         case uploaded, downloaded, renamed, deleted, merged
+    }
+
+    /// A conflict copy: `copy` keeps a version of the note at `path` that could not stay there.
+    /// In a dry run, `copy` is the name it would get now (the time in it is the status's).
+    struct Conflict: Codable, Sendable, Equatable {
+        var path: String
+        var copy: String
+        var reason: ConflictReason
+    }
+
+    /// One local change since the last sync (what `git status` would say).
+    struct LocalChange: Codable, Sendable, Equatable {
+        enum Kind: String, Codable, Sendable {
+            case new, modified, deleted, renamed
+        }
+        var change: Kind
+        var path: String
+        /// For a rename: the path at the last sync.
+        var from: String?
     }
 
     /// Counts a change and lists it.
@@ -68,13 +101,62 @@ struct SyncReport: Codable, Sendable, Equatable {
     }
 
     /// Whether anything at all happened (or would happen).
-    var isNoOp: Bool { uploaded + downloaded + renamed + deleted + merged == 0 && conflicts.isEmpty }
+    var isNoOp: Bool { uploaded + downloaded + renamed + deleted + merged == 0 && conflicts.isEmpty && massDelete == nil }
 
     /// One line for people.
     var summary: String {
+        if let massDelete { return dryRun ? "The next sync would stop: it " + massDelete.sentence : "Stopped: this sync " + massDelete.sentence }
         let verb = dryRun ? "Would sync" : "Synced"
         if isNoOp { return dryRun ? "Nothing to sync." : "Already up to date." }
         return "\(verb): \(uploaded) uploaded, \(downloaded) downloaded, \(renamed) renamed, \(deleted) deleted, "
             + "\(merged) merged, \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")."
     }
+}
+
+/// Why a conflict copy was made; recorded in the index when it is made, so `notes conflicts`
+/// can say it later.
+enum ConflictReason: String, Codable, Sendable {
+    /// Both sides changed the same lines of a note (or created one path with different texts).
+    case overlappingEdit = "overlapping edit"
+    /// Two names that differ only in case, which one server (and macOS, Windows) cannot hold.
+    case caseClash = "case clash"
+    /// A local file whose name is not a valid note path.
+    case unsyncableName = "unsyncable name"
+    /// A file in the way of a server note that cannot be a note itself (not UTF-8, too large).
+    case unsyncableFile = "unsyncable file"
+    /// A conflict copy made on another device and synced here: its reason stayed there.
+    case madeElsewhere = "made on another device"
+
+    /// The reason two paths that clash under the folder's rules clash.
+    static func clash(_ one: String, _ other: String) -> ConflictReason {
+        one == other ? .overlappingEdit : .caseClash
+    }
+}
+
+/// The mass-delete guard's count, the same for `notes status` and `notes sync` (DESIGN 4.9).
+struct MassDeleteCheck: Codable, Sendable, Equatable {
+    enum Side: String, Codable, Sendable {
+        /// Files gone from this folder would delete notes on the server.
+        case local
+        /// Notes deleted on the server would delete files here.
+        case remote
+    }
+    var side: Side
+    var deleting: Int
+    var total: Int
+    /// The folder, for the sentence.
+    var folder: String
+
+    /// "would delete N of M notes …; nothing was changed. …"
+    var sentence: String {
+        let why = side == .local
+            ? "on the server because their files are gone from \(folder) (an emptied or unmounted folder?)"
+            : "in \(folder) because they were deleted on the server"
+        return "would delete \(deleting) of \(total) notes \(why); nothing was changed. If you meant it, run again with --allow-mass-delete"
+    }
+}
+
+/// The mass-delete guard stopped a sync before it changed anything.
+struct MassDeleteRefusal: Error, Sendable {
+    var report: SyncReport
 }

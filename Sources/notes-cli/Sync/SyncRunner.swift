@@ -3,9 +3,13 @@ import NotesCore
 
 /// Runs a sync of a bound folder for a command: lock, index, client, engine, and the output
 /// (summary line or `--json`, warnings and a progress bar on stderr).
+///
+/// `notes sync` and `notes status` (a dry run) come through here and print one report shape.
 enum SyncRunner {
-    /// Syncs `folder` and prints the outcome.
-    /// - Returns: 0, or 3 when conflict copies were made (DESIGN 3).
+    /// Syncs `folder` (or, with `options.dryRun`, says what a sync would do) and prints the outcome.
+    /// - Returns: 0, or 3 when a sync made conflict copies; 5 for a dry run that could not reach
+    ///   the server (the local changes are printed all the same) (DESIGN 3).
+    /// - Throws: `CLIError` when the mass-delete guard stops a real sync (after printing its report).
     static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
         let lock = try SyncLock(path: folder.lockPath)
         let index: SyncIndex
@@ -14,37 +18,72 @@ enum SyncRunner {
         } catch {
             throw CLIError.failure("cannot open the sync index \(folder.indexPath): \(error)")
         }
+        defer { try? index.close() }
         // The folder's own account; each changes page is checked to be its (DESIGN 4.12).
         let bound = try await CommandSupport.client(forFolder: folder, terminal, tokenCheck: .byChangesFeed)
         var options = options
-        let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json)
+        let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json && !options.dryRun)  // a dry run uploads nothing
         options.progress = { phase, done, total in progress.show(phase, done, total) }
         let remote = AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound)
         let engine = SyncEngine(folder: bound.folder, index: index, remote: remote, options: options)
-        let report: SyncReport
+        var report: SyncReport
+        var exit = ExitCode.success
         do {
             report = try await engine.run()
+        } catch let refusal as MassDeleteRefusal {
+            progress.clear()
+            report = refusal.report
+            if !options.dryRun {
+                // The same report as `notes status` gives, then the failure (exit 1).
+                if json { try CommandSupport.printJSON(report, terminal) }
+                throw CLIError.failure("this sync " + (report.massDelete?.sentence ?? "would delete too many notes"))
+            }
+        } catch let error as CLIError where error.exitCode == .serverUnreachable && options.dryRun {
+            // Offline status: what changed here is known from the index and the scan alone.
+            progress.clear()
+            report = engine.report
+            report.remote = .unknown
+            report.warnings.append(error.message)
+            exit = .serverUnreachable
         } catch {
             progress.clear()
-            try? index.close()
             throw error
         }
         progress.clear()
-        try? index.close()
         withExtendedLifetime(lock) {}
+        try show(report, json: json, terminal: terminal)
+        if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }
+        return exit
+    }
+
+    /// Prints `report`: JSON on stdout, or for people its warnings on stderr and, for a dry run,
+    /// the local changes and each planned change, then the summary.
+    private static func show(_ report: SyncReport, json: Bool, terminal: Terminal) throws {
         if json {
             try CommandSupport.printJSON(report, terminal)
-        } else {
-            for warning in report.warnings { terminal.printError("notes: \(warning)") }
-            if options.dryRun {
-                let verbs: [SyncReport.Action: String] = [.uploaded: "upload", .downloaded: "download", .renamed: "rename",
-                                                          .deleted: "delete", .merged: "merge"]
-                for change in report.changes { terminal.print("  \(verbs[change.action] ?? "sync")  \(change.path)") }
-            }
-            terminal.print(report.summary)
-            for copy in report.conflicts { terminal.print("  conflict copy: \(copy)") }
+            return
         }
-        return report.conflicts.isEmpty ? .success : .conflicts
+        for warning in report.warnings { terminal.printError("notes: \(warning)") }
+        if report.dryRun {
+            if !report.local.isEmpty {
+                terminal.print("Changed here since the last sync:")
+                for change in report.local {
+                    let from = change.from.map { " (from \($0))" } ?? ""
+                    terminal.print("  \(change.change.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.path)\(from)")
+                }
+            }
+            guard report.remote == .known else {
+                terminal.print("The server could not be reached: what changed there, and what a sync would do, is unknown.")
+                return
+            }
+            let verbs: [SyncReport.Action: String] = [.uploaded: "upload", .downloaded: "download", .renamed: "rename",
+                                                      .deleted: "delete", .merged: "merge"]
+            for change in report.changes { terminal.print("  \(verbs[change.action] ?? "sync")  \(change.path)") }
+        }
+        terminal.print(report.summary)
+        for conflict in report.conflicts {
+            terminal.print("  conflict copy of \(conflict.path) (\(conflict.reason.rawValue)): \(conflict.copy)")
+        }
     }
 }
 

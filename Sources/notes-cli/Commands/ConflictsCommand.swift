@@ -1,0 +1,56 @@
+import Foundation
+import NotesCore
+
+/// `notes conflicts [DIR] [--json]`: the conflict copies of a bound folder and why each was made.
+struct ConflictsCommand: Command {
+    static let name = "conflicts"
+    static let summary = "List conflict copies and why they were made"
+    static let help = """
+        Usage: notes conflicts [DIR] [--json]
+
+        Lists the conflict copies in the notes folder containing DIR (default: the current
+        folder), each beside the note it belongs to, and why it was made:
+          overlapping edit  both sides changed the same lines (the server's text stayed at the path)
+          case clash        two names that differ only in case, which one account cannot hold
+          unsyncable file   a file that cannot be a note was in the way of the server's note
+        A copy made on another device and synced here says which device made it.
+        Settle each with `notes resolve COPY --keep mine|theirs|both`.
+
+        Options:
+          --json   Print the list as JSON
+
+        Exit codes: 0 listed (even when there are none), 1 failure, 2 usage error.
+        """
+
+    struct Listing: Codable {
+        var conflicts: [ConflictCopy]
+    }
+
+    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
+        let json = arguments.flag("--json")
+        let directory = arguments.positional() ?? FileManager.default.currentDirectoryPath
+        try arguments.finish()
+        let folder = try SyncFolder.find(from: directory)
+        let index = try ResolveCommand.openIndex(folder)
+        defer { try? index.close() }
+        let copies = try ConflictCopies.list(in: folder, index: index)
+        if json {
+            try CommandSupport.printJSON(Listing(conflicts: copies), terminal)
+            return .success
+        }
+        guard !copies.isEmpty else {
+            terminal.print("No conflict copies.")
+            return .success
+        }
+        var note: String?
+        for copy in copies {
+            if copy.path != note {
+                note = copy.path
+                terminal.print(copy.path + (copy.noteExists ? "" : "  (no such note here now)"))
+            }
+            terminal.print("  \(copy.copy)  \(copy.why)")
+        }
+        terminal.print("Settle one with `notes resolve COPY --keep mine|theirs|both`.")
+        return .success
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import NotesCore
+
+/// A conflict copy in a bound folder, with the note it belongs to and why it was made.
+struct ConflictCopy: Codable, Sendable, Equatable {
+    /// The copy's path in the folder.
+    var copy: String
+    /// The path of the note it belongs to.
+    var path: String
+    /// Why it was made, when it was made here; `nil` for a copy made on another device (the
+    /// reason was recorded there) or before reasons were recorded.
+    var reason: ConflictReason?
+    /// The device that made it, as its name says.
+    var device: String
+    /// Whether the note it belongs to is in the folder.
+    var noteExists: Bool
+
+    /// "overlapping edit", or what is known when the reason is not.
+    var why: String {
+        if let reason { return reason.rawValue }
+        return "made on \(device); its reason was recorded there"
+    }
+}
+
+/// Finds the conflict copies of a folder: every note file whose name is a conflict copy's
+/// (`ConflictName`), wherever it was made, with the reason this folder's index recorded.
+enum ConflictCopies {
+    static func list(in folder: SyncFolder, index: SyncIndex) throws -> [ConflictCopy] {
+        let records = try index.conflictRecords()
+        let listing: FolderWalker.Listing
+        do {
+            listing = try FolderWalker(root: folder.root, fileSuffix: NotePath.fileExtension).walk()
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        let ignore = folder.ignoreRules()
+        let present = Set(listing.entries.map { LocalScan.nfc($0.path) })
+        // A case clash's copy belongs to the note whose name differs from its own only in case.
+        let byCollisionKey = Dictionary(present.compactMap { path in (try? NotePath(path)).map { ($0.collisionKey, path) } },
+                                        uniquingKeysWith: { first, _ in first })
+        var copies: [ConflictCopy] = []
+        for entry in listing.entries {
+            let path = LocalScan.nfc(entry.path)
+            guard !ignore.isIgnored(path), let parsed = ConflictName.parse(path) else { continue }
+            let record = records[path]
+            var note = record?.path ?? parsed.note
+            if !present.contains(note), let key = try? NotePath(note).collisionKey, let other = byCollisionKey[key] { note = other }
+            copies.append(ConflictCopy(copy: path, path: note, reason: record?.reason, device: parsed.device,
+                                       noteExists: present.contains(note)))
+        }
+        return copies.sorted { ($0.path, $0.copy) < ($1.path, $1.copy) }
+    }
+}
