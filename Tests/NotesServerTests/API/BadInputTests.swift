@@ -118,7 +118,7 @@ struct BadInputTests {
                 let allow = Set((response.header("Allow") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
                 #expect(allow == Set(allowed), "\(method) \(path)")
             }
-            for path in ["/", "/v1", "/v1/nope", "/v1/notes/\(id)/extra", "/v1/notes/", "/v2/notes", "/v1//notes", "/healthz/"] {
+            for path in ["/v1", "/v1/nope", "/v1/notes/\(id)/extra", "/v1/notes/", "/v2/notes", "/v1//notes", "/healthz/"] {
                 let response = try await api.send("GET", path)
                 #expect(response.status == 404, "\(path)")
                 #expect(response.isErrorBody, "\(path)")
