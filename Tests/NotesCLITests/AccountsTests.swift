@@ -132,8 +132,7 @@ struct AccountsTests {
         }
     }
 
-    @Test("logging in again from the same credentials store leaves one session of that device on the server",
-          .disabled("needs srv-auth's server part of replaces_refresh_token"))
+    @Test("logging in again from the same credentials store leaves one session of that device on the server")
     func reloginRevokesTheReplacedSession() async throws {
         try await ClientHarness.with { harness in
             try await harness.login()
