@@ -201,7 +201,12 @@ private final class Transfer: Sendable {
     }
 
     func start(_ continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) {
-        state.withLock { $0.continuation = continuation }
+        let failure = state.withLock { state -> TransportError? in
+            guard !state.finished else { return state.failure }
+            state.continuation = continuation
+            return nil
+        }
+        if let failure { continuation.resume(returning: .failure(failure)) }
     }
 
     /// When bytes last arrived; nil once the transfer is over.
@@ -209,9 +214,24 @@ private final class Transfer: Sendable {
         state.withLock { $0.finished ? nil : $0.lastActivity }
     }
 
-    /// Records why the transfer is being stopped; the first reason wins.
+    /// Stops the transfer for `error` (the first reason wins) and hands that to the caller at
+    /// once, rather than when URLSession gets round to reporting the cancelled task: the caller
+    /// never waits on URLSession's cancellation, which can stall on Linux.
     func fail(_ error: TransportError) {
-        state.withLock { if $0.failure == nil { $0.failure = error } }
+        stop { state in if state.failure == nil { state.failure = error } }
+    }
+
+    /// Runs `record` and, if it left a failure, finishes the transfer with it (once).
+    private func stop(_ record: (inout State) -> Void) {
+        let handOver = state.withLock { state -> (CheckedContinuation<Result<HTTPResponse, TransportError>, Never>, TransportError)? in
+            record(&state)
+            guard let failure = state.failure, let continuation = state.continuation else { return nil }
+            state.finished = true
+            state.continuation = nil
+            state.body = Data()
+            return (continuation, failure)
+        }
+        if let (continuation, failure) = handOver { continuation.resume(returning: .failure(failure)) }
     }
 
     func tooLarge() -> TransportError {
@@ -221,30 +241,33 @@ private final class Transfer: Sendable {
 
     /// Whether to go on: false when the announced length is already past the bound.
     func received(_ response: HTTPURLResponse) -> Bool {
-        state.withLock { state in
+        var goOn = true
+        stop { state in
             state.response = response
             state.lastActivity = .now
             if response.expectedContentLength > Int64(maxBytes) {
                 if state.failure == nil { state.failure = tooLarge() }
-                return false
+                goOn = false
             }
-            return true
         }
+        return goOn
     }
 
     /// Appends `data`; false once the body is past the bound (the caller cancels).
     func received(_ data: Data) -> Bool {
-        state.withLock { state in
+        var goOn = true
+        stop { state in
             state.lastActivity = .now
-            guard state.failure == nil else { return false }
+            guard state.failure == nil else { goOn = false; return }
             guard state.body.count + data.count <= maxBytes else {
                 state.failure = tooLarge()
                 state.body = Data()
-                return false
+                goOn = false
+                return
             }
             state.body.append(data)
-            return true
         }
+        return goOn
     }
 
     /// Hands the outcome to the waiting caller (once).
