@@ -27,6 +27,9 @@ enum ServeCommand {
           --tls-cert PATH            PEM certificate: serve HTTPS (or put a reverse proxy in front)
           --tls-key PATH             PEM private key for --tls-cert
           --threads N                HTTP threads (default 1: one epoll loop)
+          --max-db-size SIZE         The most the database file may grow to (bytes, or 512M,
+                                     2G): past it, writes answer 507 and reads go on; writes
+                                     work again once room is freed (default: no limit)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Never {
@@ -48,6 +51,12 @@ enum ServeCommand {
         if let rate = try positiveInt(&arguments, "--requests-per-minute") { configuration.limits.requestsPerMinute = rate }
         if let ttl = try positiveInt(&arguments, "--tombstone-ttl") { configuration.tombstoneRetentionSeconds = ttl }
         if let threads = try positiveInt(&arguments, "--threads") { configuration.threadCount = min(threads, 64) }
+        if let size = try arguments.option("--max-db-size") {
+            let bytes = try ServerConfiguration.parseSize(size, option: "--max-db-size")
+            // Below this, even the schema does not fit.
+            guard bytes >= 1 << 20 else { throw UsageError("--max-db-size must be at least 1M") }
+            configuration.maxDatabaseBytes = bytes
+        }
         configuration.tlsCertificatePath = try arguments.option("--tls-cert")
         configuration.tlsKeyPath = try arguments.option("--tls-key")
         guard (configuration.tlsCertificatePath == nil) == (configuration.tlsKeyPath == nil) else {

@@ -33,6 +33,10 @@ struct ServerRunner {
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
         printLine("database: \(configuration.databasePath)")
+        if configuration.maxDatabaseBytes != nil {
+            let (size, limit) = try app.database.read { db in (try db.sizeBytes(), try db.sizeLimitBytes()) }
+            printLine("database size limit: \(limit) bytes (now \(size)); writes past it answer 507 insufficient_storage")
+        }
         if (try? UserStore(database: app.database, clock: ServerClock()).all().isEmpty) == true {
             // Show the command as this binary was started, so it can be pasted as is.
             let program = CommandLine.arguments.first ?? "notes-server"

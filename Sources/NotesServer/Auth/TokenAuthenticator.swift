@@ -41,8 +41,13 @@ struct TokenAuthenticator: Sendable {
         if token.revoked || token.sessionRevoked { throw HTTPError.invalidToken("was revoked") }
         if token.disabled { throw HTTPError.invalidToken("belongs to a disabled account") }
         if let expiresAt = token.expiresAt, expiresAt <= now { throw HTTPError.invalidToken("expired") }
-        try recordUse(tokenID: token.id, tokenUsedAt: token.tokenUsedAt, sessionID: token.sessionID,
-                      sessionUsedAt: token.sessionUsedAt, now: now)
+        do {
+            try recordUse(tokenID: token.id, tokenUsedAt: token.tokenUsedAt, sessionID: token.sessionID,
+                          sessionUsedAt: token.sessionUsedAt, now: now)
+        } catch let error as DatabaseError where error.isStorageFailure {
+            // Only bookkeeping: a full or read-only disk must not stop reads. The time stays
+            // stale, so a request after the storage recovers records it; writes fail loudly.
+        }
         return Principal(userID: token.userID, username: token.username, scope: TokenScope(rawValue: token.scope) ?? .read,
                          sessionID: token.sessionID, tokenID: token.id)
     }

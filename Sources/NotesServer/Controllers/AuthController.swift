@@ -53,9 +53,8 @@ struct AuthController: Sendable {
             throttle.succeeded(attempt)
             let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""))
             return Self.tokenResponse(tokens, user: user)
-        } catch let error as HTTPError {
-            return .error(error)
         } catch {
+            if let answer = HTTPError.answer(for: error, requestID: requestID, log: log) { return .error(answer) }
             log("req=\(requestID) internal error: \(error)")
             return .error(.internal)
         }

@@ -31,7 +31,8 @@ extension OpenAPIDocument {
                 "401": {"description": "`invalid_credentials`: the username or password is wrong.", "headers": {"WWW-Authenticate": {"$ref": "#/components/headers/WWWAuthenticate"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"description": "`too_many_requests`: too many sign-in attempts for this account or from this address (`--login-attempts`, `--login-attempts-per-address`), or too many requests of any kind from this address; wait before trying again.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                "503": {"description": "`busy`: too many sign-ins are being checked at once; `shutting_down`: the server is draining for shutdown. Retry after `Retry-After`.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                "503": {"description": "`busy`: too many sign-ins are being checked at once; `shutting_down`: the server is draining for shutdown; `storage_unavailable`: the database cannot be written (see `StorageUnavailable`). Retry after `Retry-After`.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                "507": {"$ref": "#/components/responses/InsufficientStorage"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/auth/refresh": {"post": {"operationId": "refresh", "tags": ["auth"], "summary": "Rotate: a new access token and a new refresh token; the old refresh token is spent.", "security": [],
               "description": "Presenting a spent refresh token (beyond a short grace for the immediately previous one) revokes the whole session.",
@@ -42,6 +43,8 @@ extension OpenAPIDocument {
                 "401": {"description": "`invalid_grant`: the refresh token is unknown, malformed, spent, expired, its session revoked or its account disabled; sign in again.", "headers": {"WWW-Authenticate": {"$ref": "#/components/headers/WWWAuthenticate"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
+                "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                "507": {"$ref": "#/components/responses/InsufficientStorage"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/auth/logout": {"post": {"operationId": "logout", "tags": ["auth"], "summary": "Sign out: revoke the caller's session, its refresh token and its access tokens.",
               "responses": {
@@ -50,6 +53,8 @@ extension OpenAPIDocument {
                 "401": {"$ref": "#/components/responses/Unauthorized"},
                 "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
+                "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                "507": {"$ref": "#/components/responses/InsufficientStorage"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/me": {"get": {"operationId": "me", "tags": ["auth"], "summary": "The signed-in user.",
               "responses": {
@@ -79,6 +84,8 @@ extension OpenAPIDocument {
                   "409": {"description": "`too_many_tokens`: the account has the most live personal tokens it may have; revoke one first.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
+                  "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                  "507": {"$ref": "#/components/responses/InsufficientStorage"},
                   "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/tokens/{id}": {
               "parameters": [{"$ref": "#/components/parameters/TokenId"}],
@@ -91,6 +98,8 @@ extension OpenAPIDocument {
                   "404": {"description": "`token_not_found`: the caller has no live personal token with this id (another user's counts as none).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
+                  "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                  "507": {"$ref": "#/components/responses/InsufficientStorage"},
                   "default": {"$ref": "#/components/responses/Error"}}}}
         """#
 }
