@@ -51,12 +51,24 @@ struct AuthController: Sendable {
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
             guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
             throttle.succeeded(attempt)
+            await upgradeHash(of: body.password, for: user, requestID: requestID)
             let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""))
             return Self.tokenResponse(tokens, user: user)
         } catch {
             if let answer = HTTPError.answer(for: error, requestID: requestID, log: log) { return .error(answer) }
             log("req=\(requestID) internal error: \(error)")
             return .error(.internal)
+        }
+    }
+
+    /// Re-hashes a password stored at an older cost, now that it is known to be right. Best
+    /// effort: the sign-in goes on if it fails (a full disk, a busy pool), and the next one retries.
+    private func upgradeHash(of password: String, for user: UserRecord, requestID: String) async {
+        do {
+            guard let upgraded = try await passwords.upgradedHash(of: password, replacing: user.passwordHash) else { return }
+            try users.upgradePasswordHash(userID: user.id, from: user.passwordHash, to: upgraded)
+        } catch {
+            log("req=\(requestID) could not upgrade a password hash to today's cost: \(error)")
         }
     }
 
