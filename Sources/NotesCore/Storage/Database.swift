@@ -1,4 +1,12 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+/// `close(2)`, which the `Database.close()` method would otherwise shadow.
+private let closeDescriptor = Glibc.close
+#elseif canImport(Darwin)
+import Darwin
+private let closeDescriptor = Darwin.close
+#endif
 
 /// One SQLite connection: prepared-statement cache, transactions, WAL and a busy timeout.
 ///
@@ -238,8 +246,17 @@ public final class Database {
     }
 
     /// Copies the whole database into a new file at `destination` with SQLite's online backup,
-    /// which sees one consistent snapshot while writers carry on.
+    /// which sees one consistent snapshot while writers carry on. The file is created readable
+    /// and writable by its owner only (0600): a backup holds whatever the database holds.
+    /// - Throws: `DatabaseError` when `destination` exists already or cannot be written.
     public func backup(to destination: String) throws(DatabaseError) {
+        // Created here, exclusively and private, before SQLite opens it (an empty file is an
+        // empty database): SQLite would create it with the umask's mode, usually 0644.
+        let created = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard created >= 0 else {
+            throw DatabaseError(code: SQLITE_CANTOPEN, message: "cannot create backup file \(destination): \(String(cString: strerror(errno)))")
+        }
+        _ = closeDescriptor(created)
         var target: OpaquePointer?
         let openCode = sqlite3_open_v2(destination, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         guard openCode == SQLITE_OK, let target else {

@@ -44,6 +44,18 @@ func openDatabase(at path: String, options: Database.Options = .init()) throws -
     return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator)
 }
 
+/// Opens the database at `path` for an admin command that needs one to exist (`user list`,
+/// `backup`, ...): a mistyped `--db` must fail, not create and report on an empty database.
+/// Only `serve` and `user add` create one.
+/// - Throws: `AdminError` "no database at PATH" when no file is there.
+func openExistingDatabase(at path: String) throws -> DatabaseQueue {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        throw AdminError("no database at \(path) (pass the server's --db PATH; only `serve` and `user add` create a database)")
+    }
+    return try openDatabase(at: path)
+}
+
 /// Builds the application for `configuration`: opens and migrates the database, wires the routes.
 func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) throws -> Application {
     var options = Database.Options()

@@ -15,7 +15,7 @@ struct ServerRunner {
     func run() throws -> Never {
         // Before anything starts a thread: see TerminationSignals.
         TerminationSignals.block()
-        let log: @Sendable (String) -> Void = { printError($0) }
+        let log: @Sendable (String) -> Void = { printLogLine($0) }
         let app = try buildApplication(configuration, log: log)
         var http = HTTPServer.Configuration()
         http.host = configuration.host
