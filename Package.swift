@@ -38,7 +38,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "CMicroHTTPD"]
+            dependencies: ["NotesCore", "CMicroHTTPD", "CSodium"]
         ),
         .executableTarget(
             name: "notes-cli",

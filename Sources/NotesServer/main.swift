@@ -13,6 +13,7 @@ let overview = """
       backup     Copy the live database to a file
 
     Every command takes --db PATH (default ~/.local/share/notes-server/notes.sqlite).
+    Only `serve` and `user add` create a database; the others need an existing one.
     """
 
 var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))

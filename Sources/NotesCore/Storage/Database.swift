@@ -1,4 +1,12 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+/// `close(2)`, which the `Database.close()` method would otherwise shadow.
+private let closeDescriptor = Glibc.close
+#elseif canImport(Darwin)
+import Darwin
+private let closeDescriptor = Darwin.close
+#endif
 
 /// One SQLite connection: prepared-statement cache, transactions, WAL and a busy timeout.
 ///
@@ -13,6 +21,13 @@ public final class Database {
         /// `FULL` survives power loss after every commit; `NORMAL` (in WAL) may lose the last
         /// commits on power loss but never corrupts. The server keeps notes, so it uses `FULL`.
         public var synchronousFull = true
+        /// The most the database file may grow to, in bytes (`PRAGMA max_page_count`, set on
+        /// this connection only): a write that needs more fails with a `.full` error, as on a
+        /// full disk, and works again once pages are freed. `nil`: as large as the disk allows.
+        public var maxSizeBytes: Int64?
+        /// Refuse write transactions (a `.readOnly` error) once the file was deleted, renamed or
+        /// replaced while open: writes would land in a file nobody will open again, and be lost.
+        public var refusesWritesWhenFileMoved = false
 
         public init() {}
     }
@@ -21,6 +36,7 @@ public final class Database {
     private var cache: [String: Statement] = [:]
     private var transactionDepth = 0
     private var isClosed = false
+    private let refusesWritesWhenFileMoved: Bool
     /// The file the connection was opened on.
     public let path: String
 
@@ -38,6 +54,7 @@ public final class Database {
         }
         self.handle = connection
         self.path = path
+        self.refusesWritesWhenFileMoved = options.refusesWritesWhenFileMoved
         do throws(DatabaseError) {
             sqlite3_busy_timeout(connection, options.busyTimeoutMilliseconds)
             sqlite3_extended_result_codes(connection, 1)
@@ -49,6 +66,7 @@ public final class Database {
             }
             try execute("PRAGMA foreign_keys=ON")
             try execute(options.synchronousFull ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+            if let maxSizeBytes = options.maxSizeBytes { try limitSize(toBytes: maxSizeBytes) }
         } catch {
             cache.removeAll()
             sqlite3_close_v2(connection)
@@ -141,26 +159,85 @@ public final class Database {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE`, so writers queue at the start instead of
-    /// failing mid-way); nested calls become savepoints. Any thrown error rolls back.
+    /// failing mid-way); nested calls become savepoints. Any thrown error rolls back, and so does
+    /// a failed COMMIT (a full disk fails there, when the WAL is written and FTS5 flushes).
+    ///
+    /// The nesting depth is restored exactly once, whatever fails: a depth left off by one made
+    /// every later write on the connection run `SAVEPOINT sp-1` and fail until a restart.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        let savepoint = "sp\(transactionDepth)"
-        try execute(transactionDepth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
-        transactionDepth += 1
+        let depth = transactionDepth
+        let savepoint = "sp\(depth)"
+        if depth == 0 {
+            if refusesWritesWhenFileMoved { try requireFileInPlace() }
+            // A rollback that itself failed (I/O error) can leave SQLite inside a transaction:
+            // end it here rather than fail every later write with "cannot start a transaction".
+            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+            try execute("BEGIN IMMEDIATE")
+        } else {
+            try execute("SAVEPOINT \(savepoint)")
+        }
+        transactionDepth = depth + 1
+        defer { transactionDepth = depth }
+        let result: T
         do {
-            let result = try body()
-            transactionDepth -= 1
-            try execute(transactionDepth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
-            return result
+            result = try body()
+            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
         } catch {
-            transactionDepth -= 1
-            if transactionDepth == 0 {
-                try? execute("ROLLBACK")
-            } else {
-                try? execute("ROLLBACK TO \(savepoint)")
-                try? execute("RELEASE \(savepoint)")
-            }
+            rollBack(toDepth: depth, savepoint: savepoint)
             throw error
         }
+        return result
+    }
+
+    /// Undoes the transaction or savepoint opened at `depth`. SQLite may already have rolled a
+    /// transaction back by itself after a failed COMMIT (full disk, I/O error): only an open one
+    /// is rolled back, so the first error is the one reported.
+    private func rollBack(toDepth depth: Int, savepoint: String) {
+        if depth == 0 {
+            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+        } else {
+            try? execute("ROLLBACK TO \(savepoint)")
+            try? execute("RELEASE \(savepoint)")
+        }
+    }
+
+    /// Whether the connection is inside a transaction (tests check a failure left none open).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Whether the file this connection has open is no longer the one at `path`: deleted,
+    /// renamed away or replaced. SQLite's own check (one `stat` of the path against the open
+    /// file's inode), cheap enough to run before every write transaction.
+    public var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        return code == SQLITE_OK && moved != 0
+    }
+
+    private func requireFileInPlace() throws(DatabaseError) {
+        guard fileHasMoved else { return }
+        throw DatabaseError(
+            code: SQLITE_READONLY | (4 << 8),  // SQLITE_READONLY_DBMOVED, a macro Swift does not import
+            message: "the database file \(path) was deleted, moved or replaced while open; writes are refused because they would be lost at restart (restore the file, or restart the server)")
+    }
+
+    /// The database's size in bytes (pages in use or free × page size), without the WAL.
+    public func sizeBytes() throws(DatabaseError) -> Int64 {
+        (try scalarInt("PRAGMA page_count") ?? 0) * (try scalarInt("PRAGMA page_size") ?? 4096)
+    }
+
+    /// The size limit in bytes (page count × page size) this connection enforces.
+    public func sizeLimitBytes() throws(DatabaseError) -> Int64 {
+        let pages = try scalarInt("PRAGMA max_page_count") ?? 0
+        return pages * (try scalarInt("PRAGMA page_size") ?? 4096)
+    }
+
+    /// Sets `PRAGMA max_page_count` from a size in bytes (at least one page). SQLite never sets
+    /// it below the file's current size: a database already larger keeps its size and stops growing.
+    private func limitSize(toBytes bytes: Int64) throws(DatabaseError) {
+        let pageSize = try scalarInt("PRAGMA page_size") ?? 4096
+        // The pragma takes no bound parameter; the value is a number built here, not user text.
+        try execute("PRAGMA max_page_count = \(max(1, bytes / pageSize))")
     }
 
     /// `PRAGMA integrity_check`: `"ok"` for a healthy database, otherwise SQLite's findings.
@@ -169,8 +246,17 @@ public final class Database {
     }
 
     /// Copies the whole database into a new file at `destination` with SQLite's online backup,
-    /// which sees one consistent snapshot while writers carry on.
+    /// which sees one consistent snapshot while writers carry on. The file is created readable
+    /// and writable by its owner only (0600): a backup holds whatever the database holds.
+    /// - Throws: `DatabaseError` when `destination` exists already or cannot be written.
     public func backup(to destination: String) throws(DatabaseError) {
+        // Created here, exclusively and private, before SQLite opens it (an empty file is an
+        // empty database): SQLite would create it with the umask's mode, usually 0644.
+        let created = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard created >= 0 else {
+            throw DatabaseError(code: SQLITE_CANTOPEN, message: "cannot create backup file \(destination): \(String(cString: strerror(errno)))")
+        }
+        _ = closeDescriptor(created)
         var target: OpaquePointer?
         let openCode = sqlite3_open_v2(destination, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         guard openCode == SQLITE_OK, let target else {

@@ -7,7 +7,8 @@ enum BackupCommand {
         Usage: notes-server backup FILE [--db PATH]
 
         Writes a consistent copy of the database to FILE while the server keeps running.
-        FILE must not exist yet. Restore by stopping the server and using FILE as --db.
+        FILE must not exist yet; it is made readable by its owner only (0600), as it holds
+        password and token hashes. Restore by stopping the server and using FILE as --db.
         """
 
     static func run(_ arguments: inout Arguments) throws {
@@ -17,7 +18,7 @@ enum BackupCommand {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw AdminError("\(destination) already exists; choose a new file")
         }
-        let database = try openDatabase(at: databasePath)
+        let database = try openExistingDatabase(at: databasePath)
         try database.read { db in try db.backup(to: destination) }
         let check = try Database(path: destination).integrityCheck()
         guard check == "ok" else { throw AdminError("the backup failed its integrity check: \(check)") }

@@ -45,6 +45,9 @@ enum ServeCommand {
                                      /v1/limits (default 4 MiB)
           --trusted-proxy CIDR       A reverse proxy (or range) whose X-Forwarded-For names
                                      the client; repeatable, IPv4 or IPv6 (e.g. 127.0.0.1/32)
+          --max-db-size SIZE         The most the database file may grow to (bytes, or 512M,
+                                     2G): past it, writes answer 507 and reads go on; writes
+                                     work again once room is freed (default: no limit)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Never {
@@ -87,6 +90,12 @@ enum ServeCommand {
                 throw UsageError("--trusted-proxy takes an IPv4 or IPv6 address or CIDR range such as 10.0.0.0/8 or fd00::/8, not '\(text)'")
             }
             configuration.trustedProxies.append(range)
+        }
+        if let size = try arguments.option("--max-db-size") {
+            let bytes = try ServerConfiguration.parseSize(size, option: "--max-db-size")
+            // Below this, even the schema does not fit.
+            guard bytes >= 1 << 20 else { throw UsageError("--max-db-size must be at least 1M") }
+            configuration.maxDatabaseBytes = bytes
         }
         configuration.tlsCertificatePath = try arguments.option("--tls-cert")
         configuration.tlsKeyPath = try arguments.option("--tls-key")

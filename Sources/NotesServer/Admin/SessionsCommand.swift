@@ -28,7 +28,7 @@ enum SessionsCommand {
             ids.append(id)
         }
         try arguments.finish()
-        let database = try openDatabase(at: databasePath)
+        let database = try openExistingDatabase(at: databasePath)
         let users = UserStore(database: database, clock: ServerClock())
         let sessions = SessionStore(database: database, clock: ServerClock(), lifetimes: TokenLifetimes())
         switch action {

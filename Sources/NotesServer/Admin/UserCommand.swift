@@ -20,7 +20,9 @@ enum UserCommand {
         let action = try arguments.requiredPositional("a user command (add, list, passwd, disable, enable)")
         let name = action == "list" ? nil : try arguments.requiredPositional("a user name")
         try arguments.finish()
-        let users = UserStore(database: try openDatabase(at: databasePath), clock: ServerClock())
+        // Only `add` may create the database; the others need the one the server uses.
+        let database = action == "add" ? try openDatabase(at: databasePath) : try openExistingDatabase(at: databasePath)
+        let users = UserStore(database: database, clock: ServerClock())
         switch (action, name) {
         case ("add", let name?):
             try UserStore.validate(username: name)

@@ -38,15 +38,31 @@ final class Application: Sendable {
 }
 
 /// Opens (creating and migrating) the database at `path`, making its folder private if new.
-func openDatabase(at path: String) throws -> DatabaseQueue {
+func openDatabase(at path: String, options: Database.Options = .init()) throws -> DatabaseQueue {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
-    return try DatabaseQueue(path: path, migrator: ServerSchema.migrator)
+    return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator)
+}
+
+/// Opens the database at `path` for an admin command that needs one to exist (`user list`,
+/// `backup`, ...): a mistyped `--db` must fail, not create and report on an empty database.
+/// Only `serve` and `user add` create one.
+/// - Throws: `AdminError` "no database at PATH" when no file is there.
+func openExistingDatabase(at path: String) throws -> DatabaseQueue {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        throw AdminError("no database at \(path) (pass the server's --db PATH; only `serve` and `user add` create a database)")
+    }
+    return try openDatabase(at: path)
 }
 
 /// Builds the application for `configuration`: opens and migrates the database, wires the routes.
 func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) throws -> Application {
-    Application(configuration: configuration, database: try openDatabase(at: configuration.databasePath), log: log)
+    var options = Database.Options()
+    options.maxSizeBytes = configuration.maxDatabaseBytes
+    // A server acknowledges writes: into a deleted file they would be lost at restart.
+    options.refusesWritesWhenFileMoved = true
+    return Application(configuration: configuration, database: try openDatabase(at: configuration.databasePath, options: options), log: log)
 }

@@ -40,6 +40,10 @@ struct ServerConfiguration: Sendable {
         connectionsPerAddress ?? (trustedProxies.isEmpty ? 64 : 0)
     }
 
+    /// `--max-db-size`: the most the database file may grow to, in bytes (`nil`: no limit).
+    /// Writes that need more answer 507, like a full disk, until room is freed.
+    var maxDatabaseBytes: Int64?
+
     /// `$XDG_DATA_HOME/notes-server/notes.sqlite`, else `~/.local/share/notes-server/notes.sqlite`.
     static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -59,6 +63,23 @@ struct ServerConfiguration: Sendable {
             throw UsageError("\(option) takes a positive duration such as 30d, 12h, 90m or 45s, not '\(text)'")
         }
         return count * unit
+    }
+
+    /// Parses a size in bytes, with an optional 1024-based suffix: `500000`, `64K`, `512M`, `2G`.
+    static func parseSize(_ text: String, option: String) throws(UsageError) -> Int64 {
+        let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var digits = Substring(text)
+        var multiplier: Int64 = 1
+        if let last = digits.last?.uppercased().first, let factor = multipliers[last] {
+            multiplier = factor
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int64(digits), number > 0 else {
+            throw UsageError("\(option) takes a size in bytes, such as 500000, 512M or 2G (not '\(text)')")
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { throw UsageError("\(option) is too large: '\(text)'") }
+        return bytes
     }
 
     /// Parses `HOST:PORT`, `[IPv6]:PORT` or `:PORT`.

@@ -15,7 +15,7 @@ struct ServerRunner {
     func run() throws -> Never {
         // Before anything starts a thread: see TerminationSignals.
         TerminationSignals.block()
-        let log: @Sendable (String) -> Void = { printError($0) }
+        let log: @Sendable (String) -> Void = { printLogLine($0) }
         let app = try buildApplication(configuration, log: log)
         var http = HTTPServer.Configuration()
         http.host = configuration.host
@@ -38,6 +38,10 @@ struct ServerRunner {
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
         printLine("database: \(configuration.databasePath)")
+        if configuration.maxDatabaseBytes != nil {
+            let (size, limit) = try app.database.read { db in (try db.sizeBytes(), try db.sizeLimitBytes()) }
+            printLine("database size limit: \(limit) bytes (now \(size)); writes past it answer 507 insufficient_storage")
+        }
         if (try? UserStore(database: app.database, clock: configuration.clock).all().isEmpty) == true {
             // Show the command as this binary was started, so it can be pasted as is.
             let program = CommandLine.arguments.first ?? "notes-server"

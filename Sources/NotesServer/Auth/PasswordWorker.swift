@@ -3,14 +3,16 @@ import NotesCore
 
 /// Runs argon2id work on its own small pool, off the HTTP threads and Swift's cooperative pool.
 ///
-/// Each hash costs tens of milliseconds of CPU on purpose, so the pool is bounded (by default
-/// one thread per core) and so is its queue: beyond `maxWaiting` callers the server answers
-/// 503 instead of letting a login flood pile up unbounded work.
+/// Each hash costs tens of milliseconds of CPU and `PasswordHash.memoryBytes` (19 MiB) of
+/// memory on purpose, so the pool is bounded and so is its queue: beyond `maxWaiting` callers
+/// the server answers 503 instead of letting a login flood pile up unbounded work. One hash at
+/// a time by default keeps the server's peak near its idle size plus 19 MiB, within DESIGN 6's
+/// 64 MiB; at ~30-40 ms a hash that is still some 25 sign-ins a second.
 final class PasswordWorker: Sendable {
     private let queue: OperationQueue
     private let maxWaiting: Int
 
-    init(concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), maxWaiting: Int = 64) {
+    init(concurrency: Int = 1, maxWaiting: Int = 64) {
         let queue = OperationQueue()
         queue.name = "notes.password"
         queue.maxConcurrentOperationCount = concurrency
@@ -29,6 +31,13 @@ final class PasswordWorker: Sendable {
             let matches = PasswordHash.verify(password, against: hash ?? PasswordHash.decoy)
             return hash != nil && matches
         }
+    }
+
+    /// A hash of `password` at today's cost when `stored` (which `password` just matched) was
+    /// made at another one, such as an older server's 64 MiB hashes; `nil` when it is current.
+    func upgradedHash(of password: String, replacing stored: String) async throws -> String? {
+        guard PasswordHash.needsRehash(stored) else { return nil }
+        return try await hash(password)
     }
 
     /// A new argon2id hash of `password`.

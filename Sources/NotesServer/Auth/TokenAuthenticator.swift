@@ -28,7 +28,12 @@ struct TokenAuthenticator: Sendable {
         if token.revoked || token.sessionRevoked { throw HTTPError.invalidToken("was revoked") }
         if token.userDisabled { throw HTTPError.invalidToken("belongs to a disabled account") }
         if let expiresAt = token.expiresAt, expiresAt <= now { throw HTTPError.invalidToken("expired") }
-        try tokens.recordUse(of: token, now: now)
+        do {
+            try tokens.recordUse(of: token, now: now)
+        } catch let error as DatabaseError where error.isStorageFailure {
+            // Only bookkeeping: a full or read-only disk must not stop reads. The time stays
+            // stale, so a request after the storage recovers records it; writes fail loudly.
+        }
         return Principal(userID: token.userID, username: token.username, scope: token.scope, sessionID: token.sessionID, tokenID: token.id)
     }
 

@@ -56,15 +56,26 @@ struct AuthController: Sendable {
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
             guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
             throttle.succeeded(attempt)
+            await upgradeHash(of: body.password, for: user, requestID: requestID)
             // Only now, after the password matched, may the device's old session end; another
             // user's or an unknown token changes nothing and the answer does not say which.
             let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""), replacing: body.replacesRefreshToken)
             return Self.tokenResponse(tokens, user: user)
-        } catch let error as HTTPError {
-            return .error(error)
         } catch {
+            if let answer = HTTPError.answer(for: error, requestID: requestID, log: log) { return .error(answer) }
             log("req=\(requestID) internal error: \(error)")
             return .error(.internal)
+        }
+    }
+
+    /// Re-hashes a password stored at an older cost, now that it is known to be right. Best
+    /// effort: the sign-in goes on if it fails (a full disk, a busy pool), and the next one retries.
+    private func upgradeHash(of password: String, for user: UserRecord, requestID: String) async {
+        do {
+            guard let upgraded = try await passwords.upgradedHash(of: password, replacing: user.passwordHash) else { return }
+            try users.upgradePasswordHash(userID: user.id, from: user.passwordHash, to: upgraded)
+        } catch {
+            log("req=\(requestID) could not upgrade a password hash to today's cost: \(error)")
         }
     }
 

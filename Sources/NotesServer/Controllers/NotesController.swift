@@ -130,7 +130,7 @@ struct NotesController: Sendable {
     }
 
     static func validPath(_ raw: String) throws(HTTPError) -> NotePath {
-        do { return try NotePath(raw) } catch { throw HTTPError.badRequest("Invalid path: \(error).", code: "invalid_path") }
+        do { return try NotePath(raw) } catch { throw HTTPError.invalidPath(error) }
     }
 
     /// 412 with the note's current state beside the error, so the client can merge without another request.

@@ -37,9 +37,9 @@ struct SyncController: Sendable {
     /// Applies every operation in one transaction; each gets its own status, like a request alone.
     /// An operation that fails its precondition or validation fails alone; the others still apply.
     ///
-    /// Operations run without a savepoint each: every refusal (`StaleNoteError`, `HTTPError`)
-    /// is thrown before the operation writes anything, and any other error rolls the whole batch
-    /// back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
+    /// Operations run without a savepoint each: every refusal (`StaleNoteError`, `HTTPError`,
+    /// `NotePathError`) is thrown before the operation writes anything, and any other error
+    /// rolls the whole batch back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
     private func batch(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
         let request = try context.decode(BatchRequest.self)
@@ -54,6 +54,9 @@ struct SyncController: Sendable {
                     return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
                                        error: .init(code: "precondition_failed", message: stale.message))
                 } catch let error as HTTPError {
+                    return BatchResult(id: operation.id, status: error.status, error: .init(code: error.code, message: error.message))
+                } catch let refused as NotePathError {
+                    let error = HTTPError.invalidPath(refused)
                     return BatchResult(id: operation.id, status: error.status, error: .init(code: error.code, message: error.message))
                 }
             }

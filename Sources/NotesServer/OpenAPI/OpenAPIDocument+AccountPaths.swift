@@ -38,7 +38,8 @@ extension OpenAPIDocument {
                 "401": {"description": "`invalid_credentials`: the username or password is wrong.", "headers": {"WWW-Authenticate": {"$ref": "#/components/headers/WWWAuthenticate"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"description": "`too_many_requests`: too many sign-in attempts for this account from this address, from this address, or on this account from anywhere too soon after the previous one (at most 30 s), or too many requests of any kind from this address; wait `Retry-After` seconds before trying again.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                "503": {"description": "`busy`: too many sign-ins are being checked at once; `shutting_down`: the server is draining for shutdown. Retry after `Retry-After`.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                "503": {"description": "`busy`: too many sign-ins are being checked at once; `shutting_down`: the server is draining for shutdown; `storage_unavailable`: the database cannot be written (see `StorageUnavailable`). Retry after `Retry-After`.", "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                "507": {"$ref": "#/components/responses/InsufficientStorage"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/auth/refresh": {"post": {"operationId": "refresh", "tags": ["auth"], "summary": "Rotate: a new access token and a new refresh token; the old refresh token is spent.", "security": [],
               "description": "Presenting a spent refresh token (beyond a short grace for the immediately previous one, `--refresh-grace`) revokes the whole session. Within the grace, the previous token gets the very answer its rotation gave (the same access and refresh token, `expires_in` counting down), however many times and on whichever server sharing the database, so a session never forks.",
@@ -49,6 +50,8 @@ extension OpenAPIDocument {
                 "401": {"description": "`invalid_grant`: the refresh token is unknown, malformed, spent, expired, its session revoked or its account disabled; sign in again.", "headers": {"WWW-Authenticate": {"$ref": "#/components/headers/WWWAuthenticate"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
+                "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                "507": {"$ref": "#/components/responses/InsufficientStorage"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/auth/logout": {"post": {"operationId": "logout", "tags": ["auth"], "summary": "Sign out: revoke the caller's session, its refresh token and its access tokens.",
               "responses": {
@@ -57,6 +60,8 @@ extension OpenAPIDocument {
                 "401": {"$ref": "#/components/responses/Unauthorized"},
                 "413": {"$ref": "#/components/responses/BodyTooLarge"},
                 "429": {"$ref": "#/components/responses/TooManyRequests"},
+                "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                "507": {"$ref": "#/components/responses/InsufficientStorage"},
                 "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/me": {"get": {"operationId": "me", "tags": ["auth"], "summary": "The signed-in user.",
               "responses": {
@@ -87,6 +92,8 @@ extension OpenAPIDocument {
                   "409": {"description": "`too_many_tokens`: the account has the most live personal tokens it may have; revoke one first.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
+                  "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                  "507": {"$ref": "#/components/responses/InsufficientStorage"},
                   "default": {"$ref": "#/components/responses/Error"}}}},
             "/v1/tokens/{id}": {
               "parameters": [{"$ref": "#/components/parameters/TokenId"}],
@@ -99,6 +106,8 @@ extension OpenAPIDocument {
                   "404": {"description": "`token_not_found`: the caller has no live personal token with this id (another user's counts as none).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
+                  "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                  "507": {"$ref": "#/components/responses/InsufficientStorage"},
                   "default": {"$ref": "#/components/responses/Error"}}}}
         """#
 }

@@ -2,8 +2,8 @@
 ///
 /// Patterns are `/`-separated literals and `:name` parameters (`/v1/notes/:id/revisions/:rev`).
 /// A path that matches with another method gets 405 with `Allow`; no match gets 404. Every
-/// error a handler throws becomes a response here: `HTTPError` as its JSON body, anything else
-/// as a bare 500 that is logged with the request id and tells the client nothing internal.
+/// error a handler throws becomes a response here: `HTTPError` as its JSON body, a storage
+/// failure as 507/503 (see `HTTPError+Storage`), anything else as a bare 500 that is logged with the request id and tells the client nothing internal.
 /// Before any of that, the client's request rate is checked (429 past the published limit).
 struct Router: HTTPResponder {
     /// Who may call a route.
@@ -56,9 +56,8 @@ struct Router: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPOutcome {
         do {
             return try route(request)
-        } catch let error as HTTPError {
-            return .now(.error(error))
         } catch {
+            if let answer = HTTPError.answer(for: error, requestID: request.id, log: log) { return .now(.error(answer)) }
             log("req=\(request.id) internal error: \(error)")
             return .now(.error(.internal))
         }

@@ -39,7 +39,8 @@ struct NoteStore: Sendable {
 
     /// Creates or changes a note (content and/or path) if `precondition` holds.
     /// - Returns: the note's state after the write and whether it was created.
-    /// - Throws: `StaleNoteError` (412), `HTTPError` 409 when the path is taken, 404 for a missing note.
+    /// - Throws: `StaleNoteError` (412), `HTTPError` 409 when the path is taken, 404 for a missing note,
+    ///   `NotePathError` when a new path (a create, or a rename) breaks `NotePath.newNoteProblem`.
     func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
         try database.write { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition) }
     }
@@ -67,6 +68,8 @@ struct NoteStore: Sendable {
             }
             if !existing.deleted && existing.path == path.value && existing.hash == hash { return (existing, false) }
         }
+        // Spoofable names are refused for new paths only: a note keeps the path it has.
+        if existing?.path != path.value, let problem = path.newNoteProblem { throw problem }
         let clash = try db.scalarString("SELECT id FROM notes WHERE user_id = ? AND path_key = ? AND deleted = 0 AND id != ?",
                                         [userID, path.collisionKey, id.value])
         if clash != nil {

@@ -66,6 +66,16 @@ struct UserStore: Sendable {
         }
     }
 
+    /// Stores `newHash`, a hash of the same password at today's cost, in place of `oldHash`;
+    /// sessions stay (the password did not change). A no-op when the hash changed meanwhile
+    /// (a concurrent `passwd` wins). Returns whether it replaced the hash.
+    @discardableResult
+    func upgradePasswordHash(userID: Int64, from oldHash: String, to newHash: String) throws -> Bool {
+        try database.write { db in
+            try db.run("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?", newHash, userID, oldHash) == 1
+        }
+    }
+
     /// Disables (or re-enables) sign-in; disabling also revokes every session and token.
     func setDisabled(username: String, disabled: Bool) throws {
         try database.write { db in

@@ -101,6 +101,11 @@ struct OpenAPIDocumentTests {
         }
         // Only sign-in is queued for slow work, so only it can be busy or meet a draining server.
         #expect(paths["/v1/auth/login"]?["post"]?["responses"]?["503"] != nil)
+        // Every write can meet a full (507) or unwritable (503) database.
+        for route in try Self.routes() where route.method != "GET" && (route.access == .write || route.path.hasPrefix("/v1/auth/")) {
+            let responses = paths[route.path]?[route.method.lowercased()]?["responses"]
+            #expect(responses?["503"] != nil && responses?["507"] != nil, "\(route.method) \(route.path)")
+        }
     }
 
     @Test func schemasDescribeEveryWireTypeFieldForField() throws {

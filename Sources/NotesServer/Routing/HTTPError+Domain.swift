@@ -1,0 +1,49 @@
+import NotesCore
+
+/// The one place where domain errors thrown by stores become answers: a `DatabaseError` from
+/// failing storage and a `NotePathError` for a refused new path. The router, the batch and
+/// deferred handlers ask this mapping, so no store has to speak HTTP for these.
+extension HTTPError {
+    /// 400 `invalid_path`, naming the rule the path breaks (or the character and why).
+    static func invalidPath(_ error: NotePathError) -> HTTPError {
+        .badRequest("Invalid path: \(error).", code: "invalid_path")
+    }
+
+    /// The answer for a failure of the storage under the database, or `nil` for any other
+    /// database error (a bug or bad data: a bare 500). Nothing was written in either case: the
+    /// transaction was rolled back.
+    /// - A full disk or `--max-db-size` reached: `507 insufficient_storage`. Reads go on; writes
+    ///   work again as soon as space is freed, without a restart.
+    /// - A read-only, vanished or unreachable database, or one locked past the busy timeout:
+    ///   `503 storage_unavailable` with `Retry-After`.
+    init?(storageFailure error: DatabaseError) {
+        switch error.kind {
+        case .full:
+            self.init(507, code: "insufficient_storage",
+                      message: "The server has no room left to store this change; nothing was saved. Retry once its operator has freed space.")
+        case .readOnly, .unavailable:
+            self.init(503, code: "storage_unavailable",
+                      message: "The server cannot write to its database right now; nothing was saved. Retry later.",
+                      headers: ["Retry-After": "5"])
+        case .busy:
+            self.init(503, code: "storage_busy", message: "The server's database is busy; nothing was saved. Retry shortly.",
+                      headers: ["Retry-After": "1"])
+        case .constraint, .other:
+            return nil
+        }
+    }
+
+    /// `error` as an answer when it is one the API names (an `HTTPError` itself, a refused
+    /// path, or a storage failure, which is also logged for the operator with `requestID`);
+    /// `nil` for anything else.
+    static func answer(for error: any Error, requestID: String, log: @Sendable (String) -> Void) -> HTTPError? {
+        if let error = error as? HTTPError { return error }
+        if let error = error as? NotePathError { return .invalidPath(error) }
+        if let error = error as? DatabaseError, let answer = HTTPError(storageFailure: error) {
+            // Loud on purpose: the operator must act (free space, restore the file, fix the mount).
+            log("req=\(requestID) STORAGE FAILURE, answered \(answer.status): \(error)")
+            return answer
+        }
+        return nil
+    }
+}
