@@ -24,13 +24,8 @@ struct AuthController: Sendable {
         }
         router.add("POST", "/v1/auth/refresh", access: .open) { context in
             let body = try context.decode(RefreshRequest.self)
-            let userID: Int64, tokens: IssuedTokens
-            do {
-                (userID, tokens) = try sessions.refresh(body.refreshToken)
-            } catch let error as SessionError {
-                throw error.httpError
-            }
-            guard let user = try users.find(id: userID) else { throw SessionError.invalidGrant("The account no longer exists.").httpError }
+            let (userID, tokens) = try sessions.refresh(body.refreshToken)
+            guard let user = try users.find(id: userID) else { throw SessionError.invalidGrant("The account no longer exists.") }
             return .now(Self.tokenResponse(tokens, user: user))
         }
         router.add("POST", "/v1/auth/logout", access: .read) { context in

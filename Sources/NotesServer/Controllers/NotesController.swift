@@ -50,7 +50,7 @@ struct NotesController: Sendable {
         if ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "") {
             (body, rev) = try standalonePage(userID: user, id: id)
         } else {
-            guard let rendered = try store.html(userID: user, id: id) else { throw HTTPError.notFound("There is no note with this id.") }
+            guard let rendered = try store.html(userID: user, id: id) else { throw HTTPError.noteNotFound }
             (body, rev) = (rendered.html, rendered.rev)
         }
         return HTTPResponse(status: 200, headers: [
@@ -66,7 +66,7 @@ struct NotesController: Sendable {
     /// file name. Rendered here rather than stored: the title needs a parse, and whole pages are
     /// asked for far less often than fragments.
     private func standalonePage(userID: Int64, id: NoteID) throws -> (html: String, rev: Int64) {
-        guard let note = try store.note(userID: userID, id: id), !note.deleted else { throw HTTPError.notFound("There is no note with this id.") }
+        guard let note = try store.note(userID: userID, id: id), !note.deleted else { throw HTTPError.noteNotFound }
         let rendered = store.renderer.render((note.content ?? "").utf8)
         let title = rendered.title(orFileName: try NotePath(note.path).fileName)
         return (HTMLPage(title: title, bodyHTML: rendered.html).render(), note.rev)
@@ -107,7 +107,7 @@ struct NotesController: Sendable {
     private func revisions(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
         let revisions = try store.revisions(userID: user, id: try context.noteID())
-        guard !revisions.isEmpty else { throw HTTPError.notFound("There is no note with this id.") }
+        guard !revisions.isEmpty else { throw HTTPError.noteNotFound }
         return .wire(RevisionList(revisions: revisions))
     }
 
@@ -124,7 +124,7 @@ struct NotesController: Sendable {
 
     private func liveNote(_ context: RequestContext) throws -> NoteRecord {
         let user = try context.caller().userID
-        guard let note = try store.note(userID: user, id: try context.noteID()) else { throw HTTPError.notFound("There is no note with this id.") }
+        guard let note = try store.note(userID: user, id: try context.noteID()) else { throw HTTPError.noteNotFound }
         guard !note.deleted else { throw HTTPError.notFound("The note was deleted.", code: "note_deleted") }
         return note
     }

@@ -38,7 +38,7 @@ struct SyncController: Sendable {
     /// An operation that fails its precondition or validation fails alone; the others still apply.
     ///
     /// Operations run without a savepoint each: every refusal (`StaleNoteError`, `HTTPError`,
-    /// `NotePathError`) is thrown before the operation writes anything, and any other error
+    /// `NotePathError`, `NoteStoreError`) is thrown before the operation writes anything, and any other error
     /// rolls the whole batch back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
     private func batch(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
@@ -53,10 +53,9 @@ struct SyncController: Sendable {
                 } catch let stale as StaleNoteError {
                     return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
                                        error: .init(code: "precondition_failed", message: stale.message))
-                } catch let error as HTTPError {
-                    return BatchResult(id: operation.id, status: error.status, error: .init(code: error.code, message: error.message))
-                } catch let refused as NotePathError {
-                    let error = HTTPError.invalidPath(refused)
+                } catch let refusal where refusal is HTTPError || refusal is NotePathError || refusal is any HTTPAnswerable {
+                    // The same mapping as a request alone; anything else rolls the batch back.
+                    let error = HTTPError.answer(for: refusal, requestID: context.request.id, log: { _ in }) ?? .internal
                     return BatchResult(id: operation.id, status: error.status, error: .init(code: error.code, message: error.message))
                 }
             }

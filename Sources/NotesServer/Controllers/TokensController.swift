@@ -27,14 +27,9 @@ struct TokensController: Sendable {
                 throw HTTPError.badRequest("The field \"expires_in\" must be from 1 to \(PersonalTokenStore.maxLifetimeSeconds) seconds; leave it out for a token that lasts until revoked.",
                                            code: "invalid_json")
             }
-            let record: PersonalTokenRecord, secret: String
-            do {
-                // A personal token's caller is held to that token's scope and lifetime.
-                (record, secret) = try tokens.create(userID: caller.userID, name: body.name, scope: body.scope, expiresInSeconds: body.expiresIn,
+            // A personal token's caller is held to that token's scope and lifetime.
+            let (record, secret) = try tokens.create(userID: caller.userID, name: body.name, scope: body.scope, expiresInSeconds: body.expiresIn,
                                                      creatorTokenID: caller.sessionID == nil ? caller.tokenID : nil)
-            } catch let error as PersonalTokenError {
-                throw error.httpError
-            }
             var response = HTTPResponse.wire(record.resource(secret: secret), status: 201)
             // The secret is in this body and nowhere else: no cache may keep a copy (RFC 6749 §5.1).
             response.headers["Cache-Control"] = "no-store"
@@ -46,22 +41,6 @@ struct TokensController: Sendable {
                 throw HTTPError.notFound("You have no personal token with this id.", code: "token_not_found")
             }
             return .now(.noContent())
-        }
-    }
-}
-
-extension PersonalTokenError {
-    /// The answer for each refusal.
-    var httpError: HTTPError {
-        switch self {
-        case .tooMany(let limit):
-            HTTPError(409, code: "too_many_tokens", message: "You have \(limit) personal tokens already; revoke one you no longer use.")
-        case .scopeBeyondCreator:
-            HTTPError(403, code: "exceeds_creator",
-                      message: "A read-only personal token cannot create a write token; sign in or use a write token.")
-        case .outlivesCreator(let remaining):
-            HTTPError(403, code: "exceeds_creator",
-                      message: "A personal token cannot create a token that outlives it: this one expires in \(remaining) seconds, so set \"expires_in\" to at most that, or sign in to create longer-lived tokens.")
         }
     }
 }

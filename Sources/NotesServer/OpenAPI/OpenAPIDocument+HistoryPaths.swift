@@ -29,6 +29,8 @@ extension OpenAPIDocument {
                   "413": {"$ref": "#/components/responses/BodyTooLarge"},
                   "428": {"$ref": "#/components/responses/PreconditionRequired"},
                   "429": {"$ref": "#/components/responses/TooManyRequests"},
+                  "503": {"$ref": "#/components/responses/StorageUnavailable"},
+                  "507": {"$ref": "#/components/responses/InsufficientStorage"},
                   "default": {"$ref": "#/components/responses/Error"}}}}
         """#
 

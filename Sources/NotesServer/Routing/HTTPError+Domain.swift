@@ -1,8 +1,15 @@
 import NotesCore
 
+/// A domain error that names its own answer (a session's `invalid_grant`, a refused personal
+/// token), as Hummingbird's `HTTPResponseError` lets an error render itself. Stores throw these;
+/// only `HTTPError.answer(for:)` turns them into responses.
+protocol HTTPAnswerable: Error {
+    var httpError: HTTPError { get }
+}
+
 /// The one place where domain errors thrown by stores become answers: a `DatabaseError` from
-/// failing storage and a `NotePathError` for a refused new path. The router, the batch and
-/// deferred handlers ask this mapping, so no store has to speak HTTP for these.
+/// failing storage, a `NotePathError` for a refused new path, and every `HTTPAnswerable`. The
+/// router, the batch and deferred handlers ask this mapping, so no store has to speak HTTP.
 extension HTTPError {
     /// 400 `invalid_path`, naming the rule the path breaks (or the character and why).
     static func invalidPath(_ error: NotePathError) -> HTTPError {
@@ -39,6 +46,7 @@ extension HTTPError {
     static func answer(for error: any Error, requestID: String, log: @Sendable (String) -> Void) -> HTTPError? {
         if let error = error as? HTTPError { return error }
         if let error = error as? NotePathError { return .invalidPath(error) }
+        if let error = error as? any HTTPAnswerable { return error.httpError }
         if let error = error as? DatabaseError, let answer = HTTPError(storageFailure: error) {
             // Loud on purpose: the operator must act (free space, restore the file, fix the mount).
             log("req=\(requestID) STORAGE FAILURE, answered \(answer.status): \(error)")

@@ -1,5 +1,8 @@
 /// The API's own error answers, beyond the generic ones the HTTP layer defines.
 extension HTTPError {
+    /// 404 for a note id this user does not have (another user's ids look the same).
+    static let noteNotFound = HTTPError.notFound("There is no note with this id.")
+
     /// The challenge every 401 carries (RFC 6750 §3; RFC 9110 requires one on each 401).
     static let bearerChallenge = #"Bearer realm="notes""#
 
@@ -36,4 +39,20 @@ extension HTTPError {
     static let preconditionRequired = HTTPError(
         428, code: "precondition_required",
         message: "Send If-None-Match: * to create a note or If-Match: \"rev\" to change it, so no edit is lost.")
+}
+
+extension NoteStoreError: HTTPAnswerable {
+    var httpError: HTTPError {
+        switch self {
+        case .notFound:
+            .noteNotFound
+        case .pathTaken(let path):
+            HTTPError(409, code: "path_taken", message: "Another note already has the path \(path) (paths are compared ignoring case).")
+        case .tooLarge(let limit, let size):
+            HTTPError(413, code: "note_too_large", message: "A note may hold at most \(limit) bytes; this one has \(size).")
+        case .resyncRequired:
+            HTTPError(410, code: "resync_required",
+                      message: "This cursor is older than the deletions the server keeps; sync again from the beginning (since=0).")
+        }
+    }
 }

@@ -19,8 +19,7 @@ extension NoteStore {
                 (lastRev: $0.int64(0), purged: $0.int64(1))
             } ?? (lastRev: 0, purged: 0)
             if since.rev > account.lastRev || (!since.fullWalk && since.rev < account.purged) {
-                throw HTTPError(410, code: "resync_required",
-                                message: "This cursor is older than the deletions the server keeps; sync again from the beginning (since=0).")
+                throw NoteStoreError.resyncRequired
             }
             let columns = includeContent ? NoteRecord.columnsWithContent : NoteRecord.columns
             let statement = try db.statement("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? ORDER BY rev LIMIT ?")

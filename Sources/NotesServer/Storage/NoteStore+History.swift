@@ -48,7 +48,7 @@ extension NoteStore {
             defer { try? db.execute(secureDelete == 0 ? "PRAGMA secure_delete = OFF" : "PRAGMA secure_delete = ON") }
             let result = try db.transaction { () throws -> PurgeResult in
                 guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
-                    throw HTTPError.notFound("There is no note with this id.")
+                    throw NoteStoreError.notFound
                 }
                 let kept = try db.scalarInt("SELECT count(*) FROM revisions WHERE user_id = ? AND note_id = ?", [userID, id.value]) ?? 0
                 if existing.deleted && kept == 0 {

@@ -39,7 +39,7 @@ struct NoteStore: Sendable {
 
     /// Creates or changes a note (content and/or path) if `precondition` holds.
     /// - Returns: the note's state after the write and whether it was created.
-    /// - Throws: `StaleNoteError` (412), `HTTPError` 409 when the path is taken, 404 for a missing note,
+    /// - Throws: `StaleNoteError` (412), `NoteStoreError` when the path is taken or the note is missing,
     ///   `NotePathError` when a new path (a create, or a rename) breaks `NotePath.newNoteProblem`.
     func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
         try database.write { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition) }
@@ -49,7 +49,7 @@ struct NoteStore: Sendable {
     func put(_ db: Database, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
         let size = content.utf8.count
         guard size <= limits.maxNoteBytes else {
-            throw HTTPError(413, code: "note_too_large", message: "A note may hold at most \(limits.maxNoteBytes) bytes; this one has \(size).")
+            throw NoteStoreError.tooLarge(limit: limits.maxNoteBytes, size: size)
         }
         let hash = SHA256.hex(of: content)
         let existing = try Self.load(db, userID: userID, id: id, withContent: false)
@@ -61,7 +61,7 @@ struct NoteStore: Sendable {
                                      message: "A note with this id already exists.")
             }
         case .revision(let rev):
-            guard let existing else { throw HTTPError.notFound("There is no note with this id.") }
+            guard let existing else { throw NoteStoreError.notFound }
             guard existing.rev == rev else {
                 throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
                                      message: "The note changed since revision \(rev); it is now at \(existing.rev).")
@@ -73,7 +73,7 @@ struct NoteStore: Sendable {
         let clash = try db.scalarString("SELECT id FROM notes WHERE user_id = ? AND path_key = ? AND deleted = 0 AND id != ?",
                                         [userID, path.collisionKey, id.value])
         if clash != nil {
-            throw HTTPError(409, code: "path_taken", message: "Another note already has the path \(path.value) (paths are compared ignoring case).")
+            throw NoteStoreError.pathTaken(path.value)
         }
         let rev = try nextRevision(db, userID: userID)
         let now = clock.now()
@@ -105,7 +105,7 @@ struct NoteStore: Sendable {
     /// `delete` inside an existing transaction (batch).
     func delete(_ db: Database, userID: Int64, id: NoteID, ifMatch: Int64) throws -> NoteRecord {
         guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
-            throw HTTPError.notFound("There is no note with this id.")
+            throw NoteStoreError.notFound
         }
         guard existing.rev == ifMatch else {
             throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),

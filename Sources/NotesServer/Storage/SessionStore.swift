@@ -223,15 +223,3 @@ struct SessionStore: Sendable {
         return secret
     }
 }
-
-extension SessionError {
-    /// 401 `invalid_grant` (RFC 6749 §5.2 names the code; the API answers 401 rather than 400 so
-    /// that clients treat it like any other "sign in again" answer).
-    var httpError: HTTPError {
-        switch self {
-        case .invalidGrant(let message):
-            HTTPError(401, code: "invalid_grant", message: message,
-                      headers: ["Cache-Control": "no-store", "WWW-Authenticate": HTTPError.bearerChallenge])
-        }
-    }
-}
