@@ -93,6 +93,24 @@ struct SyncPlannerTests {
         #expect(!SyncPlanner.isMassDelete(deleting: 21, of: 42))  // exactly half is allowed
     }
 
+    @Test("a clean file in the way is removed; an edited or unsyncable one becomes a conflict copy")
+    func evictionKeepsEveryEdit() {
+        #expect(SyncPlanner.evict(clean: true, frozen: false) == .remove)
+        #expect(SyncPlanner.evict(clean: false, frozen: false) == .conflictCopy(unsyncable: false))
+        #expect(SyncPlanner.evict(clean: false, frozen: true) == .conflictCopy(unsyncable: true))
+        #expect(SyncPlanner.evict(clean: true, frozen: true) == .conflictCopy(unsyncable: true))
+    }
+
+    @Test("an obstacle is written over never: left alone, retried, or kept as a conflict copy")
+    func obstaclesAreNeverReplaced() {
+        #expect(SyncPlanner.clear(.none) == .write)
+        #expect(SyncPlanner.clear(.notAFile) == .leaveAlone)
+        #expect(SyncPlanner.clear(.file(ignored: true, couldBeNote: false)) == .leaveAlone)  // the user's, even if unsyncable
+        #expect(SyncPlanner.clear(.file(ignored: true, couldBeNote: true)) == .leaveAlone)
+        #expect(SyncPlanner.clear(.file(ignored: false, couldBeNote: true)) == .retryNextSync)
+        #expect(SyncPlanner.clear(.file(ignored: false, couldBeNote: false)) == .moveToConflictCopy)
+    }
+
     @Test func conflictNames() {
         let ms: Int64 = 1_764_437_400_000  // 2025-11-29T17:30:00Z
         #expect(ConflictName.path(for: "notes/todo.md", device: "my laptop", millisecondsSinceEpoch: ms)

@@ -131,6 +131,58 @@ public enum SyncPlanner {
         return deleting >= total || (deleting > 20 && deleting * 2 > total)
     }
 
+    /// What to do with another tracked note's file at the path a note is about to take.
+    public enum EvictionDecision: Equatable, Sendable {
+        /// Remove it: its content is its base, which its own server change brings back.
+        case remove
+        /// Keep it as a conflict copy, uploaded later: it holds an edit (a clash of two paths),
+        /// or it cannot be synced at all (`unsyncable`), so nothing else would keep it.
+        case conflictCopy(unsyncable: Bool)
+    }
+
+    /// Decides how to free a path held by another tracked note's file. `clean` means the file
+    /// holds its base (after the read that reveals an edit hidden behind unchanged metadata);
+    /// `frozen` that it cannot be synced (not UTF-8).
+    public static func evict(clean: Bool, frozen: Bool) -> EvictionDecision {
+        clean && !frozen ? .remove : .conflictCopy(unsyncable: frozen)
+    }
+
+    /// What is found at a path on disk just before a note is written there, once every file the
+    /// sync knows of has been moved out of the way.
+    public enum Obstacle: Equatable, Sendable {
+        case none
+        /// A folder, a symbolic link or anything else that is not a regular file.
+        case notAFile
+        /// A regular file; `ignored` when `.notesignore` covers the path, `couldBeNote` when it
+        /// is UTF-8 text within the note limit (and unchanged while it was read).
+        case file(ignored: Bool, couldBeNote: Bool)
+    }
+
+    /// What to do about an obstacle in the way of the server's note.
+    public enum ObstacleDecision: Equatable, Sendable {
+        /// Nothing in the way: write the note.
+        case write
+        /// Leave the obstacle and do not write the note here (sync never replaces it).
+        case leaveAlone
+        /// A note file appeared since the scan: the next sync plans it; the change is seen again.
+        case retryNextSync
+        /// A file that can never be a note: kept whole under a conflict-copy name, so it does
+        /// not block this change (and with it the cursor) forever.
+        case moveToConflictCopy
+    }
+
+    /// Decides what to do about `obstacle`. An ignored file is the user's to keep, so it is left
+    /// alone even when it could never be a note.
+    public static func clear(_ obstacle: Obstacle) -> ObstacleDecision {
+        switch obstacle {
+        case .none: .write
+        case .notAFile: .leaveAlone
+        case .file(ignored: true, _): .leaveAlone
+        case .file(ignored: false, couldBeNote: true): .retryNextSync
+        case .file(ignored: false, couldBeNote: false): .moveToConflictCopy
+        }
+    }
+
     private static func fileName(_ path: String) -> Substring {
         path.split(separator: "/").last ?? Substring(path)
     }
