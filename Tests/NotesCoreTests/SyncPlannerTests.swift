@@ -93,6 +93,24 @@ struct SyncPlannerTests {
         #expect(!SyncPlanner.isMassDelete(deleting: 21, of: 42))  // exactly half is allowed
     }
 
+    @Test("the push sends creates, edits, renames and user deletes; never a file sync removed itself")
+    func uploadDecisions() {
+        let unsent = SyncBase(id: id, path: "a.md", rev: 0, hash: "h0")
+        #expect(SyncPlanner.upload(base: base, local: .clean, evicted: false) == .none)
+        #expect(SyncPlanner.upload(base: base, local: .changed(path: "b.md", hash: "h0"), evicted: false) == .send)
+        #expect(SyncPlanner.upload(base: base, local: .missing, evicted: false) == .send)  // a user's delete
+        #expect(SyncPlanner.upload(base: base, local: .missing, evicted: true) == .none)  // made room: not a delete
+        #expect(SyncPlanner.upload(base: unsent, local: .clean, evicted: false) == .send)
+        #expect(SyncPlanner.upload(base: unsent, local: .missing, evicted: false) == .drop)
+    }
+
+    @Test("a resync keeps every file the server does not know, and forgets only what is gone on both sides")
+    func unknownNotesAreKept() {
+        #expect(SyncPlanner.unknownToServer(local: .clean) == .createAgain)
+        #expect(SyncPlanner.unknownToServer(local: .changed(path: "a.md", hash: "h2")) == .createAgain)
+        #expect(SyncPlanner.unknownToServer(local: .missing) == .forget)
+    }
+
     @Test("a clean file in the way is removed; an edited or unsyncable one becomes a conflict copy")
     func evictionKeepsEveryEdit() {
         #expect(SyncPlanner.evict(clean: true, frozen: false) == .remove)

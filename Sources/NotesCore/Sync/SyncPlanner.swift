@@ -131,6 +131,41 @@ public enum SyncPlanner {
         return deleting >= total || (deleting > 20 && deleting * 2 > total)
     }
 
+    /// What the push does with a tracked note.
+    public enum UploadDecision: Equatable, Sendable {
+        /// Nothing to send.
+        case none
+        /// Send it: a create (revision 0), an edit or rename, or a delete.
+        case send
+        /// A create never confirmed whose file is gone: forget it, there is nothing to send.
+        case drop
+    }
+
+    /// Decides whether a tracked note has something to upload. `evicted`: its file was removed
+    /// by sync itself to make room for another note, which is never a user's delete.
+    public static func upload(base: SyncBase, local: LocalState, evicted: Bool) -> UploadDecision {
+        switch (base.rev, local) {
+        case (0, .missing): .drop
+        case (0, _), (_, .changed): .send
+        case (_, .missing): evicted ? .none : .send
+        case (_, .clean): .none
+        }
+    }
+
+    /// What a complete resync does with a confirmed note the feed never mentioned (unknown to
+    /// the server: deleted so long ago that even its tombstone is gone, or never there).
+    public enum UnknownNoteDecision: Equatable, Sendable {
+        /// Deleted here and unknown there: nothing to keep.
+        case forget
+        /// Keep the file and create the note again under the same id: a resync never deletes
+        /// a local file (DESIGN 4.12).
+        case createAgain
+    }
+
+    public static func unknownToServer(local: LocalState) -> UnknownNoteDecision {
+        local == .missing ? .forget : .createAgain
+    }
+
     /// What to do with another tracked note's file at the path a note is about to take.
     public enum EvictionDecision: Equatable, Sendable {
         /// Remove it: its content is its base, which its own server change brings back.

@@ -38,10 +38,10 @@ extension SyncEngine {
     private func keepNotesUnknownToServer(seen: Set<NoteID>) throws {
         var changes: [IndexChange] = []
         for (id, var note) in state.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
-            switch note.local {
-            case .missing:
-                untrack(id, changes: &changes)  // deleted here and unknown there: nothing to keep
-            case .clean, .changed:
+            switch SyncPlanner.unknownToServer(local: note.local) {
+            case .forget:
+                untrack(id, changes: &changes)
+            case .createAgain:
                 note.row.base.rev = 0
                 note.row.stat = .unknown
                 track(note, changes: &changes)

@@ -93,11 +93,10 @@ extension SyncEngine {
         // of clean notes only to skip them.
         var gone: [NoteID] = []
         for (id, note) in state.tracked where !note.frozen && !skippedUploads.contains(id) {
-            switch (note.row.base.rev, note.local) {
-            case (0, .missing): gone.append(id)
-            case (0, _), (_, .changed): work.append(id)
-            case (_, .missing) where !note.evicted: work.append(id)
-            default: continue
+            switch SyncPlanner.upload(base: note.row.base, local: note.local, evicted: note.evicted) {
+            case .drop: gone.append(id)
+            case .send: work.append(id)
+            case .none: continue
             }
         }
         for id in gone.sorted() { untrack(id, changes: &dropped) }
