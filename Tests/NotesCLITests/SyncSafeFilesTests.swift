@@ -44,6 +44,21 @@ struct SyncSafeFilesTests {
         }
     }
 
+    @Test("reading and pruning go folder by folder from the root: never through a linked folder")
+    func readAndPruneNeverGoThroughALinkedFolder() throws {
+        try withFiles { files, outside in
+            let target = outside + "/elsewhere"
+            try FileManager.default.createDirectory(atPath: target + "/empty", withIntermediateDirectories: true)
+            try Data("outside\n".utf8).write(to: URL(fileURLWithPath: target + "/n.md"))
+            try FileManager.default.createSymbolicLink(atPath: files.root + "/link", withDestinationPath: target)
+            #expect { try files.read("link/n.md") } throws: { ($0 as? SyncFileError)?.unsafe == true }
+            files.pruneEmptyFolders(above: "link/empty/gone.md")
+            #expect(FileManager.default.fileExists(atPath: target + "/empty"))  // not removed through the link
+            #expect(FileManager.default.fileExists(atPath: files.root + "/link"))
+            #expect { try files.read("missing/n.md") } throws: { ($0 as? SyncFileError)?.code == ENOENT }
+        }
+    }
+
     @Test func symlinksAreNeverFollowed() throws {
         try withFiles { files, outside in
             let target = outside + "/elsewhere"

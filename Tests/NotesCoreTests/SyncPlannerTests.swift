@@ -93,6 +93,42 @@ struct SyncPlannerTests {
         #expect(!SyncPlanner.isMassDelete(deleting: 21, of: 42))  // exactly half is allowed
     }
 
+    @Test("the push sends creates, edits, renames and user deletes; never a file sync removed itself")
+    func uploadDecisions() {
+        let unsent = SyncBase(id: id, path: "a.md", rev: 0, hash: "h0")
+        #expect(SyncPlanner.upload(base: base, local: .clean, evicted: false) == .none)
+        #expect(SyncPlanner.upload(base: base, local: .changed(path: "b.md", hash: "h0"), evicted: false) == .send)
+        #expect(SyncPlanner.upload(base: base, local: .missing, evicted: false) == .send)  // a user's delete
+        #expect(SyncPlanner.upload(base: base, local: .missing, evicted: true) == .none)  // made room: not a delete
+        #expect(SyncPlanner.upload(base: unsent, local: .clean, evicted: false) == .send)
+        #expect(SyncPlanner.upload(base: unsent, local: .missing, evicted: false) == .drop)
+    }
+
+    @Test("a resync keeps every file the server does not know, and forgets only what is gone on both sides")
+    func unknownNotesAreKept() {
+        #expect(SyncPlanner.unknownToServer(local: .clean) == .createAgain)
+        #expect(SyncPlanner.unknownToServer(local: .changed(path: "a.md", hash: "h2")) == .createAgain)
+        #expect(SyncPlanner.unknownToServer(local: .missing) == .forget)
+    }
+
+    @Test("a clean file in the way is removed; an edited or unsyncable one becomes a conflict copy")
+    func evictionKeepsEveryEdit() {
+        #expect(SyncPlanner.evict(clean: true, frozen: false) == .remove)
+        #expect(SyncPlanner.evict(clean: false, frozen: false) == .conflictCopy(unsyncable: false))
+        #expect(SyncPlanner.evict(clean: false, frozen: true) == .conflictCopy(unsyncable: true))
+        #expect(SyncPlanner.evict(clean: true, frozen: true) == .conflictCopy(unsyncable: true))
+    }
+
+    @Test("an obstacle is written over never: left alone, retried, or kept as a conflict copy")
+    func obstaclesAreNeverReplaced() {
+        #expect(SyncPlanner.clear(.none) == .write)
+        #expect(SyncPlanner.clear(.notAFile) == .leaveAlone)
+        #expect(SyncPlanner.clear(.file(ignored: true, couldBeNote: false)) == .leaveAlone)  // the user's, even if unsyncable
+        #expect(SyncPlanner.clear(.file(ignored: true, couldBeNote: true)) == .leaveAlone)
+        #expect(SyncPlanner.clear(.file(ignored: false, couldBeNote: true)) == .retryNextSync)
+        #expect(SyncPlanner.clear(.file(ignored: false, couldBeNote: false)) == .moveToConflictCopy)
+    }
+
     @Test func conflictNames() {
         let ms: Int64 = 1_764_437_400_000  // 2025-11-29T17:30:00Z
         #expect(ConflictName.path(for: "notes/todo.md", device: "my laptop", millisecondsSinceEpoch: ms)

@@ -30,10 +30,19 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// The key under which two paths clash: NFC plus Unicode case-folding, so `A.md` and `a.md`
     /// cannot both exist for one user (they would overwrite each other on macOS and Windows).
-    public var collisionKey: String {
+    public var collisionKey: String { Self.collisionKey(of: value) }
+
+    /// `raw` in NFC, cheaply: ASCII (the common case) is NFC already. For names that need not
+    /// be valid note paths (a file name found on disk, a conflict copy being chosen).
+    public static func nfc(_ raw: String) -> String {
+        isASCII(raw) ? raw : raw.precomposedStringWithCanonicalMapping
+    }
+
+    /// The collision key of any name, valid note path or not: NFC plus Unicode case-folding.
+    public static func collisionKey(of raw: String) -> String {
         // Unicode case-folding of ASCII is ASCII lower-casing, and the result is NFC already.
-        if Self.isASCII(value) { return Self.asciiLowercased(value) }
-        return value.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+        if isASCII(raw) { return asciiLowercased(raw) }
+        return raw.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
     }
 
     static func isASCII(_ text: String) -> Bool {

@@ -131,6 +131,93 @@ public enum SyncPlanner {
         return deleting >= total || (deleting > 20 && deleting * 2 > total)
     }
 
+    /// What the push does with a tracked note.
+    public enum UploadDecision: Equatable, Sendable {
+        /// Nothing to send.
+        case none
+        /// Send it: a create (revision 0), an edit or rename, or a delete.
+        case send
+        /// A create never confirmed whose file is gone: forget it, there is nothing to send.
+        case drop
+    }
+
+    /// Decides whether a tracked note has something to upload. `evicted`: its file was removed
+    /// by sync itself to make room for another note, which is never a user's delete.
+    public static func upload(base: SyncBase, local: LocalState, evicted: Bool) -> UploadDecision {
+        switch (base.rev, local) {
+        case (0, .missing): .drop
+        case (0, _), (_, .changed): .send
+        case (_, .missing): evicted ? .none : .send
+        case (_, .clean): .none
+        }
+    }
+
+    /// What a complete resync does with a confirmed note the feed never mentioned (unknown to
+    /// the server: deleted so long ago that even its tombstone is gone, or never there).
+    public enum UnknownNoteDecision: Equatable, Sendable {
+        /// Deleted here and unknown there: nothing to keep.
+        case forget
+        /// Keep the file and create the note again under the same id: a resync never deletes
+        /// a local file (DESIGN 4.12).
+        case createAgain
+    }
+
+    public static func unknownToServer(local: LocalState) -> UnknownNoteDecision {
+        local == .missing ? .forget : .createAgain
+    }
+
+    /// What to do with another tracked note's file at the path a note is about to take.
+    public enum EvictionDecision: Equatable, Sendable {
+        /// Remove it: its content is its base, which its own server change brings back.
+        case remove
+        /// Keep it as a conflict copy, uploaded later: it holds an edit (a clash of two paths),
+        /// or it cannot be synced at all (`unsyncable`), so nothing else would keep it.
+        case conflictCopy(unsyncable: Bool)
+    }
+
+    /// Decides how to free a path held by another tracked note's file. `clean` means the file
+    /// holds its base (after the read that reveals an edit hidden behind unchanged metadata);
+    /// `frozen` that it cannot be synced (not UTF-8).
+    public static func evict(clean: Bool, frozen: Bool) -> EvictionDecision {
+        clean && !frozen ? .remove : .conflictCopy(unsyncable: frozen)
+    }
+
+    /// What is found at a path on disk just before a note is written there, once every file the
+    /// sync knows of has been moved out of the way.
+    public enum Obstacle: Equatable, Sendable {
+        case none
+        /// A folder, a symbolic link or anything else that is not a regular file.
+        case notAFile
+        /// A regular file; `ignored` when `.notesignore` covers the path, `couldBeNote` when it
+        /// is UTF-8 text within the note limit (and unchanged while it was read).
+        case file(ignored: Bool, couldBeNote: Bool)
+    }
+
+    /// What to do about an obstacle in the way of the server's note.
+    public enum ObstacleDecision: Equatable, Sendable {
+        /// Nothing in the way: write the note.
+        case write
+        /// Leave the obstacle and do not write the note here (sync never replaces it).
+        case leaveAlone
+        /// A note file appeared since the scan: the next sync plans it; the change is seen again.
+        case retryNextSync
+        /// A file that can never be a note: kept whole under a conflict-copy name, so it does
+        /// not block this change (and with it the cursor) forever.
+        case moveToConflictCopy
+    }
+
+    /// Decides what to do about `obstacle`. An ignored file is the user's to keep, so it is left
+    /// alone even when it could never be a note.
+    public static func clear(_ obstacle: Obstacle) -> ObstacleDecision {
+        switch obstacle {
+        case .none: .write
+        case .notAFile: .leaveAlone
+        case .file(ignored: true, _): .leaveAlone
+        case .file(ignored: false, couldBeNote: true): .retryNextSync
+        case .file(ignored: false, couldBeNote: false): .moveToConflictCopy
+        }
+    }
+
     private static func fileName(_ path: String) -> Substring {
         path.split(separator: "/").last ?? Substring(path)
     }

@@ -50,14 +50,6 @@ extension APIClient {
         try await listNotes(limit: 1, path: path.value).notes.first { $0.path == path.value }
     }
 
-    /// `GET /v1/changes`: one page of the changes feed after the opaque cursor `since` ("0": from
-    /// the beginning), tombstones included, in revision order.
-    func changes(since cursor: String, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-        var query = [("since", cursor), ("limit", String(limit))]
-        if includeContent { query.append(("include", "content")) }
-        return try await json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: query))
-    }
-
     /// `GET /v1/notes/{id}`: the note's exact bytes, checked against its hash and the note limit
     /// (the JSON answer carries the hash; the `text/markdown` one does not).
     func rawContent(of id: NoteID) async throws -> Data {

@@ -34,13 +34,13 @@ enum ConflictCopies {
             throw CLIError.failure("\(error)")
         }
         let ignore = folder.ignoreRules()
-        let present = Set(listing.entries.map { LocalScan.nfc($0.path) })
+        let present = Set(listing.entries.map { NotePath.nfc($0.path) })
         // A case clash's copy belongs to the note whose name differs from its own only in case.
         let byCollisionKey = Dictionary(present.compactMap { path in (try? NotePath(path)).map { ($0.collisionKey, path) } },
                                         uniquingKeysWith: { first, _ in first })
         var copies: [ConflictCopy] = []
         for entry in listing.entries {
-            let path = LocalScan.nfc(entry.path)
+            let path = NotePath.nfc(entry.path)
             guard !ignore.isIgnored(path), let parsed = ConflictName.parse(path) else { continue }
             let record = records[path]
             var note = record?.path ?? parsed.note

@@ -45,14 +45,12 @@ struct LocalScan {
     static let noteByteLimit: Int64 = 10 * 1024 * 1024
     var maxNoteBytes = LocalScan.noteByteLimit
 
-    /// The path under which two names are one file on this folder's filesystem.
-    static func key(_ path: String, caseInsensitive: Bool) -> String {
-        caseInsensitive ? path.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping : path
-    }
+    /// NFC, as `NotePath` normalises (kept for callers outside sync).
+    static func nfc(_ path: String) -> String { NotePath.nfc(path) }
 
-    /// NFC, cheaply: ASCII names (the common case) are already NFC.
-    static func nfc(_ path: String) -> String {
-        path.utf8.allSatisfy { $0 < 0x80 } ? path : path.precomposedStringWithCanonicalMapping
+    /// The path under which two names are one file on this folder's filesystem.
+    private func key(_ path: String) -> String {
+        FolderState.key(path, caseInsensitive: folder.config.caseInsensitive)
     }
 
     func scan(rows: [IndexRow]) throws -> LocalSnapshot {
@@ -68,7 +66,7 @@ struct LocalScan {
             snapshot.tracked[row.base.id] = TrackedNote(row: row, local: .missing)
             // Found by where its file was, so a name the disk spells differently (NFD on macOS,
             // another case on a case-insensitive disk) is not taken for a rename.
-            byKey[Self.key(Self.nfc(row.diskPath), caseInsensitive: folder.config.caseInsensitive)] = row.base.id
+            byKey[key(row.diskPath)] = row.base.id
         }
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
         var seen = Set<NoteID>()
@@ -78,7 +76,7 @@ struct LocalScan {
                 otherFiles += 1
                 continue
             }
-            let path = Self.nfc(entry.path)
+            let path = NotePath.nfc(entry.path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
             if let problem = SyncableName.problem(path) {
@@ -92,7 +90,7 @@ struct LocalScan {
                 }
                 continue
             }
-            if let id = byKey[Self.key(path, caseInsensitive: folder.config.caseInsensitive)], !seen.contains(id),
+            if let id = byKey[key(path)], !seen.contains(id),
                var note = snapshot.tracked[id] {
                 seen.insert(id)
                 note.diskPath = entry.path
@@ -153,6 +151,10 @@ struct LocalScan {
             bytes = try files.read(diskPath).bytes
         } catch let error as SyncFileError where error.code == ENOENT {
             return nil  // deleted since the walk listed it: seen next time
+        } catch let error as SyncFileError where error.unsafe {
+            // A folder on its path became a link since the walk: never read through it.
+            snapshot.warnings.append("\(error)")
+            return nil
         }
         snapshot.filesRead += 1
         guard String(validating: bytes, as: UTF8.self) != nil else {
@@ -170,7 +172,7 @@ extension LocalSnapshot {
     var localChanges: [SyncReport.LocalChange] {
         var changes: [SyncReport.LocalChange] = []
         for file in untracked { changes.append(.init(change: .new, path: file.path)) }
-        for file in unsyncable { changes.append(.init(change: .new, path: LocalScan.nfc(file.diskPath))) }
+        for file in unsyncable { changes.append(.init(change: .new, path: NotePath.nfc(file.diskPath))) }
         for note in tracked.values where !note.frozen {
             let base = note.row.base
             switch note.local {

@@ -42,9 +42,15 @@ struct SafeFiles: Sendable {
     }
 
     /// The bytes of the regular file at `relative` and its metadata as read.
+    /// - Throws: `SyncFileError` (`ENOENT` when a folder on the way or the file is gone; unsafe
+    ///   when a folder on the way is a link).
     func read(_ relative: String) throws -> (bytes: [UInt8], stat: FileStat) {
-        let fd = open(root + "/" + relative, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw SyncFileError(relative, "read", errno) }
+        let (parentFD, name) = try openParent(relative, create: false)
+        guard let parent = parentFD else { throw SyncFileError(relative, "read", ENOENT) }
+        let fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let openError = errno
+        close(parent)
+        guard fd >= 0 else { throw SyncFileError(relative, "read", openError) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
@@ -162,12 +168,18 @@ struct SafeFiles: Sendable {
     }
 
     /// Removes the folders of `relative` that sync emptied, deepest first, as git does: a note
-    /// moved or deleted elsewhere does not leave its empty folder behind. `rmdir` never removes
-    /// a folder with anything in it (hidden files included) and never follows a link.
+    /// moved or deleted elsewhere does not leave its empty folder behind. Each folder is removed
+    /// relative to its parent, reached as every other operation reaches it (never through a
+    /// link); removing a directory never removes one with anything in it (hidden files
+    /// included) and never follows a link.
     func pruneEmptyFolders(above relative: String) {
         var segments = relative.split(separator: "/").dropLast()
         while !segments.isEmpty {
-            guard rmdir(root + "/" + segments.joined(separator: "/")) == 0 else { return }
+            guard let (parentFD, name) = try? openParent(segments.joined(separator: "/"), create: false),
+                  let parent = parentFD else { return }
+            let removed = unlinkat(parent, name, AT_REMOVEDIR) == 0
+            close(parent)
+            guard removed else { return }
             segments = segments.dropLast()
         }
     }

@@ -72,7 +72,6 @@ extension SyncEngine {
         if let disk = tracked.diskPath, let stat = tracked.stat, key(disk) != key(path) {
             guard try makeRoom(at: path, for: tracked.row.base.id) else { return false }
             guard let moved = try files.move(disk, to: path, expecting: stat) else { return false }
-            trackedByKey[key(disk)] = nil
             tracked.diskPath = path
             tracked.stat = moved
         }
@@ -111,10 +110,10 @@ extension SyncEngine {
         if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
         let written: FileStat?
         do {
-            if ownKey != targetKey, let same = try identicalUntracked(at: targetKey, bytes) {
+            if ownKey != targetKey, let same = try identicalUntracked(at: path, bytes) {
                 // The bytes are there already: a sync stopped after writing them but before
                 // recording them left this file. Adopted, not copied aside as a duplicate.
-                forgetUntracked(same)
+                state.forgetUntracked(same)
                 diskTarget = same.diskPath
                 written = same.stat
             } else {
@@ -133,46 +132,46 @@ extension SyncEngine {
             // The note moved: its old file goes, unless it was edited meanwhile (then it stays,
             // and the next sync uploads it as a new note: nothing is lost).
             _ = try? files.remove(old, expecting: oldStat)
-            if trackedByKey[key(old)] == id { trackedByKey[key(old)] = nil }
         }
         tracked.diskPath = diskTarget
         tracked.stat = written
         tracked.row.diskPath = diskTarget
         tracked.row.stat = written
-        trackedByKey[targetKey] = id
         return .placed
     }
 
-    /// The untracked file at `targetKey` if it holds exactly `bytes`, unchanged since the scan.
-    private func identicalUntracked(at targetKey: String, _ bytes: [UInt8]) throws -> UntrackedFile? {
-        guard trackedByKey[targetKey] == nil, let file = untrackedByKey[targetKey], file.hash == SHA256.hex(of: bytes),
+    /// The untracked file at `path` if it holds exactly `bytes`, unchanged since the scan.
+    private func identicalUntracked(at path: String, _ bytes: [UInt8]) throws -> UntrackedFile? {
+        guard let file = state.untracked(at: path), file.hash == SHA256.hex(of: bytes),
               try files.occupant(file.diskPath) == .file(file.stat) else { return nil }
         return file
     }
 
     /// Deals with what is still at `diskTarget` once `makeRoom` is done, before a note is written
-    /// there: nothing to do (`nil`), or the outcome when the note cannot be written now.
-    ///
-    /// A note file that appeared since the scan is planned by the next sync. A file the scan left
-    /// alone because it cannot be a note (not UTF-8, too large) would otherwise block this change,
-    /// and with it the cursor, forever: it is kept whole under a conflict-copy name instead. An
-    /// ignored file, or anything that is not a file, stays and the note is not written here.
+    /// there, as `SyncPlanner.clear` decides: nothing to do (`nil`), or the outcome when the note
+    /// cannot be written now.
     private func clearObstacle(at diskTarget: String, for path: String) throws -> PlaceOutcome? {
-        switch try files.occupant(diskTarget) {
-        case .none:
-            return nil
-        case .other:
-            report.warnings.append("left alone \(path): something that is not a note file is in the way")
-            return .refused
+        let found = try files.occupant(diskTarget)
+        let obstacle: SyncPlanner.Obstacle
+        switch found {
+        case .none: obstacle = .none
+        case .other: obstacle = .notAFile
         case .file(let stat):
-            if ignore.isIgnored(path) {
-                report.warnings.append("left alone \(path): an ignored file is in the way of the server's note")
-                return .refused
-            }
-            if stat.size <= LocalScan.noteByteLimit,
-               let read = try? files.read(diskTarget), read.stat == stat, String(validating: read.bytes, as: UTF8.self) != nil {
-                return .changedUnderneath
-            }
+            let ignored = ignore.isIgnored(path)
+            obstacle = .file(ignored: ignored, couldBeNote: !ignored && couldBeNote(diskTarget, stat))
+        }
+        switch SyncPlanner.clear(obstacle) {
+        case .write:
+            return nil
+        case .leaveAlone:
+            report.warnings.append(obstacle == .notAFile
+                ? "left alone \(path): something that is not a note file is in the way"
+                : "left alone \(path): an ignored file is in the way of the server's note")
+            return .refused
+        case .retryNextSync:
+            return .changedUnderneath
+        case .moveToConflictCopy:
+            guard case .file(let stat) = found else { return .changedUnderneath }
             let copy = try conflictPath(for: path)
             guard try files.move(diskTarget, to: copy, expecting: stat) != nil else { return .changedUnderneath }
             report.warnings.append("moved \(path) to \(copy): it cannot be synced (not UTF-8 text, or too large), and the server has a note there")
@@ -181,31 +180,38 @@ extension SyncEngine {
         }
     }
 
+    /// Whether the file at `diskTarget` (as `stat` says) is UTF-8 text within the note limit,
+    /// unchanged while read: a note file the scan did not see. An unreadable file is not.
+    private func couldBeNote(_ diskTarget: String, _ stat: FileStat) -> Bool {
+        guard stat.size <= LocalScan.noteByteLimit, let read = try? files.read(diskTarget), read.stat == stat else { return false }
+        return String(validating: read.bytes, as: UTF8.self) != nil
+    }
+
     /// Frees `path` for note `id`: another tracked note's clean file there is removed (its own
     /// server change brings it back); an edited one, or an untracked file, becomes a conflict copy.
     /// - Returns: false when a file there changed under the sync.
     func makeRoom(at path: String, for id: NoteID) throws -> Bool {
-        let targetKey = key(path)
-        if let otherID = trackedByKey[targetKey], otherID != id, var other = snapshot.tracked[otherID],
+        if let otherID = state.trackedID(at: path), otherID != id, var other = state[otherID],
            let disk = other.diskPath, let stat = other.stat {
-            if other.local == .clean && !other.frozen && !revealsHiddenEdit(&other) {
+            let clean = other.local == .clean && !other.frozen && !revealsHiddenEdit(&other)
+            switch SyncPlanner.evict(clean: clean, frozen: other.frozen) {
+            case .remove:
                 guard try files.remove(disk, expecting: stat) else { return false }
-            } else {
-                let otherPath = LocalScan.nfc(disk)
+            case .conflictCopy(let unsyncable):
+                let otherPath = NotePath.nfc(disk)
                 let copy = try conflictPath(for: otherPath)
                 guard let moved = try files.move(disk, to: copy, expecting: stat) else { return false }
                 let hash: String = if case .changed(_, let h) = other.local { h } else { other.row.base.hash }
-                addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: hash, stat: moved))
-                try madeConflictCopy(copy, of: otherPath, reason: other.frozen ? .unsyncableFile : .clash(otherPath, path))
+                state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: hash, stat: moved))
+                try madeConflictCopy(copy, of: otherPath, reason: unsyncable ? .unsyncableFile : .clash(otherPath, path))
             }
-            trackedByKey[targetKey] = nil
             other.evicted = true
             other.diskPath = nil
             other.stat = nil
             other.local = .missing
-            snapshot.tracked[otherID] = other
+            state.track(other)  // releases the path
         }
-        if let file = untrackedByKey[targetKey] {
+        if let file = state.untrackedRecord(at: path) {
             return try moveUntrackedToConflictCopy(file, for: path)
         }
         return true
@@ -234,8 +240,8 @@ extension SyncEngine {
     func moveUntrackedToConflictCopy(_ file: UntrackedFile, for path: String) throws -> Bool {
         let copy = try conflictPath(for: file.path)
         guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { return false }
-        forgetUntracked(file)
-        addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
+        state.forgetUntracked(file)
+        state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
         try madeConflictCopy(copy, of: file.path, reason: .clash(file.path, path))
         return true
     }

@@ -40,7 +40,7 @@ extension SyncEngine {
                 return true
             }
             guard let written else { return false }
-            addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
+            state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
             try madeConflictCopy(copy, of: path, reason: .overlappingEdit)
             tracked.local = .clean
             switch try place(note, for: &tracked) {

@@ -1,11 +1,21 @@
 import NotesCore
 
+/// How a pull walks the changes feed.
+enum PullMode: Equatable {
+    /// From the stored cursor: each page's cursor is stored once the page is applied.
+    case incremental
+    /// From the beginning, after the server refused the cursor (410): no cursor is stored
+    /// until the whole feed is applied, and the notes the feed mentions are collected so the
+    /// ones it never mentions can be kept (DESIGN 4.12).
+    case resync
+}
+
 /// Pulling: the changes feed, page by page, each page applied and then recorded with its cursor.
 extension SyncEngine {
     /// Pulls, starting again from the beginning when the server no longer knows the cursor.
     func pullResyncing(metadataFirst: Bool) async throws {
         do {
-            try await pull(from: try index.cursor(), metadataFirst: metadataFirst)
+            try await pull(from: try index.cursor(), metadataFirst: metadataFirst, mode: .incremental)
         } catch SyncRemoteError.resyncRequired {
             // The server answers 410 when it purged deletions after the cursor, or when the cursor
             // is ahead of the account (a database restored from a backup): say only what holds for both.
@@ -13,11 +23,9 @@ extension SyncEngine {
                 the server asked for a full resync (it no longer has every change since this folder last synced); \
                 local files it does not have are kept and uploaded, none is deleted
                 """)
-            seenInFeed = []
-            defer { seenInFeed = nil }
-            let end = try await pull(from: nil, metadataFirst: false)
+            let end = try await pull(from: nil, metadataFirst: false, mode: .resync)
             if end.complete, let cursor = end.cursor {
-                try keepNotesUnknownToServer()
+                try keepNotesUnknownToServer(seen: end.seen)
                 try commit([], cursor: cursor)  // stored only now: a sync stopped before this resyncs again
             }
         }
@@ -27,14 +35,13 @@ extension SyncEngine {
     /// (deleted so long ago that even its tombstone is gone, or never there). A resync never
     /// deletes a local file (DESIGN 4.12): the file is kept and created again under the same
     /// id; if it was a stale copy of a deleted note, the user deletes it once more.
-    private func keepNotesUnknownToServer() throws {
-        guard let seen = seenInFeed else { return }
+    private func keepNotesUnknownToServer(seen: Set<NoteID>) throws {
         var changes: [IndexChange] = []
-        for (id, var note) in snapshot.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
-            switch note.local {
-            case .missing:
-                untrack(id, changes: &changes)  // deleted here and unknown there: nothing to keep
-            case .clean, .changed:
+        for (id, var note) in state.tracked where !seen.contains(id) && note.row.base.rev > 0 && !note.frozen {
+            switch SyncPlanner.unknownToServer(local: note.local) {
+            case .forget:
+                untrack(id, changes: &changes)
+            case .createAgain:
                 note.row.base.rev = 0
                 note.row.stat = .unknown
                 track(note, changes: &changes)
@@ -48,11 +55,14 @@ extension SyncEngine {
     /// advancing, so the next sync sees that page again (DESIGN 4.7, 4.10).
     /// - Parameter metadataFirst: ask for metadata first and fetch content only when a page holds
     ///   something new (after an upload, the feed mostly echoes this folder's own writes).
-    /// During a full resync (`seenInFeed` set) the cursor is not stored; the caller stores it.
-    /// - Returns: whether the feed was applied to its end, and the cursor reached.
+    /// - Parameter mode: in a `.resync` the cursor is not stored; the caller stores it.
+    /// - Returns: whether the feed was applied to its end, the cursor reached, and (in a
+    ///   `.resync`) every note id the feed mentioned.
     @discardableResult
-    private func pull(from start: String?, metadataFirst: Bool) async throws -> (complete: Bool, cursor: String?) {
-        let storesCursor = seenInFeed == nil
+    private func pull(from start: String?, metadataFirst: Bool, mode: PullMode)
+        async throws -> (complete: Bool, cursor: String?, seen: Set<NoteID>) {
+        let storesCursor = mode == .incremental
+        var seen = Set<NoteID>()
         var cursor = start
         var first = true
         var applied = 0
@@ -76,6 +86,7 @@ extension SyncEngine {
             var changes: [IndexChange] = []
             var complete = true
             for note in page.changes {
+                if mode == .resync { seen.insert(note.id) }
                 if try await applyRemote(note, into: &changes) == false { complete = false }
             }
             applied += page.changes.count
@@ -83,15 +94,15 @@ extension SyncEngine {
             // A no-op sync writes nothing: the cursor is stored only when it moved.
             try commit(changes, cursor: storesCursor && complete && page.cursor != cursor ? page.cursor : nil)
             if page.hasMore || applied > options.pageSize { options.progress?("downloading", applied, 0) }
-            guard complete else { return (false, cursor) }
-            guard page.hasMore, page.cursor != cursor else { return (true, page.cursor) }
+            guard complete else { return (false, cursor, seen) }
+            guard page.hasMore, page.cursor != cursor else { return (true, page.cursor, seen) }
             cursor = page.cursor
         }
     }
 
     /// Whether a feed entry tells this folder nothing new (its own upload coming back).
     private func isKnown(_ note: NoteResource) -> Bool {
-        if let tracked = snapshot.tracked[note.id] { return note.rev <= tracked.row.base.rev }
+        if let tracked = state[note.id] { return note.rev <= tracked.row.base.rev }
         return note.deleted
     }
 
@@ -112,7 +123,7 @@ extension SyncEngine {
 
     private func countLocalDeletes(_ notes: [NoteResource]) -> Int {
         notes.filter { note in
-            guard note.deleted, let tracked = snapshot.tracked[note.id], tracked.row.base.rev > 0 else { return false }
+            guard note.deleted, let tracked = state[note.id], tracked.row.base.rev > 0 else { return false }
             return SyncPlanner.reconcile(base: tracked.row.base, local: tracked.local, remote: note) == .deleteLocal
         }.count
     }
@@ -130,14 +141,13 @@ extension SyncEngine {
     }
 
     private func applyChange(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
-        seenInFeed?.insert(note.id)
         guard let path = try? NotePath(note.path) else {
             report.warnings.append("refused a note from the server with an unsafe path: \(note.path.debugDescription)")
             return true
         }
         var note = note
         note.path = path.value  // NFC on disk and in the index, whatever the server sent
-        if var tracked = snapshot.tracked[note.id] {
+        if var tracked = state[note.id] {
             if tracked.frozen {
                 if note.rev > tracked.row.base.rev {
                     report.warnings.append("did not update \(tracked.diskPath ?? note.path): the local file cannot be synced")
@@ -155,7 +165,7 @@ extension SyncEngine {
     private func applyNew(_ note: NoteResource, changes: inout [IndexChange]) async throws -> Bool {
         // `.notesignore` works both ways: a note at an ignored path is not downloaded here.
         if ignore.isIgnored(note.path) { return true }
-        let occupant = untrackedByKey[key(note.path)]
+        let occupant = state.untrackedRecord(at: note.path)
         let decision = SyncPlanner.reconcileNew(remote: note, occupantHash: occupant?.hash)
         var tracked = TrackedNote(row: IndexRow(base: SyncBase(id: note.id, path: note.path, rev: 0, hash: ""),
                                                 diskPath: note.path, stat: .unknown), local: .missing)
@@ -164,7 +174,7 @@ extension SyncEngine {
             return true
         case .adopt:
             guard let occupant else { return true }
-            forgetUntracked(occupant)
+            state.forgetUntracked(occupant)
             tracked.row = IndexRow(base: base(of: note), diskPath: occupant.diskPath, stat: occupant.stat)
             tracked.local = .clean
             tracked.diskPath = occupant.diskPath
@@ -191,27 +201,15 @@ extension SyncEngine {
         SyncBase(id: note.id, path: note.path, rev: note.rev, hash: note.hash)
     }
 
-    /// Records `tracked` in the snapshot, the lookups and the pending index changes.
+    /// Records `tracked` in the folder state and the pending index changes.
     func track(_ tracked: TrackedNote, changes: inout [IndexChange]) {
-        snapshot.tracked[tracked.row.base.id] = tracked
-        if let disk = tracked.diskPath { trackedByKey[key(disk)] = tracked.row.base.id }
+        state.track(tracked)
         changes.append(.upsert(tracked.row))
     }
 
     /// Forgets a tracked note entirely (deleted on both sides, or on the server).
     func untrack(_ id: NoteID, changes: inout [IndexChange]) {
-        if let disk = snapshot.tracked[id]?.diskPath, trackedByKey[key(disk)] == id { trackedByKey[key(disk)] = nil }
-        snapshot.tracked[id] = nil
+        state.untrack(id)
         changes.append(.remove(id))
-    }
-
-    /// Untracked files live in `untrackedByKey` only once the scan is done: constant-time
-    /// updates, however many files a first sync adopts.
-    func forgetUntracked(_ file: UntrackedFile) {
-        untrackedByKey[key(file.path)] = nil
-    }
-
-    func addUntracked(_ file: UntrackedFile) {
-        untrackedByKey[key(file.path)] = file
     }
 }

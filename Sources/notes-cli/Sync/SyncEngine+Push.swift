@@ -50,7 +50,7 @@ extension SyncEngine {
             }
         }
         for id in try pendingUploads() {
-            let path = snapshot.tracked[id]?.row.base.path ?? id.value
+            let path = state[id]?.row.base.path ?? id.value
             report.warnings.append("\(path) kept changing on the server; it is synced next time")
         }
         return sent
@@ -75,13 +75,12 @@ extension SyncEngine {
     /// Gives every new file a note id and records it before anything is sent, so a batch
     /// retried after a crash creates the same notes again, not duplicates (DESIGN 4.7).
     private func reserveIDs() throws {
-        guard !untrackedByKey.isEmpty else { return }
+        guard state.hasUntracked else { return }
         var changes: [IndexChange] = []
-        for file in untrackedByKey.values.sorted(by: { $0.path < $1.path }) {
+        for file in state.takeUntracked() {
             let row = IndexRow(base: SyncBase(id: NoteID(), path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
             track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat), changes: &changes)
         }
-        untrackedByKey = [:]
         try commit(changes)
     }
 
@@ -93,12 +92,11 @@ extension SyncEngine {
         // Sorted after filtering: a no-op sync of 10,000 notes spent 4% of its time sorting ids
         // of clean notes only to skip them.
         var gone: [NoteID] = []
-        for (id, note) in snapshot.tracked where !note.frozen && !skippedUploads.contains(id) {
-            switch (note.row.base.rev, note.local) {
-            case (0, .missing): gone.append(id)
-            case (0, _), (_, .changed): work.append(id)
-            case (_, .missing) where !note.evicted: work.append(id)
-            default: continue
+        for (id, note) in state.tracked where !note.frozen && !skippedUploads.contains(id) {
+            switch SyncPlanner.upload(base: note.row.base, local: note.local, evicted: note.evicted) {
+            case .drop: gone.append(id)
+            case .send: work.append(id)
+            case .none: continue
             }
         }
         for id in gone.sorted() { untrack(id, changes: &dropped) }
@@ -109,7 +107,7 @@ extension SyncEngine {
     /// The operation for note `id`, its file read now; `nil` (with a warning) when the file
     /// cannot be sent.
     private func prepare(_ id: NoteID) -> Upload? {
-        guard let note = snapshot.tracked[id] else { return nil }
+        guard let note = state[id] else { return nil }
         let base = note.row.base
         if base.rev > 0, note.local == .missing {
             return Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev), bytes: 64)

@@ -1,5 +1,32 @@
 import NotesCore
 
+/// What the server did with one batch operation, from its HTTP status (DESIGN 4.7, 4.8).
+enum BatchStatus: Equatable {
+    /// 200: an update or delete was applied.
+    case updated
+    /// 201: a create was applied.
+    case created
+    /// 412: the note's revision moved on (or the create's id exists); the answer carries it.
+    case stale
+    /// 409: another note has the path (compared ignoring case).
+    case pathTaken
+    /// 404: the server has no such note, not even a tombstone.
+    case notFound
+    /// Anything else: the operation was refused; left for the next sync.
+    case refused(Int)
+
+    init(httpStatus: Int) {
+        switch httpStatus {
+        case 200: self = .updated
+        case 201: self = .created
+        case 412: self = .stale
+        case 409: self = .pathTaken
+        case 404: self = .notFound
+        default: self = .refused(httpStatus)
+        }
+    }
+}
+
 /// What each batch result means for the folder.
 extension SyncEngine {
     func handle(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
@@ -13,15 +40,15 @@ extension SyncEngine {
 
     private func handleResult(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
         let id = upload.operation.id
-        guard var tracked = snapshot.tracked[id] else { return }
-        var status = result.status
-        if status == 412, let current = result.note, Self.isOwnWrite(current, of: upload) {
+        guard var tracked = state[id] else { return }
+        var status = BatchStatus(httpStatus: result.status)
+        if status == .stale, let current = result.note, Self.isOwnWrite(current, of: upload) {
             // The server already holds exactly this write: a batch retried after its answer was
             // lost. Count it as done rather than as a merge.
-            status = 200
+            status = .updated
         }
         switch status {
-        case 200, 201:
+        case .updated, .created:
             guard let note = result.note else { return }
             if upload.kind == .delete {
                 report.add(.deleted, tracked.row.base.path)
@@ -36,7 +63,7 @@ extension SyncEngine {
             tracked.local = .clean
             report.add(renamedOnly ? .renamed : .uploaded, note.path)
             track(tracked, changes: &changes)
-        case 412:
+        case .stale:
             guard let current = result.note else {
                 skip(id, upload, result)
                 return
@@ -48,9 +75,9 @@ extension SyncEngine {
                 return
             }
             _ = try await carryOut(decision, for: &tracked, remote: current, changes: &changes)
-        case 409:
+        case .pathTaken:
             try movePathTaken(&tracked, upload: upload, changes: &changes)
-        case 404:
+        case .notFound:
             if upload.kind == .delete {
                 untrack(id, changes: &changes)
             } else {
@@ -60,7 +87,7 @@ extension SyncEngine {
                 tracked.row.stat = .unknown
                 track(tracked, changes: &changes)
             }
-        default:
+        case .refused:
             skip(id, upload, result)
         }
     }
@@ -83,7 +110,6 @@ extension SyncEngine {
             skippedUploads.insert(id)  // edited meanwhile: the next sync tries again
             return
         }
-        if trackedByKey[key(disk)] == id { trackedByKey[key(disk)] = nil }
         tracked.diskPath = copy
         tracked.stat = moved
         if tracked.row.base.rev == 0 {
@@ -99,14 +125,14 @@ extension SyncEngine {
         }
         // The server compares paths ignoring case: the note there differs in case, unless this
         // folder tracks one at exactly this path (then both sides made the path).
-        let same = snapshot.tracked.values.contains { $0.row.base.id != id && $0.row.base.rev > 0 && $0.row.base.path == path }
+        let same = state.tracked.values.contains { $0.row.base.id != id && $0.row.base.rev > 0 && $0.row.base.path == path }
         try madeConflictCopy(copy, of: path, reason: same ? .overlappingEdit : .caseClash)
         track(tracked, changes: &changes)
     }
 
     private func skip(_ id: NoteID, _ upload: Upload, _ result: BatchResult) {
         skippedUploads.insert(id)
-        let what = upload.operation.path ?? snapshot.tracked[id]?.row.base.path ?? id.value
+        let what = upload.operation.path ?? state[id]?.row.base.path ?? id.value
         let why = result.error.map { "\($0.message) (\($0.code))" } ?? "HTTP \(result.status)"
         report.warnings.append("could not sync \(what): \(why)")
     }

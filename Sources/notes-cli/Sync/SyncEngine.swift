@@ -23,18 +23,13 @@ final class SyncEngine {
     /// Milliseconds since 1970 for conflict-copy names only; never compared (DESIGN 4.5).
     let now: () -> Int64
 
-    var snapshot = LocalSnapshot()
-    /// The tracked note whose file is at each path key (case-folded on case-insensitive disks).
-    var trackedByKey: [String: NoteID] = [:]
-    /// The untracked files by path key.
-    var untrackedByKey: [String: UntrackedFile] = [:]
+    /// The folder's notes as the scan found them, changed as the sync goes.
+    var state: FolderState
     var report = SyncReport()
     /// Notes whose upload failed for a reason retrying cannot fix; left for the next sync.
     var skippedUploads = Set<NoteID>()
     /// The rules of `.notesignore`, read at the start of the sync.
     var ignore = IgnoreRules()
-    /// During a full resync, every note id the feed mentioned.
-    var seenInFeed: Set<NoteID>?
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -46,6 +41,7 @@ final class SyncEngine {
         self.remote = dryRemote ?? remote
         self.options = options
         self.now = now
+        state = FolderState(caseInsensitive: folder.config.caseInsensitive)
         report.dryRun = options.dryRun
     }
 
@@ -57,44 +53,31 @@ final class SyncEngine {
         let rows = try index.rows()
         dryRemote?.seed(rows)
         ignore = folder.ignoreRules()
-        snapshot = try LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                 ignore: ignore).scan(rows: rows)
+        let snapshot = try LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+                                     ignore: ignore).scan(rows: rows)
         report.warnings += snapshot.warnings
         report.filesRead = snapshot.filesRead
         report.local = snapshot.localChanges
-        rebuildKeys()
+        state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
-        try moveUnsyncableNames()
+        try moveUnsyncableNames(snapshot.unsyncable)
         try refreshMetadata()
         try await pullResyncing(metadataFirst: false)
         let pushed = try await push()
         if pushed && !options.dryRun { try await pullResyncing(metadataFirst: true) }
-        report.filesRead = snapshot.filesRead
         return report
     }
 
     /// The path key for lookups: case-folded where the filesystem folds case.
-    func key(_ path: String) -> String {
-        LocalScan.key(LocalScan.nfc(path), caseInsensitive: folder.config.caseInsensitive)
-    }
-
-    /// Recomputes the path lookups from the snapshot.
-    func rebuildKeys() {
-        trackedByKey = [:]
-        for (id, note) in snapshot.tracked {
-            if let disk = note.diskPath { trackedByKey[key(disk)] = id }
-        }
-        untrackedByKey = Dictionary(snapshot.untracked.map { (key($0.path), $0) }, uniquingKeysWith: { first, _ in first })
-        snapshot.untracked = []  // from here on `untrackedByKey` is the one list
-    }
+    func key(_ path: String) -> String { state.key(path) }
 
     /// Tracked notes that exist on the server (a create not yet confirmed does not count).
-    var confirmedCount: Int { snapshot.tracked.values.reduce(0) { $0 + ($1.row.base.rev > 0 ? 1 : 0) } }
+    var confirmedCount: Int { state.confirmedCount }
 
     /// Stops before deleting too much of the server because files vanished here (an emptied or
     /// unmounted folder), unless `--allow-mass-delete`.
     private func checkLocalMassDelete() throws {
-        try guardMassDelete(.local, deleting: snapshot.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count)
+        try guardMassDelete(.local, deleting: state.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count)
     }
 
     /// The one mass-delete guard (DESIGN 4.9), for either side: throws `MassDeleteRefusal`, with
@@ -125,11 +108,11 @@ final class SyncEngine {
     /// the next scan recognises them without reading.
     private func refreshMetadata() throws {
         var changes: [IndexChange] = []
-        for (id, var note) in snapshot.tracked where note.local == .clean && !note.frozen {
+        for (_, var note) in state.tracked where note.local == .clean && !note.frozen {
             guard let disk = note.diskPath, let stat = note.stat, stat != note.row.stat || disk != note.row.diskPath else { continue }
             note.row.stat = stat
             note.row.diskPath = disk
-            snapshot.tracked[id] = note
+            state.track(note)
             changes.append(.upsert(note.row))
         }
         try commit(changes)
@@ -146,22 +129,20 @@ final class SyncEngine {
 
     /// Moves each note file whose name cannot be a note path to a conflict copy under a
     /// repaired name, which is uploaded like any new note: its text syncs, nothing is left behind.
-    private func moveUnsyncableNames() throws {
-        for file in snapshot.unsyncable {
+    private func moveUnsyncableNames(_ unsyncable: [UntrackedFile]) throws {
+        for file in unsyncable {
             let copy = try conflictPath(for: file.path)
             guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { continue }  // changed: next sync
-            addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
-            try madeConflictCopy(copy, of: LocalScan.nfc(file.diskPath), reason: .unsyncableName)
+            state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
+            try madeConflictCopy(copy, of: NotePath.nfc(file.diskPath), reason: .unsyncableName)
         }
-        snapshot.unsyncable = []
     }
 
     /// A free conflict-copy path for `path`, made on this device now.
     func conflictPath(for path: String) throws -> String {
         for attempt in 1...1000 {
             let candidate = ConflictName.path(for: path, device: folder.config.device, millisecondsSinceEpoch: now(), attempt: attempt)
-            let candidateKey = key(candidate)
-            if trackedByKey[candidateKey] == nil, untrackedByKey[candidateKey] == nil, try files.occupant(candidate) == .none {
+            if state.isFree(candidate), try files.occupant(candidate) == .none {
                 return candidate
             }
         }
