@@ -139,4 +139,24 @@ struct SyncConflictsTests {
             #expect(try await listing(h, "a").map(\.why) == ["unsyncable name", "unsyncable name"])
         }
     }
+
+    @Test("a new file named with a bidi override, a zero-width space or a trailing space is set aside as an unsyncable name; the server never sees that name")
+    func spoofableNewNamesBecomeConflictCopies() async throws {
+        try await SyncHarness.with { h in
+            try await h.twoFolders([("seed.md", "s\n")])
+            try h.write("a", "invoice\u{202E}dm.exe.md", "bidi\n")
+            try h.write("a", "zero\u{200B}width.md", "zw\n")
+            try h.write("a", "dir /trailing.md", "space\n")
+            let status = try await h.status("a")
+            #expect(status.conflicts.map(\.reason) == [.unsyncableName, .unsyncableName, .unsyncableName], "\(status)")
+            let report = try await h.sync("a", expect: 3)
+            h.expectSameOutcome(predicted: status, done: report)
+            let server = try await h.serverNotes()
+            #expect(Set(server.values) == ["s\n", "bidi\n", "zw\n", "space\n"])
+            for path in server.keys {
+                #expect(SyncableName.newNoteProblem(path) == nil, "the server holds a spoofable name: \(path.debugDescription)")
+            }
+            #expect(try h.textTree("a") == server)
+        }
+    }
 }

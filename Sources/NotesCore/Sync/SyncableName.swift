@@ -6,13 +6,23 @@
 public enum SyncableName {
     /// Why `path` cannot be a new note's path; `nil` when it can.
     ///
-    /// A stricter rule for new paths (such as bidi controls, zero-width characters or spaces at
-    /// the ends of a name) belongs in `NotePath`; adding its check here is the one line needed
-    /// for sync to move such files to repaired conflict copies.
+    /// Asked of every note file, tracked or not; `newNoteProblem(_:)` adds the rules for new paths.
     public static func problem(_ path: String) -> NotePathError? {
         do {
             _ = try NotePath(path)
             return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Why `path` cannot be the path of a note created now: `problem(_:)`, or one of the rules
+    /// the server applies to new paths only (`NotePath.newNoteProblem`: bidi controls, invisible
+    /// characters, spaces at the ends of a name). Paths stored before those rules keep working,
+    /// so this is asked only of files that are not already notes.
+    public static func newNoteProblem(_ path: String) -> NotePathError? {
+        do {
+            return try NotePath(path).newNoteProblem
         } catch {
             return error
         }

@@ -80,14 +80,7 @@ struct LocalScan {
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
             if let problem = SyncableName.problem(path) {
-                let repaired = SyncableName.repaired(path)
-                guard !ignore.isIgnored(path), SyncableName.problem(repaired) == nil else {
-                    snapshot.warnings.append("left alone \(entry.path): \(problem)")
-                    continue
-                }
-                if let hash = try readHash(entry.path, size: entry.size, into: &snapshot) {
-                    snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
-                }
+                try setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
             if let id = byKey[key(path)], !seen.contains(id),
@@ -108,6 +101,12 @@ struct LocalScan {
                 continue
             }
             if ignore.isIgnored(path) { continue }
+            // A new file named as the server refuses for new notes (a bidi override, an invisible
+            // character, spaces at the ends) is set aside too; a tracked note keeps its name.
+            if let problem = SyncableName.newNoteProblem(path) {
+                try setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                continue
+            }
             guard let hash = try readHash(entry.path, size: entry.size, into: &snapshot) else { continue }
             snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
         }
@@ -141,6 +140,20 @@ struct LocalScan {
     }
 
     /// The content hash of a file, or `nil` (with a warning) when it cannot be a note.
+    /// A note file whose name cannot be a new note's goes to a conflict copy under a repaired
+    /// name, which syncs; an ignored one, or one no repair makes valid, is left alone and named.
+    private func setAside(_ entry: FolderWalker.Entry, path: String, stat: FileStat, problem: NotePathError,
+                          into snapshot: inout LocalSnapshot) throws {
+        let repaired = SyncableName.repaired(path)
+        guard !ignore.isIgnored(path), SyncableName.newNoteProblem(repaired) == nil else {
+            snapshot.warnings.append("left alone \(entry.path): \(problem)")
+            return
+        }
+        if let hash = try readHash(entry.path, size: entry.size, into: &snapshot) {
+            snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
+        }
+    }
+
     private func readHash(_ diskPath: String, size: Int64, into snapshot: inout LocalSnapshot) throws -> String? {
         guard size <= maxNoteBytes else {
             snapshot.warnings.append("left alone \(diskPath): larger than the server's note limit of \(maxNoteBytes) bytes")
