@@ -29,14 +29,16 @@ struct SyncFaultTests {
     @Test("kill -9 of the client during uploads and during a clone, then resumed syncs: whole files, no duplicates, no loss")
     func clientKilledMidSync() async throws {
         try await SyncHarness.with { h in
-            let notes = Self.corpus(600)  // about 25 batches of 48 KB
+            // About 40 batches of 48 KB: room for three kills even when this test process, polling
+            // on a loaded machine, notices each trigger several batches late.
+            let notes = Self.corpus(900)
             try await h.initFolder("a")
             for (path, text) in notes { try h.write("a", path, text) }
-            // Each run is killed once the server has answered two more batches than before it.
+            // Each run is killed once the server has answered one more batch than before it.
             for _ in 0..<3 {
                 let before = h.client.logCount("POST /v1/batch")
                 let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
-                    h.client.logCount("POST /v1/batch") >= before + 2
+                    h.client.logCount("POST /v1/batch") > before
                 }
                 #expect(kill.landedMidSync, "the upload ended before the kill: \(kill)")
                 let uploaded = try await h.serverNotes().count
