@@ -51,7 +51,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesCoreTests",
-            dependencies: ["NotesCore"]
+            dependencies: ["NotesCore", "NotesTestSupport"]
         ),
         .testTarget(
             name: "NotesServerTests",

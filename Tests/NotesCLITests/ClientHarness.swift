@@ -8,7 +8,7 @@ import Testing
 /// `notes` binary, so tests never touch the developer's own credentials.
 struct ClientHarness {
     static let username = "ada"
-    static let password = "correct horse battery staple"
+    static let password = TestAccount.password
 
     let server: TestServer
     let home: TemporaryDirectory
@@ -27,14 +27,12 @@ struct ClientHarness {
 
     /// Runs `body` with a fresh harness and always stops the server and removes HOME after.
     static func with(accessTokenTTL ttl: Int? = nil, _ body: (ClientHarness) async throws -> Void) async throws {
-        let harness = try await start(accessTokenTTL: ttl)
-        do {
+        try await withServer(ttl.map { ["--access-token-ttl", String($0)] } ?? []) { server in
+            try await server.addUser(username, password: password)
+            let harness = ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
+            defer { harness.home.remove() }
             try await body(harness)
-        } catch {
-            await harness.stop()
-            throw error
         }
-        await harness.stop()
     }
 
     func stop() async {
@@ -99,12 +97,7 @@ struct ClientHarness {
     /// Waits (polling, at most `timeout` seconds) until `condition` holds; the server writes its
     /// log line after answering, so a just-finished client may be a moment ahead of the log.
     func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return true
+        try await NotesTestSupport.waitUntil(timeout: timeout) { condition() }
     }
 
     /// Waits for an access token issued with a TTL of `seconds` to expire: the one fixed sleep

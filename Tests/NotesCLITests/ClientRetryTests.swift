@@ -115,14 +115,15 @@ struct ClientRetryTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        // Two seconds ahead, truncated to the second: the client must wait at least one.
-        let date = formatter.string(from: Date().addingTimeInterval(2))
+        // An HTTP date has whole seconds: three seconds past the current whole second is between
+        // two and three seconds ahead, so even a slow request leaves the client at least one to wait.
+        let date = formatter.string(from: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 3))
         let server = try ScriptedHTTPServer(replies: [.error(503, "busy", "Busy.", headers: ["Retry-After": date])], then: Self.ok)
         defer { server.stop() }
         #expect(try await Self.client(server, retry: RetryPolicy(maxAttempts: 2, maxRetryAfter: 5)).me().username == "ada")
         let times = server.requests.map(\.receivedAt)
         try #require(times.count == 2)
-        #expect(times[1].timeIntervalSince(times[0]) >= 0.9)
+        #expect(times[1].timeIntervalSince(times[0]) >= 1)
     }
 
     @Test("Retry-After is read as seconds or as an HTTP date, and backoff waits stay within bounds")

@@ -22,7 +22,7 @@ struct SyncAccountConvergenceTests {
             var worlds = ["ada": SyncConvergenceTests.World(seed: seed), "bob": SyncConvergenceTests.World(seed: seed + 1000)]
             var options = SyncOptions()
             options.allowMassDelete = true  // the random walk deletes freely; the guard has its own tests
-            var rng = SplitMix64(seed: seed &+ 7)
+            var rng = SeededRandom(seed: seed &+ 7)
             let folders = owners.keys.sorted()
             for _ in 0..<30 {
                 let name = folders[Int(rng.next() % 3)]

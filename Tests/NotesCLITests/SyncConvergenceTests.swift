@@ -59,7 +59,7 @@ struct SyncConvergenceTests {
 
     /// The random user: creates, edits (a unique token line at a random place), renames and deletes.
     struct World {
-        var rng: SplitMix64
+        var rng: SeededRandom
         var counter = 0
         var tokens: [String] = []
         /// Tokens in files the user deleted: those may legitimately be gone.
@@ -68,7 +68,7 @@ struct SyncConvergenceTests {
 
         init(seed: UInt64) {
             self.seed = seed
-            rng = SplitMix64(seed: seed)
+            rng = SeededRandom(seed: seed)
         }
 
         mutating func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(max(n, 1))) }
@@ -104,18 +104,5 @@ struct SyncConvergenceTests {
                 try h.remove(name, path)
             }
         }
-    }
-}
-
-/// A seeded generator, so a failing seed replays exactly.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -17,20 +17,15 @@ struct SyncHarness {
     /// Runs `body` with a fresh server, user, session and work folder, cleaned up afterwards.
     /// - Parameter serverArguments: more `notes-server serve` flags, such as `--tombstone-ttl 1`.
     static func with(serverArguments: [String] = [], _ body: (SyncHarness) async throws -> Void) async throws {
-        let server = try await TestServer(extraArguments: serverArguments)
-        let client = ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
-        let work = try TemporaryDirectory("notes-sync")
-        do {
+        try await withServer(serverArguments) { server in
+            let client = ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
+            defer { client.home.remove() }
+            let work = try TemporaryDirectory("notes-sync")
+            defer { work.remove() }
             try await server.addUser(ClientHarness.username, password: ClientHarness.password)
             try await client.login()
             try await body(SyncHarness(client: client, work: work))
-        } catch {
-            await client.stop()
-            work.remove()
-            throw error
         }
-        await client.stop()
-        work.remove()
     }
 
     /// The absolute path of folder `name` under the work directory.
@@ -63,29 +58,14 @@ struct SyncHarness {
     func syncInProcess(_ name: String, options: SyncOptions = SyncOptions(),
                        wrap: (any SyncRemote) -> any SyncRemote = { $0 }) async throws -> SyncReport {
         let folder = try SyncFolder.find(from: self.folder(name))
-        let lock = try await Self.lock(folder)
+        let lock = try SyncLock(path: folder.lockPath)
+        defer { withExtendedLifetime(lock) {} }  // released after the index is closed, as `notes sync` does
         let index = try SyncIndex(path: folder.indexPath)
         defer { try? index.close() }
         // The folder's own account, checked page by page, as `notes sync` does.
         let bound = try await ClientFactory(environment: client.environment).client(forFolder: folder, tokenCheck: .byChangesFeed)
         let remote = wrap(AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound))
-        let report = try await SyncEngine(folder: folder, index: index, remote: remote, options: options).run()
-        withExtendedLifetime(lock) {}
-        return report
-    }
-
-    /// Takes the folder's lock, waiting out a moment of contention that only tests see: a
-    /// `notes` child that another test forks holds a copy of this process's lock descriptor
-    /// until it execs (`O_CLOEXEC` closes it only then), and `flock` locks follow descriptors.
-    private static func lock(_ folder: SyncFolder) async throws -> SyncLock {
-        for _ in 0..<100 {
-            do {
-                return try SyncLock(path: folder.lockPath)
-            } catch let error as CLIError where error.message.contains("another sync is running") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        return try SyncLock(path: folder.lockPath)
+        return try await SyncEngine(folder: folder, index: index, remote: remote, options: options).run()
     }
 
     /// Writes `text` at `path` in folder `name`, creating folders.
@@ -138,6 +118,16 @@ struct SyncHarness {
         let api = try client.apiClient()
         let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("limit", "1000")]))
         return Dictionary(page.changes.filter { !$0.deleted }.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// How many `.md` files folder `name` holds outside `.notes/` (cheap enough to poll).
+    func noteFileCount(_ name: String) -> Int {
+        guard let walk = FileManager.default.enumerator(atPath: folder(name)) else { return 0 }
+        var count = 0
+        while let path = walk.nextObject() as? String {
+            if path == ".notes" { walk.skipDescendants() } else if path.hasSuffix(".md") { count += 1 }
+        }
+        return count
     }
 
     /// Folder `name` as text by path (for comparing with `serverNotes`).

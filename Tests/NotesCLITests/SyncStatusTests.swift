@@ -38,24 +38,12 @@ struct SyncStatusTests {
             try await h.twoFolders([("seed.md", "s\n")])
             let notes = SyncFaultTests.corpus(600)
             for (path, text) in notes { try h.write("a", path, text) }
-            let process = Process()
-            process.executableURL = BuiltProducts.client
-            process.arguments = ["sync", h.folder("a")]
-            process.environment = h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
             // Killed when the server has answered its first batch: mid-upload, by an event, not a delay.
-            let sawBatch = try await h.client.waitUntil(timeout: 60) { h.client.logCount("POST /v1/batch") >= 1 || !process.isRunning }
-            #expect(sawBatch)
-            kill(process.processIdentifier, SIGKILL)
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
-                    process.waitUntilExit()
-                    continuation.resume()
-                }
+            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
+                h.client.logCount("POST /v1/batch") >= 1
             }
-            #expect(process.terminationReason == .uncaughtSignal, "the sync ended before the kill")
+            #expect(kill.sawTrigger)
+            #expect(kill.killedBySignal, "the sync ended before the kill")
             let onServer = try await h.serverNotes().count
             #expect(onServer < 601, "the kill came before the last batch")
             let status = try await h.status("a")

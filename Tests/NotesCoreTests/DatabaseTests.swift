@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 @testable import NotesCore
 
@@ -10,9 +11,9 @@ struct DatabaseTests {
     ])
 
     @Test("opens in WAL mode and runs migrations once, in order")
-    func migratesAndUsesWAL() throws {
-        try withTemporaryDirectory { dir in
-            let path = dir.appendingPathComponent("db.sqlite").path
+    func migratesAndUsesWAL() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir.appending("db.sqlite").path
             do {
                 let db = try Database(path: path)
                 #expect(try db.scalarString("PRAGMA journal_mode") == "wal")
@@ -28,18 +29,18 @@ struct DatabaseTests {
     }
 
     @Test("refuses a database newer than the program")
-    func refusesNewerSchema() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func refusesNewerSchema() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             try db.execute("PRAGMA user_version = 9")
             #expect(throws: DatabaseError.self) { try migrator.migrate(db) }
         }
     }
 
     @Test("binds hostile text as a value, never as SQL")
-    func bindsValues() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func bindsValues() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             try migrator.migrate(db)
             let hostile = "x'); DROP TABLE item; --"
             try db.run("INSERT INTO item (name, data) VALUES (?, ?)", hostile, [UInt8]([0, 1, 2]))
@@ -52,9 +53,9 @@ struct DatabaseTests {
     }
 
     @Test("a failed transaction rolls back every write in it")
-    func transactionRollsBack() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func transactionRollsBack() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             try migrator.migrate(db)
             do {
                 try db.transaction {
@@ -78,9 +79,9 @@ struct DatabaseTests {
     }
 
     @Test("a constraint violation is reported as one")
-    func constraintErrors() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func constraintErrors() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             try migrator.migrate(db)
             try db.run("INSERT INTO item (name) VALUES (?)", "a")
             do throws(DatabaseError) {
@@ -94,12 +95,12 @@ struct DatabaseTests {
     }
 
     @Test("online backup copies a consistent, healthy database")
-    func backupCopiesData() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func backupCopiesData() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             try migrator.migrate(db)
             try db.run("INSERT INTO item (name) VALUES (?)", "kept")
-            let copyPath = dir.appendingPathComponent("backup.sqlite").path
+            let copyPath = dir.appending("backup.sqlite").path
             try db.backup(to: copyPath)
             let copy = try Database(path: copyPath)
             #expect(try copy.integrityCheck() == "ok")
@@ -108,8 +109,8 @@ struct DatabaseTests {
     }
 
     @Test("opening a directory as a database fails with the path in the message")
-    func openFailureNamesPath() throws {
-        try withTemporaryDirectory { dir in
+    func openFailureNamesPath() async throws {
+        try await withTemporaryDirectory { dir in
             do throws(DatabaseError) {
                 _ = try Database(path: dir.path)
                 Issue.record("opened a directory")

@@ -1,3 +1,4 @@
+import NotesTestSupport
 import Testing
 @testable import NotesCore
 
@@ -131,7 +132,7 @@ struct MergeTests {
 
     @Test(arguments: 0..<40)
     func randomEditsOnOneSideAlwaysMergeToThatSide(seed: Int) {
-        var rng = SplitMix(seed: UInt64(seed))
+        var rng = SeededRandom(seed: UInt64(seed))
         let base = (0..<Int(rng.next() % 30)).map { _ in "l\(rng.next() % 8)\n" }
         var ours = base
         for _ in 0..<Int(rng.next() % 6) {
@@ -144,18 +145,5 @@ struct MergeTests {
         }
         #expect(merge(base.joined(), ours.joined(), base.joined()) == ours.joined())
         #expect(merge(base.joined(), base.joined(), ours.joined()) == ours.joined())
-    }
-}
-
-/// A tiny seeded generator, so random tests replay exactly.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

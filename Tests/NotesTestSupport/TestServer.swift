@@ -15,25 +15,44 @@ public final class TestServer: @unchecked Sendable {
     private let errPipe: Pipe
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    public var databasePath: String { directory.appending("notes.sqlite").path }
+    public let databasePath: String
 
     /// Starts the server and waits until it prints the address it listens on.
-    /// - Parameter extraArguments: more `serve` flags, such as `["--access-token-ttl", "2"]`.
-    public init(extraArguments: [String] = []) async throws {
-        directory = try TemporaryDirectory("notes-server")
+    /// - Parameters:
+    ///   - extraArguments: more `serve` flags, such as `["--access-token-ttl", "2"]`.
+    ///   - database: a database that outlives this server (a restart test); by default a new
+    ///     one in the server's temporary folder, removed by `stop()`.
+    ///   - port: a fixed port (a restart on the same address); by default a free one.
+    public init(extraArguments: [String] = [], database: String? = nil, port: Int = 0) async throws {
+        let directory = try TemporaryDirectory("notes-server")
+        let databasePath = database ?? directory.appending("notes.sqlite").path
         let process = Process()
         process.executableURL = BuiltProducts.server
-        process.arguments = ["serve", "--db", directory.appending("notes.sqlite").path, "--listen", "127.0.0.1:0"] + extraArguments
+        process.arguments = ["serve", "--db", databasePath, "--listen", "127.0.0.1:\(port)"] + extraArguments
         process.environment = ["PATH": "/usr/bin:/bin"]
         let outPipe = Pipe()
-        errPipe = Pipe()
+        let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
-        exit = ProcessExit(process)
+        let exit = ProcessExit(process)
         try process.run()
+        let listening: Int
+        do {
+            listening = try await Self.readPort(from: outPipe.fileHandleForReading, process: process)
+        } catch {
+            // Exited (a port still held, a bad flag) or silent past the deadline: leave nothing behind.
+            if !exit.hasExited { Foundation.kill(process.processIdentifier, SIGKILL) }
+            _ = await exit.wait()
+            directory.remove()
+            throw error
+        }
+        self.directory = directory
+        self.databasePath = databasePath
         self.process = process
-        port = try await Self.readPort(from: outPipe.fileHandleForReading, process: process)
+        self.exit = exit
+        self.errPipe = errPipe
+        self.port = listening
         let lock = self.lock
         errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
@@ -43,9 +62,20 @@ public final class TestServer: @unchecked Sendable {
         }
     }
 
-    /// Reads stdout until the `listening on http://HOST:PORT` line and returns the port.
+    /// How long a server may take to print its address before the start counts as failed.
+    static let startDeadline: Duration = .seconds(60)
+
+    /// Reads stdout, however it is split into chunks, until the `listening on http://HOST:PORT`
+    /// line, and returns the port. A server that exits first, or stays silent past
+    /// `startDeadline` (it is then killed, which ends the read), fails the start with its output.
     private static func readPort(from handle: FileHandle, process: Process) async throws -> Int {
-        try await onOwnThread {
+        let pid = process.processIdentifier
+        let watchdog = Task {
+            try await Task.sleep(for: startDeadline)
+            Foundation.kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        return try await onOwnThread {
             var buffer = ""
             while true {
                 let data = handle.availableData
@@ -103,6 +133,23 @@ public final class TestServer: @unchecked Sendable {
     public func kill() {
         if !exit.hasExited { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
+}
+
+/// Runs `body` against a fresh `notes-server serve` with `extraArguments` and stops the server
+/// afterwards, whatever happens (its temporary database goes with it). The fixtures of each test
+/// target (`withAPIServer`, `AuthFixture.withServer`, `ClientHarness.with`, `SyncHarness.with`)
+/// build on this one start path.
+public func withServer<T>(_ extraArguments: [String] = [], _ body: (TestServer) async throws -> T) async throws -> T {
+    let server = try await TestServer(extraArguments: extraArguments)
+    let result: T
+    do {
+        result = try await body(server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+    return result
 }
 
 public enum TestServerError: Error, CustomStringConvertible {

@@ -34,6 +34,9 @@ final class SyncLock: Sendable {
     }
 
     deinit {
-        close(descriptor)  // releases the lock
+        // Unlock before closing: a `flock` belongs to the open file, which a child forked at this
+        // moment (before its exec closes the copy) still shares, so closing alone can leave the lock held.
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }

@@ -41,31 +41,20 @@ extension TestAPIClient {
 /// The account every auth test signs in with, and the way each test gets its own server.
 enum AuthFixture {
     static let username = "alice"
-    static let password = "correct horse battery"
+    static let password = TestAccount.password
 
     /// Runs `body` against a fresh `notes-server serve` with `extraArguments` and the user
     /// `alice`, then stops the server (its temporary database goes with it).
     static func withServer(_ extraArguments: [String] = [], addUser: Bool = true,
                            _ body: (TestServer, TestAPIClient) async throws -> Void) async throws {
-        let server = try await TestServer(extraArguments: extraArguments)
-        let client = TestAPIClient(server)
-        do {
+        try await NotesTestSupport.withServer(extraArguments) { server in
             if addUser { try await server.addUser(username, password: password) }
-            try await body(server, client)
-        } catch {
-            await server.stop()
-            throw error
+            try await body(server, TestAPIClient(server))
         }
-        await server.stop()
     }
 
     /// Polls `condition` every 50 ms until it holds or `timeout` passes; whether it held.
     static func eventually(timeout: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-        return try await condition()
+        try await waitUntil(timeout: timeout, condition)
     }
 }

@@ -16,8 +16,8 @@ struct ServeLifecycleTests {
     @Test("after a graceful stop the database is whole and keeps what was written")
     func gracefulStopLeavesAHealthyDatabase() async throws {
         let server = try await TestServer()
-        try await server.addUser("alice", password: "correct horse battery")
-        let api = try await TestAPIClient(server).signedIn("alice", password: "correct horse battery")
+        try await server.addUser("alice", password: TestAccount.password)
+        let api = try await TestAPIClient(server).signedIn("alice", password: TestAccount.password)
         let note = try await api.create("kept.md", "# Kept\n")
         let copy = try TemporaryDirectory("notes-serve-copy")
         defer { copy.remove() }
