@@ -74,7 +74,8 @@ extension OpenAPIDocument {
                 "id": {"type": "string", "format": "uuid"}, "rev": {"type": "integer", "format": "int64"}, "path": {"type": "string"},
                 "hash": {"type": "string"}, "size": {"type": "integer"}, "deleted": {"type": "boolean"},
                 "created_at": {"type": "string", "format": "date-time"},
-                "content": {"type": "string", "nullable": true, "description": "Only when one revision is asked for: a merge base."}}},
+                "content": {"type": "string", "nullable": true, "description": "Only when one revision is asked for: a merge base."},
+                "device": {"type": "string", "description": "The device that made this revision: the signed-in session's device name, or `token:NAME` for a personal token. Absent for revisions made before the server recorded it, or by a session that gave no device name."}}},
               "RevisionList": {"type": "object", "required": ["revisions"], "properties": {
                 "revisions": {"type": "array", "items": {"$ref": "#/components/schemas/Revision"}, "description": "Newest first, without content."}}},
               "SearchHit": {"type": "object", "required": ["id", "path", "snippet", "rev"], "properties": {
