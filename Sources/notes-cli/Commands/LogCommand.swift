@@ -69,11 +69,14 @@ struct LogCommand: Command {
             let others = candidates.count - 1
             terminal.printError("notes log: \(others) other deleted note\(others == 1 ? "" : "s") also had \(target.path.value) (see `notes trash`)")
         }
-        var lines = terminal.stdoutIsTTY ? "REV\tTIME\tDEVICE\tSIZE\tCHANGE\tPATH\n" : ""
+        // The one table style: a header and aligned columns on a terminal, tab-separated lines elsewhere.
+        var table = TextTable(header: ["REV", "TIME", "DEVICE", "SIZE", "CHANGE", "PATH"])
         for entry in entries {
-            let renamed = entry.renamedFrom.map { "  (was \($0))" } ?? ""
-            lines += "\(entry.rev)\t\(HistoryTarget.shortTime(entry.time))\t\(entry.device ?? "-")\t\(entry.size)\t\(entry.change)\t\(entry.path)\(renamed)\n"
+            let renamed = entry.renamedFrom.map { "  (was \(Terminal.printable($0)))" } ?? ""
+            table.append([String(entry.rev), HistoryTarget.shortTime(entry.time), Terminal.printable(entry.device ?? "-"),
+                          String(entry.size), entry.change, Terminal.printable(entry.path) + renamed])
         }
+        let lines = table.render(forTerminal: terminal.stdoutIsTTY)
         terminal.write(lines)
         return .success
     }
