@@ -18,7 +18,12 @@ struct BindDefaultsTests {
     func cloneFolderIsNamedAfterTheServersHost(url: String, folder: String) throws {
         let named = CloneCommand.defaultDirectory(for: try ServerURL(url))
         #expect(named == folder, "\(url) -> \(named)")
-        #expect(try ServerURL(url).string.hasPrefix(url.hasPrefix("http://[") ? "http://[::1]:" : "http"))
+    }
+
+    /// Foundation on Linux keeps an IPv6 host's brackets; the canonical URL must not double them.
+    @Test func anIPv6ServerURLKeepsOnePairOfBrackets() throws {
+        #expect(try ServerURL("http://[::1]:8080").string == "http://[::1]:8080")
+        #expect(try ServerURL("https://[2001:DB8::1]/").string == "https://[2001:db8::1]")
     }
 
     @Test func cloneWithoutAFolderClonesIntoOneNamedAfterTheHostAndRefusesItWhenNotEmpty() async throws {
