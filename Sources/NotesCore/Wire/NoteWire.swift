@@ -78,8 +78,12 @@ public struct RevisionResource: Codable, Sendable, Equatable {
     public var deleted: Bool
     public var createdAt: String
     public var content: String?
+    /// The device that made this revision (a session's device name, or `token:NAME` for a
+    /// personal token); absent for revisions older than the server's recording of it.
+    public var device: String?
 
-    public init(id: NoteID, rev: Int64, path: String, hash: String, size: Int, deleted: Bool, createdAt: String, content: String?) {
+    public init(id: NoteID, rev: Int64, path: String, hash: String, size: Int, deleted: Bool, createdAt: String, content: String?,
+                device: String? = nil) {
         self.id = id
         self.rev = rev
         self.path = path
@@ -88,6 +92,7 @@ public struct RevisionResource: Codable, Sendable, Equatable {
         self.deleted = deleted
         self.createdAt = createdAt
         self.content = content
+        self.device = device
     }
 }
 

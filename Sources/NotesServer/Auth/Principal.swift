@@ -9,6 +9,9 @@ struct Principal: Sendable, Equatable {
     let sessionID: Int64?
     /// The token's public id.
     let tokenID: String
+    /// Who writes, as revisions record it: the session's device name, `token:NAME` for a
+    /// personal token, `nil` for a session signed in without a device name.
+    var device: String? = nil
 }
 
 /// The three kinds of bearer secret, told apart by a prefix so leaked ones are easy to spot.

@@ -34,7 +34,8 @@ struct TokenAuthenticator: Sendable {
             // Only bookkeeping: a full or read-only disk must not stop reads. The time stays
             // stale, so a request after the storage recovers records it; writes fail loudly.
         }
-        return Principal(userID: token.userID, username: token.username, scope: token.scope, sessionID: token.sessionID, tokenID: token.id)
+        return Principal(userID: token.userID, username: token.username, scope: token.scope, sessionID: token.sessionID, tokenID: token.id,
+                         device: token.device)
     }
 
     /// The bearer secret in `headers`, following RFC 6750 §2.1 and §3.1: another scheme (or none)

@@ -73,13 +73,15 @@ struct NotesController: Sendable {
     }
 
     private func put(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.caller().userID
+        let caller = try context.caller()
+        let user = caller.userID
         let id = try context.noteID()
         let precondition = try Preconditions.forPut(context.request)
         let body = try context.decode(PutNoteRequest.self)
         let path = try Self.validPath(body.path)
         do {
-            let result = try store.put(userID: user, id: id, path: path, content: body.content, precondition: precondition)
+            let result = try store.put(userID: user, id: id, path: path, content: body.content, precondition: precondition,
+                                       device: caller.device)
             var response = HTTPResponse.wire(result.note.resource, status: result.created ? 201 : 200)
             response.headers["ETag"] = Preconditions.etag(result.note.rev)
             return response
@@ -89,13 +91,14 @@ struct NotesController: Sendable {
     }
 
     private func delete(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.caller().userID
+        let caller = try context.caller()
+        let user = caller.userID
         let id = try context.noteID()
         guard let rev = try Preconditions.revision(in: context.request.headers["If-Match"], header: "If-Match") else {
             throw HTTPError.preconditionRequired
         }
         do {
-            let note = try store.delete(userID: user, id: id, ifMatch: rev)
+            let note = try store.delete(userID: user, id: id, ifMatch: rev, device: caller.device)
             var response = HTTPResponse.wire(note.resource)
             response.headers["ETag"] = Preconditions.etag(note.rev)
             return response

@@ -41,7 +41,8 @@ struct SyncController: Sendable {
     /// `NotePathError`, `NoteStoreError`) is thrown before the operation writes anything, and any other error
     /// rolls the whole batch back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
     private func batch(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.caller().userID
+        let caller = try context.caller()
+        let user = caller.userID
         let request = try context.decode(BatchRequest.self)
         guard request.operations.count <= store.limits.maxBatchOperations else {
             throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
@@ -49,7 +50,7 @@ struct SyncController: Sendable {
         let results = try store.database.write { db in
             try request.operations.map { operation in
                 do {
-                    return try apply(operation, db: db, userID: user)
+                    return try apply(operation, db: db, userID: user, device: caller.device)
                 } catch let stale as StaleNoteError {
                     return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
                                        error: .init(code: "precondition_failed", message: stale.message))
@@ -63,7 +64,7 @@ struct SyncController: Sendable {
         return .wire(BatchResponse(results: results))
     }
 
-    private func apply(_ operation: BatchOperation, db: Database, userID: Int64) throws -> BatchResult {
+    private func apply(_ operation: BatchOperation, db: Database, userID: Int64, device: String?) throws -> BatchResult {
         switch operation.op {
         case .put:
             guard let rawPath = operation.path, let content = operation.content else {
@@ -77,11 +78,11 @@ struct SyncController: Sendable {
             case (nil, nil): throw HTTPError.preconditionRequired
             default: throw HTTPError.badRequest("Give either if_none_match \"*\" or if_match, not both.", code: "invalid_precondition")
             }
-            let result = try store.put(db, userID: userID, id: operation.id, path: path, content: content, precondition: precondition)
+            let result = try store.put(db, userID: userID, id: operation.id, path: path, content: content, precondition: precondition, device: device)
             return BatchResult(id: operation.id, status: result.created ? 201 : 200, note: result.note.resource)
         case .delete:
             guard let rev = operation.ifMatch else { throw HTTPError.preconditionRequired }
-            let note = try store.delete(db, userID: userID, id: operation.id, ifMatch: rev)
+            let note = try store.delete(db, userID: userID, id: operation.id, ifMatch: rev, device: device)
             return BatchResult(id: operation.id, status: 200, note: note.resource)
         }
     }

@@ -24,7 +24,7 @@ extension OpenAPIDocument {
                 "max_unauthenticated_request_bytes": {"type": "integer", "description": "Largest body accepted without a bearer token (sign-in, refresh)."}}},
               "LoginRequest": {"type": "object", "required": ["username", "password"], "properties": {
                 "username": {"type": "string"}, "password": {"type": "string", "format": "password"},
-                "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name."},
+                "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name; each revision written through it records this name (see Revision.device)."},
                 "replaces_refresh_token": {"type": "string", "nullable": true, "description": "The refresh token (current or spent) of the session this sign-in replaces, such as the one this device stored for the account. After a successful sign-in that session is ended, so a device keeps one session. A token that is unknown, malformed or another user's is ignored, and the answer is the same."}}},
               "RefreshRequest": {"type": "object", "required": ["refresh_token"], "properties": {"refresh_token": {"type": "string"}}},
               "TokenResponse": {"type": "object", "required": ["access_token", "token_type", "expires_in", "user"], "properties": {
@@ -74,7 +74,8 @@ extension OpenAPIDocument {
                 "id": {"type": "string", "format": "uuid"}, "rev": {"type": "integer", "format": "int64"}, "path": {"type": "string"},
                 "hash": {"type": "string"}, "size": {"type": "integer"}, "deleted": {"type": "boolean"},
                 "created_at": {"type": "string", "format": "date-time"},
-                "content": {"type": "string", "nullable": true, "description": "Only when one revision is asked for: a merge base."}}},
+                "content": {"type": "string", "nullable": true, "description": "Only when one revision is asked for: a merge base."},
+                "device": {"type": "string", "description": "The device that made this revision: the signed-in session's device name, or `token:NAME` for a personal token. Absent for revisions made before the server recorded it, or by a session that gave no device name."}}},
               "RevisionList": {"type": "object", "required": ["revisions"], "properties": {
                 "revisions": {"type": "array", "items": {"$ref": "#/components/schemas/Revision"}, "description": "Newest first, without content."}}},
               "SearchHit": {"type": "object", "required": ["id", "path", "snippet", "rev"], "properties": {

@@ -14,6 +14,17 @@ struct BearerTokenRecord: Sendable {
     let userDisabled: Bool
     let tokenUsedAt: Int64?
     let sessionUsedAt: Int64?
+    /// The session's device name (empty when none was given), `nil` for a personal token.
+    let sessionDevice: String?
+    /// The token's name (empty for access tokens).
+    let name: String
+
+    /// What a revision written with this token records as its device: the session's device
+    /// name, or `token:NAME` for a personal token, so a script's writes can be told apart.
+    var device: String? {
+        if sessionID != nil { return sessionDevice.flatMap { $0.isEmpty ? nil : $0 } }
+        return name.isEmpty ? nil : "token:\(name)"
+    }
 }
 
 /// Answers "whose token is this?" for the `tokens` table, whose rows `SessionStore` (access
@@ -31,7 +42,7 @@ struct BearerTokenStore: Sendable {
         try database.read { db in
             try db.first("""
                 SELECT t.hash, t.id, t.scope, t.expires_at, t.revoked_at, t.session_id, s.revoked_at, u.id, u.username, u.disabled,
-                       t.last_used_at, s.last_used_at
+                       t.last_used_at, s.last_used_at, s.device, t.name
                 FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN sessions s ON s.id = t.session_id
                 WHERE t.hash = ?
                 """, [digest]) { row in
@@ -39,7 +50,8 @@ struct BearerTokenStore: Sendable {
                                   expiresAt: row.isNull(3) ? nil : row.int64(3), revoked: !row.isNull(4),
                                   sessionID: row.isNull(5) ? nil : row.int64(5), sessionRevoked: !row.isNull(6),
                                   userID: row.int64(7), username: row.string(8), userDisabled: row.bool(9),
-                                  tokenUsedAt: row.isNull(10) ? nil : row.int64(10), sessionUsedAt: row.isNull(11) ? nil : row.int64(11))
+                                  tokenUsedAt: row.isNull(10) ? nil : row.int64(10), sessionUsedAt: row.isNull(11) ? nil : row.int64(11),
+                                  sessionDevice: row.isNull(12) ? nil : row.string(12), name: row.string(13))
             }
         }
     }

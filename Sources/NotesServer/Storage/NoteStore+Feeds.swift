@@ -52,10 +52,11 @@ extension NoteStore {
     func revisions(userID: Int64, id: NoteID) throws -> [RevisionResource] {
         try database.read { db in
             try db.query("""
-                SELECT rev, path, hash, size, deleted, created_at FROM revisions WHERE user_id = ? AND note_id = ? ORDER BY rev DESC
+                SELECT rev, path, hash, size, deleted, created_at, device FROM revisions WHERE user_id = ? AND note_id = ? ORDER BY rev DESC
                 """, [userID, id.value]) { row in
                 RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
-                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: nil)
+                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: nil,
+                                 device: row.isNull(6) ? nil : row.string(6))
             }
         }
     }
@@ -64,10 +65,11 @@ extension NoteStore {
     func revision(userID: Int64, id: NoteID, rev: Int64) throws -> RevisionResource? {
         try database.read { db in
             try db.first("""
-                SELECT rev, path, hash, size, deleted, created_at, content FROM revisions WHERE user_id = ? AND note_id = ? AND rev = ?
+                SELECT rev, path, hash, size, deleted, created_at, content, device FROM revisions WHERE user_id = ? AND note_id = ? AND rev = ?
                 """, [userID, id.value, rev]) { row in
                 RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
-                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: row.string(6))
+                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: row.string(6),
+                                 device: row.isNull(7) ? nil : row.string(7))
             }
         }
     }

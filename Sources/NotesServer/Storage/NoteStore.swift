@@ -39,14 +39,15 @@ struct NoteStore: Sendable {
 
     /// Creates or changes a note (content and/or path) if `precondition` holds.
     /// - Returns: the note's state after the write and whether it was created.
+    /// `device` is recorded on the revision (see `Principal.device`).
     /// - Throws: `StaleNoteError` (412), `NoteStoreError` when the path is taken or the note is missing,
     ///   `NotePathError` when a new path (a create, or a rename) breaks `NotePath.newNoteProblem`.
-    func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
-        try database.write { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition) }
+    func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
+        try database.write { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition, device: device) }
     }
 
     /// `put` inside an existing transaction (batch).
-    func put(_ db: Database, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition) throws -> (note: NoteRecord, created: Bool) {
+    func put(_ db: Database, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
         let size = content.utf8.count
         guard size <= limits.maxNoteBytes else {
             throw NoteStoreError.tooLarge(limit: limits.maxNoteBytes, size: size)
@@ -91,19 +92,19 @@ struct NoteStore: Sendable {
                 WHERE user_id = ? AND id = ?
                 """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, html, userID, id.value)
         }
-        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, deleted: false, now: now)
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, deleted: false, now: now, device: device)
         let note = NoteRecord(id: id, path: path.value, content: nil, hash: hash, size: size, rev: rev,
                               createdAt: createdAt, updatedAt: now, deleted: false)
         return (note, created)
     }
 
     /// Turns a note into a tombstone if it is at revision `ifMatch`. Deleting a tombstone again is a no-op.
-    func delete(userID: Int64, id: NoteID, ifMatch: Int64) throws -> NoteRecord {
-        try database.write { db in try delete(db, userID: userID, id: id, ifMatch: ifMatch) }
+    func delete(userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
+        try database.write { db in try delete(db, userID: userID, id: id, ifMatch: ifMatch, device: device) }
     }
 
     /// `delete` inside an existing transaction (batch).
-    func delete(_ db: Database, userID: Int64, id: NoteID, ifMatch: Int64) throws -> NoteRecord {
+    func delete(_ db: Database, userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
         guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
             throw NoteStoreError.notFound
         }
@@ -118,7 +119,7 @@ struct NoteStore: Sendable {
         try db.run("""
             UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1, html = '' WHERE user_id = ? AND id = ?
             """, emptyHash, rev, now, userID, id.value)
-        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, deleted: true, now: now)
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, deleted: true, now: now, device: device)
         return NoteRecord(id: id, path: existing.path, content: nil, hash: emptyHash, size: 0, rev: rev,
                           createdAt: existing.createdAt, updatedAt: now, deleted: true)
     }
@@ -135,9 +136,9 @@ struct NoteStore: Sendable {
         return rev
     }
 
-    private func appendRevision(_ db: Database, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, deleted: Bool, now: Int64) throws {
+    private func appendRevision(_ db: Database, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, deleted: Bool, now: Int64, device: String?) throws {
         try db.run("""
-            INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, userID, id.value, rev, path, content, hash, content.utf8.count, deleted, now)
+            INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, userID, id.value, rev, path, content, hash, content.utf8.count, deleted, now, device)
     }
 }

@@ -8,6 +8,7 @@ enum ServerSchema {
     static let migrator = Migrator([
         .init(version: 1, name: "accounts, sessions, tokens, notes, revisions, search", sql: accountsV1 + notesV1),
         .init(version: 2, name: "a rotation's answer kept sealed for replays within the grace", sql: sessionsSuccessorV2),
+        .init(version: 3, name: "the device that made each revision", sql: revisionsDeviceV3),
     ])
 
     /// The answer of a session's last rotation (its new refresh and access tokens), encrypted
@@ -16,6 +17,13 @@ enum ServerSchema {
     private static let sessionsSuccessorV2 = """
         ALTER TABLE sessions ADD COLUMN successor_box BLOB;
         CREATE INDEX sessions_successor ON sessions(previous_rotated_at) WHERE successor_box IS NOT NULL;
+
+        """
+
+    /// The device (the session's name, or `token:NAME` for a personal token) that made each
+    /// revision, for `notes log`. Null for revisions made before this version: nobody knows.
+    private static let revisionsDeviceV3 = """
+        ALTER TABLE revisions ADD COLUMN device TEXT;
 
         """
 

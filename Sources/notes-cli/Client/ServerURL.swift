@@ -31,7 +31,8 @@ struct ServerURL: Hashable, Sendable, CustomStringConvertible, Comparable {
         guard components.query == nil, components.fragment == nil, components.user == nil else {
             throw .usage("a server URL has no query, fragment or user name: '\(raw)'")
         }
-        var result = scheme + "://" + (host.contains(":") ? "[\(host)]" : host)
+        // An IPv6 host needs brackets; Foundation on Linux already keeps them, macOS drops them.
+        var result = scheme + "://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)
         if let port = components.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
             result += ":\(port)"
         }

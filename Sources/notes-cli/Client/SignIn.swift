@@ -15,11 +15,13 @@ enum SignIn {
     /// request (`replaces_refresh_token`), so signing in again leaves one session per device.
     /// - Throws: `CLIError` exit 1 for wrong credentials or too many attempts, exit 5 when the
     ///   server cannot be reached; `APIStatusError` for other refusals.
-    static func login(server: ServerURL, username: String, password: String, store: CredentialStore) async throws -> StoredSession {
+    /// `device` names the session on the server (`notes log` shows it beside each change).
+    static func login(server: ServerURL, username: String, password: String, store: CredentialStore,
+                      device: String = deviceName()) async throws -> StoredSession {
         let client = APIClient(server: server, credential: .anonymous)
         // User names are exact on the server; its check that the token is this user's is the real one.
         let previous = try store.load().sessions(server: server.string).first { $0.username == username }
-        var body = LoginRequest(username: username, password: password, device: deviceName())
+        var body = LoginRequest(username: username, password: password, device: device)
         body.replacesRefreshToken = previous?.refreshToken
         // Not idempotent: retried only when the connection never opened (see `sendRetrying`).
         let request = try APIRequest.json("POST", "/v1/auth/login", body, authenticated: false)

@@ -1,16 +1,21 @@
 import Foundation
 import NotesCore
 
-/// `notes clone URL DIR`: binds a new folder to a server and syncs every note into it.
+/// `notes clone URL [DIR]`: binds a new folder to a server and syncs every note into it.
 struct CloneCommand: Command {
     static let name = "clone"
     static let summary = "Bind a new folder to a server and download every note"
     static let help = """
-        Usage: notes clone URL DIR [--username NAME] [--device NAME] [--json]
+        Usage: notes clone URL [DIR] [--username NAME] [--device NAME] [--json]
 
         Creates DIR (it must be missing or empty), binds it to the server at URL and to the
         account signed in there (--username, else the default account), and syncs every note of
         that account into it. Sign in first with `notes login --server URL` (or set NOTES_TOKEN).
+
+        Without DIR, the folder is named after the server's host in the current folder, as git
+        names a clone after its repository: https://notes.example.com clones into
+        ./notes.example.com, and a port other than the scheme's default is kept after a dash,
+        so http://127.0.0.1:8080 clones into ./127.0.0.1-8080.
 
         Options:
           --username NAME The account to clone, of those signed in (default: the last signed in)
@@ -23,16 +28,32 @@ struct CloneCommand: Command {
         let username = try arguments.option("--username", short: "-u")
         let json = arguments.flag("--json")
         let rawServer = try arguments.requiredPositional("the server URL")
-        let directory = try arguments.requiredPositional("the folder to clone into")
+        let givenDirectory = arguments.positional()
         try arguments.finish()
         let server = try ServerURL(rawServer)
+        let directory = givenDirectory ?? defaultDirectory(for: server)
         let root = BindSupport.absolute(directory)
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: root), !entries.isEmpty {
-            throw CLIError.usage("\(directory) is not empty; clone into a new folder, or use `notes init` there")
+            let hint = givenDirectory == nil ? "name another folder: notes clone \(server) DIR" : "clone into a new folder"
+            throw CLIError.usage("\(directory) is not empty; \(hint), or use `notes init` there")
         }
         // Check the sign-in before creating anything, so a failed clone leaves no folder behind.
         let account = try await ClientFactory(environment: terminal.environment).accountForBinding(server: server, username: username)
         let folder = try SyncFolder.bind(root: root, server: server.string, account: account, device: device ?? BindSupport.hostName())
         return try await SyncRunner.run(folder, options: SyncOptions(), json: json, terminal: terminal)
+    }
+
+    /// The folder a clone of `server` goes to when none is named: its host, with a port other
+    /// than the scheme's default after a dash (a colon is awkward in paths, and Windows and
+    /// macOS Finder refuse it). Characters other than letters, digits, `.`, `_` and `-` (an
+    /// IPv6 address's colons) become dashes, so the name is always one plain path segment.
+    static func defaultDirectory(for server: ServerURL) -> String {
+        let components = URLComponents(string: server.string)
+        // Foundation keeps an IPv6 host's brackets; they are not part of the name.
+        var name = (components?.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if let port = components?.port { name += "-\(port)" }
+        let plain = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
+        let trimmed = plain.drop { $0 == "-" || $0 == "." }
+        return trimmed.isEmpty ? "notes" : String(trimmed)
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 import NotesCore
 
-/// `notes init [DIR] --server URL`: binds a folder to a server and an account without syncing
+/// `notes init [DIR] [--server URL]`: binds a folder to a server and an account without syncing
 /// yet; `--rebind` moves a bound folder to another account.
 struct InitCommand: Command {
     static let name = "init"
     static let summary = "Bind a folder (new or with notes) to a server and account"
     static let help = """
-        Usage: notes init [DIR] --server URL [--username NAME] [--device NAME]
+        Usage: notes init [DIR] [--server URL] [--username NAME] [--device NAME]
                notes init [DIR] --rebind [--server URL] [--username NAME]
 
         Binds DIR (default: the current folder; created if missing) to the server and to the
@@ -21,7 +21,9 @@ struct InitCommand: Command {
         the new account beside its own notes, deleting nothing.
 
         Options:
-          --server URL     The server to sync with (with --rebind: default, the folder's)
+          --server URL     The server to sync with (default: NOTES_SERVER, else the one server
+                           you are signed in to; with several, name one. With --rebind:
+                           default, the folder's)
           --username NAME  The account to bind to, of those signed in (default: the last signed in)
           --device NAME    The name used in conflict copies made here (default: this host's name)
           --rebind         Bind an already bound folder to another account
@@ -53,10 +55,8 @@ struct InitCommand: Command {
                                 + "Run `notes sync` to upload its notes to \(account.username)'s.")
             return .success
         }
-        guard let serverOption = explicitServer ?? terminal.environment["NOTES_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw CLIError.usage("choose the server: --server URL")
-        }
-        let server = try ServerURL(serverOption)
+        // --server, else NOTES_SERVER, else the one server signed in to (several: a usage error naming them).
+        let server = try factory.server(explicitServer)
         let root = BindSupport.absolute(directory)
         if let existing = try? SyncFolder.find(from: root) {
             throw CLIError.usage("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server)); "

@@ -12,7 +12,9 @@ struct ListCommand: Command {
         Control characters in paths are shown as \\u{1b} and the like; --json keeps them exact.
 
         Options:
-          -l, --long       Also show revision, size in bytes and last change (UTC)
+          -l, --long       Also show revision, size in bytes and last change (UTC); on a
+                           terminal with a header and aligned columns, elsewhere tab-separated
+                           without a header
           --json           Print {"notes": [...]} with each note's metadata
         \(CommandSupport.serverHelp)
         """
@@ -35,15 +37,16 @@ struct ListCommand: Command {
         }
         // Server text with control characters made visible: one line per note whatever the
         // server sends, and nothing that steers the terminal (`--json` keeps the exact strings).
-        var lines = ""
-        for note in notes {
-            let path = Terminal.printable(note.path)
-            if long {
-                lines += "\(note.rev)\t\(note.size)\t\(Terminal.printable(note.updatedAt))\t\(path)\n"
-            } else {
-                lines += path + "\n"
-            }
+        guard long else {
+            terminal.write(notes.map { Terminal.printable($0.path) + "\n" }.joined())
+            return .success
         }
+        // A header only on a terminal: scripts reading `ls -l` get the tab-separated lines as before.
+        var table = TextTable(header: ["REV", "SIZE", "UPDATED", "PATH"])
+        for note in notes {
+            table.append([String(note.rev), String(note.size), Terminal.printable(note.updatedAt), Terminal.printable(note.path)])
+        }
+        let lines = table.render(forTerminal: terminal.stdoutIsTTY)
         terminal.write(lines)
         return .success
     }

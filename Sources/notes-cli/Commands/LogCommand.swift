@@ -9,11 +9,13 @@ struct LogCommand: Command {
         Usage: notes log PATH [--json] [--server URL]
 
         Lists the revisions the server keeps of the note at PATH, newest first: revision,
-        time (UTC), size in bytes, what changed (created, edited, renamed, deleted, restored)
-        and the path it had then. The note is followed by its id, so revisions from before a
-        rename show the old path. When no live note has PATH, the most recently deleted one
-        that had it is shown (see `notes trash`). The server does not record which device made
-        a change, so none is shown.
+        time (UTC), the device that made it, size in bytes, what changed (created, edited,
+        renamed, deleted, restored) and the path it had then. The device is the name the
+        session signed in with (`notes login --device-name`, default "notes on HOST"), or
+        token:NAME for a change made with a personal token; "-" when the server did not
+        record one (revisions older than that feature). The note is followed by its id, so
+        revisions from before a rename show the old path. When no live note has PATH, the most
+        recently deleted one that had it is shown (see `notes trash`).
 
         Inside a notes folder PATH is relative to the current directory; elsewhere it is the
         note's path on the server. See an old version with `notes cat PATH --rev N`, and bring
@@ -30,6 +32,8 @@ struct LogCommand: Command {
     struct Entry: Codable, Sendable, Equatable {
         var rev: Int64
         var time: String
+        /// The device that made the revision; `nil` when the server did not record one.
+        var device: String?
         var size: Int
         var path: String
         var hash: String
@@ -65,11 +69,14 @@ struct LogCommand: Command {
             let others = candidates.count - 1
             terminal.printError("notes log: \(others) other deleted note\(others == 1 ? "" : "s") also had \(target.path.value) (see `notes trash`)")
         }
-        var lines = terminal.stdoutIsTTY ? "REV\tTIME\tSIZE\tCHANGE\tPATH\n" : ""
+        // The one table style: a header and aligned columns on a terminal, tab-separated lines elsewhere.
+        var table = TextTable(header: ["REV", "TIME", "DEVICE", "SIZE", "CHANGE", "PATH"])
         for entry in entries {
-            let renamed = entry.renamedFrom.map { "  (was \($0))" } ?? ""
-            lines += "\(entry.rev)\t\(HistoryTarget.shortTime(entry.time))\t\(entry.size)\t\(entry.change)\t\(entry.path)\(renamed)\n"
+            let renamed = entry.renamedFrom.map { "  (was \(Terminal.printable($0)))" } ?? ""
+            table.append([String(entry.rev), HistoryTarget.shortTime(entry.time), Terminal.printable(entry.device ?? "-"),
+                          String(entry.size), entry.change, Terminal.printable(entry.path) + renamed])
         }
+        let lines = table.render(forTerminal: terminal.stdoutIsTTY)
         terminal.write(lines)
         return .success
     }
@@ -96,7 +103,7 @@ struct LogCommand: Command {
             } else {
                 change = "created"
             }
-            entries.append(Entry(rev: revision.rev, time: revision.createdAt, size: revision.size, path: revision.path,
+            entries.append(Entry(rev: revision.rev, time: revision.createdAt, device: revision.device, size: revision.size, path: revision.path,
                                  hash: revision.hash, change: change, deleted: revision.deleted,
                                  renamedFrom: revision.deleted ? nil : renamedFrom))
         }

@@ -6,7 +6,7 @@ struct LoginCommand: Command {
     static let name = "login"
     static let summary = "Sign in to a server and remember the session"
     static let help = """
-        Usage: notes login [--server URL] [--username NAME] [--password-stdin]
+        Usage: notes login [--server URL] [--username NAME] [--password-stdin] [--device-name NAME]
 
         Signs in and stores the session in $XDG_CONFIG_HOME/notes/credentials.json (default
         ~/.config/notes/, readable only by you). Later commands use it without asking again,
@@ -26,13 +26,19 @@ struct LoginCommand: Command {
           --server URL       The server (default: NOTES_SERVER, else the one you signed in to)
           --username NAME    Your user name
           --password-stdin   Read the password from stdin (its first line)
+          --device-name NAME The name of this session on the server, shown by `notes log`
+                             beside each change made here (default: "notes on HOST")
         """
 
     static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
         let serverOption = try arguments.option("--server")
         var username = try arguments.option("--username", short: "-u")
         let passwordFromStdin = arguments.flag("--password-stdin")
+        let deviceName = try arguments.option("--device-name")
         try arguments.finish()
+        if let deviceName, deviceName.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw CLIError.usage("the device name is empty")
+        }
 
         let factory = try ClientFactory(environment: terminal.environment)
         guard let server = try factory.explicitServer(serverOption) ?? (try? factory.server(nil)) else {
@@ -65,7 +71,8 @@ struct LoginCommand: Command {
             terminal.printError("notes login: warning: \(server) is plain HTTP; your password and tokens travel unencrypted.")
         }
 
-        let session = try await SignIn.login(server: server, username: username, password: password, store: factory.store)
+        let session = try await SignIn.login(server: server, username: username, password: password, store: factory.store,
+                                             device: deviceName ?? SignIn.deviceName())
         let others = try factory.store.load().sessions(server: server.string).filter { $0.userId != session.userId }.map(\.username)
         if others.isEmpty {
             terminal.printError("Signed in to \(server) as \(session.username).")

@@ -15,7 +15,9 @@ struct TokenCommand: Command {
 
         create   Prints the new token's secret on stdout. It is shown this once only; the
                  server keeps only a hash of it. With --json, prints the whole token record.
-        list     Shows id, name, scope, creation, expiry and last use (never the secret).
+        list     Shows id, name, scope, creation, expiry and last use (never the secret):
+                 on a terminal with a header and aligned columns, elsewhere one
+                 tab-separated line per token without a header (or --json).
         revoke   Revokes the token with that id at once.
 
         Options:
@@ -57,7 +59,7 @@ struct TokenCommand: Command {
                 // The list never carries secrets, but make sure of it rather than trust the server.
                 try CommandSupport.printJSON(PersonalTokenList(tokens: list.tokens.map { var t = $0; t.token = nil; return t }), terminal)
             } else {
-                terminal.write(table(list.tokens))
+                terminal.write(table(list.tokens).render(forTerminal: terminal.stdoutIsTTY))
             }
         case "revoke":
             let id = try arguments.requiredPositional("ID")
@@ -75,17 +77,13 @@ struct TokenCommand: Command {
         return .success
     }
 
-    /// Aligned columns with a header; "-" for an absent time.
-    private static func table(_ tokens: [PersonalTokenResource]) -> String {
-        let header = ["ID", "NAME", "SCOPE", "CREATED", "EXPIRES", "LAST USED"]
-        let rows = tokens.map { [$0.id, $0.name, $0.scope.rawValue, $0.createdAt, $0.expiresAt ?? "-", $0.lastUsedAt ?? "-"]
-            .map { Terminal.printable($0) } }
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
-            }.joined()
-        }.joined(separator: "\n") + "\n"
+    /// The token list in the one table style (see `TextTable`); "-" for an absent time.
+    private static func table(_ tokens: [PersonalTokenResource]) -> TextTable {
+        var table = TextTable(header: ["ID", "NAME", "SCOPE", "CREATED", "EXPIRES", "LAST USED"])
+        for token in tokens {
+            table.append([token.id, token.name, token.scope.rawValue, token.createdAt, token.expiresAt ?? "-", token.lastUsedAt ?? "-"]
+                .map { Terminal.printable($0) })
+        }
+        return table
     }
 }

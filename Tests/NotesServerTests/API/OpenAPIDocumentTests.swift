@@ -123,7 +123,7 @@ struct OpenAPIDocumentTests {
             ("Note", note), ("PutNoteRequest", PutNoteRequest(path: "a.md", content: "x")),
             ("NoteListPage", NoteListPage(notes: [note], nextCursor: "a.md")),
             ("ChangesPage", ChangesPage(changes: [note], cursor: "3", hasMore: true, userId: 1)),
-            ("Revision", RevisionResource(id: id, rev: 3, path: "a.md", hash: note.hash, size: 1, deleted: false, createdAt: time, content: "x")),
+            ("Revision", RevisionResource(id: id, rev: 3, path: "a.md", hash: note.hash, size: 1, deleted: false, createdAt: time, content: "x", device: "laptop")),
             ("SearchHit", SearchResults.Hit(id: id, path: "a.md", snippet: "**x**", rev: 3)),
             ("BatchOperation", operation), ("BatchResult", result),
             ("ServerLimits", ServerLimits(maxNoteBytes: 1, maxRequestBytes: 2, maxBatchOperations: 3, maxPageSize: 4, requestsPerMinute: 5,
