@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 @testable import NotesCore
 
@@ -7,9 +8,9 @@ import Testing
 @Suite("SQLite wrapper: failed commits, full and vanished databases")
 struct DatabaseFailureTests {
     @Test("a failed COMMIT rolls back, restores the nesting depth once, and the next writes work")
-    func failedCommitLeavesConnectionUsable() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func failedCommitLeavesConnectionUsable() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             // A deferred foreign key is checked at COMMIT, so COMMIT itself fails (as it does on a
             // full disk, where the WAL is written and FTS5 flushes), and SQLite keeps the
             // transaction open.
@@ -38,9 +39,9 @@ struct DatabaseFailureTests {
     }
 
     @Test("a failed nested transaction rolls back to its savepoint and the outer one goes on")
-    func failedNestedTransactionKeepsOuter() throws {
-        try withTemporaryDirectory { dir in
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path)
+    func failedNestedTransactionKeepsOuter() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(path: dir.appending("db.sqlite").path)
             try db.execute("CREATE TABLE item (name TEXT NOT NULL UNIQUE)")
             try db.transaction {
                 try db.run("INSERT INTO item (name) VALUES (?)", "outer")
@@ -55,11 +56,11 @@ struct DatabaseFailureTests {
     }
 
     @Test("at its size limit a database refuses growth as .full, keeps reading, and grows again once rows are freed")
-    func sizeLimitActsLikeAFullDisk() throws {
-        try withTemporaryDirectory { dir in
+    func sizeLimitActsLikeAFullDisk() async throws {
+        try await withTemporaryDirectory { dir in
             var options = Database.Options()
             options.maxSizeBytes = 256 * 1024
-            let db = try Database(path: dir.appendingPathComponent("db.sqlite").path, options: options)
+            let db = try Database(path: dir.appending("db.sqlite").path, options: options)
             #expect(try db.sizeLimitBytes() == 256 * 1024)
             try db.execute("CREATE TABLE ballast (data BLOB NOT NULL)")
             var failure: DatabaseError?
@@ -85,9 +86,9 @@ struct DatabaseFailureTests {
     }
 
     @Test("writes to a database file deleted while open are refused as .readOnly; reads go on")
-    func deletedFileRefusesWrites() throws {
-        try withTemporaryDirectory { dir in
-            let path = dir.appendingPathComponent("db.sqlite").path
+    func deletedFileRefusesWrites() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir.appending("db.sqlite").path
             var options = Database.Options()
             options.refusesWritesWhenFileMoved = true
             let db = try Database(path: path, options: options)
