@@ -11,6 +11,7 @@ struct PasswordCostTests {
     /// What servers before this change stored: libsodium's interactive preset (64 MiB, t=2),
     /// for the password "correct horse battery".
     static let legacyHash = "$argon2id$v=19$m=65536,t=2,p=1$gryC2b8MC8kj7zf2BxhY9Q$d9ElDdGibSYO5IuLbeakLgKCZGrPHiklJf7SdCLdwzY"
+    static let legacyPassword = "correct horse battery"
 
     @Test("a new hash carries m=19 MiB, t=2, p=1, verifies the right password only, and is salted")
     func newHashesUseTheChosenCost() throws {
@@ -27,7 +28,7 @@ struct PasswordCostTests {
 
     @Test("a hash made at the former 64 MiB cost still verifies and asks to be re-hashed")
     func legacyHashesStillVerify() {
-        #expect(PasswordHash.verify("correct horse battery", against: Self.legacyHash))
+        #expect(PasswordHash.verify(Self.legacyPassword, against: Self.legacyHash))
         #expect(!PasswordHash.verify("correct horse battery!", against: Self.legacyHash))
         #expect(PasswordHash.needsRehash(Self.legacyHash))
         #expect(!PasswordHash.needsRehash("garbage"))
@@ -39,15 +40,14 @@ struct PasswordCostTests {
             let before = try await client.signIn()
             let database = try Database(path: server.databasePath)
             try database.run("UPDATE users SET password_hash = ? WHERE username = ?", Self.legacyHash, AuthFixture.username)
-            #expect(AuthFixture.password == "correct horse battery")
 
-            _ = try await client.signIn()
+            #expect(try await client.login(AuthFixture.username, Self.legacyPassword).status == 200)
             let stored = try #require(try database.scalarString("SELECT password_hash FROM users WHERE username = ?", [AuthFixture.username]))
             #expect(stored.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"), "still \(stored)")
-            #expect(PasswordHash.verify(AuthFixture.password, against: stored))
+            #expect(PasswordHash.verify(Self.legacyPassword, against: stored))
             // Not a password change: the session from before is still signed in.
             #expect(try await client.me(before.accessToken).status == 200)
-            _ = try await client.signIn()
+            #expect(try await client.login(AuthFixture.username, Self.legacyPassword).status == 200)
             #expect(try await client.login(AuthFixture.username, "wrong password").status == 401)
             try database.close()
         }
