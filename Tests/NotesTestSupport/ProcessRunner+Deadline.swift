@@ -7,28 +7,7 @@ extension ProcessRunner {
     /// - Returns: the result, and whether the program exited by itself within `limit`.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                            killAfter limit: Duration) async throws -> (result: ProcessResult, exitedByItself: Bool) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = environment
-        env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let exit = ProcessExit(process)
-        try process.run()
-        async let out = onOwnThread { outPipe.fileHandleForReading.readDataToEndOfFile() }
-        async let err = onOwnThread { errPipe.fileHandleForReading.readDataToEndOfFile() }
-        var byItself = true
-        if await exit.wait(timeout: limit) == nil {
-            byItself = false
-            kill(process.processIdentifier, SIGKILL)
-        }
-        let (outData, errData) = await (out, err)
-        let status = await exit.wait()
-        return (ProcessResult(exitCode: status, stdout: String(decoding: outData, as: UTF8.self),
-                              stderr: String(decoding: errData, as: UTF8.self)), byItself)
+        // A closed, empty stdin: nothing waits for input that never comes.
+        try await execute(executable, arguments, environment: environment, stdin: nil, currentDirectory: nil, killAfter: limit)
     }
 }

@@ -16,6 +16,14 @@ public enum ProcessRunner {
     ///   - stdin: bytes written to the program's standard input, which is then closed.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                            stdin: String? = nil, currentDirectory: URL? = nil) async throws -> ProcessResult {
+        try await execute(executable, arguments, environment: environment, stdin: stdin,
+                          currentDirectory: currentDirectory, killAfter: nil).result
+    }
+
+    /// Runs `executable`; with `limit`, kills it (SIGKILL) if it is still running by then.
+    /// - Returns: the result, and whether the program exited by itself.
+    static func execute(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String?,
+                        currentDirectory: URL?, killAfter limit: Duration?) async throws -> (result: ProcessResult, exitedByItself: Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -34,10 +42,15 @@ public enum ProcessRunner {
         // Drain both pipes concurrently so a chatty program never blocks on a full pipe.
         async let out = onOwnThread { outPipe.fileHandleForReading.readDataToEndOfFile() }
         async let err = onOwnThread { errPipe.fileHandleForReading.readDataToEndOfFile() }
+        var byItself = true
+        if let limit, await exit.wait(timeout: limit) == nil {
+            byItself = false
+            kill(process.processIdentifier, SIGKILL)
+        }
         let (outData, errData) = await (out, err)
         let status = await exit.wait()
-        return ProcessResult(exitCode: status,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return (ProcessResult(exitCode: status,
+                              stdout: String(decoding: outData, as: UTF8.self),
+                              stderr: String(decoding: errData, as: UTF8.self)), byItself)
     }
 }
