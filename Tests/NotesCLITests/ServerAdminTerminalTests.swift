@@ -34,6 +34,19 @@ struct ServerAdminTerminalTests {
         }
     }
 
+    @Test("user list and sessions list on a terminal print a header over aligned columns")
+    func listsOnTerminalHaveAHeader() async throws {
+        try await ClientHarness.with { harness in
+            let users = try await TerminalSession.run([], BuiltProducts.server, ["user", "list", "--db", harness.server.databasePath])
+            #expect(users.status == 0, "\(users.output)")
+            #expect(users.output.contains("USER  CREATED"), "\(users.output)")
+            #expect(users.output.contains("\(ClientHarness.username)  "), "\(users.output)")
+            let sessions = try await TerminalSession.run([], BuiltProducts.server, ["sessions", "list", "--db", harness.server.databasePath])
+            #expect(sessions.status == 0, "\(sessions.output)")
+            #expect(sessions.output.contains("ID  USER  DEVICE  CREATED"), "\(sessions.output)")
+        }
+    }
+
     @Test("notes login with the right password to a disabled account says the account is disabled")
     func loginToDisabledAccountSaysSo() async throws {
         try await ClientHarness.with { harness in

@@ -14,7 +14,7 @@ struct AuthController: Sendable {
         router.add("POST", "/v1/auth/login", access: .open) { context in
             let body = try context.decode(LoginRequest.self)
             // No account has a name or password this long: refuse at once, before any counting.
-            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, body.username.utf8.count <= UserStore.maxUsernameBytes else {
+            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, UserStore.normalized(body.username).utf8.count <= UserStore.maxUsernameBytes else {
                 throw Self.invalidCredentials
             }
             // Counted on the connection thread, so a throttled client never costs a password check.
