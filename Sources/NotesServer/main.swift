@@ -8,7 +8,7 @@ let overview = """
 
     Commands:
       serve      Run the API (see `notes-server serve --help`)
-      user       Add, list, change or disable users
+      user       Add, list, change, disable or delete users
       sessions   List signed-in sessions and end them
       backup     Copy the live database to a file
 
@@ -35,7 +35,8 @@ do {
     case "backup"?:
         if wantsHelp { printLine(BackupCommand.help) } else { try BackupCommand.run(&arguments) }
     case let other?:
-        printError("notes-server: unknown command '\(other)'. See `notes-server --help`.")
+        let error = CommandSuggestion.unknown("command", other, known: ["serve", "user", "sessions", "backup"])
+        printError("notes-server: \(error.message). See `notes-server --help`.")
         exit(2)
     }
 } catch let error as UsageError {

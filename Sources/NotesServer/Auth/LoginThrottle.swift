@@ -73,7 +73,7 @@ final class LoginThrottle: Sendable {
     /// - Throws: `HTTPError` 429 with `Retry-After` when a limit says wait; the attempt is then
     ///   not counted.
     func begin(username: String, address: String) throws(HTTPError) -> Attempt {
-        let attempt = Attempt(account: username.lowercased(), address: address)
+        let attempt = Attempt(account: UserStore.key(username), address: address)
         let now = clock.now()
         let window = Int64(limits.windowSeconds) * 1000
         let refusal: (wait: Int64, reason: String)? = state.withLock { state in

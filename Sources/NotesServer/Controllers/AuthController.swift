@@ -14,7 +14,7 @@ struct AuthController: Sendable {
         router.add("POST", "/v1/auth/login", access: .open) { context in
             let body = try context.decode(LoginRequest.self)
             // No account has a name or password this long: refuse at once, before any counting.
-            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, body.username.utf8.count <= UserStore.maxUsernameBytes else {
+            guard body.password.utf8.count <= PasswordHash.maxPasswordBytes, UserStore.normalized(body.username).utf8.count <= UserStore.maxUsernameBytes else {
                 throw Self.invalidCredentials
             }
             // Counted on the connection thread, so a throttled client never costs a password check.
@@ -42,14 +42,16 @@ struct AuthController: Sendable {
         }
     }
 
-    /// Checks the password off the HTTP threads. Unknown users, wrong passwords and disabled
-    /// accounts get the same answer after the same work, so none can be told apart. Any error
+    /// Checks the password off the HTTP threads. Unknown users and wrong passwords get the same
+    /// answer after the same work, so they cannot be told apart; only someone who proved the
+    /// password learns that the account is disabled. Any error
     /// that is not an `HTTPError` becomes a bare 500, logged with `requestID` like the router's.
     private func login(_ body: LoginRequest, attempt: LoginThrottle.Attempt, requestID: String) async -> HTTPResponse {
         do {
             let user = try users.find(username: body.username)
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
-            guard matches, let user, !user.disabled else { throw Self.invalidCredentials }
+            guard matches, let user else { throw Self.invalidCredentials }
+            guard !user.disabled else { throw Self.accountDisabled }
             throttle.succeeded(attempt)
             await upgradeHash(of: body.password, for: user, requestID: requestID)
             // Only now, after the password matched, may the device's old session end; another
@@ -76,6 +78,9 @@ struct AuthController: Sendable {
 
     static let invalidCredentials = HTTPError(401, code: "invalid_credentials", message: "The username or password is wrong.",
                                               headers: ["WWW-Authenticate": HTTPError.bearerChallenge])
+
+    static let accountDisabled = HTTPError(403, code: "account_disabled",
+                                           message: "This account is disabled; ask the server's administrator to enable it.")
 
     /// RFC 6749 §5.1: token answers must not be cached.
     static func tokenResponse(_ tokens: IssuedTokens, user: UserRecord) -> HTTPResponse {

@@ -9,6 +9,7 @@ enum ServerSchema {
         .init(version: 1, name: "accounts, sessions, tokens, notes, revisions, search", sql: accountsV1 + notesV1),
         .init(version: 2, name: "a rotation's answer kept sealed for replays within the grace", sql: sessionsSuccessorV2),
         .init(version: 3, name: "the device that made each revision", sql: revisionsDeviceV3),
+        .init(version: 4, name: "usernames looked up case-folded, Unicode included", sql: usernameKeyV4),
     ])
 
     /// The answer of a session's last rotation (its new refresh and access tokens), encrypted
@@ -24,6 +25,16 @@ enum ServerSchema {
     /// revision, for `notes log`. Null for revisions made before this version: nobody knows.
     private static let revisionsDeviceV3 = """
         ALTER TABLE revisions ADD COLUMN device TEXT;
+
+        """
+
+    /// The case-folded NFC username (`UserStore.key`), unique: `COLLATE NOCASE` folds ASCII
+    /// only, and Unicode names are allowed from this version. Names before it are ASCII, whose
+    /// key is SQLite's `lower()`.
+    private static let usernameKeyV4 = """
+        ALTER TABLE users ADD COLUMN username_key TEXT;
+        UPDATE users SET username_key = lower(username);
+        CREATE UNIQUE INDEX users_username_key ON users(username_key);
 
         """
 

@@ -31,9 +31,9 @@ extension SessionStore {
             try db.query("""
                 SELECT s.id, u.username, s.device, s.created_at, s.last_used_at, s.revoked_at IS NOT NULL
                 FROM sessions s JOIN users u ON u.id = s.user_id
-                WHERE ?1 IS NULL OR u.username = ?1
+                WHERE ?1 IS NULL OR u.username_key = ?1
                 ORDER BY s.created_at DESC, s.id DESC
-                """, [username]) { row in
+                """, [username.map(UserStore.key)]) { row in
                 (id: row.int64(0), username: row.string(1), device: row.string(2), createdAt: row.int64(3),
                  lastUsedAt: row.int64(4), revoked: row.bool(5))
             }

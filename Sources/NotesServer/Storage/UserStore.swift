@@ -21,26 +21,55 @@ struct UserStore: Sendable {
     /// The longest accepted username, in bytes.
     static let maxUsernameBytes = 64
 
-    /// Checks that `name` is a usable username: 1–64 characters of letters, digits, `.`, `_`, `-`.
+    /// Checks that `name` is a usable username: 1–64 bytes (in NFC) of letters of any script
+    /// (with their combining marks), digits, `.`, `_`, `-`. Callers store `normalized(name)`.
     static func validate(username name: String) throws(UserStoreError) {
-        guard !name.isEmpty, name.utf8.count <= maxUsernameBytes,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+        let nfc = normalized(name)
+        guard let first = nfc.unicodeScalars.first, nfc.utf8.count <= maxUsernameBytes,
+              !isMark(first),
+              nfc.unicodeScalars.allSatisfy({ isLetterOrDigit($0) || isMark($0) || "._-".unicodeScalars.contains($0) })
         else { throw .invalidUsername }
+    }
+
+    /// The stored spelling of a username: NFC, so `Zoë` typed either way is one string.
+    static func normalized(_ name: String) -> String {
+        NotePath.nfc(name)
+    }
+
+    /// The lookup key of a username: NFC plus Unicode case-folding (`Zoë` and `ZOË` are one
+    /// account). For ASCII names it is the lower-cased name, as migration 4 filled it in.
+    static func key(_ name: String) -> String {
+        NotePath.collisionKey(of: normalized(name))
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber: true
+        default: false
+        }
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     func create(username: String, passwordHash: String) throws -> UserRecord {
         try Self.validate(username: username)
+        let username = Self.normalized(username), key = Self.key(username)
         let now = clock.now()
         return try database.write { db in
-            if try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) != nil { throw UserStoreError.exists(username) }
-            try db.run("INSERT INTO users (username, password_hash, created_at) VALUES (?, ?, ?)", username, passwordHash, now)
+            if try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [key]) != nil { throw UserStoreError.exists(username) }
+            try db.run("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)", username, key, passwordHash, now)
             return UserRecord(id: db.lastInsertRowID, username: username, passwordHash: passwordHash, disabled: false, createdAt: now)
         }
     }
 
     func find(username: String) throws -> UserRecord? {
         try database.read { db in
-            try db.first("SELECT id, username, password_hash, disabled, created_at FROM users WHERE username = ?", [username], row: Self.record)
+            try db.first("SELECT id, username, password_hash, disabled, created_at FROM users WHERE username_key = ?", [Self.key(username)], row: Self.record)
         }
     }
 
@@ -60,7 +89,7 @@ struct UserStore: Sendable {
     /// old password must not stay signed in.
     func setPassword(username: String, passwordHash: String) throws {
         try database.write { db in
-            guard let id = try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) else { throw UserStoreError.notFound(username) }
+            guard let id = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [Self.key(username)]) else { throw UserStoreError.notFound(username) }
             try db.run("UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, id)
             try Self.revokeEverything(of: id, in: db, now: clock.now())
         }
@@ -79,9 +108,35 @@ struct UserStore: Sendable {
     /// Disables (or re-enables) sign-in; disabling also revokes every session and token.
     func setDisabled(username: String, disabled: Bool) throws {
         try database.write { db in
-            guard let id = try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) else { throw UserStoreError.notFound(username) }
+            guard let id = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [Self.key(username)]) else { throw UserStoreError.notFound(username) }
             try db.run("UPDATE users SET disabled = ? WHERE id = ?", disabled, id)
             if disabled { try Self.revokeEverything(of: id, in: db, now: clock.now()) }
+        }
+    }
+
+    /// How many live notes the user has (for the confirmation before deleting them).
+    func noteCount(userID: Int64) throws -> Int {
+        let count = try database.read { db in
+            try db.scalarInt("SELECT count(*) FROM notes WHERE user_id = ? AND deleted = 0", [userID])
+        }
+        return Int(count ?? 0)
+    }
+
+    /// Removes the account and everything keyed by it, in one transaction: revisions, notes
+    /// (their search rows go with them through the `notes_fts_delete` trigger), access and
+    /// personal tokens, sessions (their spent refresh tokens cascade). The foreign keys would
+    /// cascade too; naming each table keeps the removal visible here. Returns how many live
+    /// notes went.
+    func delete(userID: Int64) throws -> Int {
+        try database.write { db in
+            let notes: Int64 = try db.scalarInt("SELECT count(*) FROM notes WHERE user_id = ? AND deleted = 0", [userID]) ?? 0
+            try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
+            try db.run("DELETE FROM notes WHERE user_id = ?", userID)
+            try db.run("DELETE FROM tokens WHERE user_id = ?", userID)
+            try db.run("DELETE FROM spent_refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)", userID)
+            try db.run("DELETE FROM sessions WHERE user_id = ?", userID)
+            try db.run("DELETE FROM users WHERE id = ?", userID)
+            return Int(notes)
         }
     }
 

@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Auth: notes-server sessions list|revoke")
 struct AdminSessionsTests {
-    /// The data rows of `sessions list` output, split into columns.
+    /// The rows of `sessions list` output into a pipe (no header there), split into columns.
     private func rows(_ output: String) -> [[String]] {
-        output.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
+        output.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
     }
 
     @Test("sessions list shows each device; sessions revoke ID ends just that session at once")

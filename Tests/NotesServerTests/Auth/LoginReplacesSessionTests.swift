@@ -9,7 +9,7 @@ import Testing
 struct LoginReplacesSessionTests {
     private func sessionRows(_ server: TestServer, user: String = AuthFixture.username) async throws -> [[String]] {
         let list = try await server.admin(["sessions", "list", "--user", user])
-        return list.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
+        return list.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
     }
 
     private func login(_ client: TestAPIClient, _ username: String = AuthFixture.username, _ password: String = AuthFixture.password,
