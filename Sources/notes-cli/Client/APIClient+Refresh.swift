@@ -29,7 +29,7 @@ extension APIClient {
                 let answer: TokenResponse
                 do {
                     answer = try await self.requestRefresh(using: stored.refreshToken)
-                } catch let error as APIStatusError where error.code == "invalid_grant" {
+                } catch ClientError.status(let error) where error.code == "invalid_grant" {
                     file.remove(stored, ifRefreshTokenIn: [stored.refreshToken])
                     throw Self.sessionExpired
                 }
@@ -38,7 +38,7 @@ extension APIClient {
                 file.store(rotated, replacing: stored, makeDefault: false)
                 return rotated
             }
-        } catch let error as CLIError where error.exitCode == .signInRequired {
+        } catch let error as ClientError where error.endsSession {
             sessionEnded = error
             throw error
         }
@@ -57,11 +57,11 @@ extension APIClient {
             let error = APIStatusError(response)
             // Any other 401 here is not the definitive answer that the session is dead: keep the
             // tokens (a later run may succeed) but this request cannot go on.
-            if error.code == "invalid_grant" { throw error }
-            throw CLIError(.signInRequired, "the server refused to renew the session (\(error.message)): run `notes login`")
+            if error.code == "invalid_grant" { throw ClientError.status(error) }
+            throw ClientError.renewalRefused(error)
         }
         guard (200..<300).contains(response.status) else {
-            throw APIStatusError(response)
+            throw ClientError.status(APIStatusError(response))
         }
         return try decode(TokenResponse.self, from: response, what: "POST /v1/auth/refresh")
     }
@@ -71,7 +71,7 @@ extension APIClient {
         do {
             return try WireJSON.decoder().decode(type, from: response.body)
         } catch {
-            throw CLIError.failure("the server's answer to \(what) was not understood (\(error))")
+            throw ClientError.answerNotUnderstood(what: what, reason: "\(error)")
         }
     }
 }
