@@ -88,4 +88,27 @@ struct AuthRefreshLockTests {
             #expect(server.requests.last?.headers["authorization"] == "Bearer nat_theirs")
         }
     }
+
+    @Test("two notes processes refreshing the same expired session at once both succeed, and the session stored after them works")
+    func twoProcessesRefreshAtOnce() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            var held = try #require(try harness.storedSession())
+            held.accessExpiresAt = Date().timeIntervalSince1970 - 1
+            let stale = held
+            try await harness.store.update { @Sendable file in file.store(stale, makeDefault: true) }
+
+            async let first = harness.notes(["whoami"])
+            async let second = harness.notes(["whoami"])
+            let (one, two) = try await (first, second)
+            #expect(one.exitCode == 0, "\(one.stderr)")
+            #expect(two.exitCode == 0, "\(two.stderr)")
+            let after = try #require(try harness.storedSession())
+            #expect(after.refreshToken != held.refreshToken)
+            // Whichever process stored last, what it stored is a live session.
+            let third = try await harness.notes(["whoami"])
+            #expect(third.exitCode == 0, "\(third.stderr)")
+            #expect(try harness.storedSession()?.refreshToken == after.refreshToken)
+        }
+    }
 }
