@@ -49,13 +49,57 @@ enum CLI {
             terminal.printError("notes \(command.name): \(error.message)")
             terminal.printError("See `notes \(command.name) --help`.")
             return .usage
-        } catch let error as CLIError {
-            terminal.printError("notes \(command.name): \(error.message)")
-            if error.exitCode == .usage { terminal.printError("See `notes \(command.name) --help`.") }
-            return error.exitCode
         } catch {
-            terminal.printError("notes \(command.name): \(error)")
-            return .failure
+            let outcome = outcome(of: error)
+            terminal.printError("notes \(command.name): \(outcome.sentence)")
+            if outcome.exitCode == .usage { terminal.printError("See `notes \(command.name) --help`.") }
+            return outcome.exitCode
+        }
+    }
+
+    /// The one place a failure becomes an exit code and a sentence for stderr (DESIGN 3): the
+    /// layers below keep the cause (`ClientError`) and commands state their own (`CLIError`).
+    static func outcome(of error: any Error) -> (exitCode: ExitCode, sentence: String) {
+        switch error {
+        case let error as CLIError: (error.exitCode, error.message)
+        case let error as ClientError: outcome(of: error)
+        default: (.failure, "\(error)")
+        }
+    }
+
+    /// Exit 4 for a session or token that is over, 5 when the server is out of reach, 1 for
+    /// everything else the server (or something pretending to be it) did.
+    static func outcome(of error: ClientError) -> (exitCode: ExitCode, sentence: String) {
+        switch error {
+        case .sessionEnded:
+            (.signInRequired, "session expired or revoked: run `notes login`")
+        case .renewalRefused(let refusal):
+            (.signInRequired, "the server refused to renew the session (\(refusal.message)): run `notes login`")
+        case .tokenRefused:
+            (.signInRequired, "the server refused the token in NOTES_TOKEN (expired, revoked or unknown): "
+             + "create a new one with `notes token create`, or unset NOTES_TOKEN to use `notes login`")
+        case .unreachable(let server, let cause) where cause.kind == .deadlineExceeded:
+            (.serverUnreachable, "\(server) is too slow: \(cause.description)")
+        case .unreachable(let server, let cause):
+            (.serverUnreachable, "cannot reach \(server): \(cause.description)")
+        case .transportFailed(let server, let cause):
+            (.failure, "request to \(server) failed: \(cause.description)")
+        case .status(let status):
+            (.failure, status.description)
+        case .answerTooLarge(let cause), .redirectRefused(let cause):
+            (.failure, cause.description)
+        case .contentMismatch(let path):
+            (.failure, "the server sent \(Terminal.printable(path)) with content that does not match its hash "
+             + "(damaged on the way, or a faulty server); refused it")
+        case .noteOverLimit(let path, let bytes, let limit):
+            (.failure, "the server sent \(Terminal.printable(path)) with \(bytes) bytes, over its "
+             + "published note limit of \(limit) bytes; refused it")
+        case .answerNotUnderstood(let what, let reason):
+            (.failure, "the server's answer to \(what) was not understood (\(reason))")
+        case .protocolViolation(let sentence):
+            (.failure, sentence)
+        case .invalidRequestPath(let path, let server):
+            (.failure, "cannot build a URL for \(path) on \(server)")
         }
     }
 

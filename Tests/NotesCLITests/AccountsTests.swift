@@ -144,7 +144,7 @@ struct AccountsTests {
             #expect(try await harness.notes(["whoami"]).exitCode == 0)
             // The replaced session is over on the server, not merely forgotten here.
             let api = APIClient(server: try ServerURL(harness.serverURL), credential: .anonymous)
-            await #expect(throws: APIStatusError.self) { _ = try await api.requestRefresh(using: first.refreshToken) }
+            await #expect(throws: ClientError.self) { _ = try await api.requestRefresh(using: first.refreshToken) }
         }
     }
 }

@@ -60,8 +60,9 @@ struct AuthRefreshTests {
             try await ClientHarness.waitForExpiry(ofTTL: 2)
             await harness.server.stop()
 
-            let error = await #expect(throws: CLIError.self) { try await client.me() }
-            #expect(error?.exitCode == .serverUnreachable)
+            let error = await #expect(throws: ClientError.self) { try await client.me() }
+            #expect(error?.isUnreachable == true)
+            #expect(error.map { CLI.outcome(of: $0).exitCode } == .serverUnreachable)
             #expect(try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath)) == before)
             // Not taken for a dead session either: the next request tries the network again.
             #expect(await client.sessionEnded == nil)
@@ -77,11 +78,11 @@ struct AuthRefreshTests {
             let passwd = try await harness.server.admin(["user", "passwd", ClientHarness.username, "--password-stdin"], stdin: "a brand new password\n")
             #expect(passwd.exitCode == 0, "\(passwd.stderr)")
 
-            let error = await #expect(throws: CLIError.self) { try await client.me() }
-            #expect(error?.exitCode == .signInRequired)
-            #expect(error?.message == "session expired or revoked: run `notes login`")
+            let error = await #expect(throws: ClientError.self) { try await client.me() }
+            #expect(error.map { CLI.outcome(of: $0).exitCode } == .signInRequired)
+            #expect(error.map { CLI.outcome(of: $0).sentence } == "session expired or revoked: run `notes login`")
             #expect(try harness.storedSession() == nil)
-            await #expect(throws: CLIError.self) { try await client.me() }
+            await #expect(throws: ClientError.self) { try await client.me() }
             #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
             #expect(harness.logCount(Self.refreshes) == 1)
             #expect(harness.logCount("GET /v1/me 401") == 1)

@@ -39,9 +39,9 @@ struct AuthScriptedServerTests {
             defer { server.stop() }
             let (client, store, _) = try await Self.client(server, directory, expiresIn: 3600)
 
-            let error = await #expect(throws: CLIError.self) { try await client.me() }
-            #expect(error?.exitCode == .signInRequired)
-            #expect(error?.message == "session expired or revoked: run `notes login`")
+            let error = await #expect(throws: ClientError.self) { try await client.me() }
+            #expect(error.map { CLI.outcome(of: $0).exitCode } == .signInRequired)
+            #expect(error.map { CLI.outcome(of: $0).sentence } == "session expired or revoked: run `notes login`")
             #expect(server.requests.map(\.path) == ["/v1/me", "/v1/auth/refresh", "/v1/me", "/v1/auth/refresh", "/v1/me"])
             #expect(server.requests.filter { $0.path == "/v1/me" }.map { $0.headers["authorization"] }
                     == ["Bearer nat_0", "Bearer nat_1", "Bearer nat_2"])

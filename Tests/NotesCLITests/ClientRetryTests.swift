@@ -27,19 +27,19 @@ struct ClientRetryTests {
             let existing = try #require(try await client.note(atPath: NotePath("taken.md")))
             let missing = NoteID().value
 
-            let notFound = await #expect(throws: APIStatusError.self) { try await client.rawContent(of: NoteID(missing)!) }
-            #expect(notFound?.status == 404)
+            let notFound = await #expect(throws: ClientError.self) { try await client.rawContent(of: NoteID(missing)!) }
+            #expect(notFound?.apiStatus?.status == 404)
             var clash = try APIRequest.json("PUT", "/v1/notes/\(NoteID().value)", PutNoteRequest(path: "TAKEN.md", content: "second\n"))
             clash.headers["If-None-Match"] = "*"
-            let conflict = await #expect(throws: APIStatusError.self) { try await client.send(clash) }
-            #expect(conflict?.status == 409)
-            #expect(conflict?.code == "path_taken")
+            let conflict = await #expect(throws: ClientError.self) { try await client.send(clash) }
+            #expect(conflict?.apiStatus?.status == 409)
+            #expect(conflict?.apiStatus?.code == "path_taken")
             var stale = try APIRequest.json("PUT", "/v1/notes/\(existing.id.value)", PutNoteRequest(path: "taken.md", content: "edit\n"))
             stale.headers["If-Match"] = "\"\(existing.rev + 5)\""
-            let precondition = await #expect(throws: APIStatusError.self) { try await client.send(stale) }
-            #expect(precondition?.status == 412)
-            let badRequest = await #expect(throws: APIStatusError.self) { try await client.listNotes(limit: 0) }
-            #expect(badRequest?.status == 400)
+            let precondition = await #expect(throws: ClientError.self) { try await client.send(stale) }
+            #expect(precondition?.apiStatus?.status == 412)
+            let badRequest = await #expect(throws: ClientError.self) { try await client.listNotes(limit: 0) }
+            #expect(badRequest?.apiStatus?.status == 400)
 
             #expect(try await harness.waitUntil { harness.logCount("GET /v1/notes 400") == 1 })
             #expect(harness.logCount("GET /v1/notes/\(missing) 404") == 1)
@@ -71,9 +71,9 @@ struct ClientRetryTests {
     func retriesAreBounded() async throws {
         let server = try ScriptedHTTPServer(replies: [], then: .error(503, "unavailable", "Down for maintenance."))
         defer { server.stop() }
-        let error = await #expect(throws: APIStatusError.self) { try await Self.client(server).me() }
-        #expect(error?.status == 503)
-        #expect(error?.description == "Down for maintenance (HTTP 503, unavailable)")
+        let error = await #expect(throws: ClientError.self) { try await Self.client(server).me() }
+        #expect(error?.apiStatus?.status == 503)
+        #expect(error?.apiStatus?.description == "Down for maintenance (HTTP 503, unavailable)")
         #expect(server.requests.count == RetryPolicy.fast.maxAttempts)
     }
 
@@ -82,12 +82,13 @@ struct ClientRetryTests {
         let server = try ScriptedHTTPServer(replies: [.error(503, "unavailable", "Down.")], then: .dropConnection)
         defer { server.stop() }
         let client = try Self.client(server)
-        let error = await #expect(throws: APIStatusError.self) {
+        let error = await #expect(throws: ClientError.self) {
             try await client.createPersonalToken(CreateTokenRequest(name: "ci", scope: .read))
         }
-        #expect(error?.status == 503)
+        #expect(error?.apiStatus?.status == 503)
         #expect(server.requests.count == 1)
-        await #expect(throws: CLIError.self) { try await client.createPersonalToken(CreateTokenRequest(name: "ci", scope: .read)) }
+        let dropped = await #expect(throws: ClientError.self) { try await client.createPersonalToken(CreateTokenRequest(name: "ci", scope: .read)) }
+        #expect(dropped?.isUnreachable == true)
         #expect(server.requests.count == 2)
     }
 
@@ -103,9 +104,9 @@ struct ClientRetryTests {
     func longRetryAfterIsNotWaited() async throws {
         let server = try ScriptedHTTPServer(replies: [.error(429, "rate_limited", "Slow down.", headers: ["Retry-After": "3600"])], then: Self.ok)
         defer { server.stop() }
-        let error = await #expect(throws: APIStatusError.self) { try await Self.client(server).me() }
-        #expect(error?.status == 429)
-        #expect(error?.retryAfter == 3600)
+        let error = await #expect(throws: ClientError.self) { try await Self.client(server).me() }
+        #expect(error?.apiStatus?.status == 429)
+        #expect(error?.apiStatus?.retryAfter == 3600)
         #expect(server.requests.count == 1)
     }
 

@@ -197,7 +197,7 @@ struct HistoryCommandsTests {
             let purge = try await sync.history(in: sync.folder("A"), ["purge", "leak.md", "--yes", "--json"])
             #expect(purge.exitCode == 0, "\(purge.stderr)")
             #expect(try WireJSON.decoder().decode(PurgeResult.self, from: Data(purge.stdout.utf8)).purgedRevisions == 3)
-            await #expect(throws: APIStatusError.self) { try await sync.client.apiClient().revisions(of: id) }
+            await #expect(throws: ClientError.self) { try await sync.client.apiClient().revisions(of: id) }
             let search = try await sync.notes(["search", "zqxleaked9931", "--server", sync.serverURL])
             #expect(search.stdout.isEmpty, "\(search.stdout)")
             #expect(try await sync.history(in: sync.work.path, ["log", "leak.md"]).exitCode == 1)

@@ -24,7 +24,7 @@ extension APIClient {
     }
 
     /// Every live note, following `next_cursor` to the last page.
-    /// - Throws: `CLIError` when the server keeps handing out pages without progress (no note
+    /// - Throws: `ClientError` when the server keeps handing out pages without progress (no note
     ///   it had not listed already, a cursor it gave before) or more notes than any account holds.
     func allNotes(pageSize: Int = 500) async throws -> [NoteResource] {
         var notes: [NoteResource] = []
@@ -37,7 +37,7 @@ extension APIClient {
             let newNotes = page.notes.filter { ids.insert($0.id).inserted }.count
             if let next = page.nextCursor {
                 guard newNotes > 0, cursors.insert(next).inserted, notes.count <= FeedProgress.maxEntries else {
-                    throw CLIError.failure("the server's note list promises more but makes no progress; stopped reading it")
+                    throw ClientError.protocolViolation("the server's note list promises more but makes no progress; stopped reading it")
                 }
             }
             cursor = page.nextCursor
@@ -55,7 +55,7 @@ extension APIClient {
     func rawContent(of id: NoteID) async throws -> Data {
         let note = try await json(NoteResource.self, APIRequest("GET", "/v1/notes/\(id.value)"))
         guard let content = note.content else {
-            throw CLIError.failure("the server sent \(Terminal.printable(note.path)) without its content")
+            throw ClientError.protocolViolation("the server sent \(Terminal.printable(note.path)) without its content")
         }
         try await checkDownloaded(content, hash: note.hash, path: note.path)
         return Data(content.utf8)

@@ -34,7 +34,7 @@ actor APIClient {
     /// The refresh every waiter shares; nil when none is running.
     var refreshTask: Task<StoredSession, any Error>?
     /// Set once the session is known dead, so later requests fail at once without a refresh.
-    var sessionEnded: CLIError?
+    var sessionEnded: ClientError?
     /// The server's published limits, fetched at most once per process and only when needed
     /// (`ResponseBudget`); nil until then, and kept nil when the server would not say.
     var publishedLimits: ServerLimits?
@@ -53,24 +53,20 @@ actor APIClient {
     /// Sends `request` and returns the successful (2xx) answer.
     /// The answer body is bounded (`ResponseBudget`): past the bound for the server's default
     /// limits, the published limits are fetched once and the request sent again if they allow more.
-    /// - Throws: `CLIError` with exit 4 when the session is gone or the token refused, exit 5 when
-    ///   the server cannot be reached or is too slow, exit 1 for a redirect or an answer past its
-    ///   bound; `APIStatusError` for every other non-2xx answer. Never returns a failed answer.
+    /// - Throws: `ClientError`: the session gone or the token refused, the server unreachable or
+    ///   too slow, a redirect or an answer past its bound, and `.status` for every other non-2xx
+    ///   answer. Never returns a failed answer.
     func send(_ request: APIRequest) async throws -> HTTPResponse {
         var request = request
         if request.maxResponseBytes == nil { request.maxResponseBytes = ResponseBudget.maxBytes(for: limits) }
         do {
             return try await sendReplaying(request)
-        } catch let error as ResponseTooLarge {
+        } catch ClientError.answerTooLarge(let cause) {
             // The default bound is the default limits'; a server publishing larger ones may send more.
             guard let bound = request.maxResponseBytes,
-                  ResponseBudget.maxBytes(for: await fetchLimits()) > bound else { throw CLIError.failure(error.message) }
+                  ResponseBudget.maxBytes(for: await fetchLimits()) > bound else { throw ClientError.answerTooLarge(cause) }
             request.maxResponseBytes = ResponseBudget.maxBytes(for: limits)
-            do {
-                return try await sendReplaying(request)
-            } catch let error as ResponseTooLarge {
-                throw CLIError.failure(error.message)
-            }
+            return try await sendReplaying(request)
         }
     }
 
@@ -105,8 +101,7 @@ actor APIClient {
             let response = try await sendRetrying(request, bearer: bearer)
             if response.status == 401, request.authenticated, bearer != nil {
                 if case .personalToken = credential {
-                    throw CLIError(.signInRequired, "the server refused the token in NOTES_TOKEN (expired, revoked or unknown): "
-                                   + "create a new one with `notes token create`, or unset NOTES_TOKEN to use `notes login`")
+                    throw ClientError.tokenRefused
                 }
                 guard let held, replays < Self.maxReplays else { throw Self.sessionExpired }
                 replays += 1
@@ -114,14 +109,14 @@ actor APIClient {
                 continue
             }
             guard (200..<300).contains(response.status) else {
-                throw APIStatusError(response)
+                throw ClientError.status(APIStatusError(response))
             }
             return response
         }
     }
 
     /// The failure every dead session ends in.
-    static let sessionExpired = CLIError(.signInRequired, "session expired or revoked: run `notes login`")
+    static let sessionExpired = ClientError.sessionEnded
 
     /// The session to sign the next request with, refreshed first if it is about to expire.
     /// Nil for a personal token or anonymous client.
@@ -132,7 +127,7 @@ actor APIClient {
         guard held.needsRefresh(at: now()) else { return held }
         do {
             return try await refresh(replacing: held)
-        } catch let error as CLIError where error.exitCode == .serverUnreachable && !held.isExpired(at: now()) {
+        } catch let error as ClientError where error.isUnreachable && !held.isExpired(at: now()) {
             // A refresh ahead of time failed on the network but the token still works for a
             // while: use it, and let the request itself report whether the server is there.
             return held

@@ -123,7 +123,7 @@ extension ClientFactory {
             do {
                 _ = try await client.send(APIRequest("GET", "/v1/notes/\(id.value)/revisions"))
                 return true
-            } catch let error as APIStatusError where error.status == 404 {
+            } catch ClientError.status(let error) where error.status == 404 {
                 continue
             }
         }
@@ -146,6 +146,8 @@ extension ClientFactory {
             session = try await identified(try self.session(server: server, username: username))
         } catch let error as CLIError where error.exitCode == .signInRequired {
             throw CLIError(.signInRequired, "\(error.message) first: a folder is bound to the account you sign in as")
+        } catch let error as ClientError where error.endsSession {
+            throw CLIError(.signInRequired, "\(CLI.outcome(of: error).sentence) first: a folder is bound to the account you sign in as")
         }
         guard let account = session.account else { throw Self.sessionUnidentified }
         return account

@@ -6,7 +6,7 @@ import NotesCore
 /// and the note is refused whole rather than written wrong.
 extension APIClient {
     /// Checks `content` received for the note at `path` that the server says hashes to `hash`.
-    /// - Throws: `CLIError` (exit 1) naming the note when the content is over the note limit or
+    /// - Throws: `ClientError` naming the note when the content is over the note limit or
     ///   does not match its hash.
     func checkDownloaded(_ content: String, hash: String, path: String) async throws {
         let size = content.utf8.count
@@ -14,13 +14,11 @@ extension APIClient {
         if size > ResponseBudget.defaultLimits.maxNoteBytes {
             let limit = await fetchLimits().maxNoteBytes
             if size > limit {
-                throw CLIError.failure("the server sent \(Terminal.printable(path)) with \(size) bytes, over its "
-                                       + "published note limit of \(limit) bytes; refused it")
+                throw ClientError.noteOverLimit(path: path, bytes: size, limit: limit)
             }
         }
         guard SHA256.hex(of: content) == hash.lowercased() else {
-            throw CLIError.failure("the server sent \(Terminal.printable(path)) with content that does not match its hash "
-                                   + "(damaged on the way, or a faulty server); refused it")
+            throw ClientError.contentMismatch(path: path)
         }
     }
 

@@ -25,21 +25,21 @@ final class FeedProgress: Sendable {
     private let walks = Mutex<[String: Walk]>([:])
 
     /// Checks `page`, the answer for `since` (nil or a cursor not handed out here: a new walk).
-    /// - Throws: `CLIError` (exit 1) when the page promises more without progress.
+    /// - Throws: `ClientError.protocolViolation` when the page promises more without progress.
     func check(_ page: ChangesPage, since: String?) throws {
         guard page.hasMore else { return }
         try walks.withLock { walks in
             let before = since.flatMap { walks[$0] } ?? Walk()
             let stuck = "the server's changes feed promises more but"
             guard page.cursor != since else {
-                throw CLIError.failure("\(stuck) did not move past cursor \(Terminal.printable(page.cursor)); stopped reading it")
+                throw ClientError.protocolViolation("\(stuck) did not move past cursor \(Terminal.printable(page.cursor)); stopped reading it")
             }
             guard let newest = page.changes.map(\.rev).max(), newest > before.newestRev else {
-                throw CLIError.failure("\(stuck) sent no change newer than those it already sent; stopped reading it")
+                throw ClientError.protocolViolation("\(stuck) sent no change newer than those it already sent; stopped reading it")
             }
             let after = Walk(newestRev: newest, entries: before.entries + page.changes.count, pages: before.pages + 1)
             guard after.entries <= Self.maxEntries, after.pages <= Self.maxPages else {
-                throw CLIError.failure("\(stuck) has gone on for \(after.pages) pages and \(after.entries) changes, "
+                throw ClientError.protocolViolation("\(stuck) has gone on for \(after.pages) pages and \(after.entries) changes, "
                                        + "more than any account holds; stopped reading it")
             }
             walks[page.cursor] = after

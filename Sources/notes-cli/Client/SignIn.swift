@@ -14,7 +14,7 @@ enum SignIn {
     /// for the same account is replaced, and the server is asked to revoke it in the same
     /// request (`replaces_refresh_token`), so signing in again leaves one session per device.
     /// - Throws: `CLIError` exit 1 for wrong credentials or too many attempts, exit 5 when the
-    ///   server cannot be reached; `APIStatusError` for other refusals.
+    ///   server cannot be reached (`ClientError`), and `ClientError.status` for other refusals.
     /// `device` names the session on the server (`notes log` shows it beside each change).
     static func login(server: ServerURL, username: String, password: String, store: CredentialStore,
                       device: String = deviceName()) async throws -> StoredSession {
@@ -28,9 +28,9 @@ enum SignIn {
         let response: HTTPResponse
         do {
             response = try await client.send(request)
-        } catch let error as APIStatusError where error.status == 401 {
+        } catch ClientError.status(let error) where error.status == 401 {
             throw CLIError.failure("wrong username or password for \(server)")
-        } catch let error as APIStatusError where error.status == 429 {
+        } catch ClientError.status(let error) where error.status == 429 {
             let wait = error.retryAfter.map { " in \(Int($0.rounded(.up))) s" } ?? " later"
             throw CLIError.failure("too many sign-in attempts on \(server): try again\(wait)")
         }

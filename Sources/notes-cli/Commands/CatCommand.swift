@@ -107,7 +107,7 @@ struct CatCommand: Command {
         guard let note = try await client.note(atPath: path) else { return nil }
         do {
             return try await client.rawContent(of: note.id)
-        } catch let error as APIStatusError where error.status == 404 {
+        } catch ClientError.status(let error) where error.status == 404 {
             return nil  // deleted between the lookup and the fetch
         }
     }

@@ -104,7 +104,7 @@ struct HistoryTarget: Sendable {
         for candidate in candidates {
             do {
                 return (candidate, try await client.revision(of: candidate.id, rev: rev))
-            } catch let error as APIStatusError where error.status == 404 {
+            } catch ClientError.status(let error) where error.status == 404 {
                 continue
             }
         }

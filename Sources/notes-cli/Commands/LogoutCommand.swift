@@ -36,15 +36,13 @@ struct LogoutCommand: Command {
             return .success
         }
         let client = APIClient(server: server, credential: .session(stored, factory.store))
-        var failure: CLIError?
+        var failure: (any Error)?
         do {
             try await client.logout()
-        } catch let error as CLIError where error.exitCode == .signInRequired {
+        } catch let error as ClientError where error.endsSession {
             // The session had already ended on the server: nothing left to revoke.
-        } catch let error as CLIError {
-            failure = error
         } catch {
-            failure = CLIError.failure("\(error)")
+            failure = error
         }
         // Forget this session, also if a refresh during the logout rotated it, but not a new one
         // that another `notes login` stored meanwhile.
@@ -54,7 +52,8 @@ struct LogoutCommand: Command {
             _ = file.remove(rotated, ifRefreshTokenIn: ours)
         }
         if let failure {
-            throw CLIError(failure.exitCode, "forgot the session on this machine, but could not revoke it on the server: \(failure.message)")
+            let outcome = CLI.outcome(of: failure)
+            throw CLIError(outcome.exitCode, "forgot the session on this machine, but could not revoke it on the server: \(outcome.sentence)")
         }
         terminal.printError("Signed out of \(server) as \(stored.username).")
         return .success

@@ -63,7 +63,7 @@ struct PurgeCommand: Command {
         let result: PurgeResult
         do {
             result = try await target.client.purge(note.id, ifMatch: note.rev)
-        } catch let error as APIStatusError where error.status == 412 {
+        } catch ClientError.status(let error) where error.status == 412 {
             throw CLIError.failure("\(target.path.value) changed on the server meanwhile; nothing was purged, run the command again")
         }
         if json {

@@ -72,9 +72,9 @@ struct RestoreCommand: Command {
         do {
             let ifMatch: Int64? = note.isDeleted ? nil : note.rev
             restored = try await target.client.putNote(note.id, PutNoteRequest(path: path, content: revision.content ?? ""), ifMatch: ifMatch)
-        } catch let error as APIStatusError where error.status == 409 {
+        } catch ClientError.status(let error) where error.status == 409 {
             throw CLIError.failure("\(path) is taken by another note; restore it at another path with --to NEWPATH")
-        } catch let error as APIStatusError where error.status == 412 {
+        } catch ClientError.status(let error) where error.status == 412 {
             throw CLIError.failure("\(target.path.value) changed on the server meanwhile; nothing was restored, run the command again")
         }
         if json {

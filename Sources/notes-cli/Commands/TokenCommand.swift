@@ -67,7 +67,7 @@ struct TokenCommand: Command {
             let client = try CommandSupport.client(account, terminal)
             do {
                 try await client.revokePersonalToken(id: id)
-            } catch let error as APIStatusError where error.status == 404 {
+            } catch ClientError.status(let error) where error.status == 404 {
                 throw CLIError.failure("no token with id \(id)")
             }
             terminal.printError("Revoked token \(id).")

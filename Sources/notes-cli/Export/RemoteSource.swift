@@ -33,7 +33,7 @@ struct RemoteSource: ExportSource {
                 continue
             }
             guard let content = change.content else {
-                throw CLIError.failure("the server's changes feed left out the content of \(path.value)")
+                throw ClientError.protocolViolation("the server's changes feed left out the content of \(path.value)")
             }
             notes.append(ExportNote(path: path, content: Data(content.utf8)))
         }
@@ -56,7 +56,7 @@ struct RemoteSource: ExportSource {
             do {
                 page = try await remote.changes(since: cursor, limit: pageSize, includeContent: true)
             } catch SyncRemoteError.resyncRequired {
-                throw CLIError.failure("the server refused to list its changes from the beginning (410 resync_required)")
+                throw ClientError.protocolViolation("the server refused to list its changes from the beginning (410 resync_required)")
             }
             for change in page.changes {
                 if let index = byID[change.id] {

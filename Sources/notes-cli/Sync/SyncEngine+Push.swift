@@ -62,7 +62,7 @@ extension SyncEngine {
     private func send(_ chunk: [Upload]) async throws -> [BatchResult] {
         do {
             return try await remote.batch(chunk.map(\.operation))
-        } catch let error as APIStatusError where error.status == 413 {
+        } catch ClientError.status(let error) where error.status == 413 {
             guard chunk.count > 1 else {
                 return [BatchResult(id: chunk[0].operation.id, status: 413, error: .init(code: error.code, message: error.message))]
             }

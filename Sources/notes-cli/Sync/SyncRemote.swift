@@ -39,7 +39,7 @@ struct APISyncRemote: SyncRemote {
         let page: ChangesPage
         do {
             page = try await client.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: query))
-        } catch let error as APIStatusError where error.status == 410 {
+        } catch ClientError.status(let error) where error.status == 410 {
             throw SyncRemoteError.resyncRequired
         }
         try progress.check(page, since: since)
@@ -53,7 +53,7 @@ struct APISyncRemote: SyncRemote {
         let request = try APIRequest.json("POST", "/v1/batch", BatchRequest(operations: operations), idempotent: true)
         let response = try await client.json(BatchResponse.self, request)
         guard response.results.count == operations.count else {
-            throw CLIError.failure("the server answered \(response.results.count) results for a batch of \(operations.count)")
+            throw ClientError.protocolViolation("the server answered \(response.results.count) results for a batch of \(operations.count)")
         }
         return response.results
     }
@@ -62,7 +62,7 @@ struct APISyncRemote: SyncRemote {
         let revision: RevisionResource
         do {
             revision = try await client.json(RevisionResource.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions/\(rev)"))
-        } catch let error as APIStatusError where error.status == 404 {
+        } catch ClientError.status(let error) where error.status == 404 {
             return nil
         }
         // A merge base is written into the folder as part of a merge: checked like any content.

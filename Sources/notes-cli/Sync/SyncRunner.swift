@@ -38,12 +38,12 @@ enum SyncRunner {
                 if json { try CommandSupport.printJSON(report, terminal) }
                 throw CLIError.failure("this sync " + (report.massDelete?.sentence ?? "would delete too many notes"))
             }
-        } catch let error as CLIError where error.exitCode == .serverUnreachable && options.dryRun {
+        } catch let error as ClientError where error.isUnreachable && options.dryRun {
             // Offline status: what changed here is known from the index and the scan alone.
             progress.clear()
             report = engine.report
             report.remote = .unknown
-            report.warnings.append(error.message)
+            report.warnings.append(CLI.outcome(of: error).sentence)
             exit = .serverUnreachable
         } catch {
             progress.clear()
