@@ -121,7 +121,8 @@ enum CLI {
               -h, --help     Show help (also `notes help <command>`)
               --version      Print the version
 
-            Environment: NOTES_SERVER, NOTES_TOKEN (a personal access token for scripts), NO_COLOR.
+            Environment: NOTES_SERVER, NOTES_TOKEN (a personal access token for scripts).
+            Output has no colour (so NO_COLOR needs nothing); progress goes to stderr on a terminal only.
             Exit codes: 0 done, 1 failure, 2 usage error, 3 sync left conflicts, 4 sign-in required,
             5 server unreachable.
 

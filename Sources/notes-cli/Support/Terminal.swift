@@ -17,8 +17,6 @@ struct Terminal: Sendable {
     var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
     var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
     var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
-    /// Colour only on a terminal and never when `NO_COLOR` is set (no-color.org).
-    var usesColor: Bool { stderrIsTTY && environment["NO_COLOR"].map(\.isEmpty) ?? true }
 
     /// Writes `text` to stdout as is.
     func write(_ text: String) {

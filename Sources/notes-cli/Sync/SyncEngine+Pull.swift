@@ -114,7 +114,7 @@ extension SyncEngine {
         var deleting = countLocalDeletes(firstPage.changes)
         var page = firstPage
         while page.hasMore {
-            page = try await remote.changes(since: page.cursor, limit: 1000, includeContent: false)
+            page = try await remote.changes(since: page.cursor, limit: options.pageSize, includeContent: false)
             report.changesRequests += 1
             deleting += countLocalDeletes(page.changes)
         }
