@@ -189,6 +189,7 @@ private final class Transfer: Sendable {
         var body = Data()
         var lastActivity = ContinuousClock.now
         var finished = false
+        var cancelRequested = false
     }
 
     let what: String
@@ -251,6 +252,14 @@ private final class Transfer: Sendable {
             }
         }
         return goOn
+    }
+
+    /// True the first time only: whoever stops the transfer cancels its task once.
+    func claimCancel() -> Bool {
+        state.withLock { state in
+            defer { state.cancelRequested = true }
+            return !state.cancelRequested
+        }
     }
 
     /// Appends `data`; false once the body is past the bound (the caller cancels).
@@ -332,7 +341,11 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(dataTask) else { return }
-        if !transfer.received(data) { dataTask.cancel() }
+        guard !transfer.received(data), transfer.claimCancel() else { return }
+        // Never cancel on the delegate queue: `cancel()` waits for the session's work queue,
+        // which may be waiting on this queue while a server floods it (seen: a clone hung until
+        // killed). The caller already has its answer (`Transfer.stop`); this only frees the socket.
+        DispatchQueue.global().async { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
