@@ -93,10 +93,7 @@ struct AuthRefreshLockTests {
     func twoProcessesRefreshAtOnce() async throws {
         try await ClientHarness.with { harness in
             try await harness.login()
-            var held = try #require(try harness.storedSession())
-            held.accessExpiresAt = Date().timeIntervalSince1970 - 1
-            let stale = held
-            try await harness.store.update { @Sendable file in file.store(stale, makeDefault: true) }
+            let held = try await harness.expireStoredAccessToken()
 
             async let first = harness.notes(["whoami"])
             async let second = harness.notes(["whoami"])

@@ -110,10 +110,7 @@ struct AuthRefreshTests {
         try await ClientHarness.with { harness in
             try await harness.login()
             // Both processes read the session an hour later, as far as their clocks can tell.
-            var held = try #require(try harness.storedSession())
-            held.accessExpiresAt = Date().timeIntervalSince1970 - 1
-            let stale = held
-            try await harness.store.update { @Sendable file in file.store(stale, makeDefault: true) }
+            let held = try await harness.expireStoredAccessToken()
             let client = try harness.apiClient(holding: held)
 
             let other = try await harness.notes(["whoami"])

@@ -68,6 +68,16 @@ struct ClientHarness {
     /// The credentials store the real `notes` binary uses in this HOME.
     var store: CredentialStore { CredentialStore(directory: configDirectory.appendingPathComponent("notes")) }
 
+    /// Marks the stored session's access token as expired (as an hour later would), stores
+    /// that, and returns it: the next command must refresh before its request.
+    func expireStoredAccessToken() async throws -> StoredSession {
+        var held = try #require(try storedSession())
+        held.accessExpiresAt = Date().timeIntervalSince1970 - 1
+        let stale = held
+        try await store.update { @Sendable file in file.store(stale, makeDefault: true) }
+        return stale
+    }
+
     /// The in-process client on the stored session, for setting up data through the real API.
     func apiClient() throws -> APIClient {
         try ClientFactory(environment: environment).client(server: serverURL)

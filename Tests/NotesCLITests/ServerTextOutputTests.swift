@@ -102,14 +102,7 @@ struct ServerTextOutputTests {
     @Test("cat into a pipe prints a note's exact bytes, escape sequences included")
     func catIntoAPipeIsExact() async throws {
         let content = "# Colours\n\u{1B}[31mred\u{1B}[0m\r\n\ttabbed\n"
-        let note = HostileServerFixture.note("c.md", content)
-        let fixture = try HostileServerFixture { request in
-            switch request.path {
-            case "/v1/notes": HostileServerFixture.json(NoteListPage(notes: [note], nextCursor: nil))
-            case "/v1/notes/\(note.id.value)": Self.noteAnswer(note, request)
-            default: .error(404, "not_found", "No such thing.")
-            }
-        }
+        let fixture = try Self.serving(HostileServerFixture.note("c.md", content))
         defer { fixture.stop() }
         let result = try await fixture.notes(["cat", "c.md"])
         #expect(result.exitCode == 0, "\(result.stderr)")
@@ -120,14 +113,7 @@ struct ServerTextOutputTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux `script` for a pty"))
     func catOnATerminalIsSafe() async throws {
         let content = "# Colours\n\u{1B}[31mred\u{1B}[0m\ttabbed\n\u{1B}]52;c;ZXZpbA==\u{7}\n"
-        let note = HostileServerFixture.note("c.md", content)
-        let fixture = try HostileServerFixture { request in
-            switch request.path {
-            case "/v1/notes": HostileServerFixture.json(NoteListPage(notes: [note], nextCursor: nil))
-            case "/v1/notes/\(note.id.value)": Self.noteAnswer(note, request)
-            default: .error(404, "not_found", "No such thing.")
-            }
-        }
+        let fixture = try Self.serving(HostileServerFixture.note("c.md", content))
         defer { fixture.stop() }
         // `script` runs the command on a pseudo-terminal and copies what it printed.
         let result = try await fixture.notes(["-qec", "'\(BuiltProducts.client.path)' cat c.md", "/dev/null"], executable: "/usr/bin/script")
@@ -135,6 +121,17 @@ struct ServerTextOutputTests {
         #expect(!Self.containsSteering(result.stdout), "\(result.stdout.debugDescription)")
         #expect(result.stdout.contains("\\u{1b}[31mred\\u{1b}[0m\ttabbed"))
         #expect(result.stdout.contains("\\u{1b}]52;c;ZXZpbA==\\u{7}"))
+    }
+
+    /// A server holding `note` alone, found by path and fetched as `notes cat` does.
+    static func serving(_ note: NoteResource) throws -> HostileServerFixture {
+        try HostileServerFixture { request in
+            switch request.path {
+            case "/v1/notes": HostileServerFixture.json(NoteListPage(notes: [note], nextCursor: nil))
+            case "/v1/notes/\(note.id.value)": Self.noteAnswer(note, request)
+            default: .error(404, "not_found", "No such thing.")
+            }
+        }
     }
 
     /// `GET /v1/notes/{id}` as the real server answers it: raw bytes for `Accept: text/markdown`.

@@ -54,10 +54,10 @@ struct SyncController: Sendable {
                 } catch let stale as StaleNoteError {
                     return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
                                        error: .init(code: "precondition_failed", message: stale.message))
-                } catch let refusal where refusal is HTTPError || refusal is NotePathError || refusal is any HTTPAnswerable {
+                } catch {
                     // The same mapping as a request alone; anything else rolls the batch back.
-                    let error = HTTPError.answer(for: refusal, requestID: context.request.id, log: { _ in }) ?? .internal
-                    return BatchResult(id: operation.id, status: error.status, error: .init(code: error.code, message: error.message))
+                    guard let refusal = HTTPError.refusal(for: error) else { throw error }
+                    return BatchResult(id: operation.id, status: refusal.status, error: .init(code: refusal.code, message: refusal.message))
                 }
             }
         }

@@ -44,14 +44,22 @@ extension HTTPError {
     /// path, or a storage failure, which is also logged for the operator with `requestID`);
     /// `nil` for anything else.
     static func answer(for error: any Error, requestID: String, log: @Sendable (String) -> Void) -> HTTPError? {
-        if let error = error as? HTTPError { return error }
-        if let error = error as? NotePathError { return .invalidPath(error) }
-        if let error = error as? any HTTPAnswerable { return error.httpError }
+        if let refusal = refusal(for: error) { return refusal }
         if let error = error as? DatabaseError, let answer = HTTPError(storageFailure: error) {
             // Loud on purpose: the operator must act (free space, restore the file, fix the mount).
             log("req=\(requestID) STORAGE FAILURE, answered \(answer.status): \(error)")
             return answer
         }
+        return nil
+    }
+
+    /// `error` as an answer when it is a refusal of this one request (an `HTTPError`, a refused
+    /// path, a domain error that names its answer); `nil` for anything else, storage failures
+    /// included, which must roll back everything written with it (a batch answers those whole).
+    static func refusal(for error: any Error) -> HTTPError? {
+        if let error = error as? HTTPError { return error }
+        if let error = error as? NotePathError { return .invalidPath(error) }
+        if let error = error as? any HTTPAnswerable { return error.httpError }
         return nil
     }
 }

@@ -51,14 +51,9 @@ struct CatCommand: Command {
 
         let contents = try await fetch(paths, with: client)
         var missing = false
-        let toTerminal = terminal.stdoutIsTTY
         for (path, content) in zip(paths, contents) {
             if let content {
-                if toTerminal {
-                    terminal.write(Terminal.printable(String(decoding: content, as: UTF8.self), keepingLayout: true))
-                } else {
-                    FileHandle.standardOutput.write(content)
-                }
+                printNote(content, terminal)
             } else {
                 terminal.printError("notes cat: no note at \(path.value)")
                 missing = true
@@ -77,9 +72,19 @@ struct CatCommand: Command {
         } else if revision.deleted {
             throw CLIError.failure("revision \(rev) of \(target.path.value) is its deletion and has no content")
         } else {
-            FileHandle.standardOutput.write(Data((revision.content ?? "").utf8))
+            printNote(Data((revision.content ?? "").utf8), terminal)
         }
         return .success
+    }
+
+    /// A note's exact bytes into a pipe; on a terminal, with control characters other than tab
+    /// and line breaks shown as text, so a note (an old version too) cannot steer the terminal.
+    private static func printNote(_ content: Data, _ terminal: Terminal) {
+        if terminal.stdoutIsTTY {
+            terminal.write(Terminal.printable(String(decoding: content, as: UTF8.self), keepingLayout: true))
+        } else {
+            FileHandle.standardOutput.write(content)
+        }
     }
 
     /// Each path's bytes (nil when no note has that path), in the order of `paths`.

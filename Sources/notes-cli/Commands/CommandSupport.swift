@@ -28,11 +28,6 @@ enum CommandSupport {
         terminal.print(String(decoding: data, as: UTF8.self))
     }
 
-    /// The authenticated client for the command's `--server` and the environment.
-    static func client(server: String?, _ terminal: Terminal) throws -> APIClient {
-        try ClientFactory(environment: terminal.environment).client(server: server)
-    }
-
     /// The authenticated client for the command's `--server`, `--username` and the environment.
     static func client(_ account: AccountOptions, _ terminal: Terminal) throws -> APIClient {
         try ClientFactory(environment: terminal.environment).client(server: account.server, username: account.username)

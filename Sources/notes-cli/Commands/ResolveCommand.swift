@@ -82,7 +82,7 @@ struct ResolveCommand: Command {
         let absolute = path.hasPrefix("/") ? path : current + "/" + path
         let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
         guard standard.hasPrefix(folder.root + "/") else { throw CLIError.usage("\(path) is not inside the notes folder \(folder.root)") }
-        return LocalScan.nfc(String(standard.dropFirst(folder.root.count + 1)))
+        return NotePath.nfc(String(standard.dropFirst(folder.root.count + 1)))
     }
 
     /// The copy `path` names: the copy itself, or the only copy of the note at `path`.

@@ -45,9 +45,6 @@ struct LocalScan {
     static let noteByteLimit: Int64 = 10 * 1024 * 1024
     var maxNoteBytes = LocalScan.noteByteLimit
 
-    /// NFC, as `NotePath` normalises (kept for callers outside sync).
-    static func nfc(_ path: String) -> String { NotePath.nfc(path) }
-
     /// The path under which two names are one file on this folder's filesystem.
     private func key(_ path: String) -> String {
         FolderState.key(path, caseInsensitive: folder.config.caseInsensitive)
