@@ -90,15 +90,7 @@ struct ClientFactory: Sendable {
         let server = try ServerURL(session.server)
         let client = APIClient(server: server, credential: .session(session, store))
         let user = try await client.me()
-        let current = await client.session ?? session
-        return try await store.update { @Sendable file in
-            // A refresh during `me()` may already have stored it under its account.
-            if let known = file.session(server: server.string, userId: user.id) { return known }
-            var found = current
-            found.userId = user.id
-            found.username = user.username
-            file.store(found, replacing: current, makeDefault: false)
-            return found
-        }
+        guard let provider = client.sessionProvider else { throw Self.sessionUnidentified }
+        return try await provider.identify(as: user)
     }
 }
