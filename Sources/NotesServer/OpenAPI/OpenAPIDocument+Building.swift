@@ -45,6 +45,18 @@ extension OpenAPIDocument {
     /// Statuses in numeric order, `default` last.
     private static func order(_ status: String) -> Int { Int(status) ?? 1000 }
 
+    /// Where a parameter is sent.
+    enum ParameterLocation: String, Sendable {
+        case path, query, header
+    }
+
+    /// A parameter definition; path parameters are always required.
+    static func parameter(_ name: String, in location: ParameterLocation, required: Bool = false,
+                          description: String, schema: OpenAPIValue) -> OpenAPIValue {
+        ["name": .string(name), "in": .string(location.rawValue), "required": .bool(required || location == .path),
+         "description": .string(description), "schema": schema]
+    }
+
     /// A reference to a shared parameter.
     static func parameter(_ name: String) -> OpenAPIValue { ["$ref": .string("#/components/parameters/\(name)")] }
     /// A reference to a schema.

@@ -11,133 +11,85 @@ extension OpenAPIDocument {
     ]
 
     static let parameters: OpenAPIValue = [
-        "NoteId": [
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "description": "The note's UUID (any case; answers use lowercase).",
-            "schema": ["type": "string", "format": "uuid"],
-        ],
-        "Rev": [
-            "name": "rev",
-            "in": "path",
-            "required": true,
-            "description": "A revision number of the note.",
-            "schema": ["type": "integer", "format": "int64", "minimum": 1],
-        ],
-        "TokenId": [
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "description": "The personal token's public id.",
-            "schema": ["type": "string"],
-        ],
-        "IfMatch": [
-            "name": "If-Match",
-            "in": "header",
-            "required": false,
-            "description": """
+        "NoteId": parameter("id", in: .path,
+            description: "The note's UUID (any case; answers use lowercase).",
+            schema: ["type": "string", "format": "uuid"]
+        ),
+        "Rev": parameter("rev", in: .path,
+            description: "A revision number of the note.",
+            schema: ["type": "integer", "format": "int64", "minimum": 1]
+        ),
+        "TokenId": parameter("id", in: .path,
+            description: "The personal token's public id.",
+            schema: ["type": "string"]
+        ),
+        "IfMatch": parameter("If-Match", in: .header,
+            description: """
                 The revision the change is based on, as an ETag: `"12"` (a `W/` prefix is accepted). Required to \
                 update or delete.
                 """,
-            "schema": ["type": "string", "example": "\"12\""],
-        ],
-        "IfMatchDelete": [
-            "name": "If-Match",
-            "in": "header",
-            "required": true,
-            "description": """
+            schema: ["type": "string", "example": "\"12\""]
+        ),
+        "IfMatchDelete": parameter("If-Match", in: .header, required: true,
+            description: """
                 The revision being deleted, as an ETag: `"12"` (a `W/` prefix is accepted); without it the answer is \
                 428.
                 """,
-            "schema": ["type": "string", "example": "\"12\""],
-        ],
-        "IfNoneMatchCreate": [
-            "name": "If-None-Match",
-            "in": "header",
-            "required": false,
-            "description": """
+            schema: ["type": "string", "example": "\"12\""]
+        ),
+        "IfNoneMatchCreate": parameter("If-None-Match", in: .header,
+            description: """
                 `*` to create: the note must not exist yet (a retried identical create answers 200). Send this or \
                 `If-Match`, not both.
                 """,
-            "schema": ["type": "string", "enum": ["*"]],
-        ],
-        "IfNoneMatchRead": [
-            "name": "If-None-Match",
-            "in": "header",
-            "required": false,
-            "description": "ETags the client already has (or `*`): answers 304 without a body when one matches.",
-            "schema": ["type": "string"],
-        ],
-        "ListLimit": [
-            "name": "limit",
-            "in": "query",
-            "required": false,
-            "description": "Notes per page, 1 to `max_page_size` (default 200).",
-            "schema": ["type": "integer", "minimum": 1, "default": 200],
-        ],
-        "After": [
-            "name": "after",
-            "in": "query",
-            "required": false,
-            "description": "The `next_cursor` of the previous page.",
-            "schema": ["type": "string"],
-        ],
-        "PathFilter": [
-            "name": "path",
-            "in": "query",
-            "required": false,
-            "description": "Only the live note with exactly this path (after NFC normalisation); no paging then.",
-            "schema": ["type": "string"],
-        ],
-        "Since": [
-            "name": "since",
-            "in": "query",
-            "required": false,
-            "description": "A `cursor` from an earlier answer; absent or `0` reads from the beginning.",
-            "schema": ["type": "string", "default": "0"],
-        ],
-        "ChangesLimit": [
-            "name": "limit",
-            "in": "query",
-            "required": false,
-            "description": "Changes per page, 1 to `max_page_size` (default 500).",
-            "schema": ["type": "integer", "minimum": 1, "default": 500],
-        ],
-        "Include": [
-            "name": "include",
-            "in": "query",
-            "required": false,
-            "description": "`content` adds each note's content to the feed.",
-            "schema": ["type": "string", "enum": ["content"]],
-        ],
-        "Query": [
-            "name": "q",
-            "in": "query",
-            "required": true,
-            "description": """
+            schema: ["type": "string", "enum": ["*"]]
+        ),
+        "IfNoneMatchRead": parameter("If-None-Match", in: .header,
+            description: "ETags the client already has (or `*`): answers 304 without a body when one matches.",
+            schema: ["type": "string"]
+        ),
+        "ListLimit": parameter("limit", in: .query,
+            description: "Notes per page, 1 to `max_page_size` (default 200).",
+            schema: ["type": "integer", "minimum": 1, "default": 200]
+        ),
+        "After": parameter("after", in: .query,
+            description: "The `next_cursor` of the previous page.",
+            schema: ["type": "string"]
+        ),
+        "PathFilter": parameter("path", in: .query,
+            description: "Only the live note with exactly this path (after NFC normalisation); no paging then.",
+            schema: ["type": "string"]
+        ),
+        "Since": parameter("since", in: .query,
+            description: "A `cursor` from an earlier answer; absent or `0` reads from the beginning.",
+            schema: ["type": "string", "default": "0"]
+        ),
+        "ChangesLimit": parameter("limit", in: .query,
+            description: "Changes per page, 1 to `max_page_size` (default 500).",
+            schema: ["type": "integer", "minimum": 1, "default": 500]
+        ),
+        "Include": parameter("include", in: .query,
+            description: "`content` adds each note's content to the feed.",
+            schema: ["type": "string", "enum": ["content"]]
+        ),
+        "Query": parameter("q", in: .query, required: true,
+            description: """
                 Words to find (at most 1000 bytes); a word ending in `*` matches as a prefix. Taken as plain words: \
                 query syntax characters are searched for, never interpreted.
                 """,
-            "schema": ["type": "string", "minLength": 1, "maxLength": 1000],
-        ],
-        "SearchLimit": [
-            "name": "limit",
-            "in": "query",
-            "required": false,
-            "description": "Results, 1 to 100 (default 20).",
-            "schema": ["type": "integer", "minimum": 1, "maximum": 100, "default": 20],
-        ],
-        "Standalone": [
-            "name": "standalone",
-            "in": "query",
-            "required": false,
-            "description": """
+            schema: ["type": "string", "minLength": 1, "maxLength": 1000]
+        ),
+        "SearchLimit": parameter("limit", in: .query,
+            description: "Results, 1 to 100 (default 20).",
+            schema: ["type": "integer", "minimum": 1, "maximum": 100, "default": 20]
+        ),
+        "Standalone": parameter("standalone", in: .query,
+            description: """
                 `1` (or `true`, `yes`) for a complete HTML page instead of a fragment, titled with the note's first \
                 heading (else its file name without `.md`), as `notes export` titles it.
                 """,
-            "schema": ["type": "string", "enum": ["1", "true", "yes"]],
-        ],
+            schema: ["type": "string", "enum": ["1", "true", "yes"]]
+        ),
     ]
 
     static let headers: OpenAPIValue = [
