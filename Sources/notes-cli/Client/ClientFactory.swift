@@ -50,6 +50,14 @@ struct ClientFactory: Sendable {
         }
     }
 
+    /// The server `notes login` signs in to: explicit, else the one signed in to, else the one
+    /// whose last session ended here (revoked or expired), so signing in again needs no `--server`.
+    /// Nil when none of these says.
+    func serverForSignIn(_ option: String?) throws -> ServerURL? {
+        if let server = try explicitServer(option) ?? (try? server(nil)) { return server }
+        return try store.load().lastEndedServer.flatMap { try? ServerURL($0) }
+    }
+
     /// The stored session for `username` on `server`, else the default account's.
     /// - Throws: exit 4 when that account is not signed in here; a usage error when several
     ///   accounts are and none is the default.
