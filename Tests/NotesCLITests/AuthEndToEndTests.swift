@@ -116,3 +116,22 @@ struct AuthEndToEndTests {
         }
     }
 }
+
+extension AuthEndToEndTests {
+    @Test("after the session is revoked by an administrator, `notes login` signs in again to the same server without asking which")
+    func loginAfterRevokeKnowsTheServer() async throws {
+        try await ClientHarness.with { harness in
+            try await harness.login()
+            let revoked = try await harness.server.admin(["sessions", "revoke", "--user", ClientHarness.username])
+            #expect(revoked.exitCode == 0, "\(revoked.stderr)")
+            #expect(try await harness.notes(["whoami"]).exitCode == 4)
+            #expect(try harness.storedSession() == nil)
+
+            let login = try await harness.notes(["login", "--username", ClientHarness.username, "--password-stdin"],
+                                                stdin: ClientHarness.password + "\n")
+            #expect(login.exitCode == 0, "\(login.stderr)")
+            #expect(login.stderr.contains("Signed in to \(harness.serverURL)"), "\(login.stderr)")
+            #expect(try await harness.notes(["whoami"]).exitCode == 0)
+        }
+    }
+}

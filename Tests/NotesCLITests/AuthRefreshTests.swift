@@ -65,8 +65,7 @@ struct AuthRefreshTests {
             #expect(error.map { CLI.outcome(of: $0).exitCode } == .serverUnreachable)
             #expect(try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath)) == before)
             // Not taken for a dead session either: the next request tries the network again.
-            #expect(await client.sessionEnded == nil)
-            #expect(await client.session == held)
+            #expect(try client.sessionProvider?.current() == held)
         }
     }
 

@@ -130,3 +130,21 @@ struct SyncBasicsTests {
         }
     }
 }
+
+extension SyncBasicsTests {
+    @Test("a server publishing a smaller note limit (--max-note-size) makes sync leave a larger file alone, naming it and the limit")
+    func fileOverThePublishedNoteLimitIsLeftAlone() async throws {
+        try await SyncHarness.with(serverArguments: ["--max-note-size", "1K"]) { h in
+            try await h.initFolder("a")
+            let big = String(repeating: "x", count: 1025)
+            try h.write("a", "small.md", "fits\n")
+            try h.write("a", "big.md", big)
+
+            let report = try await h.sync("a")
+            #expect(report.uploaded == 1)
+            #expect(report.warnings.contains("left alone big.md: larger than the server's note limit of 1024 bytes"), "\(report.warnings)")
+            #expect(try await h.serverNotes() == ["small.md": "fits\n"])
+            #expect(h.read("a", "big.md") == big, "the file itself is untouched")
+        }
+    }
+}

@@ -127,6 +127,9 @@ struct AnswerLostRemote: SyncRemote {
     }
 
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
+
+
+    func noteLimit() async -> Int { await base.noteLimit() }
 }
 
 extension SyncRecoveryTests {

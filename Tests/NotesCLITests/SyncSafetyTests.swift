@@ -68,6 +68,9 @@ struct SyncSafetyTests {
         func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { try await base.batch(operations) }
 
         func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
+
+
+        func noteLimit() async -> Int { await base.noteLimit() }
     }
 
     @Test("a file saved during a sync is not overwritten, and the next sync keeps both versions")

@@ -164,6 +164,9 @@ final class FirstBatchThenCrash: SyncRemote, @unchecked Sendable {
     }
 
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
+
+
+    func noteLimit() async -> Int { await base.noteLimit() }
 }
 
 extension SyncHarness {

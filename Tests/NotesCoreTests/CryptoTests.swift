@@ -1,7 +1,7 @@
 import Testing
 @testable import NotesCore
 
-@Suite("Hashing, random tokens and passwords")
+@Suite("Content hashing")
 struct CryptoTests {
     @Test("SHA-256 matches the FIPS 180-2 test vectors")
     func sha256Vectors() {
@@ -13,32 +13,5 @@ struct CryptoTests {
     @Test("content hashes are byte-exact: CRLF and LF differ")
     func hashIsByteExact() {
         #expect(SHA256.hex(of: "a\r\nb") != SHA256.hex(of: "a\nb"))
-    }
-
-    @Test("tokens carry their prefix, are URL-safe and never repeat")
-    func tokensAreRandomAndPrefixed() {
-        let tokens = (0..<100).map { _ in SecureRandom.token(prefix: "nat_") }
-        #expect(Set(tokens).count == 100)
-        for token in tokens {
-            #expect(token.hasPrefix("nat_"))
-            #expect(token.count == 4 + 43)
-            #expect(token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        }
-    }
-
-    @Test("base64url encodes RFC 4648 vectors without padding")
-    func base64URLVectors() {
-        #expect(Base64URL.encode(Array("f".utf8)) == "Zg")
-        #expect(Base64URL.encode(Array("fo".utf8)) == "Zm8")
-        #expect(Base64URL.encode(Array("foobar".utf8)) == "Zm9vYmFy")
-        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
-    }
-
-    @Test("constant-time equality agrees with ==")
-    func constantTimeEquality() {
-        #expect(ConstantTime.equal("secret", "secret"))
-        #expect(!ConstantTime.equal("secret", "secreT"))
-        #expect(!ConstantTime.equal("secret", "secret2"))
-        #expect(ConstantTime.equal([UInt8](), []))
     }
 }

@@ -43,6 +43,8 @@ enum ServeCommand {
                                      together; beyond it 503 (default 64 MiB)
           --max-page-bytes BYTES     Bytes per changes page with content, published in
                                      /v1/limits (default 4 MiB)
+          --max-note-size SIZE       The largest note (bytes, or 512K, 1M), published in
+                                     /v1/limits; at most the default 10M
           --trusted-proxy CIDR       A reverse proxy (or range) whose X-Forwarded-For names
                                      the client; repeatable, IPv4 or IPv6 (e.g. 127.0.0.1/32)
           --max-db-size SIZE         The most the database file may grow to (bytes, or 512M,
@@ -85,6 +87,12 @@ enum ServeCommand {
             configuration.bodyBudgetBytes = budget
         }
         if let pageBytes = try positiveInt(&arguments, "--max-page-bytes") { configuration.limits.maxPageBytes = pageBytes }
+        if let size = try arguments.option("--max-note-size") {
+            let bytes = try ServerConfiguration.parseSize(size, option: "--max-note-size")
+            // Larger notes would need larger requests and answers than every client expects.
+            guard bytes <= configuration.limits.maxNoteBytes else { throw UsageError("--max-note-size may be at most 10M") }
+            configuration.limits.maxNoteBytes = Int(bytes)
+        }
         for text in try arguments.repeatedOption("--trusted-proxy") {
             guard let range = AddressRange(text) else {
                 throw UsageError("--trusted-proxy takes an IPv4 or IPv6 address or CIDR range such as 10.0.0.0/8 or fd00::/8, not '\(text)'")

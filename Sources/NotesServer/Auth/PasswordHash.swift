@@ -30,15 +30,9 @@ enum PasswordHash {
     /// The longest password accepted, in bytes; far above any real passphrase, and it bounds work.
     static let maxPasswordBytes = 1024
 
-    private static let ready: Bool = sodium_init() >= 0
-
-    private static func requireReady() {
-        precondition(ready, "libsodium could not initialise (no secure random source)")
-    }
-
     /// A self-describing argon2id hash string (algorithm, parameters, salt and digest) for storage.
     static func make(_ password: String) throws -> String {
-        requireReady()
+        Sodium.requireReady()
         var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         // A trailing NUL keeps the buffer non-empty, so an empty password still has an address.
         let bytes = Array(password.utf8) + [0]
@@ -54,7 +48,7 @@ enum PasswordHash {
     /// Whether `password` matches a stored argon2id hash, at whatever cost it was made; false for
     /// any malformed hash.
     static func verify(_ password: String, against stored: String) -> Bool {
-        requireReady()
+        Sodium.requireReady()
         guard let hash = cString(stored) else { return false }
         let bytes = Array(password.utf8) + [0]
         return bytes.withUnsafeBufferPointer { pw in
@@ -67,7 +61,7 @@ enum PasswordHash {
     /// Whether a well-formed stored hash was made at another cost than today's (an older server's
     /// 64 MiB hashes), so a successful sign-in should replace it. False for a malformed string.
     static func needsRehash(_ stored: String) -> Bool {
-        requireReady()
+        Sodium.requireReady()
         guard let hash = cString(stored) else { return false }
         return crypto_pwhash_str_needs_rehash(hash, opsLimit, memoryBytes) == 1
     }

@@ -1,53 +1,132 @@
 /// The trash and purge paths of the OpenAPI document, with their schemas.
 extension OpenAPIDocument {
-    static let historyPaths = #"""
-            "/v1/trash": {"get": {"operationId": "listTrash", "tags": ["notes"], "summary": "Deleted notes that can still be restored, most recently deleted first, with when each will be purged.",
-              "description": "A deleted note stays restorable until its deletion is older than the server's tombstone retention (`purge_at`). Restore one by writing its last content (`GET /v1/notes/{id}/revisions/{last_rev}`) back with `PUT /v1/notes/{id}` and `If-None-Match: *`. Purged notes are not listed.",
-              "parameters": [
-                {"name": "limit", "in": "query", "required": false, "description": "Entries per page, 1 to `max_page_size` (default 200).", "schema": {"type": "integer", "minimum": 1, "default": 200}},
-                {"name": "before", "in": "query", "required": false, "description": "The `next_cursor` of the previous page.", "schema": {"type": "string"}},
-                {"name": "path", "in": "query", "required": false, "description": "Only deleted notes that had exactly this path when deleted (after NFC normalisation).", "schema": {"type": "string"}}],
-              "responses": {
-                "200": {"description": "One page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TrashPage"}}}},
-                "400": {"$ref": "#/components/responses/BadRequest"},
-                "401": {"$ref": "#/components/responses/Unauthorized"},
-                "413": {"$ref": "#/components/responses/BodyTooLarge"},
-                "429": {"$ref": "#/components/responses/TooManyRequests"},
-                "default": {"$ref": "#/components/responses/Error"}}}},
-            "/v1/notes/{id}/purge": {
-              "parameters": [{"$ref": "#/components/parameters/NoteId"}],
-              "post": {"operationId": "purgeNote", "tags": ["notes"], "summary": "Removes the note and every revision of it for good (a pasted secret, say); it cannot be restored afterwards.",
-                "description": "A live note is deleted first, so every folder syncs the deletion; its tombstone (without content) stays in the changes feed until the tombstone retention drops it. The full-text index forgets the note's words. Purging an already purged note answers 200 again with `purged_revisions: 0`, whatever `If-Match` says, so a retry is safe.",
-                "parameters": [{"name": "If-Match", "in": "header", "required": true, "description": "The note's current revision (a deleted note's: its deletion), as an ETag: `\"12\"`; without it the answer is 428.", "schema": {"type": "string", "example": "\"12\""}}],
-                "responses": {
-                  "200": {"description": "Purged.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PurgeResult"}}}},
-                  "400": {"$ref": "#/components/responses/BadRequest"},
-                  "401": {"$ref": "#/components/responses/Unauthorized"},
-                  "403": {"$ref": "#/components/responses/Forbidden"},
-                  "404": {"$ref": "#/components/responses/NotFound"},
-                  "412": {"$ref": "#/components/responses/PreconditionFailed"},
-                  "413": {"$ref": "#/components/responses/BodyTooLarge"},
-                  "428": {"$ref": "#/components/responses/PreconditionRequired"},
-                  "429": {"$ref": "#/components/responses/TooManyRequests"},
-                  "503": {"$ref": "#/components/responses/StorageUnavailable"},
-                  "507": {"$ref": "#/components/responses/InsufficientStorage"},
-                  "default": {"$ref": "#/components/responses/Error"}}}}
-        """#
+    static let historyPaths: OpenAPIValue = [
+        "/v1/trash": [
+            "get": operation("listTrash", tag: "notes", access: .signedIn,
+                summary: """
+                    Deleted notes that can still be restored, most recently deleted first, with when each will be \
+                    purged.
+                    """,
+                description: """
+                    A deleted note stays restorable until its deletion is older than the server's tombstone retention \
+                    (`purge_at`). Restore one by writing its last content (`GET /v1/notes/{id}/revisions/{last_rev}`) \
+                    back with `PUT /v1/notes/{id}` and `If-None-Match: *`. Purged notes are not listed.
+                    """,
+                parameters: [
+                    [
+                        "name": "limit",
+                        "in": "query",
+                        "required": false,
+                        "description": "Entries per page, 1 to `max_page_size` (default 200).",
+                        "schema": ["type": "integer", "minimum": 1, "default": 200],
+                    ],
+                    [
+                        "name": "before",
+                        "in": "query",
+                        "required": false,
+                        "description": "The `next_cursor` of the previous page.",
+                        "schema": ["type": "string"],
+                    ],
+                    [
+                        "name": "path",
+                        "in": "query",
+                        "required": false,
+                        "description": """
+                            Only deleted notes that had exactly this path when deleted (after NFC normalisation).
+                            """,
+                        "schema": ["type": "string"],
+                    ],
+                ],
+                responses: ["200": answer("One page.", schema("TrashPage"))]
+            ),
+        ],
+        "/v1/notes/{id}/purge": [
+            "parameters": [parameter("NoteId")],
+            "post": operation("purgeNote", tag: "notes", access: .writeScope, writes: true,
+                summary: """
+                    Removes the note and every revision of it for good (a pasted secret, say); it cannot be restored \
+                    afterwards.
+                    """,
+                description: """
+                    A live note is deleted first, so every folder syncs the deletion; its tombstone (without content) \
+                    stays in the changes feed until the tombstone retention drops it. The full-text index forgets the \
+                    note's words. Purging an already purged note answers 200 again with `purged_revisions: 0`, \
+                    whatever `If-Match` says, so a retry is safe.
+                    """,
+                parameters: [
+                    [
+                        "name": "If-Match",
+                        "in": "header",
+                        "required": true,
+                        "description": """
+                            The note's current revision (a deleted note's: its deletion), as an ETag: `"12"`; without \
+                            it the answer is 428.
+                            """,
+                        "schema": ["type": "string", "example": "\"12\""],
+                    ],
+                ],
+                responses: [
+                    "200": answer("Purged.", schema("PurgeResult")),
+                    "404": response("NotFound"),
+                    "412": response("PreconditionFailed"),
+                    "428": response("PreconditionRequired"),
+                ]
+            ),
+        ],
+    ]
 
-    static let historySchemas = #"""
-              "TrashEntry": {"type": "object", "required": ["id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at"], "properties": {
-                "id": {"type": "string", "format": "uuid"}, "path": {"type": "string", "description": "The path when deleted."},
-                "rev": {"type": "integer", "format": "int64", "description": "The deletion's revision."},
-                "last_rev": {"type": "integer", "format": "int64", "description": "The last revision with content: what a restore brings back by default."},
-                "size": {"type": "integer", "description": "Bytes of that content."},
-                "deleted_at": {"type": "string", "format": "date-time"},
-                "purge_at": {"type": "string", "format": "date-time", "description": "From then on the server may drop the note with every revision (`--tombstone-ttl`)."}}},
-              "TrashPage": {"type": "object", "required": ["notes"], "properties": {
-                "notes": {"type": "array", "items": {"$ref": "#/components/schemas/TrashEntry"}},
-                "next_cursor": {"type": "string", "nullable": true, "description": "Pass as `before` for the next page; absent on the last page."}}},
-              "PurgeResult": {"type": "object", "required": ["id", "path", "purged_revisions", "rev"], "properties": {
-                "id": {"type": "string", "format": "uuid"}, "path": {"type": "string"},
-                "purged_revisions": {"type": "integer", "description": "Stored revisions erased (0 when it was already purged)."},
-                "rev": {"type": "integer", "format": "int64", "description": "The deletion's revision, which every folder syncs."}}}
-        """#
+    static let historySchemas: OpenAPIValue = [
+        "TrashEntry": [
+            "type": "object",
+            "required": ["id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at"],
+            "properties": [
+                "id": ["type": "string", "format": "uuid"],
+                "path": ["type": "string", "description": "The path when deleted."],
+                "rev": ["type": "integer", "format": "int64", "description": "The deletion's revision."],
+                "last_rev": [
+                    "type": "integer",
+                    "format": "int64",
+                    "description": "The last revision with content: what a restore brings back by default.",
+                ],
+                "size": ["type": "integer", "description": "Bytes of that content."],
+                "deleted_at": ["type": "string", "format": "date-time"],
+                "purge_at": [
+                    "type": "string",
+                    "format": "date-time",
+                    "description": """
+                        From then on the server may drop the note with every revision (`--tombstone-ttl`).
+                        """,
+                ],
+            ],
+        ],
+        "TrashPage": [
+            "type": "object",
+            "required": ["notes"],
+            "properties": [
+                "notes": ["type": "array", "items": schema("TrashEntry")],
+                "next_cursor": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "Pass as `before` for the next page; absent on the last page.",
+                ],
+            ],
+        ],
+        "PurgeResult": [
+            "type": "object",
+            "required": ["id", "path", "purged_revisions", "rev"],
+            "properties": [
+                "id": ["type": "string", "format": "uuid"],
+                "path": ["type": "string"],
+                "purged_revisions": [
+                    "type": "integer",
+                    "description": "Stored revisions erased (0 when it was already purged).",
+                ],
+                "rev": [
+                    "type": "integer",
+                    "format": "int64",
+                    "description": "The deletion's revision, which every folder syncs.",
+                ],
+            ],
+        ],
+    ]
 }

@@ -3,104 +3,358 @@
 /// Optional Swift properties are not `required` and are `nullable`: answers omit them when
 /// absent, requests may omit them or send `null`.
 extension OpenAPIDocument {
-    static let schemas = #"""
-        {
-              "Error": {"type": "object", "required": ["error"], "properties": {"error": {"$ref": "#/components/schemas/ErrorDetail"}}},
-              "ErrorDetail": {"type": "object", "required": ["code", "message"], "properties": {
-                "code": {"type": "string", "description": "Stable snake_case code to branch on.", "example": "precondition_failed"},
-                "message": {"type": "string", "description": "One human sentence; never a secret or internal detail."}}},
-              "StaleNote": {"type": "object", "required": ["error"], "description": "A 412: the error and the note as it is now.", "properties": {
-                "error": {"$ref": "#/components/schemas/ErrorDetail"},
-                "note": {"allOf": [{"$ref": "#/components/schemas/Note"}], "nullable": true}}},
-              "Health": {"type": "object", "required": ["status", "version"], "properties": {
-                "status": {"type": "string", "enum": ["ok"]}, "version": {"type": "string"}}},
-              "ServerLimits": {"type": "object", "required": ["max_note_bytes", "max_request_bytes", "max_batch_operations", "max_page_size", "requests_per_minute"], "properties": {
-                "max_note_bytes": {"type": "integer", "description": "Largest note content, in UTF-8 bytes."},
-                "max_request_bytes": {"type": "integer", "description": "Largest request body, in bytes."},
-                "max_batch_operations": {"type": "integer"},
-                "max_page_size": {"type": "integer", "description": "Largest `limit` of the list and changes endpoints."},
-                "requests_per_minute": {"type": "integer"},
-                "max_page_bytes": {"type": "integer", "description": "Most bytes in a changes page carrying content; a larger note comes alone on its page."},
-                "max_unauthenticated_request_bytes": {"type": "integer", "description": "Largest body accepted without a bearer token (sign-in, refresh)."}}},
-              "LoginRequest": {"type": "object", "required": ["username", "password"], "properties": {
-                "username": {"type": "string"}, "password": {"type": "string", "format": "password"},
-                "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name; each revision written through it records this name (see Revision.device)."},
-                "replaces_refresh_token": {"type": "string", "nullable": true, "description": "The refresh token (current or spent) of the session this sign-in replaces, such as the one this device stored for the account. After a successful sign-in that session is ended, so a device keeps one session. A token that is unknown, malformed or another user's is ignored, and the answer is the same."}}},
-              "RefreshRequest": {"type": "object", "required": ["refresh_token"], "properties": {"refresh_token": {"type": "string"}}},
-              "TokenResponse": {"type": "object", "required": ["access_token", "token_type", "expires_in", "user"], "properties": {
-                "access_token": {"type": "string"},
-                "token_type": {"type": "string", "enum": ["Bearer"]},
-                "expires_in": {"type": "integer", "description": "Seconds until the access token expires."},
-                "refresh_token": {"type": "string", "nullable": true, "description": "Spent by its next use: each refresh returns a new one."},
-                "user": {"$ref": "#/components/schemas/User"}}},
-              "User": {"type": "object", "required": ["id", "username", "created_at"], "properties": {
-                "id": {"type": "integer", "format": "int64"}, "username": {"type": "string"},
-                "created_at": {"type": "string", "format": "date-time"}}},
-              "TokenScope": {"type": "string", "enum": ["read", "write"]},
-              "CreateTokenRequest": {"type": "object", "required": ["name", "scope"], "properties": {
-                "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "1 to 100 characters, not blank, without control or format characters."},
-                "scope": {"$ref": "#/components/schemas/TokenScope"},
-                "expires_in": {"type": "integer", "nullable": true, "minimum": 1, "maximum": 315360000, "description": "Lifetime in seconds, at most ten years; absent for a token that lasts until revoked. A personal token creating a token must ask for no longer than its own remaining lifetime."}}},
-              "PersonalToken": {"type": "object", "required": ["id", "name", "scope", "created_at"], "properties": {
-                "id": {"type": "string"}, "name": {"type": "string"}, "scope": {"$ref": "#/components/schemas/TokenScope"},
-                "created_at": {"type": "string", "format": "date-time"},
-                "expires_at": {"type": "string", "format": "date-time", "nullable": true},
-                "last_used_at": {"type": "string", "format": "date-time", "nullable": true},
-                "token": {"type": "string", "nullable": true, "description": "The secret (prefix `npt_`), only in the answer that created it."}}},
-              "PersonalTokenList": {"type": "object", "required": ["tokens"], "properties": {
-                "tokens": {"type": "array", "items": {"$ref": "#/components/schemas/PersonalToken"}}}},
-              "Note": {"type": "object", "required": ["id", "path", "hash", "rev", "size", "created_at", "updated_at", "deleted"], "properties": {
-                "id": {"type": "string", "format": "uuid"},
-                "path": {"type": "string", "description": "Relative, `/`-separated, NFC, ends in `.md`.", "example": "projects/plan.md"},
-                "content": {"type": "string", "nullable": true, "description": "The Markdown, byte-exact; only where the endpoint includes it."},
-                "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 hex of the content's UTF-8 bytes."},
-                "rev": {"type": "integer", "format": "int64", "description": "The per-user sequence number of the note's latest change."},
-                "size": {"type": "integer", "description": "Content size in UTF-8 bytes."},
-                "created_at": {"type": "string", "format": "date-time"},
-                "updated_at": {"type": "string", "format": "date-time"},
-                "deleted": {"type": "boolean", "description": "True for a tombstone."}}},
-              "PutNoteRequest": {"type": "object", "required": ["path", "content"], "properties": {
-                "path": {"type": "string", "minLength": 4, "maxLength": 1024, "pattern": "^[^/.\\\\][^\\\\]*\\.md$", "description": "Relative and `/`-separated, at most 1024 UTF-8 bytes, ending in `.md`; no empty, `.`-leading or over-255-byte segments, backslashes or control characters."},
-                "content": {"type": "string", "description": "The Markdown, at most `max_note_bytes` UTF-8 bytes."}}},
-              "NoteListPage": {"type": "object", "required": ["notes"], "properties": {
-                "notes": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}, "description": "Live notes ordered by path, without content."},
-                "next_cursor": {"type": "string", "nullable": true, "description": "Pass as `after` for the next page; absent on the last page."}}},
-              "ChangesPage": {"type": "object", "required": ["changes", "cursor", "has_more"], "properties": {
-                "changes": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}, "description": "In rev order, each note once at its latest state, tombstones included."},
-                "cursor": {"type": "string", "description": "Opaque; pass as `since` to continue."},
-                "has_more": {"type": "boolean"},
-                "user_id": {"type": "integer", "format": "int64", "description": "Whose notes these are (the caller's user id; always sent by this server): a client checks the account a folder is bound to without another request."}}},
-              "Revision": {"type": "object", "required": ["id", "rev", "path", "hash", "size", "deleted", "created_at"], "properties": {
-                "id": {"type": "string", "format": "uuid"}, "rev": {"type": "integer", "format": "int64"}, "path": {"type": "string"},
-                "hash": {"type": "string"}, "size": {"type": "integer"}, "deleted": {"type": "boolean"},
-                "created_at": {"type": "string", "format": "date-time"},
-                "content": {"type": "string", "nullable": true, "description": "Only when one revision is asked for: a merge base."},
-                "device": {"type": "string", "description": "The device that made this revision: the signed-in session's device name, or `token:NAME` for a personal token. Absent for revisions made before the server recorded it, or by a session that gave no device name."}}},
-              "RevisionList": {"type": "object", "required": ["revisions"], "properties": {
-                "revisions": {"type": "array", "items": {"$ref": "#/components/schemas/Revision"}, "description": "Newest first, without content."}}},
-              "SearchHit": {"type": "object", "required": ["id", "path", "snippet", "rev"], "properties": {
-                "id": {"type": "string", "format": "uuid"}, "path": {"type": "string"},
-                "snippet": {"type": "string", "description": "Plain text around the match, matched words in `**`."},
-                "rev": {"type": "integer", "format": "int64"}}},
-              "SearchResults": {"type": "object", "required": ["results"], "properties": {
-                "results": {"type": "array", "items": {"$ref": "#/components/schemas/SearchHit"}, "description": "Best match first."}}},
-              "BatchOperation": {"type": "object", "required": ["op", "id"], "properties": {
-                "op": {"type": "string", "enum": ["put", "delete"]},
-                "id": {"type": "string", "format": "uuid"},
-                "path": {"type": "string", "nullable": true, "description": "Required for put."},
-                "content": {"type": "string", "nullable": true, "description": "Required for put."},
-                "if_match": {"type": "integer", "format": "int64", "nullable": true, "description": "The revision the write is based on (update, delete)."},
-                "if_none_match": {"type": "string", "enum": ["*"], "nullable": true, "description": "`*` to create."}}},
-              "BatchRequest": {"type": "object", "required": ["operations"], "properties": {
-                "operations": {"type": "array", "items": {"$ref": "#/components/schemas/BatchOperation"}, "description": "At most `max_batch_operations`."}}},
-              "BatchResult": {"type": "object", "required": ["id", "status"], "properties": {
-                "id": {"type": "string", "format": "uuid"},
-                "status": {"type": "integer", "description": "The HTTP status the operation would have had alone (200, 201, 400, 404, 409, 412, 413, 428)."},
-                "note": {"allOf": [{"$ref": "#/components/schemas/Note"}], "nullable": true, "description": "The note after the write, or its current state for a 412."},
-                "error": {"allOf": [{"$ref": "#/components/schemas/ErrorDetail"}], "nullable": true}}},
-              "BatchResponse": {"type": "object", "required": ["results"], "properties": {
-                "results": {"type": "array", "items": {"$ref": "#/components/schemas/BatchResult"}, "description": "One per operation, in request order."}}},
-        \#(historySchemas)
-            }
-        """#
+    static let schemas: OpenAPIValue = [
+        "Error": ["type": "object", "required": ["error"], "properties": ["error": schema("ErrorDetail")]],
+        "ErrorDetail": [
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": [
+                "code": [
+                    "type": "string",
+                    "description": "Stable snake_case code to branch on.",
+                    "example": "precondition_failed",
+                ],
+                "message": ["type": "string", "description": "One human sentence; never a secret or internal detail."],
+            ],
+        ],
+        "StaleNote": [
+            "type": "object",
+            "required": ["error"],
+            "description": "A 412: the error and the note as it is now.",
+            "properties": ["error": schema("ErrorDetail"), "note": ["allOf": [schema("Note")], "nullable": true]],
+        ],
+        "Health": [
+            "type": "object",
+            "required": ["status", "version"],
+            "properties": ["status": ["type": "string", "enum": ["ok"]], "version": ["type": "string"]],
+        ],
+        "ServerLimits": [
+            "type": "object",
+            "required": [
+                "max_note_bytes",
+                "max_request_bytes",
+                "max_batch_operations",
+                "max_page_size",
+                "requests_per_minute",
+            ],
+            "properties": [
+                "max_note_bytes": ["type": "integer", "description": "Largest note content, in UTF-8 bytes."],
+                "max_request_bytes": ["type": "integer", "description": "Largest request body, in bytes."],
+                "max_batch_operations": ["type": "integer"],
+                "max_page_size": [
+                    "type": "integer",
+                    "description": "Largest `limit` of the list and changes endpoints.",
+                ],
+                "requests_per_minute": ["type": "integer"],
+                "max_page_bytes": [
+                    "type": "integer",
+                    "description": """
+                        Most bytes in a changes page carrying content; a larger note comes alone on its page.
+                        """,
+                ],
+                "max_unauthenticated_request_bytes": [
+                    "type": "integer",
+                    "description": "Largest body accepted without a bearer token (sign-in, refresh).",
+                ],
+            ],
+        ],
+        "LoginRequest": [
+            "type": "object",
+            "required": ["username", "password"],
+            "properties": [
+                "username": ["type": "string"],
+                "password": ["type": "string", "format": "password"],
+                "device": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": """
+                        A name for the session, such as the host name; each revision written through it records this \
+                        name (see Revision.device).
+                        """,
+                ],
+                "replaces_refresh_token": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": """
+                        The refresh token (current or spent) of the session this sign-in replaces, such as the one \
+                        this device stored for the account. After a successful sign-in that session is ended, so a \
+                        device keeps one session. A token that is unknown, malformed or another user's is ignored, \
+                        and the answer is the same.
+                        """,
+                ],
+            ],
+        ],
+        "RefreshRequest": [
+            "type": "object",
+            "required": ["refresh_token"],
+            "properties": ["refresh_token": ["type": "string"]],
+        ],
+        "TokenResponse": [
+            "type": "object",
+            "required": ["access_token", "token_type", "expires_in", "user"],
+            "properties": [
+                "access_token": ["type": "string"],
+                "token_type": ["type": "string", "enum": ["Bearer"]],
+                "expires_in": ["type": "integer", "description": "Seconds until the access token expires."],
+                "refresh_token": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "Spent by its next use: each refresh returns a new one.",
+                ],
+                "user": schema("User"),
+            ],
+        ],
+        "User": [
+            "type": "object",
+            "required": ["id", "username", "created_at"],
+            "properties": [
+                "id": ["type": "integer", "format": "int64"],
+                "username": ["type": "string"],
+                "created_at": ["type": "string", "format": "date-time"],
+            ],
+        ],
+        "TokenScope": ["type": "string", "enum": ["read", "write"]],
+        "CreateTokenRequest": [
+            "type": "object",
+            "required": ["name", "scope"],
+            "properties": [
+                "name": [
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100,
+                    "description": "1 to 100 characters, not blank, without control or format characters.",
+                ],
+                "scope": schema("TokenScope"),
+                "expires_in": [
+                    "type": "integer",
+                    "nullable": true,
+                    "minimum": 1,
+                    "maximum": 315360000,
+                    "description": """
+                        Lifetime in seconds, at most ten years; absent for a token that lasts until revoked. A \
+                        personal token creating a token must ask for no longer than its own remaining lifetime.
+                        """,
+                ],
+            ],
+        ],
+        "PersonalToken": [
+            "type": "object",
+            "required": ["id", "name", "scope", "created_at"],
+            "properties": [
+                "id": ["type": "string"],
+                "name": ["type": "string"],
+                "scope": schema("TokenScope"),
+                "created_at": ["type": "string", "format": "date-time"],
+                "expires_at": ["type": "string", "format": "date-time", "nullable": true],
+                "last_used_at": ["type": "string", "format": "date-time", "nullable": true],
+                "token": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "The secret (prefix `npt_`), only in the answer that created it.",
+                ],
+            ],
+        ],
+        "PersonalTokenList": [
+            "type": "object",
+            "required": ["tokens"],
+            "properties": ["tokens": ["type": "array", "items": schema("PersonalToken")]],
+        ],
+        "Note": [
+            "type": "object",
+            "required": ["id", "path", "hash", "rev", "size", "created_at", "updated_at", "deleted"],
+            "properties": [
+                "id": ["type": "string", "format": "uuid"],
+                "path": [
+                    "type": "string",
+                    "description": "Relative, `/`-separated, NFC, ends in `.md`.",
+                    "example": "projects/plan.md",
+                ],
+                "content": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "The Markdown, byte-exact; only where the endpoint includes it.",
+                ],
+                "hash": [
+                    "type": "string",
+                    "pattern": "^[0-9a-f]{64}$",
+                    "description": "SHA-256 hex of the content's UTF-8 bytes.",
+                ],
+                "rev": [
+                    "type": "integer",
+                    "format": "int64",
+                    "description": "The per-user sequence number of the note's latest change.",
+                ],
+                "size": ["type": "integer", "description": "Content size in UTF-8 bytes."],
+                "created_at": ["type": "string", "format": "date-time"],
+                "updated_at": ["type": "string", "format": "date-time"],
+                "deleted": ["type": "boolean", "description": "True for a tombstone."],
+            ],
+        ],
+        "PutNoteRequest": [
+            "type": "object",
+            "required": ["path", "content"],
+            "properties": [
+                "path": [
+                    "type": "string",
+                    "minLength": 4,
+                    "maxLength": 1024,
+                    "pattern": "^[^/.\\\\][^\\\\]*\\.md$",
+                    "description": """
+                        Relative and `/`-separated, at most 1024 UTF-8 bytes, ending in `.md`; no empty, `.`-leading \
+                        or over-255-byte segments, backslashes or control characters.
+                        """,
+                ],
+                "content": ["type": "string", "description": "The Markdown, at most `max_note_bytes` UTF-8 bytes."],
+            ],
+        ],
+        "NoteListPage": [
+            "type": "object",
+            "required": ["notes"],
+            "properties": [
+                "notes": [
+                    "type": "array",
+                    "items": schema("Note"),
+                    "description": "Live notes ordered by path, without content.",
+                ],
+                "next_cursor": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "Pass as `after` for the next page; absent on the last page.",
+                ],
+            ],
+        ],
+        "ChangesPage": [
+            "type": "object",
+            "required": ["changes", "cursor", "has_more"],
+            "properties": [
+                "changes": [
+                    "type": "array",
+                    "items": schema("Note"),
+                    "description": "In rev order, each note once at its latest state, tombstones included.",
+                ],
+                "cursor": ["type": "string", "description": "Opaque; pass as `since` to continue."],
+                "has_more": ["type": "boolean"],
+                "user_id": [
+                    "type": "integer",
+                    "format": "int64",
+                    "description": """
+                        Whose notes these are (the caller's user id; always sent by this server): a client checks the \
+                        account a folder is bound to without another request.
+                        """,
+                ],
+            ],
+        ],
+        "Revision": [
+            "type": "object",
+            "required": ["id", "rev", "path", "hash", "size", "deleted", "created_at"],
+            "properties": [
+                "id": ["type": "string", "format": "uuid"],
+                "rev": ["type": "integer", "format": "int64"],
+                "path": ["type": "string"],
+                "hash": ["type": "string"],
+                "size": ["type": "integer"],
+                "deleted": ["type": "boolean"],
+                "created_at": ["type": "string", "format": "date-time"],
+                "content": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "Only when one revision is asked for: a merge base.",
+                ],
+                "device": [
+                    "type": "string",
+                    "description": """
+                        The device that made this revision: the signed-in session's device name, or `token:NAME` for \
+                        a personal token. Absent for revisions made before the server recorded it, or by a session \
+                        that gave no device name.
+                        """,
+                ],
+            ],
+        ],
+        "RevisionList": [
+            "type": "object",
+            "required": ["revisions"],
+            "properties": [
+                "revisions": [
+                    "type": "array",
+                    "items": schema("Revision"),
+                    "description": "Newest first, without content.",
+                ],
+            ],
+        ],
+        "SearchHit": [
+            "type": "object",
+            "required": ["id", "path", "snippet", "rev"],
+            "properties": [
+                "id": ["type": "string", "format": "uuid"],
+                "path": ["type": "string"],
+                "snippet": ["type": "string", "description": "Plain text around the match, matched words in `**`."],
+                "rev": ["type": "integer", "format": "int64"],
+            ],
+        ],
+        "SearchResults": [
+            "type": "object",
+            "required": ["results"],
+            "properties": [
+                "results": ["type": "array", "items": schema("SearchHit"), "description": "Best match first."],
+            ],
+        ],
+        "BatchOperation": [
+            "type": "object",
+            "required": ["op", "id"],
+            "properties": [
+                "op": ["type": "string", "enum": ["put", "delete"]],
+                "id": ["type": "string", "format": "uuid"],
+                "path": ["type": "string", "nullable": true, "description": "Required for put."],
+                "content": ["type": "string", "nullable": true, "description": "Required for put."],
+                "if_match": [
+                    "type": "integer",
+                    "format": "int64",
+                    "nullable": true,
+                    "description": "The revision the write is based on (update, delete).",
+                ],
+                "if_none_match": ["type": "string", "enum": ["*"], "nullable": true, "description": "`*` to create."],
+            ],
+        ],
+        "BatchRequest": [
+            "type": "object",
+            "required": ["operations"],
+            "properties": [
+                "operations": [
+                    "type": "array",
+                    "items": schema("BatchOperation"),
+                    "description": "At most `max_batch_operations`.",
+                ],
+            ],
+        ],
+        "BatchResult": [
+            "type": "object",
+            "required": ["id", "status"],
+            "properties": [
+                "id": ["type": "string", "format": "uuid"],
+                "status": [
+                    "type": "integer",
+                    "description": """
+                        The HTTP status the operation would have had alone (200, 201, 400, 404, 409, 412, 413, 428).
+                        """,
+                ],
+                "note": [
+                    "allOf": [schema("Note")],
+                    "nullable": true,
+                    "description": "The note after the write, or its current state for a 412.",
+                ],
+                "error": ["allOf": [schema("ErrorDetail")], "nullable": true],
+            ],
+        ],
+        "BatchResponse": [
+            "type": "object",
+            "required": ["results"],
+            "properties": [
+                "results": [
+                    "type": "array",
+                    "items": schema("BatchResult"),
+                    "description": "One per operation, in request order.",
+                ],
+            ],
+        ],
+    ]
 }

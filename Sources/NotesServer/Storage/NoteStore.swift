@@ -141,4 +141,16 @@ struct NoteStore: Sendable {
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, userID, id.value, rev, path, content, hash, content.utf8.count, deleted, now, device)
     }
+
+    /// How many live (not deleted) notes `userID` has.
+    static func liveNoteCount(of userID: Int64, in db: Database) throws -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM notes WHERE user_id = ? AND deleted = 0", [userID]) ?? 0)
+    }
+
+    /// Deletes every note and revision of `userID`, inside the caller's transaction (the
+    /// account is being deleted); the search rows go with the notes (`notes_fts_delete`).
+    static func deleteAll(of userID: Int64, in db: Database) throws {
+        try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
+        try db.run("DELETE FROM notes WHERE user_id = ?", userID)
+    }
 }

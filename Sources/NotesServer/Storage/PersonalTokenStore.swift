@@ -102,4 +102,16 @@ struct PersonalTokenStore: Sendable {
                 """, clock.now(), id, userID) > 0
         }
     }
+
+    /// Revokes every live personal token of `userID`, inside the caller's transaction (a
+    /// password change or a disabled account ends them with it).
+    static func revokeAll(of userID: Int64, in db: Database, now: Int64) throws {
+        try db.run("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL", now, userID)
+    }
+
+    /// Deletes every personal token of `userID`, inside the caller's transaction (the account
+    /// is being deleted).
+    static func deleteAll(of userID: Int64, in db: Database) throws {
+        try db.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'personal'", userID)
+    }
 }

@@ -116,33 +116,29 @@ struct UserStore: Sendable {
 
     /// How many live notes the user has (for the confirmation before deleting them).
     func noteCount(userID: Int64) throws -> Int {
-        let count = try database.read { db in
-            try db.scalarInt("SELECT count(*) FROM notes WHERE user_id = ? AND deleted = 0", [userID])
-        }
-        return Int(count ?? 0)
+        try database.read { db in try NoteStore.liveNoteCount(of: userID, in: db) }
     }
 
-    /// Removes the account and everything keyed by it, in one transaction: revisions, notes
-    /// (their search rows go with them through the `notes_fts_delete` trigger), access and
-    /// personal tokens, sessions (their spent refresh tokens cascade). The foreign keys would
-    /// cascade too; naming each table keeps the removal visible here. Returns how many live
-    /// notes went.
+    /// Removes the account and everything keyed by it, in one transaction: its notes and
+    /// revisions, its sessions and tokens, each removed by the store that owns the table. The
+    /// foreign keys would cascade too; naming each keeps the removal visible here.
+    /// - Returns: how many live notes went.
     func delete(userID: Int64) throws -> Int {
         try database.write { db in
-            let notes: Int64 = try db.scalarInt("SELECT count(*) FROM notes WHERE user_id = ? AND deleted = 0", [userID]) ?? 0
-            try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
-            try db.run("DELETE FROM notes WHERE user_id = ?", userID)
-            try db.run("DELETE FROM tokens WHERE user_id = ?", userID)
-            try db.run("DELETE FROM spent_refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)", userID)
-            try db.run("DELETE FROM sessions WHERE user_id = ?", userID)
+            let notes = try NoteStore.liveNoteCount(of: userID, in: db)
+            try NoteStore.deleteAll(of: userID, in: db)
+            try PersonalTokenStore.deleteAll(of: userID, in: db)
+            try SessionStore.deleteAll(of: userID, in: db)
             try db.run("DELETE FROM users WHERE id = ?", userID)
-            return Int(notes)
+            return notes
         }
     }
 
-    static func revokeEverything(of userID: Int64, in db: Database, now: Int64) throws {
-        try db.run("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, userID)
-        try db.run("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, userID)
+    /// Ends every session, access token and personal token of `userID`: whoever held one must
+    /// sign in again.
+    private static func revokeEverything(of userID: Int64, in db: Database, now: Int64) throws {
+        try SessionStore.revokeAll(of: userID, in: db, now: now)
+        try PersonalTokenStore.revokeAll(of: userID, in: db, now: now)
     }
 
     private static func record(_ row: Statement) -> UserRecord {

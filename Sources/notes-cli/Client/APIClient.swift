@@ -7,7 +7,9 @@ import NotesCore
 /// request with the current access token, refreshes ahead of expiry, and on a 401 forces a
 /// refresh and replays (at most `maxReplays` times). Refreshes are single-flight: the actor holds
 /// the one in-flight refresh `Task`, and every request that needs a refresh meanwhile awaits it;
-/// a 401 for a token that has already been replaced just replays with the new one.
+/// a 401 for a token that has already been replaced just replays with the new one. The session
+/// itself, and the credentials file it lives in, belong to `SessionProvider`: the client asks
+/// it for the session to sign with and hands it the outcome of each refresh.
 /// Transport retries (network errors, 5xx, 429) live in `APIClient+Retry.swift`, the refresh
 /// itself in `APIClient+Refresh.swift`.
 actor APIClient {
@@ -17,7 +19,7 @@ actor APIClient {
         case anonymous
         /// `NOTES_TOKEN`: a personal token, never refreshed.
         case personalToken(String)
-        /// A stored session from `notes login`, refreshed and rotated through `store`.
+        /// A session `notes login` stored in `store`, kept through a `SessionProvider`.
         case session(StoredSession, CredentialStore)
     }
 
@@ -29,12 +31,10 @@ actor APIClient {
     nonisolated let retryPolicy: RetryPolicy
     nonisolated let now: @Sendable () -> Date
     let credential: Credential
-    /// The session in use; replaced by each refresh.
-    var session: StoredSession?
+    /// The provider of the session for `.session` credentials; nil for the others.
+    nonisolated let sessionProvider: SessionProvider?
     /// The refresh every waiter shares; nil when none is running.
     var refreshTask: Task<StoredSession, any Error>?
-    /// Set once the session is known dead, so later requests fail at once without a refresh.
-    var sessionEnded: ClientError?
     /// The server's published limits, fetched at most once per process and only when needed
     /// (`ResponseBudget`); nil until then, and kept nil when the server would not say.
     var publishedLimits: ServerLimits?
@@ -47,7 +47,22 @@ actor APIClient {
         self.credential = credential
         self.retryPolicy = retryPolicy
         self.now = now
-        if case .session(let stored, _) = credential { session = stored }
+        if case .session(let stored, let store) = credential {
+            sessionProvider = SessionProvider(server: server, session: stored, store: store)
+        } else {
+            sessionProvider = nil
+        }
+    }
+
+    /// The session in use, replaced by each refresh; nil without one or once it has ended.
+    var session: StoredSession? { sessionProvider?.held }
+
+    /// Adopts a newer session of the same account that another process stored (see
+    /// `SessionProvider.adoptNewerSession()`): for long-lived clients, between rounds.
+    /// - Returns: the adopted session, or nil when there is none newer (or no session at all).
+    @discardableResult
+    func adoptNewerSession() throws -> StoredSession? {
+        try sessionProvider?.adoptNewerSession()
     }
 
     /// Sends `request` and returns the successful (2xx) answer.
@@ -121,9 +136,8 @@ actor APIClient {
     /// The session to sign the next request with, refreshed first if it is about to expire.
     /// Nil for a personal token or anonymous client.
     private func sessionForRequest() async throws -> StoredSession? {
-        guard case .session = credential else { return nil }
-        if let sessionEnded { throw sessionEnded }
-        guard let held = session else { throw Self.sessionExpired }
+        guard let sessionProvider else { return nil }
+        let held = try sessionProvider.current()
         guard held.needsRefresh(at: now()) else { return held }
         do {
             return try await refresh(replacing: held)
@@ -137,8 +151,9 @@ actor APIClient {
     /// Replaces `held` with a fresh session, sharing one refresh among all callers.
     /// Called ahead of expiry and after a 401 alike: either way `held` must not be used again.
     func refresh(replacing held: StoredSession) async throws -> StoredSession {
-        if let sessionEnded { throw sessionEnded }
-        if let current = session, current.accessToken != held.accessToken {
+        guard let sessionProvider else { throw Self.sessionExpired }
+        let current = try sessionProvider.current()
+        if current.accessToken != held.accessToken {
             // Someone already replaced the token this caller used: replay with the new one.
             return current
         }

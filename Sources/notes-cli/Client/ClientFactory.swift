@@ -50,6 +50,14 @@ struct ClientFactory: Sendable {
         }
     }
 
+    /// The server `notes login` signs in to: explicit, else the one signed in to, else the one
+    /// whose last session ended here (revoked or expired), so signing in again needs no `--server`.
+    /// Nil when none of these says.
+    func serverForSignIn(_ option: String?) throws -> ServerURL? {
+        if let server = try explicitServer(option) ?? (try? server(nil)) { return server }
+        return try store.load().lastEndedServer.flatMap { try? ServerURL($0) }
+    }
+
     /// The stored session for `username` on `server`, else the default account's.
     /// - Throws: exit 4 when that account is not signed in here; a usage error when several
     ///   accounts are and none is the default.
@@ -90,15 +98,7 @@ struct ClientFactory: Sendable {
         let server = try ServerURL(session.server)
         let client = APIClient(server: server, credential: .session(session, store))
         let user = try await client.me()
-        let current = await client.session ?? session
-        return try await store.update { @Sendable file in
-            // A refresh during `me()` may already have stored it under its account.
-            if let known = file.session(server: server.string, userId: user.id) { return known }
-            var found = current
-            found.userId = user.id
-            found.username = user.username
-            file.store(found, replacing: current, makeDefault: false)
-            return found
-        }
+        guard let provider = client.sessionProvider else { throw Self.sessionUnidentified }
+        return try await provider.identify(as: user)
     }
 }

@@ -68,16 +68,17 @@ struct CredentialStore: Sendable {
         try load().session(server: server.string, userId: userId)
     }
 
-    /// Locks the store, reads it, lets `body` change it (and do async work such as a token
-    /// refresh while other processes wait), and writes it back atomically if it changed.
-    func update<T: Sendable>(_ body: (inout CredentialsFile) async throws -> T) async throws -> T {
+    /// Locks the store, reads it, lets `body` change it, and writes it back atomically if it
+    /// changed. `body` cannot suspend, so the lock is never held across a network round trip:
+    /// one can take longer than another `notes` process waits for the lock (`FileLock`).
+    func update<T: Sendable>(_ body: (inout CredentialsFile) throws -> T) async throws -> T {
         try ensureDirectory()
         let lock = try await FileLock.acquire(at: lockPath)
         var file = try load()
         let before = file
         let result: T
         do {
-            result = try await body(&file)
+            result = try body(&file)
         } catch {
             // Whatever `body` decided before failing (say, forgetting a dead session) still counts.
             if file != before { try write(file) }

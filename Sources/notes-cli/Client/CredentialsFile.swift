@@ -13,11 +13,14 @@ struct CredentialsFile: Codable, Sendable, Equatable {
     var version: Int = currentVersion
     /// Accounts keyed by canonical server URL.
     var servers: [String: ServerAccounts] = [:]
+    /// The server whose last signed-in account ended here (revoked, expired or signed out), so
+    /// `notes login` signs in there again without asking which server; nil once one is signed in.
+    var lastEndedServer: String?
 
     init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case version, servers
+        case version, servers, lastEndedServer
     }
 
     init(from decoder: any Decoder) throws {
@@ -32,6 +35,7 @@ struct CredentialsFile: Codable, Sendable, Equatable {
             }
         case Self.currentVersion:
             servers = try container.decodeIfPresent([String: ServerAccounts].self, forKey: .servers) ?? [:]
+            lastEndedServer = try container.decodeIfPresent(String.self, forKey: .lastEndedServer)
         default:
             throw DecodingError.dataCorruptedError(forKey: .version, in: container,
                                                    debugDescription: "credentials format \(version) is newer than this notes")
@@ -42,6 +46,7 @@ struct CredentialsFile: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.currentVersion, forKey: .version)
         try container.encode(servers.filter { !$0.value.isEmpty }, forKey: .servers)
+        try container.encodeIfPresent(lastEndedServer, forKey: .lastEndedServer)
     }
 
     /// Every session stored for `server`, the default first, then by user name.
@@ -83,6 +88,7 @@ struct CredentialsFile: Codable, Sendable, Equatable {
             accounts.unidentified = session
         }
         servers[session.server] = accounts
+        lastEndedServer = nil
     }
 
     /// Forgets `session`'s account on its server, but only while the stored session is still
@@ -104,6 +110,7 @@ struct CredentialsFile: Codable, Sendable, Equatable {
             accounts.defaultUserId = accounts.accounts.values.first?.userId
         }
         servers[session.server] = accounts.isEmpty ? nil : accounts
+        if servers.isEmpty { lastEndedServer = session.server }
         return true
     }
 }

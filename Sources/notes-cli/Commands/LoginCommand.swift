@@ -41,7 +41,7 @@ struct LoginCommand: Command {
         }
 
         let factory = try ClientFactory(environment: terminal.environment)
-        guard let server = try factory.explicitServer(serverOption) ?? (try? factory.server(nil)) else {
+        guard let server = try factory.serverForSignIn(serverOption) else {
             throw CLIError.usage("which server? pass --server URL (or set NOTES_SERVER)")
         }
         if username == nil, passwordFromStdin || !terminal.stdinIsTTY {

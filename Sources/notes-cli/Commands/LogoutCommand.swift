@@ -46,11 +46,7 @@ struct LogoutCommand: Command {
         }
         // Forget this session, also if a refresh during the logout rotated it, but not a new one
         // that another `notes login` stored meanwhile.
-        let ours: Set<String> = [stored.refreshToken, await client.session?.refreshToken].compactMap { $0 }.reduce(into: []) { $0.insert($1) }
-        let rotated = await client.session ?? stored
-        try await factory.store.update { @Sendable file in
-            _ = file.remove(rotated, ifRefreshTokenIn: ours)
-        }
+        try await client.sessionProvider?.forget()
         if let failure {
             let outcome = CLI.outcome(of: failure)
             throw CLIError(outcome.exitCode, "forgot the session on this machine, but could not revoke it on the server: \(outcome.sentence)")

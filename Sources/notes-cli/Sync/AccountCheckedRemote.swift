@@ -31,6 +31,10 @@ final class AccountCheckedRemote: SyncRemote {
         return page
     }
 
+    func noteLimit() async -> Int {
+        await base.noteLimit()
+    }
+
     func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
         try await base.batch(operations)
     }

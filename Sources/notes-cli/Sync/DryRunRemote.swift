@@ -44,6 +44,10 @@ final class DryRunRemote: SyncRemote {
         }
     }
 
+    func noteLimit() async -> Int {
+        await base.noteLimit()
+    }
+
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
         let page = try await base.changes(since: since, limit: limit, includeContent: includeContent)
         state.withLock { state in

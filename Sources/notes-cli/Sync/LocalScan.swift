@@ -34,6 +34,8 @@ struct LocalSnapshot: Sendable {
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
+    /// The server's note limit, if the scan had to ask for it (it read a file).
+    var noteLimit: Int?
 }
 
 /// Scans a bound folder against its index without reading unchanged files (DESIGN 4.11).
@@ -41,16 +43,17 @@ struct LocalScan {
     let folder: SyncFolder
     let files: SafeFiles
     let ignore: IgnoreRules
-    /// Larger files cannot be notes on the server; they are left alone with a warning.
-    static let noteByteLimit: Int64 = 10 * 1024 * 1024
-    var maxNoteBytes = LocalScan.noteByteLimit
+    /// The server's note limit (`GET /v1/limits`, else the documented default), asked for only
+    /// when a file must be read, so a sync of an unchanged folder costs no request. Larger
+    /// files cannot be notes on the server; they are left alone with a warning naming them.
+    let noteLimit: @Sendable () async -> Int
 
     /// The path under which two names are one file on this folder's filesystem.
     private func key(_ path: String) -> String {
         FolderState.key(path, caseInsensitive: folder.config.caseInsensitive)
     }
 
-    func scan(rows: [IndexRow]) throws -> LocalSnapshot {
+    func scan(rows: [IndexRow]) async throws -> LocalSnapshot {
         let listing: FolderWalker.Listing
         do {
             listing = try FolderWalker(root: folder.root, fileSuffix: "").walk()
@@ -77,7 +80,7 @@ struct LocalScan {
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
             if let problem = SyncableName.problem(path) {
-                try setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
             if let id = byKey[key(path)], !seen.contains(id),
@@ -88,7 +91,7 @@ struct LocalScan {
                 let localPath = entry.path == note.row.diskPath ? note.row.base.path : path
                 if stat == note.row.stat && localPath == note.row.base.path {
                     note.local = .clean
-                } else if let hash = try readHash(entry.path, size: entry.size, into: &snapshot) {
+                } else if let hash = try await readHash(entry.path, size: entry.size, into: &snapshot) {
                     note.local = hash == note.row.base.hash && localPath == note.row.base.path ? .clean : .changed(path: localPath, hash: hash)
                 } else {
                     note.local = .clean
@@ -101,10 +104,10 @@ struct LocalScan {
             // A new file named as the server refuses for new notes (a bidi override, an invisible
             // character, spaces at the ends) is set aside too; a tracked note keeps its name.
             if let problem = SyncableName.newNoteProblem(path) {
-                try setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
-            guard let hash = try readHash(entry.path, size: entry.size, into: &snapshot) else { continue }
+            guard let hash = try await readHash(entry.path, size: entry.size, into: &snapshot) else { continue }
             snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
         }
         if otherFiles > 0 {
@@ -140,20 +143,22 @@ struct LocalScan {
     /// A note file whose name cannot be a new note's goes to a conflict copy under a repaired
     /// name, which syncs; an ignored one, or one no repair makes valid, is left alone and named.
     private func setAside(_ entry: FolderWalker.Entry, path: String, stat: FileStat, problem: NotePathError,
-                          into snapshot: inout LocalSnapshot) throws {
+                          into snapshot: inout LocalSnapshot) async throws {
         let repaired = SyncableName.repaired(path)
         guard !ignore.isIgnored(path), SyncableName.newNoteProblem(repaired) == nil else {
             snapshot.warnings.append("left alone \(entry.path): \(problem)")
             return
         }
-        if let hash = try readHash(entry.path, size: entry.size, into: &snapshot) {
+        if let hash = try await readHash(entry.path, size: entry.size, into: &snapshot) {
             snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
         }
     }
 
-    private func readHash(_ diskPath: String, size: Int64, into snapshot: inout LocalSnapshot) throws -> String? {
-        guard size <= maxNoteBytes else {
-            snapshot.warnings.append("left alone \(diskPath): larger than the server's note limit of \(maxNoteBytes) bytes")
+    private func readHash(_ diskPath: String, size: Int64, into snapshot: inout LocalSnapshot) async throws -> String? {
+        if snapshot.noteLimit == nil { snapshot.noteLimit = await noteLimit() }
+        let limit = snapshot.noteLimit ?? ResponseBudget.defaultLimits.maxNoteBytes
+        guard size <= limit else {
+            snapshot.warnings.append("left alone \(diskPath): larger than the server's note limit of \(limit) bytes")
             return nil
         }
         let bytes: [UInt8]

@@ -183,7 +183,7 @@ extension SyncEngine {
     /// Whether the file at `diskTarget` (as `stat` says) is UTF-8 text within the note limit,
     /// unchanged while read: a note file the scan did not see. An unreadable file is not.
     private func couldBeNote(_ diskTarget: String, _ stat: FileStat) -> Bool {
-        guard stat.size <= LocalScan.noteByteLimit, let read = try? files.read(diskTarget), read.stat == stat else { return false }
+        guard stat.size <= noteLimit, let read = try? files.read(diskTarget), read.stat == stat else { return false }
         return String(validating: read.bytes, as: UTF8.self) != nil
     }
 

@@ -30,6 +30,8 @@ final class SyncEngine {
     var skippedUploads = Set<NoteID>()
     /// The rules of `.notesignore`, read at the start of the sync.
     var ignore = IgnoreRules()
+    /// The server's note limit as far as the scan learned it (the default until then).
+    var noteLimit = ResponseBudget.defaultLimits.maxNoteBytes
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -53,8 +55,10 @@ final class SyncEngine {
         let rows = try index.rows()
         dryRemote?.seed(rows)
         ignore = folder.ignoreRules()
-        let snapshot = try LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                     ignore: ignore).scan(rows: rows)
+        let remote = self.remote
+        let snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+                                           ignore: ignore, noteLimit: { await remote.noteLimit() }).scan(rows: rows)
+        if let limit = snapshot.noteLimit { noteLimit = limit }
         report.warnings += snapshot.warnings
         report.filesRead = snapshot.filesRead
         report.local = snapshot.localChanges

@@ -11,6 +11,9 @@ protocol SyncRemote: Sendable {
     func batch(_ operations: [BatchOperation]) async throws -> [BatchResult]
     /// `GET /v1/notes/{id}/revisions/{rev}` with content; `nil` when it no longer exists.
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource?
+    /// The largest note the server takes, in bytes: its published limit (`GET /v1/limits`), or
+    /// the documented default when it publishes none or cannot be asked.
+    func noteLimit() async -> Int
 }
 
 /// What the server can answer that sync handles specially.
@@ -30,6 +33,10 @@ struct APISyncRemote: SyncRemote {
 
     init(client: APIClient) {
         self.client = client
+    }
+
+    func noteLimit() async -> Int {
+        await client.fetchLimits().maxNoteBytes
     }
 
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {

@@ -14,11 +14,11 @@ import Testing
 @Suite("notes-server: full and vanished storage")
 struct StorageFailureTests {
     static let limit: Int64 = 1 << 20
-    static let password = "correct horse battery"
+    static let password = AuthFixture.password
 
     @Test("a full database answers 507 to every kind of write, keeps serving reads, and takes writes again once room is freed")
     func fullDatabaseRefusesWritesThenRecovers() async throws {
-        try await Self.withServer(["--max-db-size", "1M"]) { server in
+        try await AuthFixture.withServer(["--max-db-size", "1M"]) { server, _ in
         let anonymous = TestAPIClient(server)
         let session = try await Self.signIn(anonymous)
         var refreshToken = try #require(session.refreshToken)
@@ -97,7 +97,7 @@ struct StorageFailureTests {
 
     @Test("a database file deleted while the server runs makes writes answer 503 and the log say why; reads go on")
     func deletedDatabaseFileRefusesWrites() async throws {
-        try await Self.withServer([]) { server in
+        try await AuthFixture.withServer { server, _ in
         let session = try await Self.signIn(TestAPIClient(server))
         let api = TestAPIClient(baseURL: server.baseURL, token: session.accessToken)
         let note = try await api.create("doomed.md", "# Written before\n")
@@ -123,19 +123,6 @@ struct StorageFailureTests {
     }
 
     // MARK: - Helpers
-
-    /// Runs `body` against a fresh server started with `arguments` and the user alice, then stops it.
-    private static func withServer(_ arguments: [String], _ body: (TestServer) async throws -> Void) async throws {
-        let server = try await TestServer(extraArguments: arguments)
-        do {
-            try await server.addUser("alice", password: password)
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
-    }
 
     private static func signIn(_ client: TestAPIClient) async throws -> TokenResponse {
         let response = try await client.send("POST", "/v1/auth/login", json: LoginRequest(username: "alice", password: password))

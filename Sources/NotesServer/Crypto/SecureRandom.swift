@@ -1,9 +1,10 @@
 import CSodium
+import NotesCore
 
 /// Cryptographically secure random bytes and token secrets (libsodium `randombytes_buf`).
-public enum SecureRandom {
+enum SecureRandom {
     /// `count` random bytes.
-    public static func bytes(count: Int) -> [UInt8] {
+    static func bytes(count: Int) -> [UInt8] {
         Sodium.requireReady()
         var out = [UInt8](repeating: 0, count: count)
         out.withUnsafeMutableBytes { buffer in
@@ -14,21 +15,21 @@ public enum SecureRandom {
 
     /// A URL-safe secret of `byteCount` random bytes behind a recognisable prefix, such as
     /// `nat_` for access tokens, so a leaked secret is easy to spot and scan for.
-    public static func token(prefix: String, byteCount: Int = 32) -> String {
+    static func token(prefix: String, byteCount: Int = 32) -> String {
         prefix + Base64URL.encode(bytes(count: byteCount))
     }
 
     /// A random identifier of `byteCount` bytes as lowercase hex (not a secret by itself).
-    public static func hexIdentifier(byteCount: Int = 8) -> String {
+    static func hexIdentifier(byteCount: Int = 8) -> String {
         Hex.encode(bytes(count: byteCount))
     }
 }
 
 /// Unpadded base64url (RFC 4648 §5), the alphabet that survives headers, URLs and shells.
-public enum Base64URL {
+enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0

@@ -1,5 +1,6 @@
 import Testing
-@testable import NotesCore
+import NotesCore
+@testable import NotesServer
 
 @Suite("SecretBox: a value sealed under a key derived from a secret")
 struct SecretBoxTests {
