@@ -10,7 +10,23 @@ enum ServerSchema {
         .init(version: 2, name: "a rotation's answer kept sealed for replays within the grace", sql: sessionsSuccessorV2),
         .init(version: 3, name: "the device that made each revision", sql: revisionsDeviceV3),
         .init(version: 4, name: "usernames looked up case-folded, Unicode included", sql: usernameKeyV4),
+        .init(version: 5, name: "HTML rendered at first read and kept per revision, off the write path", sql: renderedHTMLV5),
     ])
+
+    /// A note's HTML is rendered when first asked for and kept here with the revision it is of,
+    /// instead of at every write: an upload of 10,000 notes no longer pays for cmark, and a
+    /// revision nobody reads is never rendered. A separate table, because any UPDATE of `notes`
+    /// re-indexes the note for search (`notes_fts_update`).
+    private static let renderedHTMLV5 = """
+        CREATE TABLE rendered_html (
+            nid INTEGER PRIMARY KEY REFERENCES notes(nid) ON DELETE CASCADE,
+            rev INTEGER NOT NULL,
+            html TEXT NOT NULL
+        );
+        INSERT INTO rendered_html (nid, rev, html) SELECT nid, rev, html FROM notes WHERE deleted = 0;
+        ALTER TABLE notes DROP COLUMN html;
+
+        """
 
     /// The answer of a session's last rotation (its new refresh and access tokens), encrypted
     /// under a key derived from the refresh token it spent, so a replay of that token within the
@@ -107,7 +123,7 @@ enum ServerSchema {
             created_at INTEGER NOT NULL,
             updated_at INTEGER NOT NULL,
             deleted INTEGER NOT NULL DEFAULT 0,
-            -- Rendered once per revision at write time, never per GET.
+            -- Rendered at write time until version 5 (see renderedHTMLV5), which drops it.
             html TEXT NOT NULL DEFAULT '',
             UNIQUE (user_id, id)
         );
