@@ -32,6 +32,8 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // glibc's malloc tuning (part of libc, no package): see Sources/notes-cli/main.swift.
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "NotesCore",
             dependencies: ["CSQLite", "CCmark", "CSodium"]
@@ -42,7 +44,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notes-cli",
-            dependencies: ["NotesCore"]
+            dependencies: ["NotesCore", "CMalloc"]
         ),
         .target(
             name: "NotesTestSupport",

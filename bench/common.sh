@@ -46,13 +46,20 @@ ratio() {
     python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else 'n/a')" "$1" "$2"
 }
 
-# start_notes_server DB: runs a release notes-server on a free loopback port with the database DB
-# (created if missing); sets SERVER_URL and SERVER_PID. The caller's EXIT trap should stop it.
+# The per-account request rate limit (default 6,000 a minute) would answer most of a load
+# generator's requests with 429 and make a bench measure refusals: benches lift it.
+BENCH_SERVER_FLAGS=(--requests-per-minute 1000000000)
+
+# start_notes_server DB [FLAG...]: runs a release notes-server on a free loopback port with the
+# database DB (created if missing) and BENCH_SERVER_FLAGS; sets SERVER_URL and SERVER_PID. The
+# caller's EXIT trap should stop it.
 start_notes_server() {
-    "$BIN/notes-server" serve --db "$1" --listen 127.0.0.1:0 > "$1.out" 2> "$1.log" &
+    local db=$1
+    shift
+    "$BIN/notes-server" serve --db "$db" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" "$@" > "$db.out" 2> "$db.log" &
     SERVER_PID=$!
-    for _ in $(seq 200); do grep -q listening "$1.out" 2>/dev/null && break; sleep 0.05; done
-    SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$1.out" | head -1)"
+    for _ in $(seq 200); do grep -q listening "$db.out" 2>/dev/null && break; sleep 0.05; done
+    SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$db.out" | head -1)"
 }
 
 # stop_pid PID: SIGTERM, then SIGKILL if it is still there after 2 s (notes-server does not always

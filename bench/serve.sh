@@ -16,7 +16,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "benchpassword" | "$BIN/notes-server" user add bench --password-stdin --db "$work/db.sqlite" >/dev/null
-"$BIN/notes-server" serve --db "$work/db.sqlite" --listen 127.0.0.1:0 > "$work/server.out" 2> "$work/server.log" &
+"$BIN/notes-server" serve --db "$work/db.sqlite" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" > "$work/server.out" 2> "$work/server.log" &
 server_pid=$!
 for _ in $(seq 100); do grep -q listening "$work/server.out" && break; sleep 0.05; done
 port=$(grep -o '127.0.0.1:[0-9]*' "$work/server.out" | cut -d: -f2)
@@ -47,6 +47,13 @@ sleep 0.2
 run_wrk() { wrk -t2 -c"$connections" -d"$duration" --latency "$@"; }
 run_wrk "http://127.0.0.1:$nginx_port/note.json" > "$work/nginx.wrk"
 run_wrk -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/notes/$id" > "$work/notes.wrk"
+# A run that got refusals (429, 5xx) measured the wrong thing: say so and fail.
+for run in nginx notes; do
+    if grep -q 'Non-2xx' "$work/$run.wrk"; then
+        echo "serve: $run answered $(awk '/Non-2xx/ {print $NF}' "$work/$run.wrk") requests with a non-2xx status; not a valid run" >&2
+        exit 1
+    fi
+done
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '/ 99%/ {print $2}' "$1"; }
 echo "serve: nginx $(rps "$work/nginx.wrk") req/s (p99 $(p99 "$work/nginx.wrk")); notes-server $(rps "$work/notes.wrk") req/s (p99 $(p99 "$work/notes.wrk"))"

@@ -34,16 +34,30 @@ public struct MarkdownRenderer: Sendable {
 
     /// The HTML fragment for `markdown`'s UTF-8 bytes.
     public func html<Bytes: Collection>(from markdown: Bytes) -> String where Bytes.Element == UInt8 {
-        let render: (UnsafeBufferPointer<UInt8>) -> String = { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                guard let base = chars.baseAddress, !chars.isEmpty,
-                      let html = cmark_markdown_to_html(base, chars.count, options) else { return "" }
-                defer { free(html) }
-                return String(cString: html)
+        withHTML(from: markdown) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Renders `markdown`'s UTF-8 bytes and lends the HTML bytes to `body` without copying them,
+    /// for callers that only pass them on (`notes render` writes them straight to stdout).
+    /// The buffer is valid only during `body`; cmark's output is valid UTF-8.
+    public func withHTML<Bytes: Collection, Value, Failure: Error>(
+        from markdown: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
+    ) throws(Failure) -> Value where Bytes.Element == UInt8 {
+        func render(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
+            let html = buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    cmark_markdown_to_html($0, buffer.count, options)
+                }
+            }
+            guard let html else { return Result { () throws(Failure) in try body(UnsafeBufferPointer(start: nil, count: 0)) } }
+            defer { free(html) }
+            let length = strlen(html)
+            return html.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                Result { () throws(Failure) in try body(UnsafeBufferPointer(start: bytes, count: length)) }
             }
         }
-        if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
-        return Array(markdown).withUnsafeBufferPointer(render)
+        let outcome = markdown.withContiguousStorageIfAvailable(render) ?? Array(markdown).withUnsafeBufferPointer(render)
+        return try outcome.get()
     }
 
     /// The HTML fragment for `markdown`.

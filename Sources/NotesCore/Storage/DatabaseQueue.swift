@@ -9,10 +9,13 @@ public final class DatabaseQueue: @unchecked Sendable {
     private let lock = Mutex<Void>(())
     private var database: Database?
 
-    /// Opens `path` and runs `migrator` before the first use.
-    public init(path: String, options: Database.Options = .init(), migrator: Migrator? = nil) throws {
+    /// Opens `path` and runs `migrator` before the first use; `beforeCommit` (see
+    /// `Database.beforeCommit`) applies from then on, to a schema the migrations completed.
+    public init(path: String, options: Database.Options = .init(), migrator: Migrator? = nil,
+                beforeCommit: ((Database) throws -> Void)? = nil) throws {
         let database = try Database(path: path, options: options)
         try migrator?.migrate(database)
+        database.beforeCommit = beforeCommit
         self.database = database
     }
 

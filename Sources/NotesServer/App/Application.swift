@@ -43,7 +43,8 @@ func openDatabase(at path: String, options: Database.Options = .init()) throws -
     if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
-    return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator)
+    return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator,
+                             beforeCommit: ServerSchema.indexQueuedSearchChanges)
 }
 
 /// Opens the database at `path` for an admin command that needs one to exist (`user list`,

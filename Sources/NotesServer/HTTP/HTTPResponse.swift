@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 
 /// A response to send: status, headers and the complete body.
 ///
@@ -59,22 +60,9 @@ struct HTTPResponse: Sendable {
     }
 }
 
-/// The wire shape of an error, encoded without going through the generic path so it cannot fail.
-private struct ErrorBody: Encodable {
-    struct Detail: Encodable {
-        let code: String
-        let message: String
-    }
-
-    let error: Detail
-
-    /// Encodes the error body; strings always encode, the fallback only satisfies the type checker.
+/// The wire shape of an error, written by hand so it cannot fail (and costs no `JSONEncoder`).
+private enum ErrorBody {
     static func encode(code: String, message: String) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(ErrorBody(error: Detail(code: code, message: message))) {
-            return Array(data)
-        }
-        return Array(#"{"error":{"code":"internal_error","message":"The server could not complete the request."}}"#.utf8)
+        APIErrorBody(code: code, message: message).wireJSON()
     }
 }

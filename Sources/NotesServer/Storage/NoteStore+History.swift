@@ -60,6 +60,9 @@ extension NoteStore {
                 }
                 let tombstone = existing.deleted ? existing : try delete(db, userID: userID, id: id, ifMatch: ifMatch)
                 let erased = try db.run("DELETE FROM revisions WHERE user_id = ? AND note_id = ?", userID, id.value)
+                // The deletion's index change is queued until commit; apply it now, so the
+                // merge below drops the note's terms instead of leaving them in two segments.
+                try ServerSchema.indexQueuedSearchChanges(db)
                 try db.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")
                 return PurgeResult(id: id, path: existing.path, purgedRevisions: erased, rev: tombstone.rev)
             }

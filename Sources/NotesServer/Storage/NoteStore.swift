@@ -3,7 +3,8 @@ import NotesCore
 /// Notes of every user: reads, preconditioned writes, the changes feed and revisions.
 ///
 /// Every write runs in one transaction that takes the user's next revision number, updates the
-/// note, appends the revision and renders the HTML once, so readers never see half a change.
+/// note and appends the revision, so readers never see half a change. HTML is rendered at the
+/// first read of a revision and kept (`NoteStore+HTML.swift`), not at every write.
 struct NoteStore: Sendable {
     let database: DatabaseQueue
     let clock: ServerClock
@@ -13,15 +14,6 @@ struct NoteStore: Sendable {
     /// The note with `id`, live or tombstone, with its content.
     func note(userID: Int64, id: NoteID) throws -> NoteRecord? {
         try database.read { db in try Self.load(db, userID: userID, id: id, withContent: true) }
-    }
-
-    /// The note's rendered HTML fragment, path and revision, if it is live.
-    func html(userID: Int64, id: NoteID) throws -> (html: String, path: String, rev: Int64)? {
-        try database.read { db in
-            try db.first("SELECT html, path, rev FROM notes WHERE user_id = ? AND id = ? AND deleted = 0", [userID, id.value]) {
-                ($0.string(0), $0.string(1), $0.int64(2))
-            }
-        }
     }
 
     /// Live notes ordered by path, after the path `after`, at most `limit`; `path` filters to one.
@@ -78,19 +70,19 @@ struct NoteStore: Sendable {
         }
         let rev = try nextRevision(db, userID: userID)
         let now = clock.now()
-        let html = renderer.html(from: content)
         let created = existing == nil || existing?.deleted == true
         let createdAt = (existing?.deleted == false ? existing?.createdAt : nil) ?? now
         if existing == nil {
             try db.run("""
-                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, html)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-                """, userID, id.value, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, html)
+                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                """, userID, id.value, path.value, path.collisionKey, content, hash, size, rev, createdAt, now)
         } else {
+            try Self.forgetRendered(db, userID: userID, id: id)
             try db.run("""
-                UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0, html = ?
+                UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0
                 WHERE user_id = ? AND id = ?
-                """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, html, userID, id.value)
+                """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, userID, id.value)
         }
         try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, deleted: false, now: now, device: device)
         let note = NoteRecord(id: id, path: path.value, content: nil, hash: hash, size: size, rev: rev,
@@ -116,8 +108,9 @@ struct NoteStore: Sendable {
         let rev = try nextRevision(db, userID: userID)
         let now = clock.now()
         let emptyHash = SHA256.hex(of: "")
+        try Self.forgetRendered(db, userID: userID, id: id)
         try db.run("""
-            UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1, html = '' WHERE user_id = ? AND id = ?
+            UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1 WHERE user_id = ? AND id = ?
             """, emptyHash, rev, now, userID, id.value)
         try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, deleted: true, now: now, device: device)
         return NoteRecord(id: id, path: existing.path, content: nil, hash: emptyHash, size: 0, rev: rev,

@@ -10,7 +10,75 @@ enum ServerSchema {
         .init(version: 2, name: "a rotation's answer kept sealed for replays within the grace", sql: sessionsSuccessorV2),
         .init(version: 3, name: "the device that made each revision", sql: revisionsDeviceV3),
         .init(version: 4, name: "usernames looked up case-folded, Unicode included", sql: usernameKeyV4),
+        .init(version: 5, name: "HTML rendered at first read and kept per revision, off the write path", sql: renderedHTMLV5),
+        .init(version: 6, name: "search index changes queued and applied once per transaction", sql: searchQueueV6),
     ])
+
+    /// The search index was kept by triggers writing into `notes_fts` on every note write. A
+    /// statement that writes a virtual table runs under a statement savepoint, and FTS5 writes
+    /// its pending index data to disk at every savepoint: each note became its own index
+    /// segment, then merged, about a third of the server's time on an upload. The triggers now
+    /// queue the change in a plain table, and `indexQueuedSearchChanges` applies the queue in
+    /// one statement just before the transaction commits: the index is as current as before
+    /// (same transaction), built once per batch. Only a change of path, content or deletion
+    /// touches the index.
+    private static let searchQueueV6 = """
+        DROP TRIGGER notes_fts_insert;
+        DROP TRIGGER notes_fts_delete;
+        DROP TRIGGER notes_fts_update;
+        CREATE TABLE search_queue (
+            seq INTEGER PRIMARY KEY,
+            command TEXT,
+            nid INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            content TEXT NOT NULL
+        );
+        CREATE TRIGGER notes_search_insert AFTER INSERT ON notes WHEN new.deleted = 0 BEGIN
+            INSERT INTO search_queue (command, nid, path, content) VALUES (NULL, new.nid, new.path, new.content);
+        END;
+        CREATE TRIGGER notes_search_delete AFTER DELETE ON notes WHEN old.deleted = 0 BEGIN
+            INSERT INTO search_queue (command, nid, path, content) VALUES ('delete', old.nid, old.path, old.content);
+        END;
+        CREATE TRIGGER notes_search_update AFTER UPDATE OF path, content, deleted ON notes BEGIN
+            INSERT INTO search_queue (command, nid, path, content)
+                SELECT 'delete', old.nid, old.path, old.content WHERE old.deleted = 0;
+            INSERT INTO search_queue (command, nid, path, content)
+                SELECT NULL, new.nid, new.path, new.content WHERE new.deleted = 0;
+        END;
+
+        """
+
+    /// Applies the queued search-index changes in order, in one statement, and empties the
+    /// queue; run before every commit (`Database.beforeCommit`), a no-op read when none are queued.
+    ///
+    /// The queue is emptied under `secure_delete`: its rows hold note text only for the length
+    /// of one transaction, and must not leave that text behind in free space, where a purge
+    /// (which scrubs what it deletes itself) would not find it.
+    static func indexQueuedSearchChanges(_ db: Database) throws {
+        guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM search_queue)") == 1 else { return }
+        try db.run("""
+            INSERT INTO notes_fts (notes_fts, rowid, path, content) SELECT command, nid, path, content FROM search_queue ORDER BY seq
+            """)
+        let secureDelete = try db.scalarInt("PRAGMA secure_delete") ?? 0
+        if secureDelete != 1 { try db.execute("PRAGMA secure_delete = ON") }
+        defer { if secureDelete != 1 { try? db.execute("PRAGMA secure_delete = \(secureDelete)") } }
+        try db.run("DELETE FROM search_queue")
+    }
+
+    /// A note's HTML is rendered when first asked for and kept here with the revision it is of,
+    /// instead of at every write: an upload of 10,000 notes no longer pays for cmark, and a
+    /// revision nobody reads is never rendered. A separate table, because any UPDATE of `notes`
+    /// re-indexes the note for search (`notes_fts_update`).
+    private static let renderedHTMLV5 = """
+        CREATE TABLE rendered_html (
+            nid INTEGER PRIMARY KEY REFERENCES notes(nid) ON DELETE CASCADE,
+            rev INTEGER NOT NULL,
+            html TEXT NOT NULL
+        );
+        INSERT INTO rendered_html (nid, rev, html) SELECT nid, rev, html FROM notes WHERE deleted = 0;
+        ALTER TABLE notes DROP COLUMN html;
+
+        """
 
     /// The answer of a session's last rotation (its new refresh and access tokens), encrypted
     /// under a key derived from the refresh token it spent, so a replay of that token within the
@@ -107,7 +175,7 @@ enum ServerSchema {
             created_at INTEGER NOT NULL,
             updated_at INTEGER NOT NULL,
             deleted INTEGER NOT NULL DEFAULT 0,
-            -- Rendered once per revision at write time, never per GET.
+            -- Rendered at write time until version 5 (see renderedHTMLV5), which drops it.
             html TEXT NOT NULL DEFAULT '',
             UNIQUE (user_id, id)
         );

@@ -33,7 +33,7 @@ struct RenderCommand: Command {
         let markdown = try read(file)
         let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
         guard standalone else {
-            terminal.write(renderer.html(from: markdown))
+            try renderer.withHTML(from: markdown) { try terminal.write(bytes: $0) }
             return .success
         }
         let rendered = renderer.render(markdown)

@@ -6,6 +6,11 @@ import Glibc
 import Darwin
 #endif
 
+/// `write(2)` on stdout, named apart from `Terminal.write` so the C call resolves on every platform.
+private func writeToStandardOutput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(STDOUT_FILENO, bytes, count)
+}
+
 /// Where output goes: data to stdout, messages and progress to stderr (progress only on a TTY).
 struct Terminal: Sendable {
     var environment: [String: String]
@@ -21,6 +26,22 @@ struct Terminal: Sendable {
     /// Writes `text` to stdout as is.
     func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes `bytes` to stdout as they are, straight from the caller's buffer: large output
+    /// (`notes render` of a big file) is not copied into a `Data` first.
+    func write(bytes: UnsafeBufferPointer<UInt8>) throws(CLIError) {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = writeToStandardOutput(next, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .failure("cannot write to stdout: \(String(cString: strerror(errno)))")
+            }
+            next += written
+            left -= written
+        }
     }
 
     /// Writes `text` and a newline to stdout.

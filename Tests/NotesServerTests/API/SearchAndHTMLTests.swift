@@ -89,6 +89,21 @@ struct SearchAndHTMLTests {
         }
     }
 
+    @Test func htmlRenderedAtFirstReadIsKeptForItsRevisionOnlyAndFollowsEveryEdit() async throws {
+        try await withAPIServer { server, api in
+            let note = try await api.create("kept.md", "# First\n")
+            #expect(try TrashAndPurgeTests.keptRenderings(server.databasePath) == 0, "a write renders nothing")
+            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1>First</h1>\n")
+            #expect(try await waitUntil { try TrashAndPurgeTests.keptRenderings(server.databasePath) == 1 }, "the first read keeps its rendering")
+            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1>First</h1>\n", "the kept copy is served")
+
+            let edited = try await api.update(note, content: "# Second\n")
+            #expect(try TrashAndPurgeTests.keptRenderings(server.databasePath) == 0, "an edit drops the old revision's rendering")
+            let fresh = try await api.send("GET", "/v1/notes/\(note.id)/html")
+            #expect(fresh.text == "<h1>Second</h1>\n" && fresh.header("ETag") == "\"\(edited.rev)\"")
+        }
+    }
+
     @Test func usersNeverSeeEachOthersNotes() async throws {
         try await withAPIServer { server, alice in
             try await server.addUser("bob", password: testPassword)

@@ -51,6 +51,9 @@ struct TrashAndPurgeTests {
             let note = try await api.create("leak.md", "my password is \(secret)")
             let moved = try await api.update(note, path: "moved/leak.md", content: "my password is \(secret) and more")
             #expect(try await api.send("GET", "/v1/search", query: [("q", secret)]).decode(SearchResults.self).results.count == 1)
+            // Rendered HTML is kept once read: it must go with the note too.
+            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text.contains(secret))
+            #expect(try await waitUntil { try Self.keptRenderings(server.databasePath) == 1 }, "the rendered HTML is kept")
 
             #expect(try await api.send("POST", "/v1/notes/\(note.id)/purge").status == 428)
             let stale = try await api.send("POST", "/v1/notes/\(note.id)/purge", headers: ["If-Match": "\"\(note.rev)\""])
@@ -82,6 +85,13 @@ struct TrashAndPurgeTests {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "the purged text is still in the database files")
             #expect(other.deleted == false)
         }
+    }
+
+    /// How many renderings the server keeps, read from a second connection.
+    static func keptRenderings(_ databasePath: String) throws -> Int64 {
+        let database = try Database(path: databasePath)
+        defer { try? database.close() }
+        return try database.scalarInt("SELECT count(*) FROM rendered_html") ?? -1
     }
 
     @Test func purgeOfADeletedNoteKeepsItsDeletionAndNeedsAWriteToken() async throws {

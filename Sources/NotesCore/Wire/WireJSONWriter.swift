@@ -1,0 +1,202 @@
+/// JSON written by hand for the wire shapes on hot paths (a note, a page of notes or changes, a
+/// batch answer, an error): `JSONEncoder` spent a fifth of the server's time on a
+/// `GET /v1/notes/{id}`, most of it boxing values and converting key names.
+///
+/// The output is byte for byte what `WireJSON.encoder()` writes for the same value (sorted
+/// snake_case keys, absent optionals left out, slashes unescaped, the same string escapes), which
+/// `WireJSONWriterTests` checks against the Codable types, so clients see no difference.
+public struct WireJSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    /// Whether the next member or element needs a comma before it.
+    private var needsComma = false
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Writes `{`, lets `body` write the members (in sorted key order), then `}`.
+    public mutating func object(_ body: (inout WireJSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// Writes `[`, one element per item through `element`, then `]`.
+    public mutating func array<Items: Sequence>(_ items: Items, _ element: (inout WireJSONWriter, Items.Element) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        for item in items { element(&self, item) }
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes the member name `key` (already snake_case, needing no escapes) and its colon.
+    public mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = false
+    }
+
+    public mutating func value(_ text: String) {
+        separate()
+        appendEscaped(text)
+        needsComma = true
+    }
+
+    public mutating func value(_ number: Int64) {
+        separate()
+        bytes.append(contentsOf: String(number).utf8)
+        needsComma = true
+    }
+
+    public mutating func value(_ number: Int) {
+        value(Int64(number))
+    }
+
+    public mutating func value(_ flag: Bool) {
+        separate()
+        bytes.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        needsComma = true
+    }
+
+    /// A member written only when `value` is present, as the synthesized `Encodable` does.
+    public mutating func member(_ name: StaticString, ifPresent value: String?) {
+        guard let value else { return }
+        key(name)
+        self.value(value)
+    }
+
+    public mutating func member(_ name: StaticString, ifPresent value: Int64?) {
+        guard let value else { return }
+        key(name)
+        self.value(value)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// `text` as a JSON string, escaped as Foundation's encoder does: `"` and `\` with a
+    /// backslash, the five short control escapes, other controls as `\u00XX`; everything else,
+    /// `/` and non-ASCII included, as its UTF-8 bytes.
+    private mutating func appendEscaped(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                start = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// A wire type that writes its own JSON (see `WireJSONWriter`); `Encodable` stays its contract.
+public protocol WireJSONWritable: Encodable {
+    func write(to writer: inout WireJSONWriter)
+}
+
+extension WireJSONWritable {
+    /// The JSON bytes, as `WireJSON.encoder().encode(self)` would give them.
+    public func wireJSON() -> [UInt8] {
+        var writer = WireJSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}
+
+extension NoteResource: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.member("content", ifPresent: content)
+            json.key("created_at"); json.value(createdAt)
+            json.key("deleted"); json.value(deleted)
+            json.key("hash"); json.value(hash)
+            json.key("id"); json.value(id.value)
+            json.key("path"); json.value(path)
+            json.key("rev"); json.value(rev)
+            json.key("size"); json.value(size)
+            json.key("updated_at"); json.value(updatedAt)
+        }
+    }
+}
+
+extension NoteListPage: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.member("next_cursor", ifPresent: nextCursor)
+            json.key("notes"); json.array(notes) { json, note in note.write(to: &json) }
+        }
+    }
+}
+
+extension ChangesPage: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("changes"); json.array(changes) { json, note in note.write(to: &json) }
+            json.key("cursor"); json.value(cursor)
+            json.key("has_more"); json.value(hasMore)
+            json.member("user_id", ifPresent: userId)
+        }
+    }
+}
+
+extension APIErrorBody.Detail: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("code"); json.value(code)
+            json.key("message"); json.value(message)
+        }
+    }
+}
+
+extension APIErrorBody: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("error"); error.write(to: &json)
+        }
+    }
+}
+
+extension BatchResult: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            if let error { json.key("error"); error.write(to: &json) }
+            json.key("id"); json.value(id.value)
+            if let note { json.key("note"); note.write(to: &json) }
+            json.key("status"); json.value(status)
+        }
+    }
+}
+
+extension BatchResponse: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("results"); json.array(results) { json, result in result.write(to: &json) }
+        }
+    }
+}

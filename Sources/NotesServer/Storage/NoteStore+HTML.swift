@@ -1,0 +1,54 @@
+import Dispatch
+import NotesCore
+
+/// A note's HTML: rendered when a revision is first read and kept in `rendered_html`, so writes
+/// never pay for cmark and each revision is rendered at most about once.
+///
+/// Keeping the rendered copy is bookkeeping, done after the answer on a background queue: a read
+/// never waits for the writer and never fails because the copy could not be stored (a full
+/// disk, a read-only file, another server holding the write lock). It is only stored while the
+/// note is still at the revision it was rendered from, so a stale copy can never be served.
+extension NoteStore {
+    /// The note's rendered HTML fragment, path and revision, if it is live.
+    func html(userID: Int64, id: NoteID) throws -> (html: String, path: String, rev: Int64)? {
+        let found = try database.read { db in
+            try db.first("""
+                SELECT n.nid, n.path, n.rev, r.html, CASE WHEN r.rev = n.rev THEN NULL ELSE n.content END
+                FROM notes n LEFT JOIN rendered_html r ON r.nid = n.nid AND r.rev = n.rev
+                WHERE n.user_id = ? AND n.id = ? AND n.deleted = 0
+                """, [userID, id.value]) { row in
+                (nid: row.int64(0), path: row.string(1), rev: row.int64(2),
+                 kept: row.isNull(3) ? nil : row.string(3), content: row.isNull(4) ? nil : row.string(4))
+            }
+        }
+        guard let found else { return nil }
+        if let kept = found.kept { return (kept, found.path, found.rev) }
+        let html = renderer.html(from: found.content ?? "")
+        keepRendered(html, nid: found.nid, rev: found.rev)
+        return (html, found.path, found.rev)
+    }
+
+    /// Stores `html` as the rendering of revision `rev` of note `nid`, later and best-effort.
+    private func keepRendered(_ html: String, nid: Int64, rev: Int64) {
+        let database = database
+        Self.keeping.async {
+            // A failure leaves the copy missing, and the next read renders again: nothing to report.
+            _ = try? database.write { db in
+                try db.run("""
+                    INSERT INTO rendered_html (nid, rev, html) SELECT nid, rev, ? FROM notes WHERE nid = ? AND rev = ? AND deleted = 0
+                    ON CONFLICT (nid) DO UPDATE SET rev = excluded.rev, html = excluded.html
+                    """, html, nid, rev)
+            }
+        }
+    }
+
+    /// Drops the kept rendering of a note that is being changed or deleted, in the writing
+    /// transaction: only the live revision's HTML is kept, so the text of an old revision or a
+    /// deleted note lives nowhere but in `revisions` (which `purge` erases).
+    static func forgetRendered(_ db: Database, userID: Int64, id: NoteID) throws {
+        try db.run("DELETE FROM rendered_html WHERE nid = (SELECT nid FROM notes WHERE user_id = ? AND id = ?)", userID, id.value)
+    }
+
+    /// One serial queue for every store: renderings are kept in the order they were made.
+    private static let keeping = DispatchQueue(label: "notes.rendered-html", qos: .utility)
+}

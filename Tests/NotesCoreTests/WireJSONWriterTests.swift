@@ -1,0 +1,70 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+
+/// The hand-written JSON of the hot wire shapes must be exactly what the Codable types encode
+/// to with `WireJSON`: clients decode either, and a difference would be a silent protocol change.
+@Suite("Wire JSON writer")
+struct WireJSONWriterTests {
+    /// Strings that exercise every escape: quotes, backslashes, each control character, DEL,
+    /// slashes, line separators, combining marks, emoji and invalid-looking but valid text.
+    static let awkward: [String] = [
+        "", "plain", "quote \" and \\ backslash", "a/b/c.md", "tab\tnew\nline\rcr",
+        String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }), "\u{7f}del", "\u{2028}\u{2029}",
+        "e\u{301}", "👩‍👩‍👧 emoji", "日本語のノート", "<script>&amp;</script>", "\u{feff}bom",
+    ]
+
+    static func randomString(_ random: inout SeededRandom) -> String {
+        let pick = awkward[Int(random.next() % UInt64(awkward.count))]
+        let scalars = (0..<Int(random.next() % 12)).compactMap { _ in Unicode.Scalar(UInt32(random.next() % 0x3000)) }
+        return pick + String(String.UnicodeScalarView(scalars))
+    }
+
+    static func randomNote(_ random: inout SeededRandom) -> NoteResource {
+        NoteResource(id: NoteID(), path: randomString(&random) + ".md",
+                     content: random.next() % 3 == 0 ? nil : randomString(&random),
+                     hash: String(repeating: "ab", count: 32), rev: Int64(bitPattern: random.next() >> 1) * (random.next() % 2 == 0 ? 1 : -1),
+                     size: Int(random.next() % 100_000), createdAt: "2026-12-01T08:00:00.000Z",
+                     updatedAt: randomString(&random), deleted: random.next() % 2 == 0)
+    }
+
+    static func encoded<T: Encodable>(_ value: T) throws -> [UInt8] {
+        Array(try WireJSON.encoder().encode(value))
+    }
+
+    @Test("every awkward string encodes byte for byte as JSONEncoder does, and decodes back")
+    func stringsMatchFoundation() throws {
+        for text in Self.awkward {
+            let error = APIErrorBody(code: "c", message: text)
+            #expect(error.wireJSON() == (try Self.encoded(error)), "\(text.debugDescription)")
+            #expect(try WireJSON.decoder().decode(APIErrorBody.self, from: Data(error.wireJSON())) == error)
+        }
+    }
+
+    @Test("notes, pages of notes and of changes, and batch answers match JSONEncoder's bytes (seeded random values)")
+    func shapesMatchFoundation() throws {
+        var random = SeededRandom(seed: 20261201)
+        for _ in 0..<200 {
+            let notes = (0..<Int(random.next() % 4)).map { _ in Self.randomNote(&random) }
+            let note = Self.randomNote(&random)
+            #expect(note.wireJSON() == (try Self.encoded(note)))
+            #expect(try WireJSON.decoder().decode(NoteResource.self, from: Data(note.wireJSON())) == note)
+
+            let list = NoteListPage(notes: notes, nextCursor: random.next() % 2 == 0 ? nil : Self.randomString(&random))
+            #expect(list.wireJSON() == (try Self.encoded(list)))
+
+            let changes = ChangesPage(changes: notes, cursor: Self.randomString(&random), hasMore: random.next() % 2 == 0,
+                                      userId: random.next() % 2 == 0 ? nil : Int64(random.next() % 1000))
+            #expect(changes.wireJSON() == (try Self.encoded(changes)))
+
+            let batch = BatchResponse(results: notes.map { note in
+                random.next() % 2 == 0
+                    ? BatchResult(id: note.id, status: 200, note: note)
+                    : BatchResult(id: note.id, status: 412, note: random.next() % 2 == 0 ? note : nil,
+                                  error: .init(code: "stale", message: Self.randomString(&random)))
+            })
+            #expect(batch.wireJSON() == (try Self.encoded(batch)))
+        }
+    }
+}
