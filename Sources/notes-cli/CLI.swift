@@ -1,3 +1,4 @@
+import NotesCommandLine
 import NotesCore
 
 /// The `notes` program: picks the subcommand, runs it, and turns every outcome into an exit code.

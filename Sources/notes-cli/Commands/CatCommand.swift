@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes cat`: the exact bytes of one or more notes, to stdout.

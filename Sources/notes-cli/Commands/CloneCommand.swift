@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes clone URL [DIR]`: binds a new folder to a server and syncs every note into it.

@@ -1,3 +1,4 @@
+import NotesCommandLine
 import NotesCore
 
 /// One `notes` subcommand: its name, its help, and what it does.

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// Small pieces every remote command shares: the `--server`/`--username` options, `--json` output.

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes conflicts [DIR] [--json]`: the conflict copies of a bound folder and why each was made.

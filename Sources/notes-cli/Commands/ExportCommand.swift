@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes export --html OUTDIR [DIR | --remote]`: a folder of notes, or every note on the

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes init [DIR] [--server URL]`: binds a folder to a server and an account without syncing

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes log PATH`: the revisions of one note, following it across renames by its id.

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes login`: signs in with a user name and password and keeps the session for later runs.

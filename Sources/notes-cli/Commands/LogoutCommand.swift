@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes logout`: revokes the session on the server, then forgets it on this machine.

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes purge PATH`: removes a note and every revision of it from the server for good.

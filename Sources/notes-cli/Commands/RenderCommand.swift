@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes render [FILE|-]`: one note's HTML on stdout, so scripts can pipe Markdown through it.

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes resolve PATH --keep mine|theirs|both [--json]`: settles one conflict copy in the folder.

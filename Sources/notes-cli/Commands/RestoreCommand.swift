@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes restore PATH [--rev N] [--to NEWPATH]`: brings back a deleted note, or an old version

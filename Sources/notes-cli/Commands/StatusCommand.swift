@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes status [DIR] [--json] [--allow-mass-delete]`: what the next sync would do, changing nothing.

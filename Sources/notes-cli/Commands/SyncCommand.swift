@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes sync [DIR] [--dry-run] [--json] [--allow-mass-delete]`: two-way sync of a bound folder.

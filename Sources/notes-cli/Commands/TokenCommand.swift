@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes token create|list|revoke`: personal access tokens for scripts and CI (`NOTES_TOKEN`).

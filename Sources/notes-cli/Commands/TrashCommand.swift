@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes trash`: deleted notes the server still keeps, and when each will be purged.

@@ -1,3 +1,4 @@
+import NotesCommandLine
 import NotesCore
 
 /// `notes version`: the client version.

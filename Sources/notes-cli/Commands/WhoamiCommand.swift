@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes whoami`: the signed-in user, which proves the stored session (or NOTES_TOKEN) works,

@@ -1,5 +1,5 @@
-/// A small command-line parser shared by `notes` and `notes-server`: each command takes the flags, options and positionals it knows,
-/// then `finish()` rejects anything left over, so a typo is a usage error rather than ignored.
+/// The imperative parser the commands used before `CommandSpec`: each command takes the flags,
+/// options and positionals it knows, then `finish()` rejects anything left over.
 ///
 /// Accepts `--name value`, `--name=value`, and `--` to end options.
 public struct Arguments: Sendable {
@@ -91,17 +91,4 @@ public struct Arguments: Sendable {
     }
 
     private var optionsEnd: Int { remaining.firstIndex(of: "--") ?? remaining.count }
-}
-
-/// A command line that does not fit the command: the message says what to fix (exit code 2).
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    static func usage(_ message: String) -> UsageError { UsageError(message) }
-
-    public var description: String { message }
 }
