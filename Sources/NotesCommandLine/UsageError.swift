@@ -13,8 +13,6 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
         self.command = command
     }
 
-    static func usage(_ message: String) -> UsageError { UsageError(message) }
-
     public var description: String { message }
 
     /// The two lines for stderr: what is wrong, then where its help is, as in

@@ -8,11 +8,11 @@ struct CompletionModel {
     struct Node {
         /// `"token create"`; `""` for the program itself.
         var path: String
-        var spec: CommandSpec
         var options: [OptionSpec]
         /// The subcommands offered after this command, with their one-line descriptions.
         var subcommands: [(name: String, abstract: String)]
-        /// How a word that is not an option completes: the first positional's kind.
+        /// How a word that is not an option completes: the first positional's kind (a second
+        /// positional, such as clone's DIR, completes as the first does; good enough for a shell).
         var positional: ValueKind?
     }
 
@@ -26,7 +26,7 @@ struct CompletionModel {
             var positional = spec.positionals.first?.kind
             // `help` takes command names, which only the tree knows.
             if path == ["help"] { positional = .choice(root.subcommands.map(\.name)) }
-            nodes.append(Node(path: path.joined(separator: " "), spec: spec, options: ParsedCommand.scope(of: path, in: root),
+            nodes.append(Node(path: path.joined(separator: " "), options: ParsedCommand.scope(of: path, in: root),
                               subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: positional))
             for sub in spec.subcommands { visit(sub, path + [sub.name]) }
         }
