@@ -25,57 +25,89 @@ struct CommandLineParser {
 
     mutating func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         wantsHelp = arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
-        var index = 0, endOfOptions = false
-        func nextValue(for typed: String) throws(UsageError) -> String {
-            guard index < arguments.count else { throw error("\(typed) needs a value") }
-            defer { index += 1 }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
+        var cursor = Cursor(arguments: arguments)
+        var endOfOptions = false
+        while let argument = cursor.next() {
             if endOfOptions || argument == "-" || !argument.hasPrefix("-") {
-                if !endOfOptions, words.isEmpty, !node.subcommands.isEmpty {
-                    if let next = node.subcommand(argument) {
-                        path.append(argument)
-                        node = next
-                        continue
-                    }
-                    if node.positionals.isEmpty { throw error(Self.unknownCommand(argument, in: node, group: path)) }
-                }
-                words.append(argument)
+                try take(word: argument, afterOptions: endOfOptions)
             } else if argument == "--" {
                 endOfOptions = true
             } else if argument == "--help" || argument == "-h" {
                 continue
             } else if argument.hasPrefix("--") {
-                let body = argument.dropFirst(2)
-                let name = String(body.prefix { $0 != "=" })
-                let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
-                let option = try lookUp(name: name, typed: "--" + name)
-                if case .flag = option.arity {
-                    guard inline == nil else { throw error("--\(name) takes no value") }
-                    try record(option, typed: "--" + name, value: nil)
-                } else {
-                    let value: String
-                    if let inline { value = inline } else { value = try nextValue(for: "--" + name) }
-                    try record(option, typed: "--" + name, value: value)
-                }
+                try take(long: argument, &cursor)
             } else {
-                // Short options: `-l`, `-u NAME`, or flags run together as `-ly`.
-                let letters = Array(argument.dropFirst())
-                for (position, letter) in letters.enumerated() {
-                    let option = try lookUp(short: letter)
-                    if case .flag = option.arity {
-                        try record(option, typed: "-\(letter)", value: nil)
-                    } else {
-                        guard position == letters.count - 1 else { throw error("-\(letter) needs a value, so it goes last in \(argument)") }
-                        try record(option, typed: "-\(letter)", value: try nextValue(for: "-\(letter)"))
-                    }
-                }
+                try take(short: argument, &cursor)
             }
         }
         return try finish()
+    }
+
+    /// A word: the name of a subcommand while one is expected, else a positional.
+    private mutating func take(word: String, afterOptions: Bool) throws(UsageError) {
+        if !afterOptions, words.isEmpty, !node.subcommands.isEmpty {
+            if let next = node.subcommand(word) {
+                path.append(word)
+                node = next
+                return
+            }
+            if node.positionals.isEmpty { throw error(Self.unknownCommand(word, in: node, group: path)) }
+        }
+        words.append(word)
+    }
+
+    /// `--name`, `--name value` or `--name=value`.
+    private mutating func take(long argument: String, _ cursor: inout Cursor) throws(UsageError) {
+        let body = argument.dropFirst(2)
+        let name = String(body.prefix { $0 != "=" })
+        let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        let option = try lookUp(name: name, typed: "--" + name)
+        if case .flag = option.arity {
+            guard inline == nil else { throw error("--\(name) takes no value") }
+            try record(option, typed: "--" + name, value: nil)
+            return
+        }
+        if let inline {
+            try record(option, typed: "--" + name, value: inline)
+        } else {
+            try record(option, typed: "--" + name, value: try value(after: "--" + name, &cursor))
+        }
+    }
+
+    /// `-l`, `-u NAME`, or flags run together as `-ly` (a value-taking letter goes last).
+    private mutating func take(short argument: String, _ cursor: inout Cursor) throws(UsageError) {
+        let letters = Array(argument.dropFirst())
+        for (position, letter) in letters.enumerated() {
+            if letter == "h" {
+                wantsHelp = true
+                continue
+            }
+            let option = try lookUp(short: letter)
+            if case .flag = option.arity {
+                try record(option, typed: "-\(letter)", value: nil)
+            } else {
+                guard position == letters.count - 1 else { throw error("-\(letter) needs a value, so it goes last in \(argument)") }
+                try record(option, typed: "-\(letter)", value: try value(after: "-\(letter)", &cursor))
+            }
+        }
+    }
+
+    /// The word after an option that takes a value, whatever it looks like (`--title -x` is a title).
+    private func value(after typed: String, _ cursor: inout Cursor) throws(UsageError) -> String {
+        guard let value = cursor.next() else { throw error("\(typed) needs a value") }
+        return value
+    }
+
+    /// The command line, read one word at a time.
+    private struct Cursor {
+        let arguments: [String]
+        var index = 0
+
+        mutating func next() -> String? {
+            guard index < arguments.count else { return nil }
+            defer { index += 1 }
+            return arguments[index]
+        }
     }
 
     /// Checks what was read against the command finally chosen and builds the result.

@@ -93,13 +93,6 @@ public struct ParsedCommand: Sendable {
         return words[name] ?? []
     }
 
-    /// Whether option `name` appeared on the command line at all (of any arity), for rules such
-    /// as "--server goes with --remote".
-    public func isGiven(_ name: String) -> Bool {
-        _ = declared(name, as: "an option") { _ in true }
-        return given[name] != nil
-    }
-
     /// The option and positional names read so far, for the test that checks each declared
     /// name is read by its command.
     public var namesRead: Set<String> { reads.names }

@@ -39,6 +39,10 @@ struct CommandLineParserTests {
         #expect(parsed.value("username") == "ann")
         #expect(parsed.positional("DIR") == "notes")
         #expect(SampleTree.usageError(["sync", "-ul", "ann"])?.message == "-u needs a value, so it goes last in -ul")
+        guard case .help(["sync"]) = try SampleTree.program.parse(["sync", "-lh"]) else {
+            Issue.record("-h among short flags does not ask for help")
+            return
+        }
     }
 
     @Test("- alone is a positional word (stdin by convention)")
