@@ -102,14 +102,14 @@ struct CommandLineTreeTests {
         #expect(try await complete(["notes", "sy"]) == ["sync"])
     }
 
-    @Test("the zsh completion script is valid zsh", .enabled(if: hasShell("zsh"), "zsh is not installed (scripts/install-deps installs it)"))
+    @Test("the zsh completion script is valid zsh", .enabled(if: hasShell("zsh"), "zsh is not installed (scripts/install-deps --for-tests installs it)"))
     func zshScriptIsValid() async throws {
         let script = try await ProcessRunner.run(BuiltProducts.client, ["completion", "zsh"]).stdout
         let check = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["zsh", "-n"], stdin: script)
         #expect(check.exitCode == 0, "\(check.stderr)")
     }
 
-    @Test("the fish completion script is valid fish", .enabled(if: hasShell("fish"), "fish is not installed (scripts/install-deps installs it)"))
+    @Test("the fish completion script is valid fish", .enabled(if: hasShell("fish"), "fish is not installed (scripts/install-deps --for-tests installs it)"))
     func fishScriptIsValid() async throws {
         let script = try await ProcessRunner.run(BuiltProducts.client, ["completion", "fish"]).stdout
         let check = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["fish", "-n"], stdin: script)

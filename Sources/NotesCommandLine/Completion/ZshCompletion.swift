@@ -63,7 +63,12 @@ struct ZshCompletion {
             "        _files -/",
             "    fi",
             "}",
-            "compdef \(function) \(model.program)",
+            // Autoloaded from an fpath file (`_notes`), complete now; sourced, register.
+            "if [[ \"${zsh_eval_context[-1]}\" == loadautofunc ]]; then",
+            "    \(function) \"$@\"",
+            "else",
+            "    compdef \(function) \(model.program)",
+            "fi",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -79,10 +79,10 @@ struct ServerCommandLineTests {
     @Test("the bash completion script is valid bash")
     func bashScriptIsValid() async throws { try await checkSyntax(.bash) }
 
-    @Test("the zsh completion script is valid zsh", .enabled(if: shellExists("zsh"), "zsh is not installed (scripts/install-deps installs it)"))
+    @Test("the zsh completion script is valid zsh", .enabled(if: shellExists("zsh"), "zsh is not installed (scripts/install-deps --for-tests installs it)"))
     func zshScriptIsValid() async throws { try await checkSyntax(.zsh) }
 
-    @Test("the fish completion script is valid fish", .enabled(if: shellExists("fish"), "fish is not installed (scripts/install-deps installs it)"))
+    @Test("the fish completion script is valid fish", .enabled(if: shellExists("fish"), "fish is not installed (scripts/install-deps --for-tests installs it)"))
     func fishScriptIsValid() async throws { try await checkSyntax(.fish) }
 
     private func checkSyntax(_ shell: CommandLineProgram.Shell) async throws {
