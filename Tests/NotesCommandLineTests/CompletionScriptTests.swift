@@ -16,12 +16,29 @@ struct CompletionScriptTests {
         #expect(try complete(script, ["tool", "help", "sy"]) == ["sync"])
     }
 
-    @Test("the zsh script is valid zsh and names every command", .enabled(if: Shell.exists("zsh"), "zsh is not installed"))
-    func zshIsValid() throws {
+    @Test("the zsh script is valid zsh and completes subcommands after an option, choices and folders",
+          .enabled(if: Shell.exists("zsh"), "zsh is not installed"))
+    func zshCompletes() throws {
         let script = SampleTree.program.completionScript(.zsh)
         let check = try Shell.run("zsh", ["-n"], script: script)
         #expect(check.status == 0, "\(check.output)")
         #expect(script.contains("'list:List users'") && script.contains("compdef _tool tool"))
+        // zsh's completion functions replaced by ones that print what they were offered.
+        let stubs = """
+            compdef() { : }
+            _describe() { local entry; for entry in "${(@P)4}"; do print -r -- "${entry%%:*}"; done }
+            compadd() { shift; print -l -- "$@" }
+            _files() { print -r -- "files $*" }
+
+            """
+        func complete(_ words: [String]) throws -> [String] {
+            let driver = stubs + script + "\nwords=(\(words.map { "'\($0)'" }.joined(separator: " "))); CURRENT=\(words.count); _tool\n"
+            return try Shell.run("zsh", [], script: driver).output.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["tool", "--db", "x", "user", ""]) == ["list", "add"])
+        #expect(try complete(["tool", "sync", "--scope", ""]) == ["read", "write"])
+        #expect(try complete(["tool", "sync", ""]) == ["files -/"])
+        #expect(try complete(["tool", "sync", "--l"]).contains("--limit"))
     }
 
     @Test("the fish script is valid fish and completes subcommands and choices", .enabled(if: Shell.exists("fish"), "fish is not installed"))
