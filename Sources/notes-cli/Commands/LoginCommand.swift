@@ -22,10 +22,7 @@ struct LoginCommand: Command {
               printf '%s\\n' "$PASSWORD" | notes login --server URL --username NAME --password-stdin
             """,
         options: [
-            .value("server", .url, placeholder: "URL", help: """
-                The server (default: NOTES_SERVER, else the one you are signed in to, else the one the notes \
-                folder here syncs with)
-                """),
+            .value("server", .url, placeholder: "URL", help: "The server (default: NOTES_SERVER, else the one you signed in to)"),
             .value("username", short: "u", placeholder: "NAME", help: "Your user name"),
             .flag("password-stdin", help: "Read the password from stdin (its first line)"),
             .value("device-name", placeholder: "NAME", help: """
@@ -52,7 +49,7 @@ struct LoginCommand: Command {
     func run(_ terminal: Terminal) async throws -> ExitCode {
         var username = givenUsername
         let factory = try ClientFactory(environment: terminal.environment)
-        guard let server = try factory.explicitServer(serverOption) ?? (try? factory.server(nil)) ?? Self.boundServer() else {
+        guard let server = try factory.explicitServer(serverOption) ?? (try? factory.server(nil)) else {
             throw CLIError.usage("which server? pass --server URL (or set NOTES_SERVER)")
         }
         if username == nil, passwordFromStdin || !terminal.stdinIsTTY {
@@ -95,13 +92,5 @@ struct LoginCommand: Command {
             terminal.printError("Note: NOTES_TOKEN is set, and it takes precedence over this session until you unset it.")
         }
         return .success
-    }
-
-    /// The server of the notes folder around the current directory: signing in again there
-    /// after a session ended (revoked by an admin, expired, logged out) needs no --server, as
-    /// the folder still says where its notes live.
-    private static func boundServer() -> ServerURL? {
-        guard let folder = try? SyncFolder.find(from: FileManager.default.currentDirectoryPath) else { return nil }
-        return try? ServerURL(folder.config.server)
     }
 }
