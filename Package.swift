@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 // Notes: a self-hosted Markdown note sync service.
-// Layering: NotesServer and notes-cli depend on NotesCore, never on each other.
+// Layering: NotesServer and notes-cli depend on NotesCore, never on each other; both take their
+// command line (the declarative command tree, help, completions, prompts) from NotesCommandLine,
+// which depends on nothing, so NotesCore holds no command-line code.
 // Each C library is one system-library target, imported only by the wrapper that owns it.
 import PackageDescription
 
@@ -38,13 +40,16 @@ let package = Package(
             name: "NotesCore",
             dependencies: ["CSQLite", "CCmark", "CSodium"]
         ),
+        .target(
+            name: "NotesCommandLine"
+        ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "CMicroHTTPD", "CSodium"]
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium"]
         ),
         .executableTarget(
             name: "notes-cli",
-            dependencies: ["NotesCore", "CMalloc"]
+            dependencies: ["NotesCore", "NotesCommandLine", "CMalloc"]
         ),
         .target(
             name: "NotesTestSupport",
@@ -57,11 +62,15 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesServerTests",
-            dependencies: ["NotesServer", "NotesCore", "NotesTestSupport"]
+            dependencies: ["NotesServer", "NotesCore", "NotesCommandLine", "NotesTestSupport"]
         ),
         .testTarget(
             name: "NotesCLITests",
-            dependencies: ["notes-cli", "NotesCore", "NotesTestSupport"]
+            dependencies: ["notes-cli", "NotesCore", "NotesCommandLine", "NotesTestSupport"]
+        ),
+        .testTarget(
+            name: "NotesCommandLineTests",
+            dependencies: ["NotesCommandLine"]
         ),
     ]
 )

@@ -1,58 +1,73 @@
+import NotesCommandLine
 import NotesCore
 
-/// The `notes` program: picks the subcommand, runs it, and turns every outcome into an exit code.
-enum CLI {
-    static let overview = """
-        notes: keep a folder of Markdown notes in sync with a Notes server.
+/// The `notes` program: its command tree, and the one place a command line becomes a command
+/// run and every outcome an exit code.
+enum CLI: DeclaredCommand {
+    static let spec = CommandSpec(
+        "notes", abstract: "keep a folder of Markdown notes in sync with a Notes server.",
+        options: [.flag("version", help: "Print the version")],
+        epilogue: """
+            Environment: NOTES_SERVER, NOTES_TOKEN (a personal access token for scripts).
+            Output has no colour (so NO_COLOR needs nothing); progress goes to stderr on a terminal only.
+            Exit codes: 0 done, 1 failure, 2 usage error, 3 sync left conflicts, 4 sign-in required,
+            5 server unreachable.
+            """)
 
-        Usage: notes <command> [options]
+    /// Every command, in the order `notes --help` lists them.
+    static var subcommands: [any DeclaredCommand.Type] {
+        [
+            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, CatCommand.self,
+            SearchCommand.self, TokenCommand.self, CloneCommand.self, InitCommand.self, SyncCommand.self,
+            StatusCommand.self, RenderCommand.self, ExportCommand.self, VersionCommand.self, LogCommand.self,
+            RestoreCommand.self, TrashCommand.self, PurgeCommand.self, ConflictsCommand.self, ResolveCommand.self,
+        ]
+    }
 
-        """
+    static let program = CommandLineProgram("notes", root: tree)
 
     /// Runs `notes` with `argv` (without the program name) and returns the exit code.
     static func main(_ argv: [String], terminal: Terminal = Terminal()) async -> ExitCode {
-        var arguments = Arguments(argv)
-        guard let name = arguments.positional() else {
-            if arguments.flag("--version") { return await run(VersionCommand.self, Arguments([]), terminal) }
-            let wantsHelp = arguments.flag("--help", short: "-h")
-            terminal.write(usage())
-            return wantsHelp && arguments.isEmpty ? .success : .usage
-        }
-        if name == "help" {
-            guard let topic = arguments.positional() else {
-                terminal.write(usage())
-                return .success
-            }
-            guard let command = CommandRegistry.command(named: topic) else {
-                terminal.printError("notes: unknown command '\(topic)'. See `notes --help`.")
-                return .usage
-            }
-            terminal.print(command.help)
-            return .success
-        }
-        guard let command = CommandRegistry.command(named: name) else {
-            terminal.printError("notes: unknown command '\(name)'. See `notes --help`.")
+        let invocation: CommandLineProgram.Invocation
+        do {
+            invocation = try program.parse(argv)
+        } catch {
+            terminal.printError(error.report(program: "notes"))
             return .usage
         }
-        if arguments.flag("--help", short: "-h") {
-            terminal.print(command.help)
+        switch invocation {
+        case .help(let path):
+            terminal.write(program.help(for: path))
             return .success
+        case .completion(let shell):
+            terminal.write(program.completionScript(shell))
+            return .success
+        case .run(let parsed):
+            guard let command = command(at: parsed.path) as? any Command.Type else {
+                // `notes` alone: `--version`, else the list of commands (a usage error).
+                if parsed.flag("version") {
+                    terminal.print(VersionCommand.line)
+                    return .success
+                }
+                terminal.write(program.help(for: []))
+                return .usage
+            }
+            return await run(command, parsed, terminal)
         }
-        return await run(command, arguments, terminal)
     }
 
-    private static func run(_ command: any Command.Type, _ arguments: Arguments, _ terminal: Terminal) async -> ExitCode {
-        var arguments = arguments
+    private static func run(_ command: any Command.Type, _ parsed: ParsedCommand, _ terminal: Terminal) async -> ExitCode {
+        let name = (["notes"] + parsed.path).joined(separator: " ")
         do {
-            return try await command.run(&arguments, terminal: terminal)
-        } catch let error as UsageError {
-            terminal.printError("notes \(command.name): \(error.message)")
-            terminal.printError("See `notes \(command.name) --help`.")
+            return try await command.init(parsed).run(terminal)
+        } catch var error as UsageError {
+            if error.command.isEmpty { error.command = parsed.path }
+            terminal.printError(error.report(program: "notes"))
             return .usage
         } catch {
             let outcome = outcome(of: error)
-            terminal.printError("notes \(command.name): \(outcome.sentence)")
-            if outcome.exitCode == .usage { terminal.printError("See `notes \(command.name) --help`.") }
+            terminal.printError("\(name): \(outcome.sentence)")
+            if outcome.exitCode == .usage { terminal.printError("See `\(name) --help`.") }
             return outcome.exitCode
         }
     }
@@ -101,31 +116,5 @@ enum CLI {
         case .invalidRequestPath(let path, let server):
             (.failure, "cannot build a URL for \(path) on \(server)")
         }
-    }
-
-    static func usage() -> String {
-        var names: [String] = []
-        var summaries: [String] = []
-        for command in CommandRegistry.all {
-            names.append(command.name)
-            summaries.append(command.summary)
-        }
-        let width = names.map(\.count).max() ?? 0
-        let lines = zip(names, summaries).map { name, summary in
-            "  " + name + String(repeating: " ", count: width + 2 - name.count) + summary
-        }
-        return overview + "\nCommands:\n" + lines.joined(separator: "\n") + """
-
-
-            Options:
-              -h, --help     Show help (also `notes help <command>`)
-              --version      Print the version
-
-            Environment: NOTES_SERVER, NOTES_TOKEN (a personal access token for scripts).
-            Output has no colour (so NO_COLOR needs nothing); progress goes to stderr on a terminal only.
-            Exit codes: 0 done, 1 failure, 2 usage error, 3 sync left conflicts, 4 sign-in required,
-            5 server unreachable.
-
-            """
     }
 }

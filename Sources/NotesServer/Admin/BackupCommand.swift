@@ -1,20 +1,27 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes-server backup FILE`: a consistent copy of the live database (SQLite online backup).
-enum BackupCommand {
-    static let help = """
-        Usage: notes-server backup FILE [--db PATH]
+struct BackupCommand: AdminCommand {
+    static let spec = CommandSpec(
+        "backup", abstract: "Copy the live database to a file",
+        discussion: """
+            Writes a consistent copy of the database to FILE while the server keeps running.
+            FILE must not exist yet; it is made readable by its owner only (0600), as it holds
+            password and token hashes. Restore by stopping the server and using FILE as --db.
+            """,
+        positionals: [PositionalSpec("FILE", .file, help: "The backup to write (must not exist)")])
 
-        Writes a consistent copy of the database to FILE while the server keeps running.
-        FILE must not exist yet; it is made readable by its owner only (0600), as it holds
-        password and token hashes. Restore by stopping the server and using FILE as --db.
-        """
+    let databasePath: String
+    let destination: String
 
-    static func run(_ arguments: inout Arguments) throws {
-        let databasePath = try arguments.option("--db") ?? ServerConfiguration.defaultDatabasePath()
-        let destination = try arguments.requiredPositional("the backup file")
-        try arguments.finish()
+    init(_ parsed: ParsedCommand) {
+        databasePath = parsed.databasePath
+        destination = parsed.argument("FILE")
+    }
+
+    func run() throws {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw AdminError("\(destination) already exists; choose a new file")
         }

@@ -1,68 +1,98 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes-server sessions list|revoke`: see who is signed in where, and sign them out.
 ///
 /// Works on the database directly, so it also works while the server runs: the server checks
 /// every token against the database, so a revoked session stops working at its next request.
-enum SessionsCommand {
-    static let help = """
-        Usage: notes-server sessions <list|revoke> [options] [--db PATH]
+enum SessionsCommand: DeclaredCommand {
+    static let spec = CommandSpec("sessions", abstract: "List signed-in sessions and end them")
 
-          list [--user NAME] [--all] [--json]
-                                       Active sessions: id, user, device, created, last used,
-                                       state (--all adds revoked and expired ones not yet
-                                       purged); a header on a terminal, tab-separated lines
-                                       otherwise
-          revoke ID...                 End these sessions: their refresh and access tokens stop
-                                       working at once
-          revoke --user NAME           End every session of NAME (personal tokens stay; use
-                                       `user disable` or `user passwd` to end those too)
-        """
+    static var subcommands: [any DeclaredCommand.Type] { [List.self, Revoke.self] }
 
-    static func run(_ arguments: inout Arguments) throws {
-        let databasePath = try arguments.option("--db") ?? ServerConfiguration.defaultDatabasePath()
-        let username = try arguments.option("--user")
-        let includeEnded = arguments.flag("--all")
-        let json = arguments.flag("--json")
-        let action = try arguments.requiredPositional("a sessions command (list, revoke)")
-        guard ["list", "revoke"].contains(action) else { throw CommandSuggestion.unknown("sessions command", action, known: ["list", "revoke"]) }
-        var ids: [Int64] = []
-        while let text = arguments.positional() {
-            guard let id = Int64(text), id > 0 else { throw UsageError("'\(text)' is not a session id (see `sessions list`)") }
-            ids.append(id)
+    /// `sessions list`: who is signed in, where.
+    struct List: AdminCommand {
+        static let spec = CommandSpec(
+            "list", abstract: "List active sessions",
+            discussion: """
+                Lists the active sessions: id, user, device, created, last used, state (--all adds revoked
+                and expired ones not yet purged); a header on a terminal, tab-separated lines otherwise.
+                """,
+            options: [
+                .value("user", placeholder: "NAME", help: "Only the sessions of NAME"),
+                .flag("all", help: "Also revoked and expired sessions not yet purged"),
+                .flag("json", help: "Print a JSON array"),
+            ])
+
+        let databasePath: String
+        let username: String?
+        let includeEnded: Bool
+        let json: Bool
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            username = parsed.value("user")
+            includeEnded = parsed.flag("all")
+            json = parsed.flag("json")
         }
-        try arguments.finish()
-        if json && action != "list" { throw UsageError("--json goes with `sessions list`") }
-        let database = try openExistingDatabase(at: databasePath)
-        let users = UserStore(database: database, clock: ServerClock())
-        let sessions = SessionStore(database: database, clock: ServerClock(), lifetimes: TokenLifetimes())
-        switch action {
-        case "list":
-            guard ids.isEmpty else { throw UsageError("list takes no session ids") }
+
+        func run() throws {
+            let database = try openExistingDatabase(at: databasePath)
+            let users = UserStore(database: database, clock: ServerClock())
+            let sessions = SessionStore(database: database, clock: ServerClock(), lifetimes: TokenLifetimes())
             if let username, try users.find(username: username) == nil { throw UserStoreError.notFound(username) }
-            let found = try sessions.list(username: username, includeEnded: includeEnded)
-            try printList(found, json: json)
-        case "revoke":
+            try SessionsCommand.printList(try sessions.list(username: username, includeEnded: includeEnded), json: json)
+        }
+    }
+
+    /// `sessions revoke ID...|--user NAME`: sign sessions out.
+    struct Revoke: AdminCommand {
+        static let spec = CommandSpec(
+            "revoke", abstract: "End sessions: by id, or every session of a user",
+            discussion: """
+                Ends the sessions with these ids (see `sessions list`), or with --user every session of NAME:
+                their refresh and access tokens stop working at once. Personal tokens stay; use
+                `user disable` or `user passwd` to end those too.
+                """,
+            usage: ["ID... [--db PATH]", "--user NAME [--db PATH]"],
+            options: [.value("user", placeholder: "NAME", help: "End every session of NAME")],
+            positionals: [PositionalSpec("ID", .string, .repeating(required: false), help: "A session id from `sessions list`")])
+
+        let databasePath: String
+        let username: String?
+        let ids: [Int64]
+
+        init(_ parsed: ParsedCommand) throws {
+            databasePath = parsed.databasePath
+            username = parsed.value("user")
+            ids = try parsed.positionals("ID").map { text in
+                guard let id = Int64(text), id > 0 else { throw UsageError("'\(text)' is not a session id (see `sessions list`)") }
+                return id
+            }
+            if username != nil, !ids.isEmpty { throw UsageError("give session ids or --user, not both") }
+            if username == nil, ids.isEmpty { throw UsageError("revoke needs session ids or --user NAME") }
+        }
+
+        func run() throws {
+            let database = try openExistingDatabase(at: databasePath)
+            let users = UserStore(database: database, clock: ServerClock())
+            let sessions = SessionStore(database: database, clock: ServerClock(), lifetimes: TokenLifetimes())
             if let username {
-                guard ids.isEmpty else { throw UsageError("give session ids or --user, not both") }
                 guard let user = try users.find(username: username) else { throw UserStoreError.notFound(username) }
                 let count = try sessions.revokeAll(userID: user.id)
                 printLine("Ended \(count) session\(count == 1 ? "" : "s") of \(username).")
-            } else {
-                guard !ids.isEmpty else { throw UsageError("revoke needs session ids or --user NAME") }
-                for id in ids {
-                    guard try sessions.revoke(sessionID: id) else { throw AdminError("there is no active session \(id)") }
-                    printLine("Ended session \(id).")
-                }
+                return
             }
-        default:
-            throw CommandSuggestion.unknown("sessions command", action, known: ["list", "revoke"])
+            for id in ids {
+                guard try sessions.revoke(sessionID: id) else { throw AdminError("there is no active session \(id)") }
+                printLine("Ended session \(id).")
+            }
         }
     }
 
     /// Sessions as a table (header on a terminal, tab-separated otherwise) or as a JSON array.
-    private static func printList(_ sessions: [SessionRecord], json: Bool) throws {
+    static func printList(_ sessions: [SessionRecord], json: Bool) throws {
         if json {
             let items = sessions.map {
                 AdminSessionItem(id: $0.id, username: $0.username, device: $0.device,

@@ -1,73 +1,170 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes-server user add|list|passwd|disable|enable|delete`: account administration on the host.
-enum UserCommand {
-    static let help = """
-        Usage: notes-server user <add|list|passwd|disable|enable|delete> [NAME] [--db PATH] [--password-stdin]
+enum UserCommand: DeclaredCommand {
+    static let spec = CommandSpec("user", abstract: "Add, list, change, disable or delete users")
 
-          add NAME       Create a user; asks for the password (at least 8 characters) and then
-                         to repeat it (no echo), or reads one line with --password-stdin.
-                         NAME: letters of any script, digits, '.', '_', '-'; compared ignoring
-                         case, so `Zoë` and `zoë` are one account
-          list [--json]  List users (name, created, state); a header on a terminal,
-                         tab-separated lines otherwise
-          passwd NAME    Set a new password; signs the user out everywhere
-          disable NAME   Refuse sign-in and revoke every session and token of the user
-          enable NAME    Allow sign-in again
-          delete NAME [--yes]
-                         Remove the user with all of their notes, history, sessions and tokens;
-                         asks first on a terminal, needs --yes otherwise
-        """
+    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Disable.self, Enable.self, Delete.self] }
 
-    static let actions = ["add", "list", "passwd", "disable", "enable", "delete"]
+    static let nameArgument = PositionalSpec("NAME", help: "The user name (compared ignoring case)")
+    static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of stdin")
 
-    static func run(_ arguments: inout Arguments) throws {
-        let databasePath = try arguments.option("--db") ?? ServerConfiguration.defaultDatabasePath()
-        let passwordFromStdin = arguments.flag("--password-stdin")
-        let json = arguments.flag("--json")
-        let confirmed = arguments.flag("--yes", short: "-y")
-        let action = try arguments.requiredPositional("a user command (\(actions.joined(separator: ", ")))")
-        guard actions.contains(action) else { throw CommandSuggestion.unknown("user command", action, known: actions) }
-        let name = action == "list" ? nil : try arguments.requiredPositional("a user name")
-        try arguments.finish()
-        if json && action != "list" { throw UsageError("--json goes with `user list`") }
-        if confirmed && action != "delete" { throw UsageError("--yes goes with `user delete`") }
-        // Only `add` may create the database; the others need the one the server uses.
-        let database = action == "add" ? try openDatabase(at: databasePath) : try openExistingDatabase(at: databasePath)
-        let users = UserStore(database: database, clock: ServerClock())
-        switch (action, name) {
-        case ("add", let name?):
+    /// `user add NAME`: the only command besides `serve` that may create the database.
+    struct Add: AdminCommand {
+        static let spec = CommandSpec(
+            "add", abstract: "Create a user",
+            discussion: """
+                Creates the user NAME; asks for the password (at least 8 characters) and then to repeat
+                it (no echo), or reads one line with --password-stdin. NAME: letters of any script,
+                digits, '.', '_', '-'; compared ignoring case, so `Zoë` and `zoë` are one account.
+                Creates the database if there is none yet.
+                """,
+            options: [passwordStdin], positionals: [nameArgument])
+
+        let databasePath: String
+        let name: String
+        let passwordFromStdin: Bool
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            name = parsed.argument("NAME")
+            passwordFromStdin = parsed.flag("password-stdin")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openDatabase(at: databasePath), clock: ServerClock())
             try UserStore.validate(username: name)
             if try users.find(username: name) != nil { throw UserStoreError.exists(name) }
-            let hash = try PasswordHash.make(try readNewPassword(fromStdin: passwordFromStdin))
+            let hash = try PasswordHash.make(try UserCommand.readNewPassword(fromStdin: passwordFromStdin))
             let user = try users.create(username: name, passwordHash: hash)
             printLine("Added user \(user.username).")
-        case ("list", nil):
-            try printList(try users.all(), json: json)
-        case ("passwd", let name?):
+        }
+    }
+
+    /// `user list`.
+    struct List: AdminCommand {
+        static let spec = CommandSpec(
+            "list", abstract: "List users",
+            discussion: "Lists the users (name, created, state); a header on a terminal, tab-separated lines otherwise.",
+            options: [.flag("json", help: "Print a JSON array")])
+
+        let databasePath: String
+        let json: Bool
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            json = parsed.flag("json")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            try UserCommand.printList(try users.all(), json: json)
+        }
+    }
+
+    /// `user passwd NAME`.
+    struct Passwd: AdminCommand {
+        static let spec = CommandSpec(
+            "passwd", abstract: "Set a new password; signs the user out everywhere",
+            discussion: """
+                Sets a new password for NAME, asked twice without echo (or one line of stdin with
+                --password-stdin), and ends every session of NAME.
+                """,
+            options: [passwordStdin], positionals: [nameArgument])
+
+        let databasePath: String
+        let name: String
+        let passwordFromStdin: Bool
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            name = parsed.argument("NAME")
+            passwordFromStdin = parsed.flag("password-stdin")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
             guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
-            let hash = try PasswordHash.make(try readNewPassword(fromStdin: passwordFromStdin))
+            let hash = try PasswordHash.make(try UserCommand.readNewPassword(fromStdin: passwordFromStdin))
             try users.setPassword(username: user.username, passwordHash: hash)
             printLine("Changed the password of \(user.username) and ended all of their sessions.")
-        case ("disable", let name?):
+        }
+    }
+
+    /// `user disable NAME`.
+    struct Disable: AdminCommand {
+        static let spec = CommandSpec(
+            "disable", abstract: "Refuse sign-in and revoke every session and token of the user",
+            positionals: [nameArgument])
+
+        let databasePath: String
+        let name: String
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            name = parsed.argument("NAME")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
             try users.setDisabled(username: name, disabled: true)
             printLine("Disabled \(name) and ended all of their sessions and tokens.")
-        case ("enable", let name?):
+        }
+    }
+
+    /// `user enable NAME`.
+    struct Enable: AdminCommand {
+        static let spec = CommandSpec("enable", abstract: "Allow sign-in again", positionals: [nameArgument])
+
+        let databasePath: String
+        let name: String
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            name = parsed.argument("NAME")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
             try users.setDisabled(username: name, disabled: false)
             printLine("Enabled \(name).")
-        case ("delete", let name?):
+        }
+    }
+
+    /// `user delete NAME`: cannot be undone, so it asks, or needs `--yes`.
+    struct Delete: AdminCommand {
+        static let spec = CommandSpec(
+            "delete", abstract: "Remove a user with all of their notes, history, sessions and tokens",
+            discussion: """
+                Removes the user NAME with all of their notes, history, sessions and tokens; asks first
+                on a terminal, needs --yes otherwise.
+                """,
+            options: [.flag("yes", short: "y", help: "Do not ask (required when stdin is not a terminal)")],
+            positionals: [nameArgument])
+
+        let databasePath: String
+        let name: String
+        let confirmed: Bool
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            name = parsed.argument("NAME")
+            confirmed = parsed.flag("yes")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
             guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
-            try confirmDelete(user, users: users, confirmed: confirmed)
+            try UserCommand.confirmDelete(user, users: users, confirmed: confirmed)
             let notes = try users.delete(userID: user.id)
             printLine("Deleted user \(user.username) and their \(notes) note\(notes == 1 ? "" : "s"), sessions and tokens.")
-        default:
-            throw CommandSuggestion.unknown("user command", action, known: actions)
         }
     }
 
     /// Users as a table (header on a terminal, tab-separated otherwise) or as a JSON array.
-    private static func printList(_ users: [UserRecord], json: Bool) throws {
+    static func printList(_ users: [UserRecord], json: Bool) throws {
         if json {
             let items = users.map { AdminUserItem(id: $0.id, username: $0.username,
                                                   createdAt: WireTime.string(fromMilliseconds: $0.createdAt), disabled: $0.disabled) }
@@ -82,7 +179,7 @@ enum UserCommand {
     }
 
     /// Deleting cannot be undone: a person at a terminal confirms it; a script says `--yes`.
-    private static func confirmDelete(_ user: UserRecord, users: UserStore, confirmed: Bool) throws {
+    static func confirmDelete(_ user: UserRecord, users: UserStore, confirmed: Bool) throws {
         if confirmed { return }
         guard SecretPrompt.stdinIsTerminal else {
             throw UsageError("deleting \(user.username) cannot be undone; pass --yes to confirm when standard input is not a terminal")
@@ -97,7 +194,7 @@ enum UserCommand {
 
     /// The new password: one stdin line for scripts, or typed twice at a no-echo prompt. The
     /// length rule is checked on the first entry, so nobody types a refused password twice.
-    private static func readNewPassword(fromStdin: Bool) throws -> String {
+    static func readNewPassword(fromStdin: Bool) throws -> String {
         if fromStdin {
             guard let line = SecretPrompt.readLineFromStdin() else { throw AdminError("no password on standard input") }
             try checkLength(line)

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// Everything `notes-server serve` can be told, with the embedded defaults.

@@ -1,59 +1,66 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes cat`: the exact bytes of one or more notes, to stdout.
 struct CatCommand: Command {
-    static let name = "cat"
-    static let summary = "Print notes from the server"
-    static let help = """
-        Usage: notes cat PATH... [--server URL] [--username NAME]
-               notes cat PATH --rev N [--json] [--server URL] [--username NAME]
+    static let spec = CommandSpec(
+        "cat", abstract: "Print notes from the server",
+        discussion: """
+            Prints each note's exact bytes to stdout, in the order given. The notes are fetched
+            in parallel and each is checked against its hash. A path with no note is reported on
+            stderr, the others are still printed, and the exit code is 1. Inside a notes folder
+            PATH is relative to the current directory and the folder's account is used; elsewhere
+            it is the note's path on the server. On a terminal, control characters other than tab
+            and line breaks are shown as \\u{1b} and the like, so a note cannot steer the terminal;
+            piped or redirected, the bytes are exact.
+            """,
+        usage: ["PATH... [--server URL] [--username NAME]", "PATH --rev N [--json] [--server URL] [--username NAME]"],
+        options: [
+            .value("rev", .int, placeholder: "N", help: """
+                Print revision N of the note instead (see `notes log PATH`); also for a deleted note, and \
+                for a revision from before a rename
+                """),
+            .flag("json", help: "With --rev: print the revision as JSON, content included"),
+        ] + CommandSupport.accountOptions,
+        positionals: [PositionalSpec("PATH", .file, .repeating(required: true))])
 
-        Prints each note's exact bytes to stdout, in the order given. The notes are fetched
-        in parallel and each is checked against its hash. A path with no note is reported on
-        stderr, the others are still printed, and the exit code is 1. Inside a notes folder
-        PATH is relative to the current directory and the folder's account is used; elsewhere
-        it is the note's path on the server. On a terminal, control characters other than tab
-        and line breaks are shown as \\u{1b} and the like, so a note cannot steer the terminal;
-        piped or redirected, the bytes are exact.
+    let account: CommandSupport.AccountOptions
+    let rev: Int?
+    let json: Bool
+    let rawPaths: [String]
 
-        Options:
-          --rev N          Print revision N of the note instead (see `notes log PATH`); also
-                           for a deleted note, and for a revision from before a rename
-          --json           With --rev: print the revision as JSON, content included
-        \(CommandSupport.serverHelp)
-        """
+    init(_ parsed: ParsedCommand) throws {
+        account = CommandSupport.AccountOptions(parsed)
+        rev = parsed.int("rev")
+        json = parsed.flag("json")
+        rawPaths = parsed.positionals("PATH")
+        if let rev {
+            guard rev > 0 else { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+            guard rawPaths.count == 1 else { throw CLIError.usage("--rev takes exactly one PATH") }
+        } else if json {
+            throw CLIError.usage("--json goes with --rev")
+        }
+    }
 
     /// At most this many notes are fetched at once, so a long list does not open hundreds of
     /// requests together.
     static let parallelism = 32
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let rev = try arguments.intOption("--rev")
-        let json = arguments.flag("--json")
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let cwd = FileManager.default.currentDirectoryPath
         let folder = try HistoryTarget.boundFolder(around: cwd)
-        var paths: [NotePath] = []
-        while let raw = arguments.positional() { paths.append(try HistoryTarget.resolve(raw, in: folder, cwd: cwd)) }
-        try arguments.finish()
-        guard !paths.isEmpty else { throw CLIError.usage("missing PATH") }
-        if let rev {
-            guard rev > 0 else { throw CLIError.usage("--rev takes a revision number from `notes log`") }
-            guard paths.count == 1 else { throw CLIError.usage("--rev takes exactly one PATH") }
-        } else if json {
-            throw CLIError.usage("--json goes with --rev")
-        }
+        let paths = try rawPaths.map { try HistoryTarget.resolve($0, in: folder, cwd: cwd) }
         let client = try await HistoryTarget.client(for: folder, account: account, terminal)
         if let rev {
-            return try await printRevision(Int64(rev), of: HistoryTarget(path: paths[0], folder: folder, client: client), json: json, terminal)
+            return try await Self.printRevision(Int64(rev), of: HistoryTarget(path: paths[0], folder: folder, client: client), json: json, terminal)
         }
 
-        let contents = try await fetch(paths, with: client)
+        let contents = try await Self.fetch(paths, with: client)
         var missing = false
         for (path, content) in zip(paths, contents) {
             if let content {
-                printNote(content, terminal)
+                Self.printNote(content, terminal)
             } else {
                 terminal.printError("notes cat: no note at \(path.value)")
                 missing = true

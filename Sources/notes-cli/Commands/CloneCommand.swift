@@ -1,37 +1,45 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes clone URL [DIR]`: binds a new folder to a server and syncs every note into it.
 struct CloneCommand: Command {
-    static let name = "clone"
-    static let summary = "Bind a new folder to a server and download every note"
-    static let help = """
-        Usage: notes clone URL [DIR] [--username NAME] [--device NAME] [--json]
+    static let spec = CommandSpec(
+        "clone", abstract: "Bind a new folder to a server and download every note",
+        discussion: """
+            Creates DIR (it must be missing or empty), binds it to the server at URL and to the
+            account signed in there (--username, else the default account), and syncs every note of
+            that account into it. Sign in first with `notes login --server URL` (or set NOTES_TOKEN).
 
-        Creates DIR (it must be missing or empty), binds it to the server at URL and to the
-        account signed in there (--username, else the default account), and syncs every note of
-        that account into it. Sign in first with `notes login --server URL` (or set NOTES_TOKEN).
+            Without DIR, the folder is named after the server's host in the current folder, as git
+            names a clone after its repository: https://notes.example.com clones into
+            ./notes.example.com, and a port other than the scheme's default is kept after a dash,
+            so http://127.0.0.1:8080 clones into ./127.0.0.1-8080.
+            """,
+        options: [
+            .value("username", short: "u", placeholder: "NAME", help: "The account to clone, of those signed in (default: the last signed in)"),
+            .value("device", placeholder: "NAME", help: "The name used in conflict copies made here (default: this host's name)"),
+            .flag("json", help: "Print the sync summary as JSON"),
+        ],
+        positionals: [PositionalSpec("URL", .url), PositionalSpec("DIR", .directory, .optional)])
 
-        Without DIR, the folder is named after the server's host in the current folder, as git
-        names a clone after its repository: https://notes.example.com clones into
-        ./notes.example.com, and a port other than the scheme's default is kept after a dash,
-        so http://127.0.0.1:8080 clones into ./127.0.0.1-8080.
+    let device: String?
+    let username: String?
+    let json: Bool
+    let rawServer: String
+    let givenDirectory: String?
 
-        Options:
-          --username NAME The account to clone, of those signed in (default: the last signed in)
-          --device NAME   The name used in conflict copies made here (default: this host's name)
-          --json          Print the sync summary as JSON
-        """
+    init(_ parsed: ParsedCommand) {
+        device = parsed.value("device")
+        username = parsed.value("username")
+        json = parsed.flag("json")
+        rawServer = parsed.argument("URL")
+        givenDirectory = parsed.positional("DIR")
+    }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let device = try arguments.option("--device")
-        let username = try arguments.option("--username", short: "-u")
-        let json = arguments.flag("--json")
-        let rawServer = try arguments.requiredPositional("the server URL")
-        let givenDirectory = arguments.positional()
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let server = try ServerURL(rawServer)
-        let directory = givenDirectory ?? defaultDirectory(for: server)
+        let directory = givenDirectory ?? Self.defaultDirectory(for: server)
         let root = BindSupport.absolute(directory)
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: root), !entries.isEmpty {
             let hint = givenDirectory == nil ? "name another folder: notes clone \(server) DIR" : "clone into a new folder"

@@ -1,22 +1,24 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// Small pieces every remote command shares: the `--server`/`--username` options, `--json` output.
 enum CommandSupport {
-    /// The help text for the options every remote command accepts.
-    static let serverHelp = """
-          --server URL     The server to use (default: NOTES_SERVER, else the one you signed in to)
-          --username NAME  The account to use, of those signed in (default: the last signed in)
-        """
+    /// `--server URL` and `--username NAME`, which every remote command takes.
+    static let accountOptions: [OptionSpec] = [
+        .value("server", .url, placeholder: "URL", help: "The server to use (default: NOTES_SERVER, else the one you signed in to)"),
+        .value("username", short: "u", placeholder: "NAME", help: "The account to use, of those signed in (default: the last signed in)"),
+    ]
 
     /// The account a remote command outside a folder uses: `--server` and `--username`.
     struct AccountOptions: Sendable {
         var server: String?
         var username: String?
 
-        /// Takes `--server URL` and `--username NAME` (`-u NAME`) from `arguments`.
-        static func parse(_ arguments: inout Arguments) throws -> AccountOptions {
-            AccountOptions(server: try arguments.option("--server"), username: try arguments.option("--username", short: "-u"))
+        /// Reads `--server URL` and `--username NAME` (`-u NAME`).
+        init(_ parsed: ParsedCommand) {
+            server = parsed.value("server")
+            username = parsed.value("username")
         }
     }
 

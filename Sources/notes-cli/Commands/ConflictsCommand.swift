@@ -1,35 +1,37 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes conflicts [DIR] [--json]`: the conflict copies of a bound folder and why each was made.
 struct ConflictsCommand: Command {
-    static let name = "conflicts"
-    static let summary = "List conflict copies and why they were made"
-    static let help = """
-        Usage: notes conflicts [DIR] [--json]
+    static let spec = CommandSpec(
+        "conflicts", abstract: "List conflict copies and why they were made",
+        discussion: """
+            Lists the conflict copies in the notes folder containing DIR (default: the current
+            folder), each beside the note it belongs to, and why it was made:
+              overlapping edit  both sides changed the same lines (the server's text stayed at the path)
+              case clash        two names that differ only in case, which one account cannot hold
+              unsyncable file   a file that cannot be a note was in the way of the server's note
+            A copy made on another device and synced here says which device made it.
+            Settle each with `notes resolve COPY --keep mine|theirs|both`.
+            """,
+        options: [.flag("json", help: "Print the list as JSON")],
+        positionals: [PositionalSpec("DIR", .directory, .optional)],
+        epilogue: "Exit codes: 0 listed (even when there are none), 1 failure, 2 usage error.")
 
-        Lists the conflict copies in the notes folder containing DIR (default: the current
-        folder), each beside the note it belongs to, and why it was made:
-          overlapping edit  both sides changed the same lines (the server's text stayed at the path)
-          case clash        two names that differ only in case, which one account cannot hold
-          unsyncable file   a file that cannot be a note was in the way of the server's note
-        A copy made on another device and synced here says which device made it.
-        Settle each with `notes resolve COPY --keep mine|theirs|both`.
+    let json: Bool
+    let directory: String
 
-        Options:
-          --json   Print the list as JSON
-
-        Exit codes: 0 listed (even when there are none), 1 failure, 2 usage error.
-        """
+    init(_ parsed: ParsedCommand) {
+        json = parsed.flag("json")
+        directory = parsed.positional("DIR") ?? FileManager.default.currentDirectoryPath
+    }
 
     struct Listing: Codable {
         var conflicts: [ConflictCopy]
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let json = arguments.flag("--json")
-        let directory = arguments.positional() ?? FileManager.default.currentDirectoryPath
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let folder = try SyncFolder.find(from: directory)
         let index = try ResolveCommand.openIndex(folder)
         defer { try? index.close() }

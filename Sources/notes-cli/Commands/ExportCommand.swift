@@ -1,55 +1,63 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes export --html OUTDIR [DIR | --remote]`: a folder of notes, or every note on the
 /// server, as a static HTML site.
 struct ExportCommand: Command {
-    static let name = "export"
-    static let summary = "Export notes (a folder, or the server's) as a static HTML site"
-    static let help = """
-        Usage: notes export --html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict]
+    static let spec = CommandSpec(
+        "export", abstract: "Export notes (a folder, or the server's) as a static HTML site",
+        discussion: """
+            Renders every note of DIR (default: the current folder), or with --remote every live
+            note of your account on the server, into OUTDIR: one page per note at the mirrored path
+            (a/b.md → a/b.html), index.html listing every note by folder, and style.css. A top-level
+            index.md becomes the home page, above the listing. Links between notes are rewritten to
+            their pages; links to missing notes are reported on stderr. Notes are rendered in safe
+            mode: raw HTML is omitted and script links are emptied.
 
-        Renders every note of DIR (default: the current folder), or with --remote every live
-        note of your account on the server, into OUTDIR: one page per note at the mirrored path
-        (a/b.md → a/b.html), index.html listing every note by folder, and style.css. A top-level
-        index.md becomes the home page, above the listing. Links between notes are rewritten to
-        their pages; links to missing notes are reported on stderr. Notes are rendered in safe
-        mode: raw HTML is omitted and script links are emptied.
+            The output depends only on the notes: the same notes give the same bytes, exported from
+            a folder or from the server. Exporting again rewrites only the pages that changed and
+            removes those of deleted notes; OUTDIR/.notes-export.json lists what export wrote, and
+            nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or inside it.
+            With --remote, a path from the server that is not a valid note path is refused and
+            reported, never written.
+            """,
+        usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict]"],
+        options: [
+            .value("html", .directory, placeholder: "OUTDIR", help: "Where to write the site (created if needed)"),
+            .flag("remote", help: "Export the notes on the server instead of a folder (not with DIR)"),
+            .value("title", placeholder: "TITLE", default: "Notes", help: "The site's title on the index page"),
+            .flag("strict", help: "Fail, writing nothing, when a link points to a missing note"),
+            .value("server", .url, placeholder: "URL", help: "With --remote: the server (default: NOTES_SERVER, else the one you signed in to)"),
+            .value("username", short: "u", placeholder: "NAME", help: "With --remote: the account (default: the last signed in)"),
+        ],
+        positionals: [PositionalSpec("DIR", .directory, .optional)])
 
-        The output depends only on the notes: the same notes give the same bytes, exported from
-        a folder or from the server. Exporting again rewrites only the pages that changed and
-        removes those of deleted notes; OUTDIR/.notes-export.json lists what export wrote, and
-        nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or inside it.
-        With --remote, a path from the server that is not a valid note path is refused and
-        reported, never written.
+    let output: String
+    let title: String
+    let strict: Bool
+    let remote: Bool
+    let account: CommandSupport.AccountOptions
+    let folder: String?
 
-        Options:
-          --html OUTDIR   Where to write the site (created if needed)
-          --remote        Export the notes on the server instead of a folder (not with DIR)
-          --title TITLE   The site's title on the index page (default: Notes)
-          --strict        Fail, writing nothing, when a link points to a missing note
-          --server URL    With --remote: the server (default: NOTES_SERVER, else the one you
-                          signed in to)
-          --username NAME With --remote: the account (default: the last signed in)
-        """
-
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        guard let output = try arguments.option("--html") else {
-            throw CLIError.usage("choose the output: --html OUTDIR")
-        }
-        let title = try arguments.option("--title") ?? "Notes"
-        let strict = arguments.flag("--strict")
-        let remote = arguments.flag("--remote")
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let folder = arguments.positional()
-        try arguments.finish()
+    init(_ parsed: ParsedCommand) throws {
+        let output = parsed.value("html")
+        title = parsed.value("title") ?? "Notes"
+        strict = parsed.flag("strict")
+        remote = parsed.flag("remote")
+        account = CommandSupport.AccountOptions(parsed)
+        folder = parsed.positional("DIR")
+        guard let output else { throw CLIError.usage("choose the output: --html OUTDIR") }
+        self.output = output
         if remote, let folder {
             throw CLIError.usage("export either the folder \(folder) or the server (--remote), not both")
         }
         if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username" : nil {
             throw CLIError.usage("\(option) goes with --remote")
         }
+    }
 
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
         let source: any ExportSource
         if remote {

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// A note named on the command line by PATH, for the history commands (`log`, `cat --rev`,

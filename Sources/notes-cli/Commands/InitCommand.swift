@@ -1,44 +1,53 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes init [DIR] [--server URL]`: binds a folder to a server and an account without syncing
 /// yet; `--rebind` moves a bound folder to another account.
 struct InitCommand: Command {
-    static let name = "init"
-    static let summary = "Bind a folder (new or with notes) to a server and account"
-    static let help = """
-        Usage: notes init [DIR] [--server URL] [--username NAME] [--device NAME]
-               notes init [DIR] --rebind [--server URL] [--username NAME]
+    static let spec = CommandSpec(
+        "init", abstract: "Bind a folder (new or with notes) to a server and account",
+        discussion: """
+            Binds DIR (default: the current folder; created if missing) to the server and to the
+            account signed in there (--username, else the default account; NOTES_TOKEN's owner when
+            it is set): DIR/.notes/ holds the binding, the sync index and the lock. Notes already in
+            DIR are uploaded by the first `notes sync`. Sign in first with `notes login --server URL`.
 
-        Binds DIR (default: the current folder; created if missing) to the server and to the
-        account signed in there (--username, else the default account; NOTES_TOKEN's owner when
-        it is set): DIR/.notes/ holds the binding, the sync index and the lock. Notes already in
-        DIR are uploaded by the first `notes sync`. Sign in first with `notes login --server URL`.
+            --rebind binds the folder around DIR to another account (or server): use it for a
+            folder that sync refuses because it belongs to an account you no longer use. The sync
+            index is forgotten, no file is touched, and the next `notes sync` uploads the files to
+            the new account beside its own notes, deleting nothing.
+            """,
+        usage: ["[DIR] [--server URL] [--username NAME] [--device NAME]", "[DIR] --rebind [--server URL] [--username NAME]"],
+        options: [
+            .value("server", .url, placeholder: "URL", help: """
+                The server to sync with (default: NOTES_SERVER, else the one server you are signed in to; \
+                with several, name one. With --rebind: default, the folder's)
+                """),
+            .value("username", short: "u", placeholder: "NAME", help: "The account to bind to, of those signed in (default: the last signed in)"),
+            .value("device", placeholder: "NAME", help: "The name used in conflict copies made here (default: this host's name)"),
+            .flag("rebind", help: "Bind an already bound folder to another account"),
+        ],
+        positionals: [PositionalSpec("DIR", .directory, .optional)])
 
-        --rebind binds the folder around DIR to another account (or server): use it for a
-        folder that sync refuses because it belongs to an account you no longer use. The sync
-        index is forgotten, no file is touched, and the next `notes sync` uploads the files to
-        the new account beside its own notes, deleting nothing.
+    let explicitServer: String?
+    let username: String?
+    let device: String?
+    let rebind: Bool
+    let directory: String
 
-        Options:
-          --server URL     The server to sync with (default: NOTES_SERVER, else the one server
-                           you are signed in to; with several, name one. With --rebind:
-                           default, the folder's)
-          --username NAME  The account to bind to, of those signed in (default: the last signed in)
-          --device NAME    The name used in conflict copies made here (default: this host's name)
-          --rebind         Bind an already bound folder to another account
-        """
+    init(_ parsed: ParsedCommand) throws {
+        explicitServer = parsed.value("server")
+        username = parsed.value("username")
+        device = parsed.value("device")
+        rebind = parsed.flag("rebind")
+        directory = parsed.positional("DIR") ?? FileManager.default.currentDirectoryPath
+        if rebind, device != nil { throw CLIError.usage("--device cannot change with --rebind") }
+    }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let explicitServer = try arguments.option("--server")
-        let username = try arguments.option("--username", short: "-u")
-        let device = try arguments.option("--device")
-        let rebind = arguments.flag("--rebind")
-        let directory = arguments.positional() ?? FileManager.default.currentDirectoryPath
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let factory = try ClientFactory(environment: terminal.environment)
         if rebind {
-            if device != nil { throw CLIError.usage("--device cannot change with --rebind") }
             let folder = try SyncFolder.find(from: BindSupport.absolute(directory))
             // The folder's own server unless named: NOTES_SERVER is not a reason to move a folder.
             let server = try ServerURL(explicitServer ?? folder.config.server)

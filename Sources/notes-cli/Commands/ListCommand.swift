@@ -1,34 +1,39 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes ls`: every note on the server, for scripts.
 struct ListCommand: Command {
-    static let name = "ls"
-    static let summary = "List the notes on the server"
-    static let help = """
-        Usage: notes ls [--long] [--json] [--server URL] [--username NAME]
-
-        Lists every live note on the server by path, one per line, reading all pages.
-        Control characters in paths are shown as \\u{1b} and the like; --json keeps them exact.
-
-        Options:
-          -l, --long       Also show revision, size in bytes and last change (UTC); on a
-                           terminal with a header and aligned columns, elsewhere tab-separated
-                           without a header
-          --json           Print {"notes": [...]} with each note's metadata
-        \(CommandSupport.serverHelp)
-        """
+    static let spec = CommandSpec(
+        "ls", abstract: "List the notes on the server",
+        discussion: """
+            Lists every live note on the server by path, one per line, reading all pages.
+            Control characters in paths are shown as \\u{1b} and the like; --json keeps them exact.
+            """,
+        options: [
+            .flag("long", short: "l", help: """
+                Also show revision, size in bytes and last change (UTC); on a terminal with a header and \
+                aligned columns, elsewhere tab-separated without a header
+                """),
+            .flag("json", help: "Print {\"notes\": [...]} with each note's metadata"),
+        ] + CommandSupport.accountOptions)
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
         var notes: [NoteResource]
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let json = arguments.flag("--json")
-        let long = arguments.flag("--long", short: "-l")
-        try arguments.finish()
+    let account: CommandSupport.AccountOptions
+    let json: Bool
+    let long: Bool
+
+    init(_ parsed: ParsedCommand) {
+        account = CommandSupport.AccountOptions(parsed)
+        json = parsed.flag("json")
+        long = parsed.flag("long")
+    }
+
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let client = try CommandSupport.client(account, terminal)
         let notes = try await client.allNotes()
         if json {

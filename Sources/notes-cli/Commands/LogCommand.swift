@@ -1,32 +1,38 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes log PATH`: the revisions of one note, following it across renames by its id.
 struct LogCommand: Command {
-    static let name = "log"
-    static let summary = "Show the history of a note"
-    static let help = """
-        Usage: notes log PATH [--json] [--server URL]
+    static let spec = CommandSpec(
+        "log", abstract: "Show the history of a note",
+        discussion: """
+            Lists the revisions the server keeps of the note at PATH, newest first: revision,
+            time (UTC), the device that made it, size in bytes, what changed (created, edited,
+            renamed, deleted, restored) and the path it had then. The device is the name the
+            session signed in with (`notes login --device-name`, default "notes on HOST"), or
+            token:NAME for a change made with a personal token; "-" when the server did not
+            record one (revisions older than that feature). The note is followed by its id, so
+            revisions from before a rename show the old path. When no live note has PATH, the most
+            recently deleted one that had it is shown (see `notes trash`).
 
-        Lists the revisions the server keeps of the note at PATH, newest first: revision,
-        time (UTC), the device that made it, size in bytes, what changed (created, edited,
-        renamed, deleted, restored) and the path it had then. The device is the name the
-        session signed in with (`notes login --device-name`, default "notes on HOST"), or
-        token:NAME for a change made with a personal token; "-" when the server did not
-        record one (revisions older than that feature). The note is followed by its id, so
-        revisions from before a rename show the old path. When no live note has PATH, the most
-        recently deleted one that had it is shown (see `notes trash`).
+            Inside a notes folder PATH is relative to the current directory; elsewhere it is the
+            note's path on the server. See an old version with `notes cat PATH --rev N`, and bring
+            it back with `notes restore PATH --rev N`.
+            """,
+        options: [.flag("json", help: "Print {\"id\", \"path\", \"deleted\", \"revisions\": [...]}")] + CommandSupport.accountOptions,
+        positionals: [PositionalSpec("PATH", .file)],
+        epilogue: "Exit codes: 0 shown, 1 no such note, 4 sign-in required, 5 server unreachable.")
 
-        Inside a notes folder PATH is relative to the current directory; elsewhere it is the
-        note's path on the server. See an old version with `notes cat PATH --rev N`, and bring
-        it back with `notes restore PATH --rev N`.
+    let account: CommandSupport.AccountOptions
+    let json: Bool
+    let raw: String
 
-        Options:
-          --json           Print {"id", "path", "deleted", "revisions": [...]}
-        \(CommandSupport.serverHelp)
-
-        Exit codes: 0 shown, 1 no such note, 4 sign-in required, 5 server unreachable.
-        """
+    init(_ parsed: ParsedCommand) {
+        account = CommandSupport.AccountOptions(parsed)
+        json = parsed.flag("json")
+        raw = parsed.argument("PATH")
+    }
 
     /// One line of the log.
     struct Entry: Codable, Sendable, Equatable {
@@ -52,15 +58,11 @@ struct LogCommand: Command {
         var revisions: [Entry]
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let json = arguments.flag("--json")
-        let raw = try arguments.requiredPositional("PATH")
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let target = try await HistoryTarget.open(raw, account: account, terminal)
         let candidates = try await target.candidates()
         guard let note = candidates.first else { throw target.nothingHere }
-        let entries = classify(try await target.client.revisions(of: note.id))
+        let entries = Self.classify(try await target.client.revisions(of: note.id))
         if json {
             try CommandSupport.printJSON(Output(id: note.id, path: target.path.value, deleted: note.isDeleted, revisions: entries), terminal)
             return .success

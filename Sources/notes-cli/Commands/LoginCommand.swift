@@ -1,45 +1,53 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes login`: signs in with a user name and password and keeps the session for later runs.
 struct LoginCommand: Command {
-    static let name = "login"
-    static let summary = "Sign in to a server and remember the session"
-    static let help = """
-        Usage: notes login [--server URL] [--username NAME] [--password-stdin] [--device-name NAME]
+    static let spec = CommandSpec(
+        "login", abstract: "Sign in to a server and remember the session",
+        discussion: """
+            Signs in and stores the session in $XDG_CONFIG_HOME/notes/credentials.json (default
+            ~/.config/notes/, readable only by you). Later commands use it without asking again,
+            renewing it silently.
 
-        Signs in and stores the session in $XDG_CONFIG_HOME/notes/credentials.json (default
-        ~/.config/notes/, readable only by you). Later commands use it without asking again,
-        renewing it silently.
+            Several accounts can be signed in to one server: signing in as another user adds that
+            account and makes it the default for commands outside a folder and for new bindings
+            (`notes init`, `notes clone`); folders bound to another account keep using theirs.
+            Signing in again as the same user replaces that account's session here and ends the
+            replaced one on the server.
 
-        Several accounts can be signed in to one server: signing in as another user adds that
-        account and makes it the default for commands outside a folder and for new bindings
-        (`notes init`, `notes clone`); folders bound to another account keep using theirs.
-        Signing in again as the same user replaces that account's session here and ends the
-        replaced one on the server.
+            On a terminal, asks for what is missing (the password without echo). Elsewhere, pass
+            --username and the password on stdin with --password-stdin, as in
+              printf '%s\\n' "$PASSWORD" | notes login --server URL --username NAME --password-stdin
+            """,
+        options: [
+            .value("server", .url, placeholder: "URL", help: "The server (default: NOTES_SERVER, else the one you signed in to)"),
+            .value("username", short: "u", placeholder: "NAME", help: "Your user name"),
+            .flag("password-stdin", help: "Read the password from stdin (its first line)"),
+            .value("device-name", placeholder: "NAME", help: """
+                The name of this session on the server, shown by `notes log` beside each change made here \
+                (default: "notes on HOST")
+                """),
+        ])
 
-        On a terminal, asks for what is missing (the password without echo). Elsewhere, pass
-        --username and the password on stdin with --password-stdin, as in
-          printf '%s\\n' "$PASSWORD" | notes login --server URL --username NAME --password-stdin
+    let serverOption: String?
+    let givenUsername: String?
+    let passwordFromStdin: Bool
+    let deviceName: String?
 
-        Options:
-          --server URL       The server (default: NOTES_SERVER, else the one you signed in to)
-          --username NAME    Your user name
-          --password-stdin   Read the password from stdin (its first line)
-          --device-name NAME The name of this session on the server, shown by `notes log`
-                             beside each change made here (default: "notes on HOST")
-        """
-
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let serverOption = try arguments.option("--server")
-        var username = try arguments.option("--username", short: "-u")
-        let passwordFromStdin = arguments.flag("--password-stdin")
-        let deviceName = try arguments.option("--device-name")
-        try arguments.finish()
+    init(_ parsed: ParsedCommand) throws {
+        serverOption = parsed.value("server")
+        givenUsername = parsed.value("username")
+        passwordFromStdin = parsed.flag("password-stdin")
+        deviceName = parsed.value("device-name")
         if let deviceName, deviceName.trimmingCharacters(in: .whitespaces).isEmpty {
             throw CLIError.usage("the device name is empty")
         }
+    }
 
+    func run(_ terminal: Terminal) async throws -> ExitCode {
+        var username = givenUsername
         let factory = try ClientFactory(environment: terminal.environment)
         guard let server = try factory.serverForSignIn(serverOption) else {
             throw CLIError.usage("which server? pass --server URL (or set NOTES_SERVER)")

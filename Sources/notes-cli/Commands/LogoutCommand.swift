@@ -1,25 +1,27 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes logout`: revokes the session on the server, then forgets it on this machine.
 struct LogoutCommand: Command {
-    static let name = "logout"
-    static let summary = "Sign out: revoke the session and forget it"
-    static let help = """
-        Usage: notes logout [--server URL] [--username NAME]
+    static let spec = CommandSpec(
+        "logout", abstract: "Sign out: revoke the session and forget it",
+        discussion: """
+            Revokes this machine's session of the account (--username, else the default one) on
+            the server, then removes it from the credentials file; other accounts stay signed in.
+            If the server cannot be reached, the session is still forgotten here (nobody can use
+            it from this machine), notes says so and exits with 5: the server keeps it until it
+            expires. NOTES_TOKEN is not affected: revoke it with `notes token revoke`.
+            """,
+        options: CommandSupport.accountOptions)
 
-        Revokes this machine's session of the account (--username, else the default one) on
-        the server, then removes it from the credentials file; other accounts stay signed in. If the server cannot be reached, the session is still forgotten here (nobody
-        can use it from this machine), notes says so and exits with 5: the server keeps it
-        until it expires. NOTES_TOKEN is not affected: revoke it with `notes token revoke`.
+    let account: CommandSupport.AccountOptions
 
-        Options:
-        \(CommandSupport.serverHelp)
-        """
+    init(_ parsed: ParsedCommand) {
+        account = CommandSupport.AccountOptions(parsed)
+    }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let factory = try ClientFactory(environment: terminal.environment)
         let server: ServerURL
         do {

@@ -1,41 +1,49 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes purge PATH`: removes a note and every revision of it from the server for good.
 struct PurgeCommand: Command {
-    static let name = "purge"
-    static let summary = "Remove a note and all its history from the server for good"
-    static let help = """
-        Usage: notes purge PATH [--rev N] [--yes] [--json] [--server URL]
+    static let spec = CommandSpec(
+        "purge", abstract: "Remove a note and all its history from the server for good",
+        discussion: """
+            Removes the note at PATH (live or deleted) and every revision of it from the server
+            for good, as for a pasted secret: it cannot be restored afterwards and search no longer
+            finds it. A live note is deleted first, so the next `notes sync` deletes it from every
+            folder too (a folder where it was edited meanwhile keeps its edit and uploads it again).
+            Asks for confirmation on a terminal; without one, --yes is required.
 
-        Removes the note at PATH (live or deleted) and every revision of it from the server
-        for good, as for a pasted secret: it cannot be restored afterwards and search no longer
-        finds it. A live note is deleted first, so the next `notes sync` deletes it from every
-        folder too (a folder where it was edited meanwhile keeps its edit and uploads it again).
-        Asks for confirmation on a terminal; without one, --yes is required.
+            Inside a notes folder PATH is relative to the current directory; elsewhere it is the
+            note's path on the server. When several notes had PATH (a live one and deleted ones),
+            choose one with --rev and any revision number of it (see `notes log`, `notes trash`).
+            """,
+        options: [
+            .value("rev", .int, placeholder: "N", help: "Purge the note that holds revision N"),
+            .flag("yes", short: "y", help: "Do not ask (required when stdin is not a terminal)"),
+            .flag("json", help: "Print {\"id\", \"path\", \"purged_revisions\", \"rev\"}"),
+        ] + CommandSupport.accountOptions,
+        positionals: [PositionalSpec("PATH", .file)],
+        epilogue: """
+            Exit codes: 0 purged, 1 no such note or not confirmed, 2 usage error (also: no --yes
+            without a terminal), 4 sign-in required, 5 server unreachable.
+            """)
 
-        Inside a notes folder PATH is relative to the current directory; elsewhere it is the
-        note's path on the server. When several notes had PATH (a live one and deleted ones),
-        choose one with --rev and any revision number of it (see `notes log`, `notes trash`).
+    let account: CommandSupport.AccountOptions
+    let rev: Int?
+    let yes: Bool
+    let json: Bool
+    let raw: String
 
-        Options:
-          --rev N          Purge the note that holds revision N
-          --yes            Do not ask (required when stdin is not a terminal)
-          --json           Print {"id", "path", "purged_revisions", "rev"}
-        \(CommandSupport.serverHelp)
-
-        Exit codes: 0 purged, 1 no such note or not confirmed, 2 usage error (also: no --yes
-        without a terminal), 4 sign-in required, 5 server unreachable.
-        """
-
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let rev = try arguments.intOption("--rev")
-        let yes = arguments.flag("--yes", short: "-y")
-        let json = arguments.flag("--json")
-        let raw = try arguments.requiredPositional("PATH")
-        try arguments.finish()
+    init(_ parsed: ParsedCommand) throws {
+        account = CommandSupport.AccountOptions(parsed)
+        rev = parsed.int("rev")
+        yes = parsed.flag("yes")
+        json = parsed.flag("json")
+        raw = parsed.argument("PATH")
         if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log` or `notes trash`") }
+    }
+
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         guard yes || terminal.stdinIsTTY else {
             throw CLIError.usage("purging cannot be undone: confirm with --yes (stdin is not a terminal to ask on)")
         }

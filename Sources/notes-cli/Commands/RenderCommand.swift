@@ -1,36 +1,45 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes render [FILE|-]`: one note's HTML on stdout, so scripts can pipe Markdown through it.
 struct RenderCommand: Command {
-    static let name = "render"
-    static let summary = "Render a Markdown file (or stdin) to HTML on stdout"
-    static let help = """
-        Usage: notes render [FILE|-] [--standalone] [--unsafe]
+    static let spec = CommandSpec(
+        "render", abstract: "Render a Markdown file (or stdin) to HTML on stdout",
+        discussion: """
+            Writes the HTML of one note to stdout: the fragment, or with --standalone a complete page
+            (title from the first heading, else the file name; stylesheet inline). Reads stdin when
+            FILE is -, or missing while stdin is not a terminal. Rendering is CommonMark 0.30 by cmark.
+            """,
+        usage: ["[FILE|-] [--standalone] [--unsafe]"],
+        options: [
+            .flag("standalone", help: "A full HTML page instead of a fragment"),
+            .flag("unsafe", help: """
+                Let raw HTML and every link scheme through. Only for your own trusted notes: by default raw \
+                HTML is omitted and javascript:, vbscript:, file: and non-image data: links are emptied, so a \
+                note cannot run script.
+                """),
+        ],
+        positionals: [PositionalSpec("FILE", .file, .optional)])
 
-        Writes the HTML of one note to stdout: the fragment, or with --standalone a complete page
-        (title from the first heading, else the file name; stylesheet inline). Reads stdin when
-        FILE is -, or missing while stdin is not a terminal. Rendering is CommonMark 0.30 by cmark.
+    let standalone: Bool
+    let unsafe: Bool
+    let named: String?
 
-        Options:
-          --standalone   A full HTML page instead of a fragment
-          --unsafe       Let raw HTML and every link scheme through. Only for your own trusted
-                         notes: by default raw HTML is omitted and javascript:, vbscript:, file:
-                         and non-image data: links are emptied, so a note cannot run script.
-        """
+    init(_ parsed: ParsedCommand) {
+        standalone = parsed.flag("standalone")
+        unsafe = parsed.flag("unsafe")
+        named = parsed.positional("FILE")
+    }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let standalone = arguments.flag("--standalone")
-        let unsafe = arguments.flag("--unsafe")
-        let named = arguments.positional()
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         // With no file and a person at the keyboard, waiting silently for stdin looks like a hang.
         if named == nil, terminal.stdinIsTTY {
             throw CLIError.usage("name a Markdown file to render, or - to read it from stdin")
         }
         let file = named ?? "-"
 
-        let markdown = try read(file)
+        let markdown = try Self.read(file)
         let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
         guard standalone else {
             try renderer.withHTML(from: markdown) { try terminal.write(bytes: $0) }

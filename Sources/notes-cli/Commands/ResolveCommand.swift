@@ -1,29 +1,44 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes resolve PATH --keep mine|theirs|both [--json]`: settles one conflict copy in the folder.
 struct ResolveCommand: Command {
-    static let name = "resolve"
-    static let summary = "Settle a conflict copy"
-    static let help = """
-        Usage: notes resolve PATH --keep mine|theirs|both [--json]
+    static let spec = CommandSpec(
+        "resolve", abstract: "Settle a conflict copy",
+        discussion: """
+            Settles the conflict copy PATH (relative to the current folder, inside a notes folder),
+            or the only conflict copy of the note PATH, in the folder; the next `notes sync` carries
+            the result to the server and every other folder:
+              --keep mine    the copy's text replaces the note; the copy is deleted
+              --keep theirs  the note stays as it is; the copy is deleted
+              --keep both    the copy's text is appended to the note under a marker line
+                             (<!-- notes resolve: kept both ... -->); the copy is deleted
+            Nothing is lost for good: the server keeps every revision of both.
+            """,
+        usage: ["PATH --keep mine|theirs|both [--json]"],
+        options: [
+            .value("keep", .choice(["mine", "theirs", "both"]), placeholder: "WHICH", help: "mine, theirs or both (required)"),
+            .flag("json", help: "Print what was done as JSON"),
+        ],
+        positionals: [PositionalSpec("PATH", .file, help: "The conflict copy to settle, or a note with one copy")],
+        epilogue: """
+            Exit codes: 0 settled, 1 failure (a file changed meanwhile: nothing was changed),
+            2 usage error (not a conflict copy, or a note with several copies: name one).
+            """)
 
-        Settles the conflict copy PATH (relative to the current folder, inside a notes folder),
-        or the only conflict copy of the note PATH, in the folder; the next `notes sync` carries
-        the result to the server and every other folder:
-          --keep mine    the copy's text replaces the note; the copy is deleted
-          --keep theirs  the note stays as it is; the copy is deleted
-          --keep both    the copy's text is appended to the note under a marker line
-                         (<!-- notes resolve: kept both ... -->); the copy is deleted
-        Nothing is lost for good: the server keeps every revision of both.
+    let keep: Keep
+    let json: Bool
+    let target: String
 
-        Options:
-          --keep WHICH  mine, theirs or both (required)
-          --json        Print what was done as JSON
-
-        Exit codes: 0 settled, 1 failure (a file changed meanwhile: nothing was changed),
-        2 usage error (not a conflict copy, or a note with several copies: name one).
-        """
+    init(_ parsed: ParsedCommand) throws {
+        json = parsed.flag("json")
+        target = parsed.argument("PATH")
+        guard let keep = parsed.value("keep").flatMap(Keep.init(rawValue:)) else {
+            throw CLIError.usage("--keep must be mine, theirs or both")
+        }
+        self.keep = keep
+    }
 
     enum Keep: String, Codable {
         case mine, theirs, both
@@ -36,23 +51,16 @@ struct ResolveCommand: Command {
         var kept: Keep
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let keepText = try arguments.option("--keep")
-        let json = arguments.flag("--json")
-        guard let target = arguments.positional() else { throw CLIError.usage("missing PATH: the conflict copy to settle") }
-        try arguments.finish()
-        guard let keepText, let keep = Keep(rawValue: keepText) else {
-            throw CLIError.usage("--keep must be mine, theirs or both")
-        }
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let current = FileManager.default.currentDirectoryPath
         let folder = try SyncFolder.find(from: current)
-        let relative = try folderRelative(target, in: folder, from: current)
+        let relative = try Self.folderRelative(target, in: folder, from: current)
         let lock = try SyncLock(path: folder.lockPath)
-        let index = try openIndex(folder)
+        let index = try Self.openIndex(folder)
         defer { try? index.close() }
         let copies = try ConflictCopies.list(in: folder, index: index)
-        let copy = try choose(relative, among: copies)
-        try settle(copy, keep: keep, in: folder)
+        let copy = try Self.choose(relative, among: copies)
+        try Self.settle(copy, keep: keep, in: folder)
         try index.forgetConflict(copy: copy.copy)
         withExtendedLifetime(lock) {}
         if json {

@@ -1,30 +1,45 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes restore PATH [--rev N] [--to NEWPATH]`: brings back a deleted note, or an old version
 /// of a note, as a new revision on the server.
 struct RestoreCommand: Command {
-    static let name = "restore"
-    static let summary = "Bring back a deleted note or an old version"
-    static let help = """
-        Usage: notes restore PATH [--rev N] [--to NEWPATH] [--json] [--server URL]
+    static let spec = CommandSpec(
+        "restore", abstract: "Bring back a deleted note or an old version",
+        discussion: """
+            Brings back the note deleted at PATH (its last content), or with --rev N that revision
+            of the note at PATH, live or deleted (see `notes log PATH`). The server records it as a
+            new revision, so nothing in the history is lost, and the next `notes sync` brings it to
+            every folder. When PATH is taken now by another note, restore refuses; give --to to put
+            it somewhere else. Inside a notes folder PATH and NEWPATH are relative to the current
+            directory; elsewhere they are paths on the server.
+            """,
+        options: [
+            .value("rev", .int, placeholder: "N", help: "The revision to bring back (default: a deleted note's last content)"),
+            .value("to", .file, placeholder: "NEWPATH", help: "Restore at NEWPATH instead (also renames a live note)"),
+            .flag("json", help: "Print {\"id\", \"path\", \"rev\", \"restored_rev\"}"),
+        ] + CommandSupport.accountOptions,
+        positionals: [PositionalSpec("PATH", .file)],
+        epilogue: """
+            Exit codes: 0 restored, 1 nothing to restore or the path is taken, 2 usage error,
+            4 sign-in required, 5 server unreachable.
+            """)
 
-        Brings back the note deleted at PATH (its last content), or with --rev N that revision
-        of the note at PATH, live or deleted (see `notes log PATH`). The server records it as a
-        new revision, so nothing in the history is lost, and the next `notes sync` brings it to
-        every folder. When PATH is taken now by another note, restore refuses; give --to to put
-        it somewhere else. Inside a notes folder PATH and NEWPATH are relative to the current
-        directory; elsewhere they are paths on the server.
+    let account: CommandSupport.AccountOptions
+    let rev: Int?
+    let to: String?
+    let json: Bool
+    let raw: String
 
-        Options:
-          --rev N          The revision to bring back (default: a deleted note's last content)
-          --to NEWPATH     Restore at NEWPATH instead (also renames a live note)
-          --json           Print {"id", "path", "rev", "restored_rev"}
-        \(CommandSupport.serverHelp)
-
-        Exit codes: 0 restored, 1 nothing to restore or the path is taken, 2 usage error,
-        4 sign-in required, 5 server unreachable.
-        """
+    init(_ parsed: ParsedCommand) throws {
+        account = CommandSupport.AccountOptions(parsed)
+        rev = parsed.int("rev")
+        to = parsed.value("to")
+        json = parsed.flag("json")
+        raw = parsed.argument("PATH")
+        if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+    }
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
@@ -37,14 +52,7 @@ struct RestoreCommand: Command {
         var restoredRev: Int64
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let rev = try arguments.intOption("--rev")
-        let to = try arguments.option("--to")
-        let json = arguments.flag("--json")
-        let raw = try arguments.requiredPositional("PATH")
-        try arguments.finish()
-        if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let target = try await HistoryTarget.open(raw, account: account, terminal)
         let destination = try to.map { try HistoryTarget.resolve($0, in: target.folder, cwd: FileManager.default.currentDirectoryPath) }
 

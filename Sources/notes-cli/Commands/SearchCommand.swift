@@ -1,30 +1,35 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes search`: full-text search on the server.
 struct SearchCommand: Command {
-    static let name = "search"
-    static let summary = "Search the notes on the server"
-    static let help = """
-        Usage: notes search QUERY... [--limit N] [--json] [--server URL] [--username NAME]
+    static let spec = CommandSpec(
+        "search", abstract: "Search the notes on the server",
+        discussion: """
+            Full-text search; prints "PATH: snippet" per match, best first. Several words are
+            searched together, as one query. Control characters in paths and snippets are shown
+            as \\u{1b} and the like; --json keeps them exact.
+            """,
+        options: [
+            .value("limit", .int, placeholder: "N", default: "20", help: "At most N matches"),
+            .flag("json", help: "Print the server's {\"results\": [...]} as JSON"),
+        ] + CommandSupport.accountOptions,
+        positionals: [PositionalSpec("QUERY", .string, .repeating(required: true))])
 
-        Full-text search; prints "PATH: snippet" per match, best first. Several words are
-        searched together, as one query. Control characters in paths and snippets are shown
-        as \\u{1b} and the like; --json keeps them exact.
+    let account: CommandSupport.AccountOptions
+    let json: Bool
+    let limit: Int
+    let words: [String]
 
-        Options:
-          --limit N        At most N matches (default 20)
-          --json           Print the server's {"results": [...]} as JSON
-        \(CommandSupport.serverHelp)
-        """
+    init(_ parsed: ParsedCommand) {
+        account = CommandSupport.AccountOptions(parsed)
+        json = parsed.flag("json")
+        limit = parsed.int("limit") ?? 20
+        words = parsed.positionals("QUERY")
+    }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let json = arguments.flag("--json")
-        let limit = try arguments.intOption("--limit") ?? 20
-        var words: [String] = []
-        while let word = arguments.positional() { words.append(word) }
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let query = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw CLIError.usage("missing QUERY") }
         guard limit > 0 else { throw CLIError.usage("--limit must be at least 1") }

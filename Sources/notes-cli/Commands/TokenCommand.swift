@@ -1,44 +1,58 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes token create|list|revoke`: personal access tokens for scripts and CI (`NOTES_TOKEN`).
-struct TokenCommand: Command {
-    static let name = "token"
-    static let summary = "Create, list and revoke personal access tokens"
-    static let help = """
-        Usage: notes token create NAME --scope read|write [--expires-in SECONDS] [--json]
-               notes token list [--json]
-               notes token revoke ID
+enum TokenCommand: DeclaredCommand {
+    static let spec = CommandSpec(
+        "token", abstract: "Create, list and revoke personal access tokens",
+        discussion: """
+            Personal access tokens let scripts and CI use the server without your password: set
+            NOTES_TOKEN to the token and NOTES_SERVER to the server.
+            """,
+        options: CommandSupport.accountOptions.map { option in
+            var option = option
+            option.inherited = true
+            return option
+        })
 
-        Personal access tokens let scripts and CI use the server without your password: set
-        NOTES_TOKEN to the token and NOTES_SERVER to the server.
+    static var subcommands: [any DeclaredCommand.Type] { [Create.self, List.self, Revoke.self] }
 
-        create   Prints the new token's secret on stdout. It is shown this once only; the
-                 server keeps only a hash of it. With --json, prints the whole token record.
-        list     Shows id, name, scope, creation, expiry and last use (never the secret):
-                 on a terminal with a header and aligned columns, elsewhere one
-                 tab-separated line per token without a header (or --json).
-        revoke   Revokes the token with that id at once.
+    /// `token create NAME --scope read|write`.
+    struct Create: Command {
+        static let spec = CommandSpec(
+            "create", abstract: "Create a token and print its secret",
+            discussion: """
+                Creates a token called NAME and prints its secret on stdout. It is shown this once only;
+                the server keeps only a hash of it. With --json, prints the whole token record.
+                """,
+            usage: ["NAME --scope read|write [--expires-in DURATION] [--json] [--server URL] [--username NAME]"],
+            options: [
+                .value("scope", .choice(TokenScope.allCases.map(\.rawValue)), placeholder: "SCOPE", help: "What the token may do (required)"),
+                .value("expires-in", .duration, placeholder: "DURATION",
+                       help: "Lifetime: 45s, 90m, 1h, 30d, 2w or seconds (default: until revoked)"),
+                .flag("json", help: "Print the whole token record as JSON"),
+            ],
+            positionals: [PositionalSpec("NAME", help: "A name to recognise the token by")])
 
-        Options:
-          --scope read|write     What the token may do (required for create)
-          --expires-in SECONDS   Lifetime (default: until revoked)
-          --json                 Machine-readable output
-        \(CommandSupport.serverHelp)
-        """
+        let account: CommandSupport.AccountOptions
+        let name: String
+        let scope: TokenScope
+        let expiresIn: Int?
+        let json: Bool
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let json = arguments.flag("--json")
-        guard let action = arguments.positional() else { throw CLIError.usage("missing create, list or revoke") }
-        switch action {
-        case "create":
-            let name = try arguments.requiredPositional("NAME")
-            guard let scopeText = try arguments.option("--scope") else { throw CLIError.usage("create needs --scope read or --scope write") }
-            guard let scope = TokenScope(rawValue: scopeText) else { throw CLIError.usage("--scope is read or write, not '\(scopeText)'") }
-            let expiresIn = try arguments.intOption("--expires-in")
-            if let expiresIn, expiresIn <= 0 { throw CLIError.usage("--expires-in must be a positive number of seconds") }
-            try arguments.finish()
+        init(_ parsed: ParsedCommand) throws {
+            account = CommandSupport.AccountOptions(parsed)
+            name = parsed.argument("NAME")
+            let scope = parsed.value("scope").flatMap(TokenScope.init(rawValue:))
+            expiresIn = parsed.duration("expires-in")
+            json = parsed.flag("json")
+            guard let scope else { throw CLIError.usage("create needs --scope read or --scope write") }
+            self.scope = scope
+            if let expiresIn, expiresIn <= 0 { throw CLIError.usage("--expires-in must be more than zero") }
+        }
+
+        func run(_ terminal: Terminal) async throws -> ExitCode {
             let client = try CommandSupport.client(account, terminal)
             let token = try await client.createPersonalToken(CreateTokenRequest(name: name, scope: scope, expiresIn: expiresIn))
             guard let secret = token.token else {
@@ -51,19 +65,58 @@ struct TokenCommand: Command {
                 terminal.print(secret)
                 terminal.printError("Created token \(token.id) (\(token.name), \(token.scope.rawValue)). This is the only time its secret is shown.")
             }
-        case "list":
-            try arguments.finish()
+            return .success
+        }
+    }
+
+    /// `token list`.
+    struct List: Command {
+        static let spec = CommandSpec(
+            "list", abstract: "List your tokens (never their secrets)",
+            discussion: """
+                Shows id, name, scope, creation, expiry and last use (never the secret): on a terminal
+                with a header and aligned columns, elsewhere one tab-separated line per token without a
+                header (or --json).
+                """,
+            options: [.flag("json", help: "Print {\"tokens\": [...]} as JSON")])
+
+        let account: CommandSupport.AccountOptions
+        let json: Bool
+
+        init(_ parsed: ParsedCommand) {
+            account = CommandSupport.AccountOptions(parsed)
+            json = parsed.flag("json")
+        }
+
+        func run(_ terminal: Terminal) async throws -> ExitCode {
             let client = try CommandSupport.client(account, terminal)
             let list = try await client.personalTokens()
             if json {
                 // The list never carries secrets, but make sure of it rather than trust the server.
                 try CommandSupport.printJSON(PersonalTokenList(tokens: list.tokens.map { var t = $0; t.token = nil; return t }), terminal)
             } else {
-                terminal.write(table(list.tokens).render(forTerminal: terminal.stdoutIsTTY))
+                terminal.write(TokenCommand.table(list.tokens).render(forTerminal: terminal.stdoutIsTTY))
             }
-        case "revoke":
-            let id = try arguments.requiredPositional("ID")
-            try arguments.finish()
+            return .success
+        }
+    }
+
+    /// `token revoke ID`.
+    struct Revoke: Command {
+        static let spec = CommandSpec(
+            "revoke", abstract: "Revoke a token at once",
+            discussion: "Revokes the token with that id (see `notes token list`) at once.",
+            positionals: [PositionalSpec("ID", help: "The token's id from `notes token list`")])
+
+        let account: CommandSupport.AccountOptions
+        let id: String
+
+        init(_ parsed: ParsedCommand) {
+            account = CommandSupport.AccountOptions(parsed)
+            id = parsed.argument("ID")
+        }
+
+        func run(_ terminal: Terminal) async throws -> ExitCode {
             let client = try CommandSupport.client(account, terminal)
             do {
                 try await client.revokePersonalToken(id: id)
@@ -71,14 +124,12 @@ struct TokenCommand: Command {
                 throw CLIError.failure("no token with id \(id)")
             }
             terminal.printError("Revoked token \(id).")
-        default:
-            throw CLIError.usage("unknown token action '\(action)': use create, list or revoke")
+            return .success
         }
-        return .success
     }
 
     /// The token list in the one table style (see `TextTable`); "-" for an absent time.
-    private static func table(_ tokens: [PersonalTokenResource]) -> TextTable {
+    static func table(_ tokens: [PersonalTokenResource]) -> TextTable {
         var table = TextTable(header: ["ID", "NAME", "SCOPE", "CREATED", "EXPIRES", "LAST USED"])
         for token in tokens {
             table.append([token.id, token.name, token.scope.rawValue, token.createdAt, token.expiresAt ?? "-", token.lastUsedAt ?? "-"]

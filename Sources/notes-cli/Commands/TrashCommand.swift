@@ -1,34 +1,35 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes trash`: deleted notes the server still keeps, and when each will be purged.
 struct TrashCommand: Command {
-    static let name = "trash"
-    static let summary = "List deleted notes that can still be restored"
-    static let help = """
-        Usage: notes trash [--json] [--server URL]
+    static let spec = CommandSpec(
+        "trash", abstract: "List deleted notes that can still be restored",
+        discussion: """
+            Lists the deleted notes the server still keeps, most recently deleted first: when each
+            was deleted, when the server will purge it for good (its tombstone retention), its
+            last size in bytes and its path. Bring one back with `notes restore PATH`.
+            """,
+        options: [
+            .flag("json", help: "Print {\"notes\": [{\"id\", \"path\", \"rev\", \"last_rev\", \"size\", \"deleted_at\", \"purge_at\"}]}"),
+        ] + CommandSupport.accountOptions,
+        epilogue: "Exit codes: 0 listed, 4 sign-in required, 5 server unreachable.")
 
-        Lists the deleted notes the server still keeps, most recently deleted first: when each
-        was deleted, when the server will purge it for good (its tombstone retention), its
-        last size in bytes and its path. Bring one back with `notes restore PATH`.
+    let account: CommandSupport.AccountOptions
+    let json: Bool
 
-        Options:
-          --json           Print {"notes": [{"id", "path", "rev", "last_rev", "size",
-                           "deleted_at", "purge_at"}]}
-        \(CommandSupport.serverHelp)
-
-        Exit codes: 0 listed, 4 sign-in required, 5 server unreachable.
-        """
+    init(_ parsed: ParsedCommand) {
+        account = CommandSupport.AccountOptions(parsed)
+        json = parsed.flag("json")
+    }
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
         var notes: [TrashEntry]
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let json = arguments.flag("--json")
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let folder = try HistoryTarget.boundFolder(around: FileManager.default.currentDirectoryPath)
         let client = try await HistoryTarget.client(for: folder, account: account, terminal)
         let entries = try await client.trash()

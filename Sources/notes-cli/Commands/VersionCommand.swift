@@ -1,18 +1,18 @@
+import NotesCommandLine
 import NotesCore
 
 /// `notes version`: the client version.
 struct VersionCommand: Command {
-    static let name = "version"
-    static let summary = "Print the version of notes"
-    static let help = """
-        Usage: notes version
+    static let spec = CommandSpec("version", abstract: "Print the version of notes",
+                                  discussion: "Prints the version of the notes client (also `notes --version`).")
 
-        Prints the version of the notes client (also `notes --version`).
-        """
+    /// What `notes version` and `notes --version` print.
+    static var line: String { "notes \(NotesVersion.current)" }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        try arguments.finish()
-        terminal.print("notes \(NotesVersion.current)")
+    init(_ parsed: ParsedCommand) {}
+
+    func run(_ terminal: Terminal) async throws -> ExitCode {
+        terminal.print(Self.line)
         return .success
     }
 }

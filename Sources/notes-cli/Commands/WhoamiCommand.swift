@@ -1,23 +1,27 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// `notes whoami`: the signed-in user, which proves the stored session (or NOTES_TOKEN) works,
 /// and, inside a bound folder, the account that folder belongs to.
 struct WhoamiCommand: Command {
-    static let name = "whoami"
-    static let summary = "Show who you are signed in as"
-    static let help = """
-        Usage: notes whoami [--server URL] [--username NAME] [--json]
+    static let spec = CommandSpec(
+        "whoami", abstract: "Show who you are signed in as",
+        discussion: """
+            Asks the server who the account in use belongs to (NOTES_TOKEN, else the session of
+            --username, else of the default account), renewing the session if needed. Inside a
+            bound folder, also shows the account the folder belongs to, which sync, status and the
+            history commands use there. Exit code 4 means you need to run `notes login`.
+            """,
+        options: CommandSupport.accountOptions + [.flag("json", help: "Print {\"server\", \"user\", \"folder\"?} as JSON")])
 
-        Asks the server who the account in use belongs to (NOTES_TOKEN, else the session of
-        --username, else of the default account), renewing the session if needed. Inside a
-        bound folder, also shows the account the folder belongs to, which sync, status and the
-        history commands use there. Exit code 4 means you need to run `notes login`.
+    let account: CommandSupport.AccountOptions
+    let json: Bool
 
-        Options:
-        \(CommandSupport.serverHelp)
-          --json           Print {"server", "user", "folder"?} as JSON
-        """
+    init(_ parsed: ParsedCommand) {
+        account = CommandSupport.AccountOptions(parsed)
+        json = parsed.flag("json")
+    }
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
@@ -36,10 +40,7 @@ struct WhoamiCommand: Command {
         var username: String?
     }
 
-    static func run(_ arguments: inout Arguments, terminal: Terminal) async throws -> ExitCode {
-        let account = try CommandSupport.AccountOptions.parse(&arguments)
-        let json = arguments.flag("--json")
-        try arguments.finish()
+    func run(_ terminal: Terminal) async throws -> ExitCode {
         let client = try CommandSupport.client(account, terminal)
         let user = try await client.me()
         // A broken config is for sync to report; here it only means no folder line.

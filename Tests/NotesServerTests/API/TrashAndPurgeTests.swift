@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 import NotesTestSupport
 import Testing

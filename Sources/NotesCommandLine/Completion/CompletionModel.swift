@@ -1,0 +1,66 @@
+/// The command tree flattened for the completion scripts: every command with its path, what
+/// follows it (subcommands or positional words) and the options it takes.
+///
+/// All three scripts find the command being typed the same way: walk the words typed so far,
+/// skip options and the value after each option that takes one, and descend at each word that
+/// names a subcommand of the command reached.
+struct CompletionModel {
+    struct Node {
+        /// `"token create"`; `""` for the program itself.
+        var path: String
+        var options: [OptionSpec]
+        /// The subcommands offered after this command, with their one-line descriptions.
+        var subcommands: [(name: String, abstract: String)]
+        /// How a word that is not an option completes: the first positional's kind (a second
+        /// positional, such as clone's DIR, completes as the first does; good enough for a shell).
+        var positional: ValueKind?
+    }
+
+    let program: String
+    let nodes: [Node]
+
+    init(program: String, root: CommandSpec) {
+        self.program = program
+        var nodes: [Node] = []
+        func visit(_ spec: CommandSpec, _ path: [String]) {
+            var positional = spec.positionals.first?.kind
+            // `help` takes command names, which only the tree knows.
+            if path == ["help"] { positional = .choice(root.subcommands.map(\.name)) }
+            nodes.append(Node(path: path.joined(separator: " "), options: ParsedCommand.scope(of: path, in: root),
+                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: positional))
+            for sub in spec.subcommands { visit(sub, path + [sub.name]) }
+        }
+        visit(root, [])
+        self.nodes = nodes
+    }
+
+    /// Every path below the program, for the "is this word a subcommand?" test of the walk.
+    var commandPaths: [String] { nodes.map(\.path).filter { !$0.isEmpty } }
+
+    /// Every spelling of an option that takes a value (`--db`, `-u`), whose next word the walk skips.
+    var valueOptionSpellings: [String] {
+        var spellings = Set<String>()
+        for node in nodes {
+            for option in node.options where option.kind != nil {
+                spellings.insert("--" + option.name)
+                if let short = option.short { spellings.insert("-\(short)") }
+            }
+        }
+        return spellings.sorted()
+    }
+
+    /// Every spelling of every option of `node`, `-h`/`--help` included.
+    static func spellings(_ node: Node) -> [String] {
+        node.options.flatMap { option in ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? []) } + ["--help", "-h"]
+    }
+
+    /// The name of the shell function: `notes-server` → `notes_server`.
+    var identifier: String {
+        String(program.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// `text` inside single quotes for bash and zsh.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}
