@@ -38,13 +38,15 @@ final class Application: Sendable {
 }
 
 /// Opens (creating and migrating) the database at `path`, making its folder private if new.
-func openDatabase(at path: String, options: Database.Options = .init()) throws -> DatabaseQueue {
+/// `readers`: read-only connections beside the writing one (see `DatabaseQueue`); a serving
+/// server has one per HTTP thread, an admin command none.
+func openDatabase(at path: String, options: Database.Options = .init(), readers: Int = 0) throws -> DatabaseQueue {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
     return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator,
-                             beforeCommit: ServerSchema.indexQueuedSearchChanges)
+                             beforeCommit: ServerSchema.indexQueuedSearchChanges, readers: readers)
 }
 
 /// Opens the database at `path` for an admin command that needs one to exist (`user list`,
@@ -65,5 +67,6 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
     options.maxSizeBytes = configuration.maxDatabaseBytes
     // A server acknowledges writes: into a deleted file they would be lost at restart.
     options.refusesWritesWhenFileMoved = true
-    return Application(configuration: configuration, database: try openDatabase(at: configuration.databasePath, options: options), log: log)
+    let database = try openDatabase(at: configuration.databasePath, options: options, readers: configuration.threadCount)
+    return Application(configuration: configuration, database: database, log: log)
 }

@@ -39,7 +39,7 @@ struct ServerRunner {
         printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
         printLine("database: \(configuration.databasePath)")
         if configuration.maxDatabaseBytes != nil {
-            let (size, limit) = try app.database.read { db in (try db.sizeBytes(), try db.sizeLimitBytes()) }
+            let (size, limit) = try app.database.withWriter { db in (try db.sizeBytes(), try db.sizeLimitBytes()) }
             printLine("database size limit: \(limit) bytes (now \(size)); writes past it answer 507 insufficient_storage")
         }
         if (try? UserStore(database: app.database, clock: configuration.clock).all().isEmpty) == true {
