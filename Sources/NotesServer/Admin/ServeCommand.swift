@@ -43,6 +43,11 @@ enum ServeCommand {
                                      together; beyond it 503 (default 64 MiB)
           --max-page-bytes BYTES     Bytes per changes page with content, published in
                                      /v1/limits (default 4 MiB)
+          --max-wait SECS            The longest a changes request with `wait` is held (1-60,
+                                     default 60), published in /v1/limits
+          --max-waiters N            Changes requests held at once in total (default 4096, and
+                                     at most three quarters of --max-connections)
+          --max-waiters-per-user N   Changes requests one user may have held at once (default 8)
           --trusted-proxy CIDR       A reverse proxy (or range) whose X-Forwarded-For names
                                      the client; repeatable, IPv4 or IPv6 (e.g. 127.0.0.1/32)
           --max-db-size SIZE         The most the database file may grow to (bytes, or 512M,
@@ -85,6 +90,12 @@ enum ServeCommand {
             configuration.bodyBudgetBytes = budget
         }
         if let pageBytes = try positiveInt(&arguments, "--max-page-bytes") { configuration.limits.maxPageBytes = pageBytes }
+        if let wait = try positiveInt(&arguments, "--max-wait") {
+            guard wait <= 60 else { throw UsageError("--max-wait must be from 1 to 60 seconds") }
+            configuration.limits.maxWaitSeconds = wait
+        }
+        if let waiters = try positiveInt(&arguments, "--max-waiters") { configuration.limits.maxWaiters = waiters }
+        if let waiters = try positiveInt(&arguments, "--max-waiters-per-user") { configuration.limits.maxWaitersPerUser = waiters }
         for text in try arguments.repeatedOption("--trusted-proxy") {
             guard let range = AddressRange(text) else {
                 throw UsageError("--trusted-proxy takes an IPv4 or IPv6 address or CIDR range such as 10.0.0.0/8 or fd00::/8, not '\(text)'")

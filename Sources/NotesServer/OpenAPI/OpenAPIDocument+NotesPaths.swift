@@ -97,9 +97,11 @@ extension OpenAPIDocument {
 
     static let syncPaths = #"""
             "/v1/changes": {"get": {"operationId": "listChanges", "tags": ["sync"], "summary": "Every note changed after the cursor, tombstones included, in rev order, each note once at its latest state.",
-              "parameters": [{"$ref": "#/components/parameters/Since"}, {"$ref": "#/components/parameters/ChangesLimit"}, {"$ref": "#/components/parameters/Include"}],
+              "description": "With `wait`, a long poll: when nothing changed after `since`, the request is held until a change for the same user commits (then that page) or the wait ends (then an empty page with the same cursor). The server holds at most `max_waiters_per_user` such requests per user and `max_waiters` in total (see `/v1/limits`); past a cap, and while it shuts down, the empty page comes at once, with `Retry-After` past a cap.",
+              "parameters": [{"$ref": "#/components/parameters/Since"}, {"$ref": "#/components/parameters/ChangesLimit"}, {"$ref": "#/components/parameters/Include"},
+                {"name": "wait", "in": "query", "required": false, "description": "Seconds to hold the request when nothing changed after `since` (0, the default: answer at once). Longer than the server's `max_wait_seconds` is shortened to it.", "schema": {"type": "integer", "minimum": 0, "maximum": 60, "default": 0}}],
               "responses": {
-                "200": {"description": "One page of changes.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChangesPage"}}}},
+                "200": {"description": "One page of changes (empty when a long poll's wait ended).", "headers": {"Retry-After": {"required": false, "description": "Present when a long poll was not held because the server holds as many as it allows: seconds to wait before polling again.", "schema": {"type": "integer", "minimum": 0}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChangesPage"}}}},
                 "400": {"$ref": "#/components/responses/BadRequest"},
                 "401": {"$ref": "#/components/responses/Unauthorized"},
                 "410": {"description": "`resync_required`: deletions after this cursor were already purged (or the cursor is ahead of the account, as after restoring a backup); read again from `since=0`, treating notes missing from that walk as deleted.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},

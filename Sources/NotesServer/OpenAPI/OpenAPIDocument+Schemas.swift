@@ -21,7 +21,10 @@ extension OpenAPIDocument {
                 "max_page_size": {"type": "integer", "description": "Largest `limit` of the list and changes endpoints."},
                 "requests_per_minute": {"type": "integer"},
                 "max_page_bytes": {"type": "integer", "description": "Most bytes in a changes page carrying content; a larger note comes alone on its page."},
-                "max_unauthenticated_request_bytes": {"type": "integer", "description": "Largest body accepted without a bearer token (sign-in, refresh)."}}},
+                "max_unauthenticated_request_bytes": {"type": "integer", "description": "Largest body accepted without a bearer token (sign-in, refresh)."},
+                "max_wait_seconds": {"type": "integer", "description": "Longest `wait` a changes request is held for; absent on servers without the long poll."},
+                "max_waiters_per_user": {"type": "integer", "description": "Changes requests one user may have held at once."},
+                "max_waiters": {"type": "integer", "description": "Changes requests the server holds at once in total."}}},
               "LoginRequest": {"type": "object", "required": ["username", "password"], "properties": {
                 "username": {"type": "string"}, "password": {"type": "string", "format": "password"},
                 "device": {"type": "string", "nullable": true, "description": "A name for the session, such as the host name; each revision written through it records this name (see Revision.device)."},
