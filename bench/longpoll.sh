@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Long poll (issue 14): 2,000 changes requests held open at once (`wait=60`), and meanwhile the
+# server's resident memory and the latency of an ordinary authenticated GET /v1/notes/{id}.
+# The same GET is measured on the same server before the waiters arrive, in the same run.
+# Targets (DESIGN 6): resident ≤ 64 MiB, GET p99 ≤ 5 ms while the 2,000 are held.
+#
+# How the 2,000 fit the server's caps: they come from 80 loopback addresses (127.0.1.1-80, 25
+# each, under the default per-address cap of 32 held requests) for 20 users (100 each, so
+# `--max-waiters-per-user 100`); `--max-connections 2700 --max-waiters 2000` make room in total.
+# WAITERS=N holds fewer; NOTES_BIN=.build/debug skips the release build (to check the script only).
+source "$(dirname "$0")/common.sh"
+if [ -n "${NOTES_BIN:-}" ]; then BIN=$NOTES_BIN; else build_release; fi
+work=$(mktemp -d)
+waiters=${WAITERS:-2000}
+users=20
+cleanup() {
+    stop_pid "${SERVER_PID:-}"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+for index in $(seq 0 $users); do
+    name=bench$index
+    [ "$index" -eq 0 ] && name=reader
+    echo "benchpassword" | "$BIN/notes-server" user add "$name" --password-stdin --db "$work/db.sqlite" >/dev/null
+done
+"$BIN/notes-server" serve --db "$work/db.sqlite" --listen 127.0.0.1:0 --max-connections 2700 \
+    --max-waiters "$waiters" --max-waiters-per-user $(((waiters + users - 1) / users)) > "$work/db.sqlite.out" 2> "$work/db.sqlite.log" &
+SERVER_PID=$!
+for _ in $(seq 200); do grep -q listening "$work/db.sqlite.out" 2>/dev/null && break; sleep 0.05; done
+SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$work/db.sqlite.out" | head -1)"
+echo "longpoll: server at $SERVER_URL, pid $SERVER_PID"
+
+python3 - "$SERVER_URL" "$SERVER_PID" "$waiters" "$users" <<'PY'
+import asyncio, http.client, json, os, resource, sys, threading, time, uuid
+url, pid, waiters, users = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+host, port = url.split("//")[1].split(":")
+port = int(port)
+resource.setrlimit(resource.RLIMIT_NOFILE, (8192, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+def rss_mib():
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+
+def request(method, path, body=None, token=None, source="127.0.0.2", extra=None):
+    conn = http.client.HTTPConnection(host, port, timeout=90, source_address=(source, 0))
+    headers = {"Content-Type": "application/json"}
+    if token: headers["Authorization"] = "Bearer " + token
+    headers.update(extra or {})
+    conn.request(method, path, body=body, headers=headers)
+    response = conn.getresponse()
+    data = response.read()
+    conn.close()
+    return response, data
+
+def login(name):
+    _, data = request("POST", "/v1/auth/login", json.dumps({"username": name, "password": "benchpassword"}))
+    return json.loads(data)["access_token"]
+
+def latencies(path, count, token):
+    conn = http.client.HTTPConnection(host, port, timeout=30, source_address=("127.0.0.2", 0))
+    headers = {"Authorization": "Bearer " + token}
+    samples = []
+    for _ in range(count):
+        start = time.perf_counter()
+        conn.request("GET", path, headers=headers)
+        conn.getresponse().read()
+        samples.append((time.perf_counter() - start) * 1000)
+    conn.close()
+    samples.sort()
+    return samples[len(samples) // 2], samples[int(len(samples) * 0.99) - 1]
+
+reader = login("reader")
+note = str(uuid.uuid4())
+request("PUT", f"/v1/notes/{note}", json.dumps({"path": "a.md", "content": "Some text.\n" * 180}), reader,
+        extra={"If-None-Match": "*"})
+tokens = [login(f"bench{index}") for index in range(1, users + 1)]
+idle_rss = rss_mib()
+quiet = latencies(f"/v1/notes/{note}", 5000, reader)
+
+# The waiters: one connection each, from 80 addresses, sending the long poll again when answered
+# (after Retry-After when a cap refused it). `sent` holds when each one's request went out.
+answered = {"early": 0}
+sent = [None] * waiters
+async def waiter(index):
+    token = tokens[index % users]
+    source = f"127.0.1.{index % 80 + 1}"
+    reader_, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
+    poll = (f"GET /v1/changes?since=0&wait=60 HTTP/1.1\r\nHost: {host}\r\n"
+            f"Authorization: Bearer {token}\r\n\r\n").encode()
+    while True:
+        writer.write(poll)
+        await writer.drain()
+        sent[index] = time.monotonic()
+        head = await reader_.readuntil(b"\r\n\r\n")
+        length = int([line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")][0])
+        await reader_.readexactly(length)
+        if time.monotonic() - sent[index] < 50:
+            answered["early"] += 1
+        sent[index] = None
+        retry = [line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"retry-after")]
+        if retry:
+            await asyncio.sleep(int(retry[0]))
+
+loop = asyncio.new_event_loop()
+threading.Thread(target=loop.run_forever, daemon=True).start()
+async def start_all():
+    for index in range(waiters):
+        asyncio.ensure_future(waiter(index))
+        if index % 100 == 99:
+            await asyncio.sleep(0.05)
+asyncio.run_coroutine_threadsafe(start_all(), loop).result()
+
+# All held once every request has been out for 2 s without an answer (the server would have
+# answered one it did not hold at once).
+start = time.monotonic()
+while True:
+    now = time.monotonic()
+    if all(at is not None and now - at > 2 for at in sent): break
+    if now - start > 40:
+        sys.exit(f"longpoll: the {waiters} waiters were not all held after 40 s ({answered['early']} answered early)")
+    time.sleep(0.2)
+held_after = time.monotonic() - start
+held_rss = rss_mib()
+loaded = latencies(f"/v1/notes/{note}", 5000, reader)
+after_rss = rss_mib()
+still = sum(1 for at in sent if at is not None)
+print(f"longpoll: {waiters} held (all in after {held_after:.1f} s; {still} still held after the GETs; "
+      f"{answered['early']} answered before their wait ended)")
+print(f"longpoll: server resident idle {idle_rss:.1f} MiB; with {waiters} held {held_rss:.1f} MiB, "
+      f"after the GETs {after_rss:.1f} MiB (target ≤ 64 MiB)")
+print(f"longpoll: GET note p50/p99 quiet {quiet[0]:.2f}/{quiet[1]:.2f} ms; with {waiters} held "
+      f"{loaded[0]:.2f}/{loaded[1]:.2f} ms (target p99 ≤ 5 ms), 5,000 sequential requests each")
+sys.stdout.flush()
+os._exit(0)  # the held waiters go with the process, without asyncio's complaints
+PY
+echo "longpoll: server peak resident $(awk '/VmHWM/ {print $2 / 1024 " MiB"}' "/proc/$SERVER_PID/status")"
