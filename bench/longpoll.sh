@@ -105,9 +105,10 @@ async def waiter(index):
 
 loop = asyncio.new_event_loop()
 threading.Thread(target=loop.run_forever, daemon=True).start()
+tasks = []  # the loop keeps only weak references to its tasks
 async def start_all():
     for index in range(waiters):
-        asyncio.ensure_future(waiter(index))
+        tasks.append(asyncio.ensure_future(waiter(index)))
         if index % 100 == 99:
             await asyncio.sleep(0.05)
 asyncio.run_coroutine_threadsafe(start_all(), loop).result()

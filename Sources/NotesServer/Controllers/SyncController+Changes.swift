@@ -28,7 +28,7 @@ extension SyncController {
     static let waitRange = 0...60
 
     /// Seconds a request refused by a waiter cap is asked to wait before polling again.
-    static let retryAfterFullSeconds = 5
+    static let retryAfterPastCapSeconds = 5
 
     /// The page bound when the limits do not set one.
     static let defaultPageBytes = 4 * 1024 * 1024
@@ -42,7 +42,7 @@ extension SyncController {
         let address = context.request.remoteAddress
         guard waiting.admit(user: query.user, address: address) else {
             var refused = first.response
-            refused.headers["Retry-After"] = String(Self.retryAfterFullSeconds)
+            refused.headers["Retry-After"] = String(Self.retryAfterPastCapSeconds)
             return .now(refused)
         }
         let deadline = ContinuousClock.now + .seconds(min(query.waitSeconds, maxWaitSeconds))

@@ -140,7 +140,7 @@ struct LongPollTests {
             for refused in [perUser, perAddress, total] {
                 let page = try refused.decode(ChangesPage.self)
                 #expect(refused.status == 200)
-                #expect(refused.headers["retry-after"] == String(SyncController.retryAfterFullSeconds))
+                #expect(refused.headers["retry-after"] == String(SyncController.retryAfterPastCapSeconds))
                 #expect(page.changes.isEmpty && page.cursor == cursor)
             }
             // Shutdown's release answers the held ones the same way, without Retry-After.
