@@ -106,6 +106,21 @@ struct LongPollTests {
         #expect(await notifier.wait(user: 1, after: notifier.mark(for: 1), until: far) == .closed, "no wait after close")
     }
 
+    @Test("a wait with an earlier deadline than those already held ends by its own deadline, and only it")
+    func earlierDeadlineEndsFirst() async throws {
+        let notifier = InProcessChangeNotifier()
+        let long = Task { await notifier.wait(user: 1, after: notifier.mark(for: 1), until: .now + .seconds(60)) }
+        #expect(try await waitUntil { notifier.waiting() == 1 })
+        let short = Task { await notifier.wait(user: 2, after: notifier.mark(for: 2), until: .now + .seconds(2)) }
+        #expect(try await waitUntil { notifier.waiting(user: 2) == 1 })
+        // Ended by its 2 s deadline, well before the 60 s one the sweeper first slept for.
+        #expect(try await waitUntil(timeout: 30) { notifier.waiting(user: 2) == 0 })
+        #expect(await short.value == .timedOut)
+        #expect(notifier.waiting(user: 1) == 1)
+        notifier.close()
+        #expect(await long.value == .closed)
+    }
+
     @Test("a change between reading the feed and waiting is not missed: the wait returns at once")
     func changeBeforeTheWaitIsNotMissed() async {
         let notifier = InProcessChangeNotifier()

@@ -46,6 +46,7 @@ struct LongPollServerTests {
             let response = try await poll.value
             #expect(response.status == 200)
             #expect(try response.decode(ChangesPage.self).changes.map(\.id) == [note.id])
+            #expect(response.header("Connection") == "close", "a held answer closes its connection (see SyncController+Changes)")
             let after = try await alice.send("GET", "/v1/changes", query: [("since", "0")])
             #expect(after.status == 200)
         }
