@@ -19,9 +19,16 @@ extension SyncController {
 
     /// A page read from the feed, ready to send.
     struct ChangesAnswer: Sendable {
-        let response: HTTPResponse
+        var response: HTTPResponse
         /// No change after the cursor: no note, and the cursor stays where it was.
         let isEmpty: Bool
+
+        /// The same answer with its body in storage of its own size, to be kept while a request is held.
+        func compacted() -> ChangesAnswer {
+            var copy = self
+            copy.response.body = response.body.withUnsafeBufferPointer { Array($0) }
+            return copy
+        }
     }
 
     /// The longest `wait` a request may ask for, whatever the server's `--max-wait`.
@@ -47,9 +54,11 @@ extension SyncController {
         }
         let deadline = ContinuousClock.now + .seconds(min(query.waitSeconds, maxWaitSeconds))
         let requestID = context.request.id
+        // The page writer reserved room for a full page (256 KiB); a held empty page keeps only its bytes.
+        let empty = first.compacted()
         return .later { [self] in
             defer { waiting.release(user: query.user, address: address) }
-            var response = await hold(query, first: first, mark: mark, until: deadline, requestID: requestID)
+            var response = await hold(query, empty: empty, mark: mark, until: deadline, requestID: requestID)
             // libmicrohttpd (0.9.75) zeroes a connection's whole memory pool (64 KiB) after each
             // request, so a kept-alive connection weighs 64 KiB while a new one weighs only the
             // pages its request touches. Closing after a held answer keeps an idle watcher's
@@ -60,14 +69,14 @@ extension SyncController {
     }
 
     /// Waits for the user's next change after `mark`, and answers with the page it brings, or
-    /// with `first` (the empty page) once `deadline` passes or the server shuts down.
-    private func hold(_ query: ChangesQuery, first: ChangesAnswer, mark: ChangeMark, until deadline: ContinuousClock.Instant,
+    /// with `empty` (the page found at first) once `deadline` passes or the server shuts down.
+    private func hold(_ query: ChangesQuery, empty: ChangesAnswer, mark: ChangeMark, until deadline: ContinuousClock.Instant,
                       requestID: String) async -> HTTPResponse {
         var seen = mark
         while true {
             switch await store.notifier.wait(user: query.user, after: seen, until: deadline) {
             case .timedOut, .closed:
-                return first.response
+                return empty.response
             case .changed(let now):
                 seen = now
                 do {
