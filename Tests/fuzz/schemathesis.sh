@@ -52,7 +52,8 @@ trap 'stop_server; rm -rf "$work"' EXIT
 db="$work/notes.sqlite"
 password="fuzz-password-$RANDOM$RANDOM"
 printf '%s\n' "$password" | "$server" user add fuzz --password-stdin --db "$db" >/dev/null
-"$server" serve --db "$db" --listen 127.0.0.1:0 >"$work/stdout" 2>"$report/server.log" &
+# `--max-wait 1`: a fuzzed long poll (`wait`) with nothing new is held for one second, not sixty.
+"$server" serve --db "$db" --listen 127.0.0.1:0 --max-wait 1 >"$work/stdout" 2>"$report/server.log" &
 server_pid=$!
 
 # The server prints its address once it listens: wait for that line, not for a fixed time.

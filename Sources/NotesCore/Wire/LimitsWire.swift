@@ -10,9 +10,17 @@ public struct ServerLimits: Codable, Sendable, Equatable {
     public var maxPageBytes: Int?
     /// The largest body accepted without a bearer token (sign-in, refresh).
     public var maxUnauthenticatedRequestBytes: Int?
+    /// The longest `wait` a changes request is held for (the long poll); absent: the server
+    /// does not hold changes requests (it answers at once whatever `wait` says).
+    public var maxWaitSeconds: Int?
+    /// Changes requests one user may have held at once; more are answered at once with an empty page.
+    public var maxWaitersPerUser: Int?
+    /// Changes requests the server holds at once for everyone together.
+    public var maxWaiters: Int?
 
     public init(maxNoteBytes: Int, maxRequestBytes: Int, maxBatchOperations: Int, maxPageSize: Int, requestsPerMinute: Int,
-                maxPageBytes: Int? = nil, maxUnauthenticatedRequestBytes: Int? = nil) {
+                maxPageBytes: Int? = nil, maxUnauthenticatedRequestBytes: Int? = nil,
+                maxWaitSeconds: Int? = nil, maxWaitersPerUser: Int? = nil, maxWaiters: Int? = nil) {
         self.maxNoteBytes = maxNoteBytes
         self.maxRequestBytes = maxRequestBytes
         self.maxBatchOperations = maxBatchOperations
@@ -20,5 +28,8 @@ public struct ServerLimits: Codable, Sendable, Equatable {
         self.requestsPerMinute = requestsPerMinute
         self.maxPageBytes = maxPageBytes
         self.maxUnauthenticatedRequestBytes = maxUnauthenticatedRequestBytes
+        self.maxWaitSeconds = maxWaitSeconds
+        self.maxWaitersPerUser = maxWaitersPerUser
+        self.maxWaiters = maxWaiters
     }
 }

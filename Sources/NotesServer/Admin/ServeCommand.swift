@@ -49,6 +49,12 @@ struct ServeCommand: AdminCommand {
                    help: "Bytes per changes page with content, published in /v1/limits (default 4 MiB)"),
             .value("max-note-size", placeholder: "SIZE",
                    help: "The largest note (bytes, or 512K, 1M), published in /v1/limits; at most the default 10M"),
+            .value("max-wait", .duration, placeholder: "DURATION",
+                   help: "The longest a changes request with `wait` is held (1s to 60s, default 60s), published in /v1/limits"),
+            .value("max-waiters", .int, placeholder: "N",
+                   help: "Changes requests held at once in total (default 4096, and at most three quarters of --max-connections)"),
+            .value("max-waiters-per-user", .int, placeholder: "N",
+                   help: "Changes requests one user may have held at once (default 8)"),
             .repeatable("trusted-proxy", placeholder: "CIDR",
                         help: "A reverse proxy (or range) whose X-Forwarded-For names the client; repeatable, IPv4 or IPv6 "
                             + "(e.g. 127.0.0.1/32)"),
@@ -98,6 +104,14 @@ struct ServeCommand: AdminCommand {
             // Larger notes would need larger requests and answers than every client expects.
             guard bytes <= configuration.limits.maxNoteBytes else { throw UsageError("--max-note-size may be at most 10M") }
             configuration.limits.maxNoteBytes = Int(bytes)
+        }
+        if let wait = try Self.positive(parsed.duration("max-wait"), "max-wait") {
+            guard wait <= 60 else { throw UsageError("--max-wait must be from 1 to 60 seconds") }
+            configuration.limits.maxWaitSeconds = wait
+        }
+        if let waiters = try Self.positive(parsed.int("max-waiters"), "max-waiters") { configuration.limits.maxWaiters = waiters }
+        if let waiters = try Self.positive(parsed.int("max-waiters-per-user"), "max-waiters-per-user") {
+            configuration.limits.maxWaitersPerUser = waiters
         }
         for text in parsed.values("trusted-proxy") {
             guard let range = AddressRange(text) else {

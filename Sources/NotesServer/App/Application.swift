@@ -10,6 +10,10 @@ final class Application: Sendable {
     let router: Router
     let notes: NoteStore
     let sessions: SessionStore
+    /// Wakes held changes requests (the long poll); closed at shutdown to answer them all.
+    let changeNotifier: InProcessChangeNotifier
+    /// The held changes requests, within their caps.
+    let waitingRequests: WaitingRequests
     let log: @Sendable (String) -> Void
 
     init(configuration: ServerConfiguration, database: DatabaseQueue, log: @escaping @Sendable (String) -> Void) {
@@ -19,21 +23,28 @@ final class Application: Sendable {
         let clock = configuration.clock
         let users = UserStore(database: database, clock: clock)
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
-        let notes = NoteStore(database: database, clock: clock, limits: configuration.limits)
+        let changeNotifier = InProcessChangeNotifier()
+        let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier)
+        let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
+                                                          perAddress: configuration.effectiveMaxWaitersPerAddress,
+                                                          total: configuration.effectiveMaxWaiters))
         var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock),
                             rateLimiter: RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute),
                             openBodyLimit: configuration.limits.maxUnauthenticatedRequestBytes ?? Router.defaultOpenBodyLimit, log: log)
-        MetaController(limits: configuration.limits).register(in: &router)
+        MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
                        throttle: LoginThrottle(limits: configuration.loginLimits, clock: clock), log: log).register(in: &router)
         TokensController(tokens: PersonalTokenStore(database: database, clock: clock)).register(in: &router)
         NotesController(store: notes).register(in: &router)
-        SyncController(store: notes).register(in: &router)
+        SyncController(store: notes, waiting: waitingRequests, maxWaitSeconds: configuration.limits.maxWaitSeconds ?? 60,
+                       log: log).register(in: &router)
         SearchController(store: notes).register(in: &router)
         HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
         self.router = router
         self.notes = notes
         self.sessions = sessions
+        self.changeNotifier = changeNotifier
+        self.waitingRequests = waitingRequests
     }
 }
 

@@ -16,7 +16,8 @@ struct ServerConfiguration: Sendable {
     var revisionRetentionSeconds: Int?
     var limits = ServerLimits(maxNoteBytes: 10 * 1024 * 1024, maxRequestBytes: 32 * 1024 * 1024,
                               maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000,
-                              maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit)
+                              maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit,
+                              maxWaitSeconds: 60, maxWaitersPerUser: 8, maxWaiters: 4096)
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?
@@ -39,6 +40,27 @@ struct ServerConfiguration: Sendable {
     /// The per-address connection limit in force (0: none).
     var effectiveConnectionsPerAddress: Int {
         connectionsPerAddress ?? (trustedProxies.isEmpty ? 64 : 0)
+    }
+
+    /// The long poll's total cap in force: `--max-waiters`, but never more than three quarters of
+    /// `--max-connections`, since each held request keeps a connection and ordinary requests
+    /// need the rest.
+    var effectiveMaxWaiters: Int {
+        max(1, min(limits.maxWaiters ?? 4096, connectionLimit - connectionLimit / 4))
+    }
+
+    /// Long polls one client address may hold: half its connection cap, so the address keeps
+    /// connections for ordinary requests (0: none, as with no per-address connection cap).
+    var effectiveMaxWaitersPerAddress: Int {
+        let connections = effectiveConnectionsPerAddress
+        return connections == 0 ? 0 : max(1, connections / 2)
+    }
+
+    /// What `/v1/limits` publishes: the configured limits with the long poll's caps in force.
+    var publishedLimits: ServerLimits {
+        var published = limits
+        published.maxWaiters = effectiveMaxWaiters
+        return published
     }
 
     /// `--max-db-size`: the most the database file may grow to, in bytes (`nil`: no limit).

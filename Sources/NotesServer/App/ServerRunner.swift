@@ -50,7 +50,8 @@ struct ServerRunner {
         let received = TerminationSignals.wait()
         log("shutting down on \(received == SIGINT ? "SIGINT" : "SIGTERM"): draining in-flight requests")
         for timer in purge { timer.cancel() }
-        server.shutdown()
+        // Long polls are answered first (an empty page each), or the drain would wait out their waits.
+        server.shutdown(releasingWaiters: app.changeNotifier.close)
         do {
             try app.database.close()
         } catch {

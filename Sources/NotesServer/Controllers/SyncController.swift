@@ -1,38 +1,20 @@
 import NotesCore
 
 /// `/v1/changes` and `/v1/batch`: the two endpoints sync is built on.
+///
+/// The changes feed, and its long poll, are in `SyncController+Changes.swift`.
 struct SyncController: Sendable {
     let store: NoteStore
+    /// The held changes requests and their caps.
+    let waiting: WaitingRequests
+    /// The longest a changes request is held (`--max-wait`); a longer `wait` is shortened to it.
+    let maxWaitSeconds: Int
+    let log: @Sendable (String) -> Void
 
     func register(in router: inout Router) {
-        router.add("GET", "/v1/changes", access: .read) { try .now(changes($0)) }
+        router.add("GET", "/v1/changes", access: .read) { try changes($0) }
         router.add("POST", "/v1/batch", access: .write) { try .now(batch($0)) }
     }
-
-    private func changes(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.caller().userID
-        var since = NoteChangesCursor.start
-        if let raw = context.request.query["since"], !raw.isEmpty {
-            guard let cursor = NoteChangesCursor(raw) else {
-                throw HTTPError.badRequest("since must be a cursor returned by this endpoint.", code: "invalid_cursor")
-            }
-            since = cursor
-        }
-        let limit = try context.intQuery("limit", default: 500, range: 1...store.limits.maxPageSize)
-        let include = context.request.query["include"] ?? ""
-        guard include.isEmpty || include == "content" else {
-            throw HTTPError.badRequest("include accepts only \"content\".", code: "invalid_parameter")
-        }
-        var writer = ChangesPageWriter(maxBytes: store.limits.maxPageBytes ?? Self.defaultPageBytes)
-        let end = try store.changes(userID: user, since: since, limit: limit, includeContent: include == "content") { note in
-            try writer.append(note.resource)
-        }
-        let body = try writer.finish(cursor: end.cursor.text, hasMore: end.hasMore, userId: user)
-        return HTTPResponse(status: 200, headers: ["Content-Type": HTTPResponse.jsonContentType], body: body)
-    }
-
-    /// The page bound when the limits do not set one.
-    static let defaultPageBytes = 4 * 1024 * 1024
 
     /// Applies every operation in one transaction; each gets its own status, like a request alone.
     /// An operation that fails its precondition or validation fails alone; the others still apply.
@@ -47,7 +29,7 @@ struct SyncController: Sendable {
         guard request.operations.count <= store.limits.maxBatchOperations else {
             throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
         }
-        let results = try store.database.write { db in
+        let results = try store.write(for: user) { db in
             try request.operations.map { operation in
                 do {
                     return try apply(operation, db: db, userID: user, device: caller.device)

@@ -8,8 +8,8 @@ import NotesCore
 struct HTTPResponse: Sendable {
     /// The HTTP status code, 100–599; anything else is replaced by a 500 when queued.
     var status: Int
-    /// Response headers; `Content-Length`, `Transfer-Encoding` and `Connection` set here are ignored
-    /// because libmicrohttpd owns framing.
+    /// Response headers; `Content-Length` and `Transfer-Encoding` set here are ignored because
+    /// libmicrohttpd owns framing; `Connection: close` closes the connection after this answer.
     var headers: HTTPHeaders
     /// The body bytes (omitted on the wire for `HEAD`, 204 and 304).
     var body: [UInt8]

@@ -14,7 +14,11 @@ extension HTTPServer {
     /// has finished. Must not be called from inside `respond(to:)` (it waits for that very thread).
     /// Requests still suspended after `drainTimeoutSeconds` are answered 503 `shutting_down`, because
     /// `MHD_stop_daemon` aborts the process while any connection is suspended.
-    func shutdown() {
+    ///
+    /// `releaseWaiters` runs once no new connection can arrive and before the drain waits: the
+    /// place to answer requests that are held on purpose (long polls), which would otherwise
+    /// keep the drain waiting for their whole wait.
+    func shutdown(releasingWaiters releaseWaiters: () -> Void = {}) {
         while true {
             let step: ShutdownStep = lifecycle.withLock { state in
                 switch state {
@@ -36,19 +40,20 @@ extension HTTPServer {
             case .waitForOtherCaller:
                 usleep(1_000)
             case .stop(let handle):
-                drainAndStop(handle)
+                drainAndStop(handle, releasingWaiters: releaseWaiters)
                 lifecycle.withLock { $0 = .stopped }
                 return
             }
         }
     }
 
-    private func drainAndStop(_ handle: DaemonHandle) {
+    private func drainAndStop(_ handle: DaemonHandle, releasingWaiters releaseWaiters: () -> Void) {
         draining.store(true, ordering: .relaxed)
         let listener = MHD_quiesce_daemon(handle.daemon)
         if listener != MHD_INVALID_SOCKET {
             close(listener)
         }
+        releaseWaiters()
         let deadline = ContinuousClock.now + .milliseconds(Int(configuration.drainTimeoutSeconds * 1000))
         // Polling keeps this callable from any thread without a condition the MHD threads must signal.
         while activity.withLock({ $0.inFlight > 0 }) && ContinuousClock.now < deadline {

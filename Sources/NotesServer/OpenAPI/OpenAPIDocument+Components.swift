@@ -68,6 +68,13 @@ extension OpenAPIDocument {
             description: "Changes per page, 1 to `max_page_size` (default 500).",
             schema: ["type": "integer", "minimum": 1, "default": 500]
         ),
+        "Wait": parameter("wait", in: .query,
+            description: """
+                Seconds to hold the request when nothing changed after `since` (0, the default: answer at once). \
+                Longer than the server's `max_wait_seconds` is shortened to it.
+                """,
+            schema: ["type": "integer", "minimum": 0, "maximum": 60, "default": 0]
+        ),
         "Include": parameter("include", in: .query,
             description: "`content` adds each note's content to the feed.",
             schema: ["type": "string", "enum": ["content"]]

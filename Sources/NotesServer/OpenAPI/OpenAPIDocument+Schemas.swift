@@ -56,6 +56,12 @@ extension OpenAPIDocument {
                     "type": "integer",
                     "description": "Largest body accepted without a bearer token (sign-in, refresh).",
                 ],
+                "max_wait_seconds": [
+                    "type": "integer",
+                    "description": "Longest `wait` a changes request is held for; absent on servers without the long poll.",
+                ],
+                "max_waiters_per_user": ["type": "integer", "description": "Changes requests one user may have held at once."],
+                "max_waiters": ["type": "integer", "description": "Changes requests the server holds at once in total."],
             ],
         ],
         "LoginRequest": [

@@ -7,9 +7,29 @@ extension OpenAPIDocument {
                     Every note changed after the cursor, tombstones included, in rev order, each note once at its \
                     latest state.
                     """,
-                parameters: [parameter("Since"), parameter("ChangesLimit"), parameter("Include")],
+                description: """
+                    With `wait`, a long poll: when nothing changed after `since`, the request is held until a change \
+                    for the same user commits (then that page) or the wait ends (then an empty page with the same \
+                    cursor). The server holds at most `max_waiters_per_user` such requests per user and `max_waiters` \
+                    in total (see `/v1/limits`); past a cap, and while it shuts down, the empty page comes at once, \
+                    with `Retry-After` past a cap.
+                    """,
+                parameters: [parameter("Since"), parameter("ChangesLimit"), parameter("Include"), parameter("Wait")],
                 responses: [
-                    "200": answer("One page of changes.", schema("ChangesPage")),
+                    "200": answer(
+                        "One page of changes (empty when a long poll's wait ended).",
+                        schema("ChangesPage"),
+                        headers: [
+                            "Retry-After": [
+                                "required": false,
+                                "description": """
+                                    Present when a long poll was not held because the server holds as many as it \
+                                    allows: seconds to wait before polling again.
+                                    """,
+                                "schema": ["type": "integer", "minimum": 0],
+                            ],
+                        ]
+                    ),
                     "410": errorAnswer(
                         """
                             `resync_required`: deletions after this cursor were already purged (or the cursor is \

@@ -42,7 +42,7 @@ extension NoteStore {
     /// answers as the first purge did (a retried request is safe).
     /// - Throws: 404 for no such note, `StaleNoteError` when the note is not at `ifMatch`.
     func purge(userID: Int64, id: NoteID, ifMatch: Int64) throws -> PurgeResult {
-        try database.withWriter { db in
+        let purged = try database.withWriter { db in
             let secureDelete = try db.scalarInt("PRAGMA secure_delete") ?? 0
             try db.execute("PRAGMA secure_delete = ON")
             defer { try? db.execute(secureDelete == 0 ? "PRAGMA secure_delete = OFF" : "PRAGMA secure_delete = ON") }
@@ -71,6 +71,9 @@ extension NoteStore {
             try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             return result
         }
+        // Purging a live note deleted it first: a change its user's long polls must hear of.
+        notifier.changed(user: userID)
+        return purged
     }
 
     /// Deletes revisions created more than `age` milliseconds ago, except each note's latest

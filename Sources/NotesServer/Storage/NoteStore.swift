@@ -4,12 +4,27 @@ import NotesCore
 ///
 /// Every write runs in one transaction that takes the user's next revision number, updates the
 /// note and appends the revision, so readers never see half a change. HTML is rendered at the
-/// first read of a revision and kept (`NoteStore+HTML.swift`), not at every write.
+/// first read of a revision and kept (`NoteStore+HTML.swift`), not at every write. Once a write
+/// that can move a user's changes feed has committed, `notifier` wakes that user's long polls.
 struct NoteStore: Sendable {
     let database: DatabaseQueue
     let clock: ServerClock
     let limits: ServerLimits
+    let notifier: any ChangeNotifier
     let renderer = MarkdownRenderer.safe
+
+    /// Runs `body` in one write transaction and, once it committed, wakes `userID`'s long polls.
+    ///
+    /// Every write to a user's notes goes through here (a note's purge signals by itself), so
+    /// no change can commit without its waiters hearing of it. A write that changed nothing (a
+    /// retried create) wakes them for nothing: they read the feed again and wait on. Purging old
+    /// tombstones signals nothing: it never moves a held request's cursor (held means the cursor
+    /// is at the user's latest revision, which no purge passes).
+    func write<T>(for userID: Int64, _ body: (Database) throws -> T) throws -> T {
+        let result = try database.write(body)
+        notifier.changed(user: userID)
+        return result
+    }
 
     /// The note with `id`, live or tombstone, with its content.
     func note(userID: Int64, id: NoteID) throws -> NoteRecord? {
@@ -35,7 +50,7 @@ struct NoteStore: Sendable {
     /// - Throws: `StaleNoteError` (412), `NoteStoreError` when the path is taken or the note is missing,
     ///   `NotePathError` when a new path (a create, or a rename) breaks `NotePath.newNoteProblem`.
     func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
-        try database.write { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition, device: device) }
+        try write(for: userID) { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition, device: device) }
     }
 
     /// `put` inside an existing transaction (batch).
@@ -92,7 +107,7 @@ struct NoteStore: Sendable {
 
     /// Turns a note into a tombstone if it is at revision `ifMatch`. Deleting a tombstone again is a no-op.
     func delete(userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
-        try database.write { db in try delete(db, userID: userID, id: id, ifMatch: ifMatch, device: device) }
+        try write(for: userID) { db in try delete(db, userID: userID, id: id, ifMatch: ifMatch, device: device) }
     }
 
     /// `delete` inside an existing transaction (batch).

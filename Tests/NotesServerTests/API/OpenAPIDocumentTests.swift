@@ -127,7 +127,7 @@ struct OpenAPIDocumentTests {
             ("SearchHit", SearchResults.Hit(id: id, path: "a.md", snippet: "**x**", rev: 3)),
             ("BatchOperation", operation), ("BatchResult", result),
             ("ServerLimits", ServerLimits(maxNoteBytes: 1, maxRequestBytes: 2, maxBatchOperations: 3, maxPageSize: 4, requestsPerMinute: 5,
-                                          maxPageBytes: 6, maxUnauthenticatedRequestBytes: 7)),
+                                          maxPageBytes: 6, maxUnauthenticatedRequestBytes: 7, maxWaitSeconds: 8, maxWaitersPerUser: 9, maxWaiters: 10)),
             ("LoginRequest", LoginRequest(username: "a", password: "p", device: "laptop", replacesRefreshToken: "nrt_x")),
             ("RefreshRequest", RefreshRequest(refreshToken: "nrt_x")),
             ("TokenResponse", TokenResponse(accessToken: "nat_x", expiresIn: 3600, refreshToken: "nrt_x", user: user)),

@@ -51,6 +51,9 @@ struct OpenAPILiveTests {
             spec.check(try await api.send("GET", "/v1/notes/\(id)/revisions/\(note.rev)"), "GET", "/v1/notes/{id}/revisions/{rev}")
             spec.check(try await api.send("GET", "/v1/changes", query: [("include", "content")]), "GET", "/v1/changes")
             spec.check(try await api.send("GET", "/v1/changes", query: [("since", "999")]), "GET", "/v1/changes")
+            let latest = try await api.send("GET", "/v1/changes").decode(ChangesPage.self).cursor
+            spec.check(try await api.send("GET", "/v1/changes", query: [("since", latest), ("wait", "1")]), "GET", "/v1/changes")
+            spec.check(try await api.send("GET", "/v1/changes", query: [("wait", "61")]), "GET", "/v1/changes")
             spec.check(try await api.send("GET", "/v1/search", query: [("q", "alph*")]), "GET", "/v1/search")
             spec.check(try await api.send("GET", "/v1/search"), "GET", "/v1/search")
             let batch = BatchRequest(operations: [
