@@ -18,9 +18,15 @@ final class InotifyWatcher: FolderWatcher {
         /// Watch descriptor → folder relative to the root ("" for the root).
         var folders: [Int32: String] = [:]
         var pending = LocalEvents()
-        var injectOverflow: Bool
+        /// Test hook: events are being lost, from the first batch until the next `rewatch()`.
+        var injectedOverflow: InjectedOverflow
         var warnedLimit = false
         var source: DispatchSourceBox<any DispatchSourceRead>?
+    }
+
+    /// The test hook's course: armed, then losing every event until the rescan, then done.
+    enum InjectedOverflow {
+        case off, armed, losing
     }
 
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO)
@@ -31,7 +37,8 @@ final class InotifyWatcher: FolderWatcher {
     private let state: Mutex<State>
 
     /// Opens an inotify instance and watches every folder under `root`.
-    /// - Parameter injectOverflow: test hook: the first batch of events is taken for a lost queue.
+    /// - Parameter injectOverflow: test hook: the first batch of events is taken for a lost
+    ///   queue, and every event after it is lost too until the rescan that must follow.
     /// - Throws: `CLIError` when the system gives no inotify instance (its per-user limit).
     init(root: String, injectOverflow: Bool) throws {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -40,7 +47,7 @@ final class InotifyWatcher: FolderWatcher {
         }
         self.root = root
         self.descriptor = descriptor
-        state = Mutex(State(injectOverflow: injectOverflow))
+        state = Mutex(State(injectedOverflow: injectOverflow ? .armed : .off))
         state.withLock { state in _ = watchTree("", reporting: false, into: &state) }
     }
 
@@ -72,7 +79,10 @@ final class InotifyWatcher: FolderWatcher {
     }
 
     func rewatch() {
-        state.withLock { state in _ = watchTree("", reporting: false, into: &state) }
+        state.withLock { state in
+            if state.injectedOverflow == .losing { state.injectedOverflow = .off }
+            _ = watchTree("", reporting: false, into: &state)
+        }
     }
 
     func stop() {
@@ -108,9 +118,10 @@ final class InotifyWatcher: FolderWatcher {
             }
         }
         guard sawEvents else { return }
-        if state.injectOverflow {
-            state.injectOverflow = false
-            batch = LocalEvents(overflowed: true)
+        if state.injectedOverflow != .off {
+            // As in a real overflow, nothing is known of what happened until the rescan.
+            batch = LocalEvents(overflowed: state.injectedOverflow == .armed)
+            state.injectedOverflow = .losing
         }
         state.pending.files.formUnion(batch.files)
         state.pending.vanishedFolders.formUnion(batch.vanishedFolders)
