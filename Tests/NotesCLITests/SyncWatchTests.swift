@@ -10,11 +10,13 @@ import Testing
 @Suite("Sync: watching a folder (notes sync --watch)")
 struct SyncWatchTests {
     /// Runs `body` with a watcher on each folder in `names`, and stops them all afterwards.
-    private func withWatchers(_ h: SyncHarness, _ names: [String], hooks: [String: String] = [:],
+    private func withWatchers(_ h: SyncHarness, _ names: [String], extra: [String] = [], hooks: [String: String] = [:],
                               _ body: ([WatchingSync]) async throws -> Void) async throws {
         var watchers: [WatchingSync] = []
         do {
-            for name in names { watchers.append(try WatchingSync(folder: h.folder(name), environment: h.client.environment, hooks: hooks)) }
+            for name in names {
+                watchers.append(try WatchingSync(folder: h.folder(name), environment: h.client.environment, extra: extra, hooks: hooks))
+            }
             for watcher in watchers { try #require(try await watcher.waitUntilWatching(), "the watcher never started: \(watcher.stderr)") }
             try await body(watchers)
         } catch {
@@ -273,6 +275,43 @@ struct SyncWatchTests {
         #expect(wakes([], vanished: ["dir"]), "a folder moved away takes synced notes with it")
         #expect(!wakes([], vanished: ["never-synced"]))
         #expect(wakes([".notesignore"]))
+    }
+
+    @Test("--json: one JSON line per sync that did something, with its report, and none for idle cycles")
+    func jsonLines() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try await withWatchers(h, ["a"], extra: ["--json"]) { watchers in
+                try h.write("a", "one.md", "one\n")
+                let synced = try await waitUntil(timeout: 60, every: .milliseconds(100)) { watchers[0].stdout.contains(#""event":"synced""#) }
+                #expect(synced, "\(watchers[0].stderr)")
+                #expect(await watchers[0].stop() == 0)
+                struct Line: Decodable {
+                    var time: String
+                    var event: String
+                    var report: SyncReport?
+                }
+                let lines = try watchers[0].stdout.split(separator: "\n").map { try WireJSON.decoder().decode(Line.self, from: Data($0.utf8)) }
+                #expect(lines.map(\.event) == ["watching", "synced", "stopped"], "the first sync had nothing to do: no line")
+                #expect(lines.first { $0.event == "synced" }?.report?.changes == [SyncReport.Change(action: .uploaded, path: "one.md")])
+                #expect(lines.allSatisfy { $0.time.hasSuffix("Z") })
+            }
+        }
+    }
+
+    @Test("the mass-delete guard stops a watcher with its message (exit 1) and deletes nothing")
+    func massDeleteGuardStopsTheWatcher() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "only.md", "the only note\n")
+            try await h.sync("a")
+            try await withWatchers(h, ["a"]) { watchers in
+                try h.remove("a", "only.md")  // as an emptied or unmounted folder looks
+                #expect(await watchers[0].waitForExit() == 1, "\(watchers[0].stderr)")
+                #expect(watchers[0].stderr.contains("would delete 1 of 1 notes"), "\(watchers[0].stderr)")
+                #expect(try await h.serverNotes() == ["only.md": "the only note\n"])
+            }
+        }
     }
 
     @Test("--quiet-period takes 1s, 500ms and plain seconds, and refuses anything else")
