@@ -178,11 +178,18 @@ final class WatchLoop {
     private func renewSession(after error: ClientError) async throws {
         let bound = shared.bound
         let held = await bound.client.session
-        if let client = try WatchCredentials.newerSession(than: held, for: bound, environment: environment) {
-            shared.replaceClient(client)
-            output.state(.sessionRenewed, "session renewed: \(bound.account.username) signed in again on this machine; going on with that session")
-            shared.markRemoteChanged()
-            return
+        // A sign-in on this machine ends the session it replaces on the server a moment before
+        // it stores its own: give that write a few seconds to land before giving up.
+        let patience = ContinuousClock.now + .seconds(5)
+        while true {
+            if let client = try WatchCredentials.newerSession(than: held, for: bound, environment: environment) {
+                shared.replaceClient(client)
+                output.state(.sessionRenewed, "session renewed: \(bound.account.username) signed in again on this machine; going on with that session")
+                shared.markRemoteChanged()
+                return
+            }
+            guard ContinuousClock.now < patience, !shared.stopping else { break }
+            try? await Task.sleep(for: .milliseconds(200), clock: .continuous)
         }
         let sentence = CLI.outcome(of: error).sentence
         if settings.json { output.state(.signedOut, sentence) }
