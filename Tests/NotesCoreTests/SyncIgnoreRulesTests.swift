@@ -58,4 +58,16 @@ struct SyncIgnoreRulesTests {
         #expect(IgnoreRules().isEmpty)
         #expect(!IgnoreRules().isIgnored("a.md"))
     }
+
+    @Test("editors' temporary files are ignored in every folder, and .notesignore can bring one back")
+    func editorTemporaryFilesAreIgnoredByDefault() {
+        let rules = IgnoreRules.folder(parsing: "draft.md\n!keep.md~\n")
+        for path in ["4913", "sub/4913", ".a.md.swp", "a.md.swp", "x/a.md.swx", "a.md.swo", "a.md~", "sub/#a.md#", ".#a.md", "draft.md"] {
+            #expect(rules.isIgnored(path), "\(path) should be ignored")
+        }
+        for path in ["a.md", "4913.md", "swp.md", "a~b.md", "#a.md", "a#b#.md", "keep.md~"] {
+            #expect(!rules.isIgnored(path), "\(path) should sync")
+        }
+        #expect(IgnoreRules.editorTemporaryFiles == IgnoreRules.folder(parsing: "# only a comment\n"))
+    }
 }

@@ -52,6 +52,19 @@ public struct IgnoreRules: Sendable, Equatable {
     /// Whether there are no rules.
     public var isEmpty: Bool { rules.isEmpty }
 
+    /// Editors' temporary files, which never sync and never wake a watching sync: vim's swap
+    /// files and the `4913` file it writes to probe a folder, Emacs's backups (`name~`),
+    /// auto-saves (`#name#`) and lock links (`.#name`, a dot-file anyway).
+    public static let editorTemporaryFiles = IgnoreRules(parsing: "4913\n*.swp\n*.swx\n*.swo\n*~\n\\#*#\n.#*\n")
+
+    /// A folder's rules: the editors' temporary files first, then `.notesignore`'s text, so a
+    /// `!` rule there can still bring one of them back (the last matching rule wins).
+    public static func folder(parsing text: String) -> IgnoreRules {
+        var combined = editorTemporaryFiles
+        combined.rules += IgnoreRules(parsing: text).rules
+        return combined
+    }
+
     /// Whether the file at `path` (relative, `/`-separated) is ignored, itself or by a folder.
     public func isIgnored(_ path: String) -> Bool {
         guard !rules.isEmpty else { return false }

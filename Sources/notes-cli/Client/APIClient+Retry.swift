@@ -14,6 +14,7 @@ extension APIClient {
         }
         var http = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body,
                                maxResponseBytes: request.maxResponseBytes ?? ResponseBudget.defaultMaxBytes)
+        http.serverHold = request.serverHold
         http.headers["Accept"] = request.accept
         if let bearer { http.headers["Authorization"] = "Bearer \(bearer)" }
         var attempt = 1

@@ -20,6 +20,8 @@ struct APIRequest: Sendable {
     /// The largest answer body accepted; nil: the bound that follows the server's limits
     /// (`ResponseBudget`).
     var maxResponseBytes: Int?
+    /// How long the server may hold the answer by design (a long poll); see `HTTPRequest.serverHold`.
+    var serverHold: Duration = .zero
 
     init(_ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil,
          idempotent: Bool? = nil, authenticated: Bool = true) {

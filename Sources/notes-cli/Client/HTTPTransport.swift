@@ -14,6 +14,9 @@ struct HTTPRequest: Sendable {
     var body: Data?
     /// The largest answer body accepted; beyond it the transfer is stopped (`TransportError.tooLarge`).
     var maxResponseBytes = ResponseBudget.defaultMaxBytes
+    /// How long the server may hold the answer by design (a long poll's `wait`): added to the
+    /// idle timeout and the deadline, so a quiet wait is not taken for a dead server.
+    var serverHold: Duration = .zero
 }
 
 /// One HTTP answer: status, headers (names lowercased), body.
@@ -115,9 +118,15 @@ struct URLSessionTransport: Sendable {
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let what = "\(request.method) \(request.url.path)"
+        var limits = self.timeouts
+        if request.serverHold > .zero {
+            limits.idle += request.serverHold
+            limits.deadline += request.serverHold
+            urlRequest.timeoutInterval = TimeInterval(limits.deadline.components.seconds + 5)
+        }
         let task = session.dataTask(with: urlRequest)
         let transfer = Transfer(what: what, maxBytes: request.maxResponseBytes)
-        let watchdog = Task { [timeouts] in await Self.watch(transfer, task: task, timeouts: timeouts, what: what) }
+        let watchdog = Task { [limits] in await Self.watch(transfer, task: task, timeouts: limits, what: what) }
         defer { watchdog.cancel() }
         let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -73,7 +73,8 @@ struct LocalScan {
         var otherFiles = 0
         for entry in listing.entries {
             guard entry.path.hasSuffix(NotePath.fileExtension) else {
-                otherFiles += 1
+                // An editor's swap file or anything `.notesignore` names is not worth a warning.
+                if !ignore.isIgnored(NotePath.nfc(entry.path)) { otherFiles += 1 }
                 continue
             }
             let path = NotePath.nfc(entry.path)

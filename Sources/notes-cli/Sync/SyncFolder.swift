@@ -140,9 +140,9 @@ struct SyncFolder: Sendable {
         return lstat(upper, &info) == 0
     }
 
-    /// The rules of `.notesignore`, or none when there is no such file.
+    /// The folder's ignore rules: editors' temporary files, then `.notesignore` when there is one.
     func ignoreRules() -> IgnoreRules {
-        guard let data = FileManager.default.contents(atPath: ignorePath) else { return IgnoreRules() }
-        return IgnoreRules(parsing: String(decoding: data, as: UTF8.self))
+        guard let data = FileManager.default.contents(atPath: ignorePath) else { return .editorTemporaryFiles }
+        return .folder(parsing: String(decoding: data, as: UTF8.self))
     }
 }

@@ -14,9 +14,18 @@ import Darwin
 final class SyncLock: Sendable {
     private let descriptor: Int32
 
-    /// Takes the lock at `path`.
-    /// - Throws: `CLIError` when another sync holds it or the file cannot be opened.
-    init(path: String) throws {
+    /// Who holds a lock, as written into the lock file for the one that finds it taken.
+    enum Holder: String, Sendable {
+        /// A one-shot command (`notes sync`, `notes resolve`, ...).
+        case sync
+        /// `notes sync --watch`, which holds the lock for as long as it runs.
+        case watcher = "watch"
+    }
+
+    /// Takes the lock at `path`, and records the process and `holder` in the file.
+    /// - Throws: `CLIError` when another sync holds it (naming a watcher and its pid when the
+    ///   file says so) or the file cannot be opened.
+    init(path: String, holder: Holder = .sync) throws {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw CLIError.failure("cannot open the sync lock \(path): \(String(cString: strerror(errno)))")
@@ -24,13 +33,36 @@ final class SyncLock: Sendable {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
-            close(fd)
-            if code == EWOULDBLOCK {
-                throw CLIError.failure("another sync is running in this folder (it holds \(path)); try again when it is done")
-            }
+            defer { close(fd) }
+            if code == EWOULDBLOCK { throw Self.taken(path, holder: Self.holder(fd)) }
             throw CLIError.failure("cannot lock \(path): \(String(cString: strerror(code)))")
         }
         descriptor = fd
+        // Best effort: the lock is the flock, the text only explains it to whoever finds it taken.
+        let text = Array("\(getpid()) \(holder.rawValue)\n".utf8)
+        if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+    }
+
+    /// The refusal for a lock held by `holder` (pid and kind, when the file says).
+    private static func taken(_ path: String, holder: (pid: Int32, kind: Holder)?) -> CLIError {
+        guard let holder else {
+            return CLIError.failure("another sync is running in this folder (it holds \(path)); try again when it is done")
+        }
+        if holder.kind == .watcher {
+            return CLIError.failure("a watcher (`notes sync --watch`, pid \(holder.pid)) is running in this folder and keeps it "
+                                    + "in sync already; stop it first to run another sync here")
+        }
+        return CLIError.failure("another sync is running in this folder (pid \(holder.pid), holding \(path)); try again when it is done")
+    }
+
+    /// What the lock file says about its holder: "PID KIND".
+    private static func holder(_ fd: Int32) -> (pid: Int32, kind: Holder)? {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let fields = String(decoding: bytes[..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, let kind = Holder(rawValue: String(fields[1])) else { return nil }
+        return (pid, kind)
     }
 
     deinit {

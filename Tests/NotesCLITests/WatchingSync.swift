@@ -1,0 +1,75 @@
+import Foundation
+import NotesTestSupport
+
+/// A `notes sync --watch` running in the background for a test: the real binary, its output
+/// collected as it comes, stopped (SIGTERM, then SIGKILL if it lingers) by the test.
+///
+/// Watchers in tests run with a short quiet period and short poll and backoff intervals
+/// (`WatchSettings`' test hooks), so the suite stays fast against a server without long poll.
+final class WatchingSync: @unchecked Sendable {
+    // @unchecked: the output buffers are only touched under `lock`.
+    let process = Process()
+    private let exit: ProcessExit
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+
+    /// Starts `notes sync --watch FOLDER --quiet-period 0.2 EXTRA` with `environment` (HOME and
+    /// the config folder) plus the test hooks and `hooks`.
+    init(folder: String, environment: [String: String], extra: [String] = [], hooks: [String: String] = [:]) throws {
+        process.executableURL = BuiltProducts.client
+        process.arguments = ["sync", "--watch", folder, "--quiet-period", "0.2"] + extra
+        var env = environment.merging(["NOTES_TEST_WATCH_POLL": "0.2", "NOTES_TEST_WATCH_MAX_BACKOFF": "1"]) { $1 }
+        env.merge(hooks) { $1 }
+        env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = env
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        exit = ProcessExit(process)
+        let lock = self.lock
+        outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }  // end of file: stop being called
+            lock.withLock { self?.out.append(data) }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }  // end of file: stop being called
+            lock.withLock { self?.err.append(data) }
+        }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    var hasExited: Bool { exit.hasExited }
+
+    /// Waits until the first sync is done and the watcher says it is watching.
+    func waitUntilWatching(timeout: Double = 60) async throws -> Bool {
+        try await waitUntil(timeout: timeout, every: .milliseconds(50)) { self.stdout.contains("watching ") || self.hasExited }
+            && !hasExited
+    }
+
+    /// Sends `signal` to the watcher.
+    func send(_ signal: Int32) {
+        if !exit.hasExited { kill(process.processIdentifier, signal) }
+    }
+
+    /// The exit status, or nil if it is still running after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+        await exit.wait(timeout: timeout)
+    }
+
+    /// SIGTERM, and the exit status; a watcher still running 30 s later is killed (status nil).
+    @discardableResult
+    func stop() async -> Int32? {
+        send(SIGTERM)
+        if let status = await exit.wait(timeout: .seconds(30)) { return status }
+        send(SIGKILL)
+        _ = await exit.wait()
+        return nil
+    }
+}
