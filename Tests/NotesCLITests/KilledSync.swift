@@ -17,6 +17,7 @@ struct KilledSync {
     /// SIGKILL as soon as it holds; waits for the child to be gone.
     static func run(_ arguments: [String], environment: [String: String],
                     when trigger: () throws -> Bool) async throws -> KilledSync {
+        BrokenPipes.ignore()
         let process = Process()
         process.executableURL = BuiltProducts.client
         process.arguments = arguments

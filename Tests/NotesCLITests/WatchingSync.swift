@@ -17,6 +17,7 @@ final class WatchingSync: @unchecked Sendable {
     /// Starts `notes sync --watch FOLDER --quiet-period 0.2 EXTRA` with `environment` (HOME and
     /// the config folder) plus the test hooks and `hooks`.
     init(folder: String, environment: [String: String], extra: [String] = [], hooks: [String: String] = [:]) throws {
+        BrokenPipes.ignore()
         process.executableURL = BuiltProducts.client
         process.arguments = ["sync", "--watch", folder, "--quiet-period", "0.2"] + extra
         var env = environment.merging(["NOTES_TEST_WATCH_POLL": "0.2", "NOTES_TEST_WATCH_MAX_BACKOFF": "1"]) { $1 }

@@ -65,6 +65,7 @@ public final class ScriptedHTTPServer: Sendable {
 
     /// Listens on a free loopback port and answers every request with `handler`.
     public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
+        BrokenPipes.ignore()
         self.handler = handler
         (listener, port) = try Self.openListener()
         let thread = Thread { [self] in acceptLoop() }

@@ -24,6 +24,7 @@ public final class TestServer: @unchecked Sendable {
     ///     one in the server's temporary folder, removed by `stop()`.
     ///   - port: a fixed port (a restart on the same address); by default a free one.
     public init(extraArguments: [String] = [], database: String? = nil, port: Int = 0) async throws {
+        BrokenPipes.ignore()
         let directory = try TemporaryDirectory("notes-server")
         let databasePath = database ?? directory.appending("notes.sqlite").path
         let process = Process()
