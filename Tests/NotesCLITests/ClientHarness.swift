@@ -57,7 +57,9 @@ struct ClientHarness {
     func login(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let result = try await notes(["login", "--server", serverURL, "--username", Self.username, "--password-stdin"],
                                      stdin: Self.password + "\n", sourceLocation: sourceLocation)
-        #expect(result.exitCode == 0, "login failed: \(result.stderr)", sourceLocation: sourceLocation)
+        // The server's last log lines too: a sign-in that hangs must say where it stopped.
+        #expect(result.exitCode == 0, "login failed: \(result.stderr)\nserver log:\n\(server.log.split(separator: "\n").suffix(15).joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
     }
 
     /// The session the client stored for this server.
