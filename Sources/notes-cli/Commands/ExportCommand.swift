@@ -107,7 +107,8 @@ struct ExportCommand: Command {
             terminal.printError("notes export: kept \(path): its note is gone but the page was edited after export")
         }
         let copied = site.files.count { if case .copy = $0.content { true } else { false } }
-        terminal.printError("Exported \(notes.notes.count) note(s) and \(copied) other file(s) to \(output): \(summary.written.count) written, "
+        let others = copied > 0 ? " and \(copied) other file(s)" : ""
+        terminal.printError("Exported \(notes.notes.count) note(s)\(others) to \(output): \(summary.written.count) written, "
                             + "\(summary.unchanged) unchanged, \(summary.removed.count) removed.")
         return .success
     }
