@@ -28,6 +28,7 @@ struct ExportLinkRewriterTests {
 
     @Test("external links, same-page fragments and other files are left alone", arguments: [
         "https://example.com/a.md", "mailto:me@example.com", "//cdn.example/x.md", "#section", "", "javascript:a.md",
+        "../index.html", "../style.css", "../a.html#x",
     ])
     func keepsOtherLinks(destination: String) throws {
         #expect(Self.rewriter.outcome(for: destination, in: try NotePath("b/c.md")) == .keep)

@@ -76,6 +76,11 @@ struct LinkRewriter: Sendable {
             return .rewrite(target.isEmpty ? index : index + "#" + SitePaths.folderAnchor(target))
         }
         if files.contains(target) { return .file(target) }
+        // A link written to the site itself (the index, the stylesheet, another note's page).
+        if target == SitePaths.index || target == SitePaths.stylesheet
+            || (target.hasSuffix(".html") && notes.contains(String(target.dropLast(5)) + NotePath.fileExtension)) {
+            return .keep
+        }
         return .missing(reason: "there is no file \(target)")
     }
 
