@@ -110,7 +110,7 @@ struct ExportCommandTests {
         #expect(changed.stderr.contains("2 written, 2 unchanged, 1 removed"))  // the page and the index (new title)
         #expect(try ExportFixture.inode("Été/ça va.html", in: output) != cava)
         #expect(try ExportFixture.inode("projects/plan.html", in: output) == plan)
-        #expect(ExportFixture.text("Été/ça va.html", in: output).contains("<h1>Changed</h1>"))
+        #expect(ExportFixture.text("Été/ça va.html", in: output).contains("<h1 id=\"changed\">Changed</h1>"))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("projects/deep/er/leaf.html").path))
         #expect(ExportFixture.text("projects/deep/er/notes.txt", in: output) == "keep me")
         #expect(ExportFixture.text("mine.html", in: output) == "my own page")

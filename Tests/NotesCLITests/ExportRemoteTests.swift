@@ -138,7 +138,7 @@ struct ExportRemoteTests {
         #expect(result.stderr.contains("/tmp/absolute-"))
         #expect(!result.stderr.contains("\u{1B}"))
         #expect(result.stderr.contains("skipped fine.md: the server sent two notes with this path; kept the first"))
-        #expect(ExportFixture.text("fine.html", in: output).contains("<h1>4</h1>"))
+        #expect(ExportFixture.text("fine.html", in: output).contains("<h1 id=\"4\">4</h1>"))
         // Everything under the work folder is the site: nothing landed beside or above it.
         let written = try ExportFixture.tree(work.url).keys.sorted()
         #expect(written == ["out/site/.notes-export.json", "out/site/fine.html", "out/site/index.html", "out/site/style.css"])

@@ -47,6 +47,27 @@ struct CommonMarkConformanceTests {
         #expect(sanitised > 40, "safe mode changed only \(sanitised) examples")
     }
 
+    @Test("with wiki links and heading ids off (--commonmark), the export renderer passes all 652 examples",
+          .enabled(if: CommonMarkSpec.shouldRun, CommonMarkSpec.skipReason))
+    func commonMarkModeOfTheExportRenderer() throws {
+        let examples = try CommonMarkSpec.examples()
+        try #require(examples.count == 652, "spec.txt should hold the 652 examples of CommonMark 0.30")
+        let renderer = MarkdownRenderer(allowsUnsafeHTML: true)
+        let failing = examples.filter { renderer.render(Array($0.markdown.utf8), extensions: .commonMark).html != $0.html }.map(\.number)
+        #expect(failing.isEmpty, "examples that differ from the spec: \(failing)")
+    }
+
+    @Test("with wiki links on, every example without [[ still renders as the spec says: the pass touches nothing else",
+          .enabled(if: CommonMarkSpec.shouldRun, CommonMarkSpec.skipReason))
+    func wikiLinksTouchNothingElse() throws {
+        let examples = try CommonMarkSpec.examples().filter { !$0.markdown.contains("[[") }
+        try #require(examples.count > 600)
+        let renderer = MarkdownRenderer(allowsUnsafeHTML: true)
+        let extensions = MarkdownExtensions(wikiLinks: { _ in "resolved.md" })
+        let failing = examples.filter { renderer.render(Array($0.markdown.utf8), extensions: extensions).html != $0.html }.map(\.number)
+        #expect(failing.isEmpty, "examples that differ from the spec: \(failing)")
+    }
+
     @Test("the safe-mode comparison rejects a difference that is not an omission")
     func safeModeComparisonIsStrict() throws {
         #expect(try SafeModeDifference.explains(safe: "<p><!-- raw HTML omitted -->x</p>\n", expected: "<p><b>x</p>\n"))

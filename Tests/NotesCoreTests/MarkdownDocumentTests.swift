@@ -37,10 +37,10 @@ struct MarkdownDocumentTests {
         #expect(rendered.html == "<p><a href=\"a.html#x\">a</a> <img src=\"my%20pic.png\" alt=\"i\" /> <a href=\"https://e.example\">e</a></p>\n")
     }
 
-    @Test("safe mode still empties a javascript: destination that a rewrite produced")
+    @Test("safe mode still refuses a javascript: destination that a rewrite produced: the link becomes its text")
     func rewriteCannotBypassSafeMode() {
-        let rendered = MarkdownRenderer.safe.render(Array("[a](a.md)\n".utf8)) { _ in "javascript:alert(1)" }
-        #expect(rendered.html == "<p><a href=\"\">a</a></p>\n")
+        let rendered = MarkdownRenderer.safe.render(Array("[*a*](a.md)\n".utf8)) { _ in "javascript:alert(1)" }
+        #expect(rendered.html == "<p><em>a</em></p>\n")
     }
 
     @Test("standalone pages escape the title and forbid scripts unless unsafe output was asked for")

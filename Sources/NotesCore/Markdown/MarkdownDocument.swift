@@ -73,11 +73,157 @@ final class MarkdownDocument {
         return title
     }
 
+    /// Replaces each `[[wiki link]]` and `![[embed]]` in the tree's text with a link or image
+    /// to `resolve`'s destination, or with its plain label when `resolve` answers nil.
+    ///
+    /// cmark leaves `[[...]]` as text, split over several nodes at each bracket; merging them
+    /// first lets one pass find every link. Only `TEXT` nodes are read, so code spans and code
+    /// blocks (which hold `CODE` and `CODE_BLOCK` literals) are never touched, and text already
+    /// inside a link or an image is left alone rather than nesting links.
+    func replaceWikiLinks(_ resolve: (WikiLink) -> String?) {
+        cmark_consolidate_text_nodes(root)
+        var candidates: [OpaquePointer] = []
+        forEachNode { node, event, insideLink in
+            guard event == CMARK_EVENT_ENTER, !insideLink, cmark_node_get_type(node) == CMARK_NODE_TEXT,
+                  let literal = cmark_node_get_literal(node), strstr(literal, "[[") != nil else { return }
+            candidates.append(node)
+        }
+        for node in candidates {
+            guard let literal = cmark_node_get_literal(node) else { continue }
+            let pieces = WikiLinkSyntax.pieces(of: String(cString: literal))
+            guard pieces.contains(where: { if case .link = $0 { true } else { false } }) else { continue }
+            for piece in pieces {
+                let replacement: OpaquePointer?
+                switch piece {
+                case .text(let text):
+                    replacement = Self.textNode(text)
+                case .link(let link):
+                    guard let destination = resolve(link) else {
+                        replacement = Self.textNode(link.displayText)
+                        break
+                    }
+                    let isImage = link.isEmbed && WikiLinkResolver.isImage(destination)
+                    replacement = cmark_node_new(isImage ? CMARK_NODE_IMAGE : CMARK_NODE_LINK)
+                    if let replacement {
+                        _ = cmark_node_set_url(replacement, destination)
+                        if let label = Self.textNode(isImage ? link.altText : link.displayText) {
+                            _ = cmark_node_append_child(replacement, label)
+                        }
+                    }
+                }
+                if let replacement { _ = cmark_node_insert_before(node, replacement) }
+            }
+            cmark_node_unlink(node)
+            cmark_node_free(node)
+        }
+    }
+
+    /// Turns every link whose destination safe mode refuses (`javascript:`, `vbscript:`,
+    /// `file:`, non-image `data:`) into its bare content: cmark would only empty the `href`,
+    /// leaving an `<a href="">` that looks live and reloads the page when clicked.
+    func unwrapRefusedLinks() {
+        var refused: [OpaquePointer] = []
+        forEachNode { node, event, _ in
+            guard event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_LINK,
+                  let url = cmark_node_get_url(node), LinkSafety.isRefused(String(cString: url)) else { return }
+            refused.append(node)
+        }
+        // Innermost first is not needed: cmark never nests links, so the nodes are disjoint.
+        for link in refused {
+            while let child = cmark_node_first_child(link) {
+                cmark_node_unlink(child)
+                _ = cmark_node_insert_before(link, child)
+            }
+            cmark_node_unlink(link)
+            cmark_node_free(link)
+        }
+    }
+
+    /// Gives every heading an `id` (GitHub-style slug, `-1`, `-2` for repeats) and returns the
+    /// ids in document order.
+    ///
+    /// cmark's HTML renderer has no attribute for headings, so each heading is rendered on its
+    /// own (with the same options, safe mode included) and replaced by a custom block holding
+    /// that HTML with the id added. Only the opening tag changes: the rest is cmark's output.
+    @discardableResult
+    func addHeadingIDs() -> [String] {
+        var headings: [OpaquePointer] = []
+        forEachNode { node, event, _ in
+            if event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_HEADING { headings.append(node) }
+        }
+        var slugger = HeadingSlugger()
+        var ids: [String] = []
+        for heading in headings {
+            let id = slugger.slug(for: Self.plainText(of: heading))
+            ids.append(id)
+            guard let rendered = cmark_render_html(heading, options) else { continue }
+            var html = String(cString: rendered)
+            free(rendered)
+            let level = cmark_node_get_heading_level(heading)
+            let open = "<h\(level)>"
+            guard html.hasPrefix(open), let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            html = "<h\(level) id=\"\(HTMLEscaping.escape(id))\">" + html.dropFirst(open.count)
+            _ = cmark_node_set_on_enter(block, html)
+            _ = cmark_node_set_on_exit(block, "")
+            _ = cmark_node_insert_before(heading, block)
+            cmark_node_unlink(heading)
+            cmark_node_free(heading)
+        }
+        return ids
+    }
+
     /// The HTML of the whole tree, with the options it was parsed with.
     func html() -> String {
         guard let html = cmark_render_html(root, options) else { return "" }
         defer { free(html) }
         return String(cString: html)
+    }
+}
+
+extension MarkdownDocument {
+    /// Calls `body` for each iterator event, with whether the node is inside a link or image.
+    private func forEachNode(_ body: (OpaquePointer, cmark_event_type, Bool) -> Void) {
+        guard let iterator = cmark_iter_new(root) else { preconditionFailure("cmark_iter_new returned NULL") }
+        defer { cmark_iter_free(iterator) }
+        var linkDepth = 0
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            let isLink = type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE
+            if isLink, event == CMARK_EVENT_EXIT { linkDepth -= 1 }
+            body(node, event, linkDepth > 0)
+            if isLink, event == CMARK_EVENT_ENTER { linkDepth += 1 }
+        }
+    }
+
+    /// A new text node holding `text`, or nil for empty text.
+    private static func textNode(_ text: String) -> OpaquePointer? {
+        guard !text.isEmpty, let node = cmark_node_new(CMARK_NODE_TEXT) else { return nil }
+        _ = cmark_node_set_literal(node, text)
+        return node
+    }
+
+    /// The plain text under `node`: text and code literals, a space for each line break.
+    static func plainText(of node: OpaquePointer) -> String {
+        guard let iterator = cmark_iter_new(node) else { return "" }
+        defer { cmark_iter_free(iterator) }
+        var text = ""
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(child) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                if let literal = cmark_node_get_literal(child) { text += String(cString: literal) }
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                text += " "
+            default:
+                break
+            }
+        }
+        return text.trimmingASCIIWhitespace()
     }
 }
 

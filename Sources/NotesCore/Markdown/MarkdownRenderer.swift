@@ -8,8 +8,8 @@ import Darwin
 
 /// Renders CommonMark to HTML with libcmark.
 ///
-/// Safe by default: raw HTML is omitted and `javascript:`, `vbscript:`, `file:` and
-/// `data:` (except images) link destinations are emptied. Input that is not valid UTF-8 is
+/// Safe by default: raw HTML is omitted, a link to a `javascript:`, `vbscript:`, `file:` or
+/// non-image `data:` destination renders as its text, and such an image source is emptied. Input that is not valid UTF-8 is
 /// repaired with U+FFFD instead of being passed through.
 public struct MarkdownRenderer: Sendable {
     /// Whether raw HTML and every link scheme pass through: only for a user's own trusted notes.
@@ -32,7 +32,8 @@ public struct MarkdownRenderer: Sendable {
         return options
     }
 
-    /// The HTML fragment for `markdown`'s UTF-8 bytes.
+    /// The HTML fragment for `markdown`'s UTF-8 bytes: pure CommonMark, no wiki links, no
+    /// heading ids (what the server stores).
     public func html<Bytes: Collection>(from markdown: Bytes) -> String where Bytes.Element == UInt8 {
         withHTML(from: markdown) { String(decoding: $0, as: UTF8.self) }
     }
@@ -40,9 +41,17 @@ public struct MarkdownRenderer: Sendable {
     /// Renders `markdown`'s UTF-8 bytes and lends the HTML bytes to `body` without copying them,
     /// for callers that only pass them on (`notes render` writes them straight to stdout).
     /// The buffer is valid only during `body`; cmark's output is valid UTF-8.
+    ///
+    /// Unsafe output comes straight from `cmark_markdown_to_html`; safe output goes through the
+    /// tree, where links with a refused scheme become their text.
     public func withHTML<Bytes: Collection, Value, Failure: Error>(
         from markdown: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
     ) throws(Failure) -> Value where Bytes.Element == UInt8 {
+        if !allowsUnsafeHTML {
+            var html = self.render(markdown).html
+            let outcome = html.withUTF8 { bytes in Result { () throws(Failure) -> Value in try body(bytes) } }
+            return try outcome.get()
+        }
         func render(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
             let html = buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -69,19 +78,42 @@ public struct MarkdownRenderer: Sendable {
     /// Renders `markdown`'s UTF-8 bytes in one parse, letting `rewriteLink` replace link and image
     /// destinations (return nil to keep one), and extracts the title: the text of the first heading.
     ///
-    /// Safe mode applies to the rewritten destinations too, so a rewrite cannot smuggle in a
-    /// `javascript:` link.
-    public func render<Bytes: Collection>(_ markdown: Bytes,
+    /// `extensions` adds what plain CommonMark lacks (wiki links, heading ids); the default adds
+    /// nothing. Wiki links are resolved first, so their destinations are offered to `rewriteLink`
+    /// like any other. Safe mode applies to every destination, rewritten or resolved, so neither
+    /// can smuggle in a `javascript:` link; such a link renders as its text.
+    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark,
                                           rewritingLinks rewriteLink: (LinkDestination) -> String? = { _ in nil })
         -> RenderedMarkdown where Bytes.Element == UInt8 {
         let render: (UnsafeBufferPointer<UInt8>) -> RenderedMarkdown = { buffer in
             let document = MarkdownDocument(parsing: buffer, options: options)
+            if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
             let title = document.rewriteLinksAndFindTitle(rewriteLink)
+            if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
+            if extensions.headingIDs { document.addHeadingIDs() }
             return RenderedMarkdown(html: document.html(), title: title)
         }
         if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
         return Array(markdown).withUnsafeBufferPointer(render)
     }
+}
+
+/// What a rendering adds to CommonMark. The default, `.commonMark`, adds nothing: the output is
+/// exactly CommonMark's (the conformance suite checks it).
+public struct MarkdownExtensions {
+    /// Resolves `[[wiki links]]` and `![[embeds]]` to a destination, or nil to render one as its
+    /// plain text; when this is nil, `[[...]]` stays text as CommonMark reads it.
+    public var wikiLinks: ((WikiLink) -> String?)?
+    /// Whether headings get GitHub-style `id`s, so `page.html#some-heading` lands on them.
+    public var headingIDs: Bool
+
+    public init(wikiLinks: ((WikiLink) -> String?)? = nil, headingIDs: Bool = false) {
+        self.wikiLinks = wikiLinks
+        self.headingIDs = headingIDs
+    }
+
+    /// Pure CommonMark.
+    public static var commonMark: MarkdownExtensions { MarkdownExtensions() }
 }
 
 /// A note rendered to an HTML fragment, with the title found while rendering.

@@ -11,23 +11,35 @@ struct ExportCommand: Command {
             Renders every note of DIR (default: the current folder), or with --remote every live
             note of your account on the server, into OUTDIR: one page per note at the mirrored path
             (a/b.md → a/b.html), index.html listing every note by folder, and style.css. A top-level
-            index.md becomes the home page, above the listing. Links between notes are rewritten to
-            their pages; links to missing notes are reported on stderr. Notes are rendered in safe
-            mode: raw HTML is omitted and script links are emptied.
+            index.md becomes the home page, above the listing. Notes are rendered in safe mode: raw
+            HTML is omitted and a link to javascript:, vbscript:, file: or non-image data: renders
+            as its text.
+
+            Links between notes are rewritten to their pages, and headings get GitHub-style ids, so
+            faq.md#networking lands on its heading. Wiki links as Obsidian, Foam and Logseq write them
+            work too: [[Note]], [[Note|label]], [[folder/Note#Heading]], and ![[image.png]] embeds
+            (an image shows, any other file is linked). They resolve by file name, .md implied, the
+            shortest path winning when several files share a name; --commonmark leaves them as text.
+            Every file of DIR that a note links to or embeds (images, PDFs) is copied to the same
+            place in OUTDIR, or every file with --all-files. A link to a missing note or file, or a
+            wiki link that names none, is reported on stderr (an error with --strict). Conflict copies
+            (NAME.conflict-DEVICE-TIME.md) are left out, with a warning naming them.
 
             The output depends only on the notes: the same notes give the same bytes, exported from
-            a folder or from the server. Exporting again rewrites only the pages that changed and
+            a folder or from the server. Exporting again rewrites only the files that changed and
             removes those of deleted notes; OUTDIR/.notes-export.json lists what export wrote, and
             nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or inside it.
             With --remote, a path from the server that is not a valid note path is refused and
-            reported, never written.
+            reported, never written; the server holds notes only, so no other file is copied.
             """,
-        usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict]"],
+        usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict] [--commonmark] [--all-files]"],
         options: [
             .value("html", .directory, placeholder: "OUTDIR", help: "Where to write the site (created if needed)"),
-            .flag("remote", help: "Export the notes on the server instead of a folder (not with DIR)"),
+            .flag("remote", help: "Export the notes on the server instead of a folder (not with DIR; notes only, no other files yet)"),
             .value("title", placeholder: "TITLE", default: "Notes", help: "The site's title on the index page"),
-            .flag("strict", help: "Fail, writing nothing, when a link points to a missing note"),
+            .flag("strict", help: "Fail (exit 1), writing nothing, when a link points to a missing note or file"),
+            .flag("commonmark", help: "Pure CommonMark: leave [[wiki links]] as text"),
+            .flag("all-files", help: "Copy every file of DIR (but ignored ones), not only those notes link to"),
             .value("server", .url, placeholder: "URL", help: "With --remote: the server (default: NOTES_SERVER, else the one you signed in to)"),
             .value("username", short: "u", placeholder: "NAME", help: "With --remote: the account (default: the last signed in)"),
         ],
@@ -37,6 +49,8 @@ struct ExportCommand: Command {
     let title: String
     let strict: Bool
     let remote: Bool
+    let commonMark: Bool
+    let allFiles: Bool
     let account: CommandSupport.AccountOptions
     let folder: String?
 
@@ -45,12 +59,17 @@ struct ExportCommand: Command {
         title = parsed.value("title") ?? "Notes"
         strict = parsed.flag("strict")
         remote = parsed.flag("remote")
+        commonMark = parsed.flag("commonmark")
+        allFiles = parsed.flag("all-files")
         account = CommandSupport.AccountOptions(parsed)
         folder = parsed.positional("DIR")
         guard let output else { throw CLIError.usage("choose the output: --html OUTDIR") }
         self.output = output
         if remote, let folder {
             throw CLIError.usage("export either the folder \(folder) or the server (--remote), not both")
+        }
+        if remote, allFiles {
+            throw CLIError.usage("--all-files needs a folder: the server holds notes only")
         }
         if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username" : nil {
             throw CLIError.usage("\(option) goes with --remote")
@@ -72,18 +91,24 @@ struct ExportCommand: Command {
 
         let notes = try await source.notes()
         for line in notes.skipped { terminal.printError("notes export: skipped \(line)") }
-        let site = try SiteBuilder(title: title).build(notes.notes)
+        for path in notes.conflictCopies {
+            terminal.printError("notes export: left out \(path): it is a conflict copy (see notes conflicts)")
+        }
+        let builder = SiteBuilder(title: title, commonMark: commonMark, allFiles: allFiles)
+        let site = try builder.build(notes.notes, files: notes.files)
         for link in site.missingLinks {
             terminal.printError("notes export: \(link.note) links to '\(link.destination)', but \(link.reason)")
         }
         if strict, !site.missingLinks.isEmpty {
-            throw CLIError.failure("\(site.missingLinks.count) broken link(s) to notes; nothing written (--strict)")
+            throw CLIError.failure("\(site.missingLinks.count) broken link(s); nothing written (--strict)")
         }
         let summary = try SiteWriter(directory: outputURL).write(site)
         for path in summary.keptEdited {
             terminal.printError("notes export: kept \(path): its note is gone but the page was edited after export")
         }
-        terminal.printError("Exported \(notes.notes.count) note(s) to \(output): \(summary.written.count) written, "
+        let copied = site.files.count { if case .copy = $0.content { true } else { false } }
+        let others = copied > 0 ? " and \(copied) other file(s)" : ""
+        terminal.printError("Exported \(notes.notes.count) note(s)\(others) to \(output): \(summary.written.count) written, "
                             + "\(summary.unchanged) unchanged, \(summary.removed.count) removed.")
         return .success
     }

@@ -10,25 +10,35 @@ struct RenderCommand: Command {
             Writes the HTML of one note to stdout: the fragment, or with --standalone a complete page
             (title from the first heading, else the file name; stylesheet inline). Reads stdin when
             FILE is -, or missing while stdin is not a terminal. Rendering is CommonMark 0.30 by cmark.
+
+            Given a FILE, wiki links ([[Note]], [[Note|label]], [[folder/Note#Heading]], ![[image.png]])
+            are resolved as Obsidian does, against the notes folder holding FILE (the nearest folder
+            above it with a .notes folder, else FILE's own folder): by file name, .md implied, the
+            shortest path winning. They become relative links to the files (Note.md#heading); one that
+            names no file is its plain text, with a warning on stderr. From stdin, or with
+            --commonmark, [[...]] stays text: pure CommonMark.
             """,
-        usage: ["[FILE|-] [--standalone] [--unsafe]"],
+        usage: ["[FILE|-] [--standalone] [--unsafe] [--commonmark]"],
         options: [
             .flag("standalone", help: "A full HTML page instead of a fragment"),
+            .flag("commonmark", help: "Pure CommonMark: leave [[wiki links]] as text"),
             .flag("unsafe", help: """
                 Let raw HTML and every link scheme through. Only for your own trusted notes: by default raw \
-                HTML is omitted and javascript:, vbscript:, file: and non-image data: links are emptied, so a \
-                note cannot run script.
+                HTML is omitted and a javascript:, vbscript:, file: or non-image data: link renders as its \
+                text, so a note cannot run script.
                 """),
         ],
         positionals: [PositionalSpec("FILE", .file, .optional)])
 
     let standalone: Bool
     let unsafe: Bool
+    let commonMark: Bool
     let named: String?
 
     init(_ parsed: ParsedCommand) {
         standalone = parsed.flag("standalone")
         unsafe = parsed.flag("unsafe")
+        commonMark = parsed.flag("commonmark")
         named = parsed.positional("FILE")
     }
 
@@ -41,15 +51,57 @@ struct RenderCommand: Command {
 
         let markdown = try Self.read(file)
         let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
+        var extensions = MarkdownExtensions.commonMark
+        if file != "-", !commonMark, let vault = Self.vault(holding: file) {
+            extensions.wikiLinks = { link in
+                if let destination = vault.resolver.destination(for: link, from: vault.notePath) { return destination }
+                terminal.printError("notes render: [[\(link.target)]] names no note or file in \(vault.root)")
+                return nil
+            }
+        }
         guard standalone else {
-            try renderer.withHTML(from: markdown) { try terminal.write(bytes: $0) }
+            if extensions.wikiLinks == nil {
+                try renderer.withHTML(from: markdown) { try terminal.write(bytes: $0) }
+            } else {
+                terminal.write(renderer.render(markdown, extensions: extensions).html)
+            }
             return .success
         }
-        let rendered = renderer.render(markdown)
+        let rendered = renderer.render(markdown, extensions: extensions)
         let fileName = file == "-" ? "Untitled" : URL(fileURLWithPath: file).lastPathComponent
         let page = HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html, allowsScripts: unsafe)
         terminal.write(page.render())
         return .success
+    }
+
+    /// The folder wiki links in `file` resolve against, and `file`'s path in it.
+    private struct Vault {
+        var root: String
+        var notePath: String
+        var resolver: WikiLinkResolver
+    }
+
+    /// The notes folder holding `file`: the nearest folder above it with a `.notes` folder (a
+    /// bound folder), else the file's own folder. Nil when it cannot be listed: the links then
+    /// stay text rather than failing the render.
+    private static func vault(holding file: String) -> Vault? {
+        let real = FolderPaths.resolved(file)
+        var folder = URL(fileURLWithPath: real).deletingLastPathComponent()
+        let ownFolder = folder
+        var root = ownFolder
+        while folder.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(".notes").path, isDirectory: &isFolder), isFolder.boolValue {
+                root = folder
+                break
+            }
+            folder.deleteLastPathComponent()
+        }
+        guard let listing = try? FolderWalker(root: root.path, fileSuffix: "").walk() else { return nil }
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        let notePath = String(real.dropFirst(real.hasPrefix(prefix) ? prefix.count : 0)).precomposedStringWithCanonicalMapping
+        let files = listing.entries.map { $0.path.precomposedStringWithCanonicalMapping }
+        return Vault(root: root.path, notePath: notePath, resolver: WikiLinkResolver(files: files))
     }
 
     /// The bytes of `file`, or of stdin for `-`.

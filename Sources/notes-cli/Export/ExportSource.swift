@@ -7,11 +7,25 @@ struct ExportNote: Sendable {
     var content: Data
 }
 
+/// A file of the notes folder that is not a note (an image, a PDF): copied into the site as is
+/// when a note links to it, or always with `--all-files`.
+struct ExportFile: Sendable {
+    /// Its path in the folder, NFC-normalised: also its path in the site.
+    var path: String
+    /// Where to read it.
+    var source: URL
+}
+
 /// Every note a source holds, sorted by path, and what it had to leave out.
 struct ExportNotes: Sendable {
     var notes: [ExportNote]
     /// One line per file that looked like a note but could not be exported, for stderr.
     var skipped: [String]
+    /// The other files, sorted by path (none from the server yet: it holds notes only).
+    var files: [ExportFile] = []
+    /// Conflict copies (`NAME.conflict-DEVICE-TIME.md`), left out of the site: a published site
+    /// should show the note, not the leftovers of a sync conflict.
+    var conflictCopies: [String] = []
 }
 
 /// Where `notes export` gets notes from: a local folder (`LocalFolderSource`) or the server
@@ -23,43 +37,57 @@ protocol ExportSource: Sendable {
     func notes() async throws -> ExportNotes
 }
 
-/// The notes of a local folder, found by `FolderWalker` (dot-files, `.notes/` and symbolic links
-/// left out, as sync does).
+/// The notes and other files of a local folder, found by `FolderWalker` (dot-files, `.notes/`
+/// and symbolic links left out, as sync does). Files that `.notesignore` or the editors'
+/// temporary-file rules ignore are not offered as files to copy.
 struct LocalFolderSource: ExportSource {
     var folder: String
 
     func notes() async throws -> ExportNotes {
         let listing: FolderWalker.Listing
         do {
-            listing = try FolderWalker(root: folder).walk()
+            listing = try FolderWalker(root: folder, fileSuffix: "").walk()
         } catch {
             throw CLIError.failure(error.description)
         }
-        var skipped = listing.skipped.map { "\($0.path): \($0.reason)" }
-        var notes: [ExportNote] = []
+        let root = URL(fileURLWithPath: folder)
+        let ignore = IgnoreRules.folder(parsing: (try? String(contentsOf: root.appendingPathComponent(".notesignore"), encoding: .utf8)) ?? "")
+        var result = ExportNotes(notes: [], skipped: listing.skipped.map { "\($0.path): \($0.reason)" })
         var seen: Set<NotePath> = []
-        notes.reserveCapacity(listing.entries.count)
+        var seenFiles: Set<String> = []
         for entry in listing.entries {
+            let url = root.appendingPathComponent(entry.path)
+            guard entry.path.hasSuffix(NotePath.fileExtension) else {
+                let path = entry.path.precomposedStringWithCanonicalMapping
+                if !ignore.isIgnored(path), seenFiles.insert(path).inserted {
+                    result.files.append(ExportFile(path: path, source: url))
+                }
+                continue
+            }
             let path: NotePath
             do {
                 path = try NotePath(entry.path)
             } catch {
-                skipped.append("\(entry.path): not a valid note path (\(error))")
+                result.skipped.append("\(entry.path): not a valid note path (\(error))")
+                continue
+            }
+            if ConflictName.parse(path.value) != nil {
+                result.conflictCopies.append(path.value)
                 continue
             }
             // Two spellings of one name (NFC and NFD) would become one page: keep the first.
             guard seen.insert(path).inserted else {
-                skipped.append("\(entry.path): another file has the same name once Unicode-normalised")
+                result.skipped.append("\(entry.path): another file has the same name once Unicode-normalised")
                 continue
             }
-            let url = URL(fileURLWithPath: folder).appendingPathComponent(entry.path)
             guard let content = FileManager.default.contents(atPath: url.path) else {
-                skipped.append("\(entry.path): could not be read")
+                result.skipped.append("\(entry.path): could not be read")
                 continue
             }
-            notes.append(ExportNote(path: path, content: content))
+            result.notes.append(ExportNote(path: path, content: content))
         }
-        notes.sort { $0.path < $1.path }
-        return ExportNotes(notes: notes, skipped: skipped)
+        result.notes.sort { $0.path < $1.path }
+        result.files.sort { $0.path < $1.path }
+        return result
     }
 }

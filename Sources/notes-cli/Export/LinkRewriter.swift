@@ -7,9 +7,12 @@ import NotesCore
 /// root when it starts with `/`) that names a note, `other.md#part` or `../b/c.md?x`, becomes
 /// the relative href of that note's page with the query and fragment kept. One that names a
 /// folder holding notes (`sub/`, `..`) becomes that folder's heading on the index page.
-/// External links (any scheme, `//host`), same-page `#fragment`s and other files are untouched.
-/// A `.md` destination that is not a note, or climbs out of the notes folder, is reported as
-/// missing and left as written, so the broken link stays visible.
+/// A fragment of a link to a note is made the heading id export gives (`#Some%20Heading` →
+/// `#some-heading`). One that names another file of the folder is kept (the site mirrors the
+/// folder) and that file is reported, so export copies it. External links (any scheme,
+/// `//host`) and same-page `#fragment`s are untouched. A relative destination that names no
+/// note, file or folder, or climbs out of the notes folder, is reported as missing and left as
+/// written, so the broken link stays visible.
 struct LinkRewriter: Sendable {
     /// A link that should point at a note but does not.
     struct MissingLink: Sendable, Hashable {
@@ -22,14 +25,18 @@ struct LinkRewriter: Sendable {
     enum Outcome: Equatable {
         case keep
         case rewrite(String)
+        /// A link to the folder's file at this path: kept as written, the file copied.
+        case file(String)
         case missing(reason: String)
     }
 
     private let notes: Set<String>
     private let folders: Set<String>
+    private let files: Set<String>
 
-    /// A rewriter for a site made of `notes`.
-    init<Paths: Sequence>(notes paths: Paths) where Paths.Element == NotePath {
+    /// A rewriter for a site made of `notes`, in a folder that also holds `files` (other than notes).
+    init<Paths: Sequence>(notes paths: Paths, files: Set<String> = []) where Paths.Element == NotePath {
+        self.files = files
         var notes: Set<String> = []
         var folders: Set<String> = [""]
         for path in paths {
@@ -55,20 +62,36 @@ struct LinkRewriter: Sendable {
         guard !rawPath.isEmpty, let decoded = SitePaths.percentDecode(rawPath) else { return .keep }
         let isNoteLink = decoded.hasSuffix(NotePath.fileExtension)
         guard let resolved = Self.resolve(decoded, from: note.folder) else {
-            return isNoteLink ? .missing(reason: "it points outside the notes folder") : .keep
+            return .missing(reason: "it points outside the notes folder")
         }
         let target = resolved.precomposedStringWithCanonicalMapping
         let page = SitePaths.page(for: note)
         if isNoteLink {
             guard notes.contains(target) else { return .missing(reason: "there is no note \(target)") }
             let targetPage = String(target.dropLast(NotePath.fileExtension.count)) + ".html"
-            return .rewrite(SitePaths.href(from: page, to: targetPage) + suffix)
+            return .rewrite(SitePaths.href(from: page, to: targetPage) + Self.headingSuffix(suffix))
         }
         if folders.contains(target) {
             let index = SitePaths.href(from: page, to: SitePaths.index)
             return .rewrite(target.isEmpty ? index : index + "#" + SitePaths.folderAnchor(target))
         }
-        return .keep
+        if files.contains(target) { return .file(target) }
+        // A link written to the site itself (the index, the stylesheet, another note's page).
+        if target == SitePaths.index || target == SitePaths.stylesheet
+            || (target.hasSuffix(".html") && notes.contains(String(target.dropLast(5)) + NotePath.fileExtension)) {
+            return .keep
+        }
+        return .missing(reason: "there is no file \(target)")
+    }
+
+    /// `?query#fragment` with the fragment made a heading id (`#Some%20Heading` → `#some-heading`).
+    /// A slug is its own slug, so a fragment already written as an id is kept.
+    private static func headingSuffix(_ suffix: String) -> String {
+        guard let hash = suffix.firstIndex(of: "#") else { return suffix }
+        let fragment = String(suffix[suffix.index(after: hash)...])
+        guard !fragment.isEmpty else { return suffix }
+        let slug = HeadingSlugger.slug(SitePaths.percentDecode(fragment) ?? fragment)
+        return String(suffix[...hash]) + SitePaths.percentEncode(slug)
     }
 
     /// Whether `destination` starts with a URI scheme such as `https:` or `mailto:`.

@@ -18,6 +18,7 @@ struct RemoteSource: ExportSource {
         var skipped: [String] = []
         var notes: [ExportNote] = []
         var seen: Set<NotePath> = []
+        var conflictCopies: [String] = []
         // Feed order (by revision) is not stable across servers; paths order the result below.
         for change in latest where !change.deleted {
             let path: NotePath
@@ -25,6 +26,10 @@ struct RemoteSource: ExportSource {
                 path = try NotePath(change.path)
             } catch {
                 skipped.append("\(Terminal.printable(change.path)): the server sent a path that is not a valid note path (\(error)); refused")
+                continue
+            }
+            if ConflictName.parse(path.value) != nil {
+                conflictCopies.append(path.value)
                 continue
             }
             // The server keeps one note per path; a second one is a server fault, not a page to overwrite.
@@ -39,7 +44,7 @@ struct RemoteSource: ExportSource {
         }
         notes.sort { $0.path < $1.path }
         skipped.sort()
-        return ExportNotes(notes: notes, skipped: skipped)
+        return ExportNotes(notes: notes, skipped: skipped, conflictCopies: conflictCopies.sorted())
     }
 
     /// Walks the feed until `has_more` is false and keeps each note's latest state: a note edited

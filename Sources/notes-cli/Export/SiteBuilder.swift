@@ -3,40 +3,97 @@ import NotesCore
 
 /// One file of the exported site: where it goes (relative to OUTDIR) and its exact bytes.
 struct SiteFile: Sendable {
+    /// Where the bytes come from.
+    enum Content: Sendable {
+        /// Made by export (a page, the index, the stylesheet).
+        case bytes(Data)
+        /// A file of the notes folder, copied as is; read only when written, one at a time, so
+        /// a folder of large images never sits in memory at once.
+        case copy(of: URL)
+    }
+
     var path: String
-    var bytes: Data
+    var content: Content
+
+    init(path: String, bytes: Data) {
+        self.path = path
+        self.content = .bytes(bytes)
+    }
+
+    init(path: String, copyOf source: URL) {
+        self.path = path
+        self.content = .copy(of: source)
+    }
+
+    /// The file's bytes.
+    /// - Throws: `CLIError` when a file to copy cannot be read.
+    func bytes() throws(CLIError) -> Data {
+        switch content {
+        case .bytes(let data): return data
+        case .copy(let source):
+            do {
+                return try Data(contentsOf: source)
+            } catch {
+                throw .failure("cannot read \(source.path): \(fileSystemReason(error))")
+            }
+        }
+    }
 }
 
 /// The whole site for a set of notes, built in memory: a pure function of the notes, so the
 /// same notes give the same bytes whatever the filesystem order or the time of day.
 struct Site: Sendable {
-    /// Pages, the index and the stylesheet, sorted by path.
+    /// Pages, the index, the stylesheet and the copied files, sorted by path.
     var files: [SiteFile]
-    /// Links to notes that do not exist, in note order.
+    /// Links to notes or files that do not exist, and wiki links that name no file, in note order.
     var missingLinks: [LinkRewriter.MissingLink]
 }
 
 /// Renders notes into a `Site`: one page per note at the mirrored path, `index.html` listing
-/// every note by folder with its title, and `style.css`.
+/// every note by folder with its title, `style.css`, and each file of the folder a note links
+/// to or embeds, at its own path.
+///
+/// Headings get ids; `[[wiki links]]` are resolved against every note and file of the folder
+/// (unless `commonMark`), and then handled like the Markdown links they stand for.
 struct SiteBuilder: Sendable {
     /// The site's name: the index page's title and heading.
     var title: String = "Notes"
+    /// Pure CommonMark: `[[...]]` stays text.
+    var commonMark = false
+    /// Copy every file of the folder, not only those a note links to.
+    var allFiles = false
 
-    /// Builds the site for `notes` (sorted by path, each path once, as `ExportSource` gives them).
+    /// Builds the site for `notes` (sorted by path, each path once, as `ExportSource` gives
+    /// them) and the folder's other `files`.
     /// - Throws: `CLIError` when two outputs need the same place (a folder named like a file).
-    func build(_ notes: [ExportNote]) throws(CLIError) -> Site {
-        let rewriter = LinkRewriter(notes: notes.map(\.path))
+    func build(_ notes: [ExportNote], files folderFiles: [ExportFile] = []) throws(CLIError) -> Site {
+        let filesByPath = Dictionary(folderFiles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let rewriter = LinkRewriter(notes: notes.map(\.path), files: Set(filesByPath.keys))
+        let wiki = WikiLinkResolver(files: notes.map(\.path.value) + folderFiles.map(\.path))
         var files: [SiteFile] = []
         var missing: [LinkRewriter.MissingLink] = []
+        var linkedFiles: Set<String> = allFiles ? Set(filesByPath.keys) : []
         var entries: [SiteIndex.Entry] = []
         var homeNote: RenderedMarkdown?
         files.reserveCapacity(notes.count + 2)
         entries.reserveCapacity(notes.count)
         for note in notes {
-            let rendered = MarkdownRenderer.safe.render(note.content) { destination in
+            var extensions = MarkdownExtensions(headingIDs: true)
+            if !commonMark {
+                extensions.wikiLinks = { link in
+                    if let destination = wiki.destination(for: link, from: note.path.value) { return destination }
+                    missing.append(LinkRewriter.MissingLink(note: note.path, destination: "[[\(link.target)]]",
+                                                            reason: "it names no note or file in the folder"))
+                    return nil
+                }
+            }
+            let rendered = MarkdownRenderer.safe.render(note.content, extensions: extensions) { destination in
                 switch rewriter.outcome(for: destination.url, in: note.path) {
                 case .keep: return nil
                 case .rewrite(let href): return href
+                case .file(let path):
+                    linkedFiles.insert(path)
+                    return nil
                 case .missing(let reason):
                     missing.append(LinkRewriter.MissingLink(note: note.path, destination: destination.url, reason: reason))
                     return nil
@@ -58,15 +115,22 @@ struct SiteBuilder: Sendable {
         let index = SiteIndex(siteTitle: title, entries: entries, home: homeNote).page()
         files.append(SiteFile(path: SitePaths.index, bytes: Data(index.render().utf8)))
         files.append(SiteFile(path: SitePaths.stylesheet, bytes: Data(NotesStylesheet.css.utf8)))
+        for path in linkedFiles.sorted() {
+            if let file = filesByPath[path] { files.append(SiteFile(path: path, copyOf: file.source)) }
+        }
         files.sort { $0.path < $1.path }
         try Self.checkNoClashes(files)
         return Site(files: files, missingLinks: missing)
     }
 
     /// Fails when one output path is also a folder of another (a note folder named `style.css`),
-    /// since the filesystem cannot hold both.
+    /// or is needed twice (a note `a.md` beside a file `a.html`), since the filesystem cannot
+    /// hold both.
     private static func checkNoClashes(_ files: [SiteFile]) throws(CLIError) {
-        let paths = Set(files.map(\.path))
+        var paths: Set<String> = []
+        for file in files where !paths.insert(file.path).inserted {
+            throw .failure("\(file.path) would be both a page and a copied file; rename the note or the file")
+        }
         for file in files {
             var folder = Substring(file.path)
             while let slash = folder.lastIndex(of: "/") {

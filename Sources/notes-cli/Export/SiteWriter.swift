@@ -37,19 +37,20 @@ struct SiteWriter: Sendable {
         var toWrite: [SiteFile] = []
         var foreign: [String] = []
         for file in site.files {
-            let hash = SHA256.hex(of: file.bytes)
+            let bytes = try file.bytes()
+            let hash = SHA256.hex(of: bytes)
             final.files[file.path] = hash
             let onDisk = status(of: file.path)
             if let recorded = old.files[file.path] {
                 // Ours: unchanged if the recorded bytes are still there (same hash, same size).
-                if recorded == hash, onDisk?.isRegular == true, onDisk?.size == Int64(file.bytes.count) {
+                if recorded == hash, onDisk?.isRegular == true, onDisk?.size == Int64(bytes.count) {
                     summary.unchanged += 1
                 } else {
                     toWrite.append(file)
                 }
             } else if onDisk == nil {
                 toWrite.append(file)
-            } else if onDisk?.isRegular == true, contents(of: file.path) == file.bytes {
+            } else if onDisk?.isRegular == true, contents(of: file.path) == bytes {
                 summary.unchanged += 1  // identical bytes: adopt it (an export whose manifest was lost)
             } else {
                 foreign.append(file.path)
@@ -95,7 +96,7 @@ struct SiteWriter: Sendable {
                 if createdFolders.insert(folder).inserted {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                try replace(url.path, with: file.bytes)
+                try replace(url.path, with: try file.bytes())
             } catch {
                 throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
             }
