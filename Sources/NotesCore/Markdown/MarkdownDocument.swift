@@ -125,7 +125,9 @@ final class MarkdownDocument {
         var refused: [OpaquePointer] = []
         forEachNode { node, event, _ in
             guard event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_LINK,
-                  let url = cmark_node_get_url(node), LinkSafety.isRefused(String(cString: url)) else { return }
+                  // Every refused destination has a scheme: most links (relative ones) need no String.
+                  let url = cmark_node_get_url(node), strchr(url, Int32(UInt8(ascii: ":"))) != nil,
+                  LinkSafety.isRefused(String(cString: url)) else { return }
             refused.append(node)
         }
         // Innermost first is not needed: cmark never nests links, so the nodes are disjoint.
@@ -174,9 +176,15 @@ final class MarkdownDocument {
 
     /// The HTML of the whole tree, with the options it was parsed with.
     func html() -> String {
-        guard let html = cmark_render_html(root, options) else { return "" }
+        withHTML { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Lends the HTML of the whole tree to `body` as cmark wrote it, without a copy.
+    func withHTML<Value>(_ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value {
+        guard let html = cmark_render_html(root, options) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         defer { free(html) }
-        return String(cString: html)
+        let length = strlen(html)
+        return html.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
     }
 }
 

@@ -44,12 +44,20 @@ public struct MarkdownRenderer: Sendable {
     ///
     /// Unsafe output comes straight from `cmark_markdown_to_html`; safe output goes through the
     /// tree, where links with a refused scheme become their text.
+    /// `extensions` as in `render`; without any, unsafe output takes cmark's one-call path.
     public func withHTML<Bytes: Collection, Value, Failure: Error>(
-        from markdown: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
+        from markdown: Bytes, extensions: MarkdownExtensions = .commonMark,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
     ) throws(Failure) -> Value where Bytes.Element == UInt8 {
-        if !allowsUnsafeHTML {
-            var html = self.render(markdown).html
-            let outcome = html.withUTF8 { bytes in Result { () throws(Failure) -> Value in try body(bytes) } }
+        func renderSafely(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
+            let document = MarkdownDocument(parsing: buffer, options: options)
+            if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
+            if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
+            if extensions.headingIDs { document.addHeadingIDs() }
+            return document.withHTML { bytes in Result { () throws(Failure) -> Value in try body(bytes) } }
+        }
+        if !allowsUnsafeHTML || extensions.wikiLinks != nil || extensions.headingIDs {
+            let outcome = markdown.withContiguousStorageIfAvailable(renderSafely) ?? Array(markdown).withUnsafeBufferPointer(renderSafely)
             return try outcome.get()
         }
         func render(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {

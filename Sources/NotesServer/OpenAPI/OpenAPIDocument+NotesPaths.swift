@@ -72,7 +72,7 @@ extension OpenAPIDocument {
         "/v1/notes/{id}/html": [
             "parameters": [parameter("NoteId")],
             "get": operation("getNoteHTML", tag: "notes", access: .signedIn,
-                summary: "The note rendered by cmark: raw HTML omitted, unsafe link schemes emptied.",
+                summary: "The note rendered by cmark: raw HTML omitted, a link with an unsafe scheme shown as its text.",
                 parameters: [parameter("Standalone")],
                 responses: [
                     "200": [

@@ -9,14 +9,19 @@ import NotesCore
 /// disk, a read-only file, another server holding the write lock). It is only stored while the
 /// note is still at the revision it was rendered from, so a stale copy can never be served.
 extension NoteStore {
+    /// The version of what the renderer makes of a note: raise it whenever `MarkdownRenderer`'s
+    /// safe output changes, and every kept rendering is made again at its next read.
+    /// 1: links with a refused scheme render as their text, not as `<a href="">`.
+    static let renderingVersion = 1
+
     /// The note's rendered HTML fragment, path and revision, if it is live.
     func html(userID: Int64, id: NoteID) throws -> (html: String, path: String, rev: Int64)? {
         let found = try database.read { db in
             try db.first("""
-                SELECT n.nid, n.path, n.rev, r.html, CASE WHEN r.rev = n.rev THEN NULL ELSE n.content END
-                FROM notes n LEFT JOIN rendered_html r ON r.nid = n.nid AND r.rev = n.rev
+                SELECT n.nid, n.path, n.rev, r.html, CASE WHEN r.nid IS NULL THEN n.content END
+                FROM notes n LEFT JOIN rendered_html r ON r.nid = n.nid AND r.rev = n.rev AND r.renderer = ?
                 WHERE n.user_id = ? AND n.id = ? AND n.deleted = 0
-                """, [userID, id.value]) { row in
+                """, [Self.renderingVersion, userID, id.value]) { row in
                 (nid: row.int64(0), path: row.string(1), rev: row.int64(2),
                  kept: row.isNull(3) ? nil : row.string(3), content: row.isNull(4) ? nil : row.string(4))
             }
@@ -35,9 +40,10 @@ extension NoteStore {
             // A failure leaves the copy missing, and the next read renders again: nothing to report.
             _ = try? database.write { db in
                 try db.run("""
-                    INSERT INTO rendered_html (nid, rev, html) SELECT nid, rev, ? FROM notes WHERE nid = ? AND rev = ? AND deleted = 0
-                    ON CONFLICT (nid) DO UPDATE SET rev = excluded.rev, html = excluded.html
-                    """, html, nid, rev)
+                    INSERT INTO rendered_html (nid, rev, html, renderer)
+                    SELECT nid, rev, ?, ? FROM notes WHERE nid = ? AND rev = ? AND deleted = 0
+                    ON CONFLICT (nid) DO UPDATE SET rev = excluded.rev, html = excluded.html, renderer = excluded.renderer
+                    """, html, Self.renderingVersion, nid, rev)
             }
         }
     }

@@ -12,7 +12,17 @@ enum ServerSchema {
         .init(version: 4, name: "usernames looked up case-folded, Unicode included", sql: usernameKeyV4),
         .init(version: 5, name: "HTML rendered at first read and kept per revision, off the write path", sql: renderedHTMLV5),
         .init(version: 6, name: "search index changes queued and applied once per transaction", sql: searchQueueV6),
+        .init(version: 7, name: "kept renderings carry the renderer's version", sql: renderingVersionV7),
     ])
+
+    /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);
+    /// one made by an older renderer is made again at its next read, so a change of the
+    /// renderer's output (refused links became their text) reaches every note, not only the
+    /// ones edited since. Renderings kept before this version count as version 0.
+    private static let renderingVersionV7 = """
+        ALTER TABLE rendered_html ADD COLUMN renderer INTEGER NOT NULL DEFAULT 0;
+
+        """
 
     /// The search index was kept by triggers writing into `notes_fts` on every note write. A
     /// statement that writes a virtual table runs under a statement savepoint, and FTS5 writes

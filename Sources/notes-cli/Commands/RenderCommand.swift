@@ -52,7 +52,8 @@ struct RenderCommand: Command {
         let markdown = try Self.read(file)
         let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
         var extensions = MarkdownExtensions.commonMark
-        if file != "-", !commonMark, let vault = Self.vault(holding: file) {
+        // Listing the folder to resolve wiki links costs more than rendering: only when there are some.
+        if file != "-", !commonMark, markdown.range(of: Data("[[".utf8)) != nil, let vault = Self.vault(holding: file) {
             extensions.wikiLinks = { link in
                 if let destination = vault.resolver.destination(for: link, from: vault.notePath) { return destination }
                 terminal.printError("notes render: [[\(link.target)]] names no note or file in \(vault.root)")
@@ -60,11 +61,7 @@ struct RenderCommand: Command {
             }
         }
         guard standalone else {
-            if extensions.wikiLinks == nil {
-                try renderer.withHTML(from: markdown) { try terminal.write(bytes: $0) }
-            } else {
-                terminal.write(renderer.render(markdown, extensions: extensions).html)
-            }
+            try renderer.withHTML(from: markdown, extensions: extensions) { try terminal.write(bytes: $0) }
             return .success
         }
         let rendered = renderer.render(markdown, extensions: extensions)
@@ -112,7 +109,7 @@ struct RenderCommand: Command {
             throw .failure("cannot read \(file): it is a folder (to render a folder, use `notes export --html`)")
         }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: file))
+            return try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)  // no copy of a large file
         } catch {
             throw .failure("cannot read \(file): \(fileSystemReason(error))")
         }
