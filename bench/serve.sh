@@ -58,3 +58,5 @@ rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '/ 99%/ {print $2}' "$1"; }
 echo "serve: nginx $(rps "$work/nginx.wrk") req/s (p99 $(p99 "$work/nginx.wrk")); notes-server $(rps "$work/notes.wrk") req/s (p99 $(p99 "$work/notes.wrk"))"
 echo "serve: notes/nginx requests/s ratio $(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (target ≥ 0.8, p99 ≤ 2 ms), $connections connections"
+table_row "GET note, $connections conns" "nginx static" "$(rps "$work/nginx.wrk") req/s, p99 $(p99 "$work/nginx.wrk")" \
+    "$(rps "$work/notes.wrk") req/s, p99 $(p99 "$work/notes.wrk")" "$(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (req/s)" "≥ 0.8, p99 ≤ 2 ms"
