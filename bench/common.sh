@@ -16,7 +16,13 @@ need_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# build_release: builds the release binaries and sets BIN to them; BENCH_BIN=/some/.build/release
+# measures binaries built elsewhere instead (another branch, for a before/after in one session).
 build_release() {
+    if [ -n "${BENCH_BIN:-}" ]; then
+        BIN=$BENCH_BIN
+        return 0
+    fi
     "$ROOT/scripts/install-deps"
     (cd "$ROOT" && swift build -c release >&2)
     BIN="$ROOT/.build/release"
