@@ -16,9 +16,7 @@ extension SyncEngine {
 
     /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
     /// next round. Files are read batch by batch, so memory stays bounded however many notes
-    /// change. Up to `batchesInFlight` batches are sent at once, so the server takes one while
-    /// this process reads files and records the results of the one before; results are handled
-    /// and recorded in the order the batches were made. Returns whether anything was sent.
+    /// change. Returns whether anything was sent.
     func push() async throws -> Bool {
         try reserveIDs()
         var sent = false
@@ -26,26 +24,24 @@ extension SyncEngine {
             let work = try pendingUploads()
             if work.isEmpty { return sent }
             sent = true
-            // Batches sent together may be applied in either order. That matters only when an
-            // operation frees a path another may take (a rename or delete before a create or
-            // rename to that path); a round with any such operation sends one batch at a time.
-            let inFlightLimit = freesPaths(work) ? 1 : max(1, options.batchesInFlight)
-            var inFlight: [(chunk: [Upload], answer: Task<[BatchResult], any Error>)] = []
-            defer { for batch in inFlight { batch.answer.cancel() } }
             var next = 0
-            while next < work.count || !inFlight.isEmpty {
-                while inFlight.count < inFlightLimit, next < work.count {
-                    let chunk = nextChunk(of: work, from: &next)
-                    guard !chunk.isEmpty else { continue }
-                    let remote = self.remote
-                    let operations = chunk.map(\.operation)
-                    inFlight.append((chunk, Task { try await remote.batchSplittingTooLarge(operations) }))
+            while next < work.count {
+                var chunk: [Upload] = []
+                var bytes = 0
+                while next < work.count, chunk.count < options.batchOperations {
+                    guard let upload = prepare(work[next]) else {
+                        next += 1
+                        continue
+                    }
+                    if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes { break }  // read again for the next batch
+                    chunk.append(upload)
+                    bytes += upload.bytes
+                    next += 1
                 }
-                guard !inFlight.isEmpty else { break }
-                let batch = inFlight.removeFirst()
-                let results = try await batch.answer.value
+                guard !chunk.isEmpty else { continue }
+                let results = try await send(chunk)
                 var changes: [IndexChange] = []
-                for (upload, result) in zip(batch.chunk, results) {
+                for (upload, result) in zip(chunk, results) {
                     try await handle(result, of: upload, changes: &changes)
                 }
                 if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
@@ -60,32 +56,19 @@ extension SyncEngine {
         return sent
     }
 
-    /// The next batch from `work`, starting at `next`: files read now, up to the batch limits.
-    private func nextChunk(of work: [NoteID], from next: inout Int) -> [Upload] {
-        var chunk: [Upload] = []
-        var bytes = 0
-        while next < work.count, chunk.count < options.batchOperations {
-            guard let upload = prepare(work[next]) else {
-                next += 1
-                continue
+    /// Sends one batch. When the server finds the request too large (JSON escaping can make a
+    /// note far bigger on the wire than on disk), the operations go one by one, and one that is
+    /// too large alone fails alone.
+    private func send(_ chunk: [Upload]) async throws -> [BatchResult] {
+        do {
+            return try await remote.batch(chunk.map(\.operation))
+        } catch ClientError.status(let error) where error.status == 413 {
+            guard chunk.count > 1 else {
+                return [BatchResult(id: chunk[0].operation.id, status: 413, error: .init(code: error.code, message: error.message))]
             }
-            if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes { break }  // read again for the next batch
-            chunk.append(upload)
-            bytes += upload.bytes
-            next += 1
-        }
-        return chunk
-    }
-
-    /// Whether any upload in `work` deletes a note or moves it off its path on the server.
-    private func freesPaths(_ work: [NoteID]) -> Bool {
-        work.contains { id in
-            guard let note = state[id], note.row.base.rev > 0 else { return false }
-            switch note.local {
-            case .missing: return true
-            case .changed(let path, _): return path != note.row.base.path
-            case .clean: return false
-            }
+            var results: [BatchResult] = []
+            for upload in chunk { results += try await send([upload]) }
+            return results
         }
     }
 
@@ -149,23 +132,5 @@ extension SyncEngine {
             : BatchOperation(op: .put, id: id, path: path, content: content, ifMatch: base.rev)
         return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
                       stat: read.stat, hash: SHA256.hex(of: read.bytes), bytes: read.bytes.count + path.utf8.count)
-    }
-}
-
-extension SyncRemote {
-    /// Sends one batch. When the server finds the request too large (JSON escaping can make a
-    /// note far bigger on the wire than on disk), the operations go one by one, and one that is
-    /// too large alone fails alone.
-    func batchSplittingTooLarge(_ operations: [BatchOperation]) async throws -> [BatchResult] {
-        do {
-            return try await batch(operations)
-        } catch ClientError.status(let error) where error.status == 413 {
-            guard operations.count > 1 else {
-                return [BatchResult(id: operations[0].id, status: 413, error: .init(code: error.code, message: error.message))]
-            }
-            var results: [BatchResult] = []
-            for operation in operations { results += try await batchSplittingTooLarge([operation]) }
-            return results
-        }
     }
 }

@@ -17,10 +17,6 @@ struct SyncOptions: Sendable {
     /// answer comes, and it spins on it (two threads, both cores here) while the server works:
     /// 2,000 notes uploaded in 8 MiB batches took 1.7–6 s of client CPU, in 48 KiB ones 0.3 s.
     var batchBytes = 48 * 1024
-    /// Batches sent before the answer to the first comes back. Two keep both cores busy on one
-    /// machine (the server applies one while this process reads the files of the next and
-    /// records the results of the last) without the large bodies FoundationNetworking spins on.
-    var batchesInFlight = 2
     /// How many upload rounds resolve stale revisions (412) before giving up for this sync.
     var maxUploadRounds = 5
     /// Receives progress lines (done, total) for a progress bar; `nil` for none.
