@@ -31,6 +31,10 @@ curl -s "127.0.0.1:$port/v1/notes/$id" -H "Authorization: Bearer $token" > "$wor
 nginx_port=$(free_port)
 mkdir -p "$work/www"
 cp "$work/note.json" "$work/www/note.json"
+# Run as root, nginx's workers drop to an unprivileged user, who must be able to read the file
+# (mktemp makes the work directory private): otherwise every request is a 403.
+chmod a+rx "$work" "$work/www"
+chmod a+r "$work/www/note.json"
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
