@@ -16,7 +16,13 @@ need_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# build_release: builds the release binaries and sets BIN to them; BENCH_BIN=/some/.build/release
+# measures binaries built elsewhere instead (another branch, for a before/after in one session).
 build_release() {
+    if [ -n "${BENCH_BIN:-}" ]; then
+        BIN=$BENCH_BIN
+        return 0
+    fi
     "$ROOT/scripts/install-deps"
     (cd "$ROOT" && swift build -c release >&2)
     BIN="$ROOT/.build/release"
@@ -76,8 +82,31 @@ median_seconds() {
     python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['median'])" "$1" "$2"
 }
 
-# report NAME PEER_NAME PEER_SECONDS OURS_SECONDS TARGET: one line with both times and the ratio.
+# report NAME PEER_NAME PEER_SECONDS OURS_SECONDS TARGET: one line with both times and the ratio
+# (notes / peer), also kept as a table row for bench/all.sh.
 report() {
+    local ratio_value
+    ratio_value=$(ratio "$4" "$3")
     printf '%-10s %-22s peer %7.3fs  notes %7.3fs  ratio %5s  (target %s)\n' \
-        "$1" "$2" "$3" "$4" "$(ratio "$4" "$3")" "$5"
+        "$1" "$2" "$3" "$4" "$ratio_value" "$5"
+    table_row "$1" "$2" "$(printf '%.3f s' "$3")" "$(printf '%.3f s' "$4")" "$ratio_value" "$5"
+}
+
+# table_row WORKLOAD PEER PEER_FIGURE NOTES_FIGURE RATIO TARGET: appends one row to the table
+# bench/all.sh prints, when it asked for one (BENCH_TABLE names the file); otherwise nothing.
+table_row() {
+    [ -n "${BENCH_TABLE:-}" ] || return 0
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$BENCH_TABLE"
+}
+
+# bench_workdir: a new scratch directory on one filesystem for the corpus, the peers'
+# destinations and the server's database, so no side is favoured by its disk. /dev/shm when
+# there is one (BENCH_DIR=/some/disk/path measures a disk instead).
+bench_workdir() {
+    local base=${BENCH_DIR:-}
+    if [ -z "$base" ]; then
+        base=/tmp
+        [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+    fi
+    mktemp -d "$base/notes-bench.XXXXXX"
 }

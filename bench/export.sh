@@ -9,7 +9,7 @@ need_packages hyperfine libcmark-dev
 build_release
 notes=${NOTES:-10000}
 runs=${RUNS:-5}
-work=$(mktemp -d)
+work=$(bench_workdir)
 trap 'rm -rf "$work"' EXIT
 cc -O2 "$ROOT/bench/floor/export_floor.c" -lcmark -o "$work/export_floor"
 make_corpus "$work/notes" "$notes"

@@ -18,8 +18,14 @@ start_notes_server "$work/db.sqlite"
 echo "hostile: server at $SERVER_URL"
 
 python3 - "$SERVER_URL" <<'PY'
-import http.client, json, socket, statistics, sys, threading, time, uuid, resource
+import http.client, json, os, socket, statistics, sys, threading, time, uuid, resource
 url = sys.argv[1]
+
+def table_row(*fields):
+    """One row of the table bench/all.sh prints (see table_row in common.sh)."""
+    if os.environ.get("BENCH_TABLE"):
+        with open(os.environ["BENCH_TABLE"], "a", encoding="utf-8") as table:
+            table.write("\t".join(fields) + "\n")
 host, port = url.split("//")[1].split(":")
 port = int(port)
 resource.setrlimit(resource.RLIMIT_NOFILE, (8192, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
@@ -76,6 +82,7 @@ for s in idle + slow: s.close()
 print(f"hostile: GET note from 127.0.0.2, quiet p50 {quiet[0]:.2f} ms p99 {quiet[1]:.2f} ms; "
       f"under 300 slow + 256 idle from 127.0.0.1 p50 {flooded[0]:.2f} ms p99 {flooded[1]:.2f} ms; "
       f"ratio {flooded[1] / quiet[1]:.2f} (target ≤ 2)")
+table_row("GET p99 under a flood", "same, quiet", f"{quiet[1]:.2f} ms", f"{flooded[1]:.2f} ms", f"{flooded[1] / quiet[1]:.2f}", "≤ 2")
 
 # 30 notes of 10 MB, then /healthz while another client walks the feed with content.
 content = ("A line of a large note with \"quotes\".\n" * 270_000)[:10_000_000]
@@ -108,5 +115,6 @@ p99 = samples[int(len(samples) * 0.99) - 1] if samples else float("nan")
 print(f"hostile: /healthz quiet p99 {quiet_health[1]:.2f} ms; during a walk of 30 × 10 MB "
       f"({len(pages)} pages, largest {max(pages) / 1_048_576:.1f} MiB) p99 {p99:.2f} ms over {len(samples)} requests "
       f"(target ≤ 50 ms)")
+table_row("/healthz p99, feed walk", "same, quiet", f"{quiet_health[1]:.2f} ms", f"{p99:.2f} ms", "-", "≤ 50 ms")
 PY
 echo "hostile: server peak resident $(awk '/VmHWM/ {print $2 / 1024 " MiB"}' "/proc/$SERVER_PID/status")"

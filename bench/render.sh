@@ -15,3 +15,4 @@ hyperfine --warmup 2 --runs 10 --export-json "$work/r.json" \
     "'$BIN/notes' render '$work/all.md' > /dev/null" >&2
 read -r peer ours < <(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; print(r[0]['mean'], r[1]['mean'])" "$work/r.json")
 echo "render: $size bytes; cmark ${peer}s, notes ${ours}s; notes/cmark throughput ratio $(ratio "$peer" "$ours") (target ≥ 0.9)"
+table_row "render 20 MB" "cmark CLI" "$(printf '%.3f s' "$peer")" "$(printf '%.3f s' "$ours")" "$(ratio "$peer" "$ours") (throughput)" "≥ 0.9"

@@ -13,7 +13,7 @@ command -v unison >/dev/null || have_unison=0
 build_release
 notes=${NOTES:-10000}
 runs=${RUNS:-5}
-work=$(mktemp -d)
+work=$(bench_workdir)
 cleanup() {
     stop_pid "${SERVER_PID:-}"
     [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"

@@ -100,6 +100,20 @@ struct ClientRetryTests {
         #expect(server.requests.count == 3)
     }
 
+    @Test("a GET whose connection is closed without an answer (a server dying mid-request) is retried, and reported unreachable when it keeps happening")
+    func closedWithoutAnswerIsRetriedThenUnreachable() async throws {
+        let closeSilently = ScriptedHTTPServer.Reply.raw { _ in }
+        let recovering = try ScriptedHTTPServer(replies: [closeSilently, closeSilently], then: Self.ok)
+        defer { recovering.stop() }
+        #expect(try await Self.client(recovering).me().username == "ada")
+        #expect(recovering.requests.count == 3)
+
+        let dead = try ScriptedHTTPServer(replies: [], then: closeSilently)
+        defer { dead.stop() }
+        let error = await #expect(throws: ClientError.self) { try await Self.client(dead).me() }
+        #expect(error?.isUnreachable == true)
+    }
+
     @Test("a Retry-After longer than the cap is answered at once rather than waited for")
     func longRetryAfterIsNotWaited() async throws {
         let server = try ScriptedHTTPServer(replies: [.error(429, "rate_limited", "Slow down.", headers: ["Retry-After": "3600"])], then: Self.ok)

@@ -67,4 +67,23 @@ struct WireJSONWriterTests {
             #expect(batch.wireJSON() == (try Self.encoded(batch)))
         }
     }
+
+    @Test("batch requests, as the client writes them by hand, match JSONEncoder's bytes and decode back (seeded random values)")
+    func batchRequestsMatchFoundation() throws {
+        var random = SeededRandom(seed: 20261202)
+        for _ in 0..<200 {
+            let operations = (0..<Int(random.next() % 5)).map { _ -> BatchOperation in
+                switch random.next() % 3 {
+                case 0: BatchOperation(op: .put, id: NoteID(), path: Self.randomString(&random) + ".md",
+                                       content: Self.randomString(&random), ifNoneMatch: "*")
+                case 1: BatchOperation(op: .put, id: NoteID(), path: Self.randomString(&random) + ".md",
+                                       content: Self.randomString(&random), ifMatch: Int64(random.next() % 1_000_000))
+                default: BatchOperation(op: .delete, id: NoteID(), ifMatch: Int64(random.next() % 1_000_000))
+                }
+            }
+            let request = BatchRequest(operations: operations)
+            #expect(request.wireJSON() == (try Self.encoded(request)))
+            #expect(try WireJSON.decoder().decode(BatchRequest.self, from: Data(request.wireJSON())) == request)
+        }
+    }
 }

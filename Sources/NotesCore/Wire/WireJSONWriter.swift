@@ -200,3 +200,24 @@ extension BatchResponse: WireJSONWritable {
         }
     }
 }
+
+extension BatchOperation: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.member("content", ifPresent: content)
+            json.key("id"); json.value(id.value)
+            json.member("if_match", ifPresent: ifMatch)
+            json.member("if_none_match", ifPresent: ifNoneMatch)
+            json.key("op"); json.value(op.rawValue)
+            json.member("path", ifPresent: path)
+        }
+    }
+}
+
+extension BatchRequest: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("operations"); json.array(operations) { json, operation in operation.write(to: &json) }
+        }
+    }
+}

@@ -22,9 +22,18 @@ struct SyncController: Sendable {
     /// Operations run without a savepoint each: every refusal (`StaleNoteError`, `HTTPError`,
     /// `NotePathError`, `NoteStoreError`) is thrown before the operation writes anything, and any other error
     /// rolls the whole batch back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
+    ///
+    /// With `omit=content`, the note of an applied write comes back without its content (the
+    /// caller just sent it): an upload's answers stay small. A stale write's current note keeps
+    /// its content, which the caller needs to merge. Without it, every note comes whole, as
+    /// clients before the parameter expect.
     private func batch(_ context: RequestContext) throws -> HTTPResponse {
         let caller = try context.caller()
         let user = caller.userID
+        let omit = context.request.query["omit"] ?? ""
+        guard omit.isEmpty || omit == "content" else {
+            throw HTTPError.badRequest("omit accepts only \"content\".", code: "invalid_parameter")
+        }
         let request = try context.decode(BatchRequest.self)
         guard request.operations.count <= store.limits.maxBatchOperations else {
             throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
@@ -32,7 +41,9 @@ struct SyncController: Sendable {
         let results = try store.write(for: user) { db in
             try request.operations.map { operation in
                 do {
-                    return try apply(operation, db: db, userID: user, device: caller.device)
+                    var result = try apply(operation, db: db, userID: user, device: caller.device)
+                    if omit == "content" { result.note?.content = nil }
+                    return result
                 } catch let stale as StaleNoteError {
                     return BatchResult(id: operation.id, status: 412, note: stale.current?.resource,
                                        error: .init(code: "precondition_failed", message: stale.message))

@@ -79,6 +79,13 @@ extension OpenAPIDocument {
             description: "`content` adds each note's content to the feed.",
             schema: ["type": "string", "enum": ["content"]]
         ),
+        "Omit": parameter("omit", in: .query,
+            description: """
+                `content` leaves the content out of the note of each applied write (the caller sent it); the \
+                current note of a stale write (412) keeps its content, for merging.
+                """,
+            schema: ["type": "string", "enum": ["content"]]
+        ),
         "Query": parameter("q", in: .query, required: true,
             description: """
                 Words to find (at most 1000 bytes); a word ending in `*` matches as a prefix. Taken as plain words: \

@@ -47,6 +47,7 @@ extension OpenAPIDocument {
                     An operation that fails (precondition, path, size) fails alone; the others still apply. The \
                     answer is 200 whenever the batch itself was valid.
                     """,
+                parameters: [parameter("Omit")],
                 requestBody: ["required": true, "content": json(schema("BatchRequest"))],
                 responses: [
                     "200": answer("One result per operation, in order.", schema("BatchResponse")),

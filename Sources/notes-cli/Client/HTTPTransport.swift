@@ -173,6 +173,10 @@ struct URLSessionTransport: Sendable {
             TransportError(kind: .timedOut, description: "the request timed out")
         case .networkConnectionLost:
             TransportError(kind: .connectionLost, description: "the connection was lost")
+        case .badServerResponse:
+            // libcurl's "empty reply": the server closed the connection without answering (it
+            // died, or restarted, with the request in flight). A lost connection like any other.
+            TransportError(kind: .connectionLost, description: "the server closed the connection without answering")
         default:
             TransportError(kind: .other, description: reason(error))
         }

@@ -41,6 +41,32 @@ struct BatchTests {
         }
     }
 
+    @Test func omitContentAnswersAppliedWritesWithMetadataAndStaleOnesWithTheWholeCurrentNote() async throws {
+        try await withAPIServer { _, api in
+            let x = try await api.create("x.md", "x1")
+            let y = try await api.create("y.md", "y1")
+            let newID = NoteID()
+            let request = BatchRequest(operations: [
+                BatchOperation(op: .put, id: newID, path: "new.md", content: "fresh", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "x2", ifMatch: x.rev + 100),
+                BatchOperation(op: .put, id: y.id, path: "y2.md", content: "y2", ifMatch: y.rev),
+            ])
+            let response = try await api.send("POST", "/v1/batch?omit=content", json: request)
+            #expect(response.status == 200)
+            let results = try response.decode(BatchResponse.self).results
+            #expect(results.map(\.status) == [201, 412, 200])
+            #expect(results[0].note?.content == nil && results[0].note?.hash == SHA256.hex(of: "fresh"))
+            #expect(results[0].note?.path == "new.md" && results[0].note?.rev ?? 0 > 0)
+            #expect(results[1].note?.content == "x1", "a stale write's current note is needed whole, to merge")
+            #expect(results[2].note?.content == nil && results[2].note?.path == "y2.md")
+            #expect(try await api.send("GET", "/v1/notes/\(newID)").decode(NoteResource.self).content == "fresh")
+
+            let unknown = try await api.send("POST", "/v1/batch?omit=path", json: BatchRequest(operations: []))
+            #expect(unknown.status == 400)
+            #expect(unknown.errorCode == "invalid_parameter")
+        }
+    }
+
     @Test func batchOverTheOperationLimitIs413() async throws {
         try await withAPIServer { _, api in
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)

@@ -1,0 +1,339 @@
+import Foundation
+
+/// JSON read by hand for the shapes a sync downloads in bulk (pages of changes, batch answers):
+/// `JSONDecoder` took a fifth of the client's time in an upload and in a clone, most of it
+/// boxing each field of each note.
+///
+/// The reader is strict and small: it takes what `WireJSONWriter` and `JSONEncoder` write
+/// (any whitespace, any member order, unknown members skipped, every string escape), and
+/// refuses anything else (a number with a fraction or exponent, invalid UTF-8, a missing or
+/// mistyped field). A refusal is not an error to the caller: `WireJSONReading.decode` returns
+/// nil and the caller decodes with `JSONDecoder`, whose answer (a value or a precise error)
+/// stands. So the hand reader only ever adds speed; `WireJSONReaderTests` checks it gives the
+/// Codable types' values for the same bytes.
+public struct WireJSONReader {
+    /// The input does not have the shape this reader takes (see the type's comment).
+    public struct Refusal: Error {}
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+
+    fileprivate init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Whether only whitespace is left.
+    fileprivate mutating func atEnd() -> Bool {
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// Reads an object, calling `member` with each key; `member` must read (or `skipValue()`)
+    /// the value.
+    public mutating func object(_ member: (inout WireJSONReader, String) throws -> Void) throws {
+        try expect(UInt8(ascii: "{"))
+        if try consumeIf(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try string()
+            try expect(UInt8(ascii: ":"))
+            try member(&self, key)
+        } while try consumeIf(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
+    /// Reads an array, one element per call of `element`.
+    public mutating func array<Element>(_ element: (inout WireJSONReader) throws -> Element) throws -> [Element] {
+        try expect(UInt8(ascii: "["))
+        var elements: [Element] = []
+        if try consumeIf(UInt8(ascii: "]")) { return elements }
+        repeat {
+            elements.append(try element(&self))
+        } while try consumeIf(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+        return elements
+    }
+
+    /// `null` (consumed, returning nil) or a value read by `value`.
+    public mutating func optional<Value>(_ value: (inout WireJSONReader) throws -> Value) throws -> Value? {
+        skipWhitespace()
+        if bytes[safe: index] == UInt8(ascii: "n") {
+            try literal("null")
+            return nil
+        }
+        return try value(&self)
+    }
+
+    public mutating func bool() throws -> Bool {
+        skipWhitespace()
+        switch bytes[safe: index] {
+        case UInt8(ascii: "t"): try literal("true"); return true
+        case UInt8(ascii: "f"): try literal("false"); return false
+        default: throw Refusal()
+        }
+    }
+
+    /// An integer written without fraction or exponent, within `Int64`.
+    public mutating func int64() throws -> Int64 {
+        skipWhitespace()
+        let negative = bytes[safe: index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let start = index
+        var magnitude: UInt64 = 0
+        while let byte = bytes[safe: index], byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { throw Refusal() }
+            magnitude = sum
+            index += 1
+        }
+        let digits = index - start
+        guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { throw Refusal() }
+        if let next = bytes[safe: index], next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+            throw Refusal()
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { throw Refusal() }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { throw Refusal() }
+        return Int64(magnitude)
+    }
+
+    public mutating func int() throws -> Int {
+        Int(try int64())
+    }
+
+    /// A string, its escapes decoded; refused when it is not valid UTF-8 or holds a raw
+    /// control character or a lone surrogate escape.
+    public mutating func string() throws -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        // The common case: no escape, so the text is the bytes between the quotes.
+        while let byte = bytes[safe: index], byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+            guard byte >= 0x20 else { throw Refusal() }
+            index += 1
+        }
+        guard let stop = bytes[safe: index] else { throw Refusal() }
+        if stop == UInt8(ascii: "\"") {
+            index += 1
+            return try text(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
+        }
+        var unescaped = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while true {
+            guard let byte = bytes[safe: index] else { throw Refusal() }
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return try unescaped.withUnsafeBytes { try text($0) }
+            case UInt8(ascii: "\\"):
+                try unescape(into: &unescaped)
+            default:
+                guard byte >= 0x20 else { throw Refusal() }
+                unescaped.append(byte)
+            }
+        }
+    }
+
+    /// Skips one value of any kind (a member this reader does not know).
+    public mutating func skipValue() throws {
+        skipWhitespace()
+        switch bytes[safe: index] {
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "{"): try object { reader, _ in try reader.skipValue() }
+        case UInt8(ascii: "["): _ = try array { reader in try reader.skipValue() }
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try bool()
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try int64()
+        }
+    }
+
+    private func text(_ utf8: UnsafeRawBufferPointer) throws -> String {
+        guard let text = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else { throw Refusal() }
+        return text
+    }
+
+    /// Decodes the escape after a backslash (already consumed) into `output`.
+    private mutating func unescape(into output: inout [UInt8]) throws {
+        guard let kind = bytes[safe: index] else { throw Refusal() }
+        index += 1
+        switch kind {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(kind)
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                // A high surrogate must be followed by an escaped low one.
+                guard bytes[safe: index] == UInt8(ascii: "\\"), bytes[safe: index + 1] == UInt8(ascii: "u") else { throw Refusal() }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw Refusal() }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar), let encoded = UTF8.encode(unicode) else { throw Refusal() }
+            output.append(contentsOf: encoded)
+        default:
+            throw Refusal()
+        }
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = bytes[safe: index] else { throw Refusal() }
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Refusal()
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        skipWhitespace()
+        let start = index
+        let matches = word.withUTF8Buffer { expected in
+            start + expected.count <= bytes.count && expected.indices.allSatisfy { bytes[start + $0] == expected[$0] }
+        }
+        guard matches else { throw Refusal() }
+        index += word.utf8CodeUnitCount
+    }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        guard try consumeIf(byte) else { throw Refusal() }
+    }
+
+    private mutating func consumeIf(_ byte: UInt8) throws -> Bool {
+        skipWhitespace()
+        guard bytes[safe: index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = bytes[safe: index],
+              byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") {
+            index += 1
+        }
+    }
+}
+
+private extension UnsafeRawBufferPointer {
+    subscript(safe index: Int) -> UInt8? {
+        index < count ? self[index] : nil
+    }
+}
+
+/// A wire type the client reads by hand (see `WireJSONReader`); `Decodable` stays its contract.
+public protocol WireJSONReadable: Decodable {
+    init(reading reader: inout WireJSONReader) throws
+}
+
+public enum WireJSONReading {
+    /// `data` read by hand as `type`, or nil when the hand reader refuses it (then decode with
+    /// `WireJSON.decoder()`, which decides).
+    public static func decode<Value: WireJSONReadable>(_ type: Value.Type, from data: Data) -> Value? {
+        data.withUnsafeBytes { raw in
+            var reader = WireJSONReader(raw)
+            guard let value = try? Value(reading: &reader), reader.atEnd() else { return nil }
+            return value
+        }
+    }
+}
+
+/// A required member that never came.
+private func required<Value>(_ value: Value?) throws -> Value {
+    guard let value else { throw WireJSONReader.Refusal() }
+    return value
+}
+
+extension NoteResource: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var id: NoteID?, path: String?, content: String?, hash: String?, rev: Int64?, size: Int?
+        var createdAt: String?, updatedAt: String?, deleted: Bool?
+        try reader.object { reader, key in
+            switch key {
+            case "id": id = try NoteID(reader.string())
+            case "path": path = try reader.string()
+            case "content": content = try reader.optional { try $0.string() }
+            case "hash": hash = try reader.string()
+            case "rev": rev = try reader.int64()
+            case "size": size = try reader.int()
+            case "created_at": createdAt = try reader.string()
+            case "updated_at": updatedAt = try reader.string()
+            case "deleted": deleted = try reader.bool()
+            default: try reader.skipValue()
+            }
+        }
+        self.init(id: try required(id), path: try required(path), content: content, hash: try required(hash),
+                  rev: try required(rev), size: try required(size), createdAt: try required(createdAt),
+                  updatedAt: try required(updatedAt), deleted: try required(deleted))
+    }
+}
+
+extension ChangesPage: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var changes: [NoteResource]?, cursor: String?, hasMore: Bool?, userId: Int64?
+        try reader.object { reader, key in
+            switch key {
+            case "changes": changes = try reader.array { try NoteResource(reading: &$0) }
+            case "cursor": cursor = try reader.string()
+            case "has_more": hasMore = try reader.bool()
+            case "user_id": userId = try reader.optional { try $0.int64() }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(changes: try required(changes), cursor: try required(cursor), hasMore: try required(hasMore), userId: userId)
+    }
+}
+
+extension APIErrorBody.Detail: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var code: String?, message: String?
+        try reader.object { reader, key in
+            switch key {
+            case "code": code = try reader.string()
+            case "message": message = try reader.string()
+            default: try reader.skipValue()
+            }
+        }
+        self.init(code: try required(code), message: try required(message))
+    }
+}
+
+extension BatchResult: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var id: NoteID?, status: Int?, note: NoteResource?, error: APIErrorBody.Detail?
+        try reader.object { reader, key in
+            switch key {
+            case "id": id = try NoteID(reader.string())
+            case "status": status = try reader.int()
+            case "note": note = try reader.optional { try NoteResource(reading: &$0) }
+            case "error": error = try reader.optional { try APIErrorBody.Detail(reading: &$0) }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(id: try required(id), status: try required(status), note: note, error: error)
+    }
+}
+
+extension BatchResponse: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var results: [BatchResult]?
+        try reader.object { reader, key in
+            switch key {
+            case "results": results = try reader.array { try BatchResult(reading: &$0) }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(results: try required(results))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+
+/// The hand reader of bulk sync answers must give exactly the Codable types' values for the
+/// same bytes, or refuse (the client then decodes with `JSONDecoder`): it may never read a
+/// different value than `JSONDecoder` would.
+@Suite("Wire JSON reader")
+struct WireJSONReaderTests {
+    /// What `JSONDecoder` makes of `text`, and what the hand reader makes of it.
+    static func both<T: WireJSONReadable & Equatable>(_ type: T.Type, _ text: String) -> (foundation: T?, hand: T?) {
+        let data = Data(text.utf8)
+        return (try? WireJSON.decoder().decode(type, from: data), WireJSONReading.decode(type, from: data))
+    }
+
+    static func randomChanges(_ random: inout SeededRandom) -> ChangesPage {
+        ChangesPage(changes: (0..<Int(random.next() % 5)).map { _ in WireJSONWriterTests.randomNote(&random) },
+                    cursor: WireJSONWriterTests.randomString(&random), hasMore: random.next() % 2 == 0,
+                    userId: random.next() % 2 == 0 ? nil : Int64(bitPattern: random.next()))
+    }
+
+    static func randomBatch(_ random: inout SeededRandom) -> BatchResponse {
+        BatchResponse(results: (0..<Int(random.next() % 5)).map { _ in
+            let note = WireJSONWriterTests.randomNote(&random)
+            return random.next() % 2 == 0
+                ? BatchResult(id: note.id, status: 201, note: note)
+                : BatchResult(id: note.id, status: Int(random.next() % 600), note: random.next() % 2 == 0 ? note : nil,
+                              error: .init(code: "stale", message: WireJSONWriterTests.randomString(&random)))
+        })
+    }
+
+    @Test("pages of changes and batch answers, compact or pretty-printed, read back as the values JSONDecoder reads (seeded random values)")
+    func readsWhatTheEncodersWrite() throws {
+        var random = SeededRandom(seed: 20261203)
+        let pretty = WireJSON.encoder()
+        pretty.outputFormatting.insert(.prettyPrinted)
+        for _ in 0..<200 {
+            let changes = Self.randomChanges(&random)
+            let batch = Self.randomBatch(&random)
+            for data in [Data(changes.wireJSON()), try WireJSON.encoder().encode(changes), try pretty.encode(changes)] {
+                #expect(WireJSONReading.decode(ChangesPage.self, from: data) == changes)
+                #expect(try WireJSON.decoder().decode(ChangesPage.self, from: data) == changes)
+            }
+            for data in [Data(batch.wireJSON()), try pretty.encode(batch)] {
+                #expect(WireJSONReading.decode(BatchResponse.self, from: data) == batch)
+            }
+        }
+    }
+
+    @Test("every string escape, surrogate pairs, null optionals and unknown members read as JSONDecoder reads them")
+    func escapesAndUnknownMembers() throws {
+        let id = NoteID()
+        let text = #"""
+            {"future": {"nested": [1, -2, "x", null, true, {"a": []}]}, "changes": [
+              {"id": "\#(id)", "path": "a\/b \u00e9\u00E9.md", "content": "\"\\\b\f\n\r\t \ud83d\ude00 \u0000",
+               "hash": "h", "rev": -9223372036854775808, "size": 0, "created_at": "c", "updated_at": "u",
+               "deleted": false, "extra": 12}
+            ], "cursor": "9", "has_more": true, "user_id": null}
+            """#
+        let (foundation, hand) = Self.both(ChangesPage.self, text)
+        #expect(foundation != nil)
+        #expect(hand == foundation)
+        #expect(hand?.changes.first?.content == "\"\\\u{8}\u{c}\n\r\t 😀 \u{0}")
+        #expect(hand?.changes.first?.path == "a/b éé.md")
+    }
+
+    @Test("what the hand reader does not take is left to JSONDecoder: fractions, exponents, bad UTF-8, lone surrogates, missing or mistyped fields")
+    func refusesWhatItDoesNotTake() throws {
+        let note = #"{"id": "\#(NoteID())", "path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": "#
+        let refused = [
+            note + "1.0}", note + "1e3}", note + "01}", note + "99999999999999999999}", note + "\"1\"}",
+            note + "1, \"content\": \"\\ud800\"}", note + "1, \"content\": \"raw\ncontrol\"}",
+            #"{"id": "not-a-uuid", "path": "a.md"}"#, note + "1", note + "1} trailing",
+            #"{"path": "a.md", "hash": "h", "rev": 1, "size": 1, "created_at": "c", "updated_at": "u", "deleted": false}"#,
+        ]
+        for text in refused {
+            let (foundation, hand) = Self.both(NoteResource.self, text)
+            #expect(hand == nil, "\(text)")
+            _ = foundation  // JSONDecoder decides these: a value (1.0, 1e3) or an error
+        }
+        var invalid = Data((note + "1, \"content\": \"").utf8)
+        invalid.append(contentsOf: [0xC3, 0x28])
+        invalid.append(contentsOf: Data("\"}".utf8))
+        #expect(WireJSONReading.decode(NoteResource.self, from: invalid) == nil)
+        let accepted = Self.both(NoteResource.self, note + "7}")
+        #expect(accepted.hand != nil && accepted.hand == accepted.foundation)
+    }
+}
