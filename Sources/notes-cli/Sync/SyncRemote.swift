@@ -61,8 +61,18 @@ struct APISyncRemote: SyncRemote {
         // encoding 48 KiB of note text a batch was a tenth of an upload's client time. The
         // results come back without the content just sent (`omit=content`); a server from
         // before the parameter ignores it and sends the notes whole, which reads the same.
-        var request = APIRequest("POST", "/v1/batch", query: [("omit", "content")],
-                                 body: Data(BatchRequest(operations: operations).wireJSON()), idempotent: true)
+        let body = BatchRequest(operations: operations).wireJSON()
+        // A body over the server's request limit is refused before it is read, and the
+        // connection closed: whether libcurl then reports the 413 or the broken pipe of the body
+        // it was still sending is a race. Refused here instead, as the server would, so sync
+        // splits the batch and sets the one note aside every time.
+        let limit = await client.fetchLimits().maxRequestBytes
+        if body.count > limit {
+            let refusal = APIErrorBody(code: "payload_too_large",
+                                       message: "The request is \(body.count) bytes; this server takes at most \(limit).")
+            throw ClientError.status(APIStatusError(status: 413, body: Data(refusal.wireJSON())))
+        }
+        var request = APIRequest("POST", "/v1/batch", query: [("omit", "content")], body: Data(body), idempotent: true)
         request.headers["Content-Type"] = "application/json; charset=utf-8"
         let response = try await client.json(BatchResponse.self, request)
         guard response.results.count == operations.count else {
