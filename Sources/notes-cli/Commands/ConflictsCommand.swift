@@ -33,7 +33,7 @@ struct ConflictsCommand: Command {
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
         let folder = try SyncFolder.find(from: directory)
-        let index = try ResolveCommand.openIndex(folder)
+        let index = try folder.openIndex()
         defer { try? index.close() }
         let copies = try ConflictCopies.list(in: folder, index: index)
         if json {

@@ -56,7 +56,7 @@ struct ResolveCommand: Command {
         let folder = try SyncFolder.find(from: current)
         let relative = try Self.folderRelative(target, in: folder, from: current)
         let lock = try SyncLock(path: folder.lockPath)
-        let index = try Self.openIndex(folder)
+        let index = try folder.openIndex()
         defer { try? index.close() }
         let copies = try ConflictCopies.list(in: folder, index: index)
         let copy = try Self.choose(relative, among: copies)
@@ -74,15 +74,6 @@ struct ResolveCommand: Command {
             terminal.print("Settled: \(what); \(copy.copy) was removed. Run `notes sync` to carry it to the server.")
         }
         return .success
-    }
-
-    /// The index of `folder`, for the conflict records.
-    static func openIndex(_ folder: SyncFolder) throws -> SyncIndex {
-        do {
-            return try SyncIndex(path: folder.indexPath)
-        } catch {
-            throw CLIError.failure("cannot open the sync index \(folder.indexPath): \(error)")
-        }
     }
 
     /// `path` (absolute, or relative to `current`) as a path inside `folder`.

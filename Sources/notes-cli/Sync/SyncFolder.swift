@@ -47,6 +47,15 @@ struct SyncFolder: Sendable {
     var configPath: String { stateDirectory + "/config.json" }
     var indexPath: String { stateDirectory + "/index.sqlite" }
     var lockPath: String { stateDirectory + "/lock" }
+
+    /// Opens the folder's sync index, saying which file when it cannot.
+    func openIndex() throws(CLIError) -> SyncIndex {
+        do {
+            return try SyncIndex(path: indexPath)
+        } catch {
+            throw .failure("cannot open the sync index \(indexPath): \(error)")
+        }
+    }
     var scratchDirectory: String { stateDirectory + "/tmp" }
     var ignorePath: String { root + "/.notesignore" }
 

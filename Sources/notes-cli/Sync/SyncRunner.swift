@@ -12,12 +12,7 @@ enum SyncRunner {
     /// - Throws: `CLIError` when the mass-delete guard stops a real sync (after printing its report).
     static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
         let lock = try SyncLock(path: folder.lockPath)
-        let index: SyncIndex
-        do {
-            index = try SyncIndex(path: folder.indexPath)
-        } catch {
-            throw CLIError.failure("cannot open the sync index \(folder.indexPath): \(error)")
-        }
+        let index = try folder.openIndex()
         defer { try? index.close() }
         // The folder's own account; each changes page is checked to be its (DESIGN 4.12).
         let bound = try await CommandSupport.client(forFolder: folder, terminal, tokenCheck: .byChangesFeed)

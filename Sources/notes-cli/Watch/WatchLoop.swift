@@ -43,12 +43,7 @@ final class WatchLoop {
     static func run(_ folder: SyncFolder, settings: WatchSettings, terminal: Terminal) async throws -> ExitCode {
         let lock = try SyncLock(path: folder.lockPath, holder: .watcher)
         defer { withExtendedLifetime(lock) {} }
-        let index: SyncIndex
-        do {
-            index = try SyncIndex(path: folder.indexPath)
-        } catch {
-            throw CLIError.failure("cannot open the sync index \(folder.indexPath): \(error)")
-        }
+        let index = try folder.openIndex()
         defer { try? index.close() }
         let bound = try await CommandSupport.client(forFolder: folder, terminal, tokenCheck: .byChangesFeed)
         // Watching starts before the first sync, so nothing changed during it goes unseen.
