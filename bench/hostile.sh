@@ -17,8 +17,10 @@ echo "benchpassword" | "$BIN/notes-server" user add bench --password-stdin --db 
 start_notes_server "$work/db.sqlite"
 echo "hostile: server at $SERVER_URL"
 
-python3 - "$SERVER_URL" <<'PY'
-import http.client, json, os, socket, statistics, sys, threading, time, uuid, resource
+PYTHONPATH="$ROOT/bench" python3 - "$SERVER_URL" <<'PY'
+import http.client, json, os, socket, statistics, sys, threading, time, uuid
+import benchhttp
+from benchhttp import raise_file_limit, server_address
 url = sys.argv[1]
 
 def table_row(*fields):
@@ -26,33 +28,16 @@ def table_row(*fields):
     if os.environ.get("BENCH_TABLE"):
         with open(os.environ["BENCH_TABLE"], "a", encoding="utf-8") as table:
             table.write("\t".join(fields) + "\n")
-host, port = url.split("//")[1].split(":")
-port = int(port)
-resource.setrlimit(resource.RLIMIT_NOFILE, (8192, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+host, port = server_address(url)
+raise_file_limit()
 
 def request(method, path, body=None, token=None, source="127.0.0.2"):
-    conn = http.client.HTTPConnection(host, port, timeout=30, source_address=(source, 0))
-    headers = {"Content-Type": "application/json"}
-    if token: headers["Authorization"] = "Bearer " + token
-    if method == "PUT": headers["If-None-Match"] = "*"
-    conn.request(method, path, body=body, headers=headers)
-    response = conn.getresponse()
-    data = response.read()
-    conn.close()
+    headers = {"If-None-Match": "*"} if method == "PUT" else None
+    response, data = benchhttp.request(host, port, method, path, body, token, source, headers)
     return response.status, data
 
 def latencies(path, count, token=None):
-    conn = http.client.HTTPConnection(host, port, timeout=30, source_address=("127.0.0.2", 0))
-    headers = {"Authorization": "Bearer " + token} if token else {}
-    samples = []
-    for _ in range(count):
-        start = time.perf_counter()
-        conn.request("GET", path, headers=headers)
-        conn.getresponse().read()
-        samples.append((time.perf_counter() - start) * 1000)
-    conn.close()
-    samples.sort()
-    return samples[len(samples) // 2], samples[int(len(samples) * 0.99) - 1]
+    return benchhttp.latencies(host, port, path, count, token)
 
 status, data = request("POST", "/v1/auth/login", json.dumps({"username": "bench", "password": "benchpassword"}))
 token = json.loads(data)["access_token"]

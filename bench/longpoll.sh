@@ -35,12 +35,13 @@ for _ in $(seq 200); do grep -q listening "$work/db.sqlite.out" 2>/dev/null && b
 SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$work/db.sqlite.out" | head -1)"
 echo "longpoll: server at $SERVER_URL, pid $SERVER_PID"
 
-python3 - "$SERVER_URL" "$SERVER_PID" "$waiters" "$users" "$max_wait" <<'PY'
-import asyncio, http.client, json, os, resource, sys, threading, time, uuid
+PYTHONPATH="$ROOT/bench" python3 - "$SERVER_URL" "$SERVER_PID" "$waiters" "$users" "$max_wait" <<'PY'
+import asyncio, json, os, sys, threading, time, uuid
+import benchhttp
+from benchhttp import raise_file_limit, server_address
 url, pid, waiters, users, max_wait = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-host, port = url.split("//")[1].split(":")
-port = int(port)
-resource.setrlimit(resource.RLIMIT_NOFILE, (8192, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+host, port = server_address(url)
+raise_file_limit()
 
 def rss_mib():
     for line in open(f"/proc/{pid}/status"):
@@ -48,32 +49,14 @@ def rss_mib():
             return int(line.split()[1]) / 1024
 
 def request(method, path, body=None, token=None, source="127.0.0.2", extra=None):
-    conn = http.client.HTTPConnection(host, port, timeout=90, source_address=(source, 0))
-    headers = {"Content-Type": "application/json"}
-    if token: headers["Authorization"] = "Bearer " + token
-    headers.update(extra or {})
-    conn.request(method, path, body=body, headers=headers)
-    response = conn.getresponse()
-    data = response.read()
-    conn.close()
-    return response, data
+    return benchhttp.request(host, port, method, path, body, token, source, extra, timeout=90)
 
 def login(name):
     _, data = request("POST", "/v1/auth/login", json.dumps({"username": name, "password": "benchpassword"}))
     return json.loads(data)["access_token"]
 
 def latencies(path, count, token):
-    conn = http.client.HTTPConnection(host, port, timeout=30, source_address=("127.0.0.2", 0))
-    headers = {"Authorization": "Bearer " + token}
-    samples = []
-    for _ in range(count):
-        start = time.perf_counter()
-        conn.request("GET", path, headers=headers)
-        conn.getresponse().read()
-        samples.append((time.perf_counter() - start) * 1000)
-    conn.close()
-    samples.sort()
-    return samples[len(samples) // 2], samples[int(len(samples) * 0.99) - 1]
+    return benchhttp.latencies(host, port, path, count, token)
 
 reader = login("reader")
 note = str(uuid.uuid4())

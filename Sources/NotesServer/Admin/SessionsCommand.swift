@@ -99,7 +99,7 @@ enum SessionsCommand: DeclaredCommand {
                                  createdAt: WireTime.string(fromMilliseconds: $0.createdAt),
                                  lastUsedAt: WireTime.string(fromMilliseconds: $0.lastUsedAt), state: $0.state.rawValue)
             }
-            printLine(String(decoding: try WireJSON.encoder().encode(items), as: UTF8.self))
+            try AdminListing.printJSON(items)
             return
         }
         var table = TextTable(header: ["ID", "USER", "DEVICE", "CREATED", "LAST USED", "STATE"])
@@ -110,7 +110,7 @@ enum SessionsCommand: DeclaredCommand {
                           WireTime.string(fromMilliseconds: session.createdAt), WireTime.string(fromMilliseconds: session.lastUsedAt),
                           session.state.rawValue])
         }
-        FileHandle.standardOutput.write(Data(table.render(forTerminal: isatty(STDOUT_FILENO) == 1).utf8))
+        AdminListing.print(table)
     }
 }
 

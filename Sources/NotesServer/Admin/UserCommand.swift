@@ -168,14 +168,14 @@ enum UserCommand: DeclaredCommand {
         if json {
             let items = users.map { AdminUserItem(id: $0.id, username: $0.username,
                                                   createdAt: WireTime.string(fromMilliseconds: $0.createdAt), disabled: $0.disabled) }
-            printLine(String(decoding: try WireJSON.encoder().encode(items), as: UTF8.self))
+            try AdminListing.printJSON(items)
             return
         }
         var table = TextTable(header: ["USER", "CREATED", "STATE"])
         for user in users {
             table.append([user.username, WireTime.string(fromMilliseconds: user.createdAt), user.disabled ? "disabled" : "active"])
         }
-        FileHandle.standardOutput.write(Data(table.render(forTerminal: isatty(STDOUT_FILENO) == 1).utf8))
+        AdminListing.print(table)
     }
 
     /// Deleting cannot be undone: a person at a terminal confirms it; a script says `--yes`.

@@ -59,9 +59,7 @@ struct AuthController: Sendable {
             let tokens = try sessions.create(userID: user.id, device: Label.clean(body.device ?? ""), replacing: body.replacesRefreshToken)
             return Self.tokenResponse(tokens, user: user)
         } catch {
-            if let answer = HTTPError.answer(for: error, requestID: requestID, log: log) { return .error(answer) }
-            log("req=\(requestID) internal error: \(error)")
-            return .error(.internal)
+            return .error(HTTPError.answer(for: error, requestID: requestID, log: log))
         }
     }
 

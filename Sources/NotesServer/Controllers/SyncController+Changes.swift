@@ -84,7 +84,9 @@ extension SyncController {
                     // A write that changed nothing (a retried create) is no reason to answer yet.
                     if !next.isEmpty { return next.response }
                 } catch {
-                    return errorResponse(for: error, requestID: requestID)
+                    // What the router would have answered (the cursor fell behind a purge: 410;
+                    // the database went away: 503).
+                    return .error(HTTPError.answer(for: error, requestID: requestID, log: log))
                 }
             }
         }
@@ -118,13 +120,5 @@ extension SyncController {
         let body = try writer.finish(cursor: end.cursor.text, hasMore: end.hasMore, userId: query.user)
         return ChangesAnswer(response: HTTPResponse(status: 200, headers: ["Content-Type": HTTPResponse.jsonContentType], body: body),
                              isEmpty: isEmpty)
-    }
-
-    /// What the router would have answered for `error`, for a held request that failed on waking
-    /// (the cursor fell behind a purge: 410; the database went away: 503).
-    private func errorResponse(for error: any Error, requestID: String) -> HTTPResponse {
-        if let answer = HTTPError.answer(for: error, requestID: requestID, log: log) { return .error(answer) }
-        log("req=\(requestID) internal error: \(error)")
-        return .error(.internal)
     }
 }

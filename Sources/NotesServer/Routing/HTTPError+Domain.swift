@@ -40,17 +40,18 @@ extension HTTPError {
         }
     }
 
-    /// `error` as an answer when it is one the API names (an `HTTPError` itself, a refused
-    /// path, or a storage failure, which is also logged for the operator with `requestID`);
-    /// `nil` for anything else.
-    static func answer(for error: any Error, requestID: String, log: @Sendable (String) -> Void) -> HTTPError? {
+    /// `error` as the answer the client gets: the one the API names (an `HTTPError` itself, a
+    /// refused path, or a storage failure, which is also logged for the operator with
+    /// `requestID`), or for anything else a 500 whose details go only to the log.
+    static func answer(for error: any Error, requestID: String, log: @Sendable (String) -> Void) -> HTTPError {
         if let refusal = refusal(for: error) { return refusal }
         if let error = error as? DatabaseError, let answer = HTTPError(storageFailure: error) {
             // Loud on purpose: the operator must act (free space, restore the file, fix the mount).
             log("req=\(requestID) STORAGE FAILURE, answered \(answer.status): \(error)")
             return answer
         }
-        return nil
+        log("req=\(requestID) internal error: \(error)")
+        return .internal
     }
 
     /// `error` as an answer when it is a refusal of this one request (an `HTTPError`, a refused

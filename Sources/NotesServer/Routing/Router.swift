@@ -57,9 +57,7 @@ struct Router: HTTPResponder {
         do {
             return try route(request)
         } catch {
-            if let answer = HTTPError.answer(for: error, requestID: request.id, log: log) { return .now(.error(answer)) }
-            log("req=\(request.id) internal error: \(error)")
-            return .now(.error(.internal))
+            return .now(.error(HTTPError.answer(for: error, requestID: request.id, log: log)))
         }
     }
 
