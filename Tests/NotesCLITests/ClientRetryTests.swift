@@ -155,4 +155,25 @@ struct ClientRetryTests {
             #expect(delay >= ceiling / 2 && delay <= ceiling)
         }
     }
+
+    @Test("limits asked for while the server is down are asked for again once it answers: a watcher started offline learns them")
+    func limitsAreAskedAgainAfterAnOutage() async throws {
+        let arguments = ["--max-note-size", "1K"]
+        let first = try await TestServer(extraArguments: arguments)
+        let port = first.port, database = first.databasePath
+        let client = APIClient(server: try ServerURL(first.baseURL.absoluteString), credential: .anonymous, retryPolicy: .fast)
+        _ = await first.stop()
+        #expect(await client.fetchLimits() == ResponseBudget.defaultLimits, "no answer: the defaults, for now")
+        let deadline = Date().addingTimeInterval(30)
+        var second: TestServer?
+        while second == nil {
+            do {
+                second = try await TestServer(extraArguments: arguments, database: database, port: port)
+            } catch TestServerError.exitedEarly where Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))  // the port may be held a moment after the stop
+            }
+        }
+        #expect(await client.fetchLimits().maxNoteBytes == 1024)
+        _ = await second?.stop()
+    }
 }

@@ -114,6 +114,25 @@ struct SyncBasicsTests {
         }
     }
 
+    @Test("a misspelt folder inside a bound one is an error naming it, not a sync (or watch) of the folder above")
+    func misspeltFolderIsNotTheBoundFolderAbove() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "journal/n.md", "x\n")
+            let typo = h.folder("a") + "/jounral"
+            for arguments in [["sync", typo], ["sync", "--watch", typo], ["status", typo], ["conflicts", typo]] {
+                let result = try await h.notes(arguments)
+                #expect(result.exitCode == 2, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("no such folder: \(typo)"), "\(arguments): \(result.stderr)")
+            }
+            let file = try await h.notes(["sync", h.folder("a") + "/journal/n.md"])
+            #expect(file.exitCode == 2)
+            #expect(file.stderr.contains("not a folder"))
+            #expect(try await h.serverNotes().isEmpty, "nothing was synced")
+            #expect(!FileManager.default.fileExists(atPath: typo), "nor created")
+        }
+    }
+
     @Test("status and --dry-run report without changing anything")
     func dryRunChangesNothing() async throws {
         try await SyncHarness.with { h in

@@ -38,8 +38,18 @@ actor APIClient {
     /// The server's published limits, fetched at most once per process and only when needed
     /// (`ResponseBudget`); nil until then, and kept nil when the server would not say.
     var publishedLimits: ServerLimits?
-    /// The one fetch of the limits, shared by concurrent callers.
-    var limitsTask: Task<ServerLimits?, Never>?
+    /// The one fetch of the limits, shared by concurrent callers; dropped when the server could
+    /// not be reached, so a watcher started offline asks again rather than keeping the defaults.
+    var limitsTask: Task<LimitsAnswer, Never>?
+
+    /// What a fetch of `/v1/limits` learnt.
+    enum LimitsAnswer: Sendable {
+        case published(ServerLimits)
+        /// The server answered but would not say: the defaults stand for this process.
+        case unpublished
+        /// No answer: ask again next time.
+        case unreachable
+    }
 
     init(server: ServerURL, credential: Credential, retryPolicy: RetryPolicy = .standard,
          now: @escaping @Sendable () -> Date = { Date() }) {
@@ -88,18 +98,24 @@ actor APIClient {
     /// The server's limits as far as known: the published ones once fetched, else the defaults.
     var limits: ServerLimits { publishedLimits ?? ResponseBudget.defaultLimits }
 
-    /// Asks the server for its published limits (once per process) and returns what is known.
+    /// Asks the server for its published limits (once per process, once it has answered) and
+    /// returns what is known.
     func fetchLimits() async -> ServerLimits {
-        let task = limitsTask ?? Task {
+        let task = limitsTask ?? Task { () -> LimitsAnswer in
             var request = APIRequest("GET", "/v1/limits", authenticated: false)
             request.maxResponseBytes = ResponseBudget.smallMaxBytes
-            guard let response = try? await self.sendRetrying(request, bearer: nil), (200..<300).contains(response.status),
+            guard let response = try? await self.sendRetrying(request, bearer: nil) else { return .unreachable }
+            guard (200..<300).contains(response.status),
                   let decoded = try? WireJSON.decoder().decode(ServerLimits.self, from: response.body),
-                  decoded.maxNoteBytes > 0, decoded.maxRequestBytes > 0 else { return nil }
-            return decoded
+                  decoded.maxNoteBytes > 0, decoded.maxRequestBytes > 0 else { return .unpublished }
+            return .published(decoded)
         }
         limitsTask = task
-        if let fetched = await task.value { publishedLimits = fetched }
+        switch await task.value {
+        case .published(let fetched): publishedLimits = fetched
+        case .unpublished: break
+        case .unreachable: if limitsTask == task { limitsTask = nil }
+        }
         return limits
     }
 

@@ -32,7 +32,7 @@ struct ConflictsCommand: Command {
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let folder = try SyncFolder.find(from: directory)
+        let folder = try SyncFolder.find(fromNamed: directory)
         let index = try folder.openIndex()
         defer { try? index.close() }
         let copies = try ConflictCopies.list(in: folder, index: index)

@@ -39,7 +39,7 @@ struct StatusCommand: Command {
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let folder = try SyncFolder.find(from: directory)
+        let folder = try SyncFolder.find(fromNamed: directory)
         return try await SyncRunner.run(folder, options: options, json: json, terminal: terminal)
     }
 }

@@ -66,7 +66,7 @@ struct SyncCommand: Command {
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let folder = try SyncFolder.find(from: directory)
+        let folder = try SyncFolder.find(fromNamed: directory)
         if let watchQuietPeriod {
             let settings = WatchSettings(quietPeriod: watchQuietPeriod, json: json, allowMassDelete: options.allowMassDelete,
                                          environment: terminal.environment)

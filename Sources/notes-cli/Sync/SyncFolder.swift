@@ -116,6 +116,19 @@ struct SyncFolder: Sendable {
         }
     }
 
+    /// The bound folder at or above `directory`, a folder the user named (`notes sync DIR`):
+    /// a misspelt name is an error rather than quietly the bound folder above it (which
+    /// `find(from:)` would find, walking up from a path that is not there).
+    /// - Throws: `CLIError` (usage) when `directory` is not an existing folder, or is in no bound one.
+    static func find(fromNamed directory: String) throws -> SyncFolder {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw CLIError.usage("no such folder: \(directory)")
+        }
+        guard isDirectory.boolValue else { throw CLIError.usage("not a folder: \(directory)") }
+        return try find(from: directory)
+    }
+
     /// The bound folder at or above `start`, as git finds its repository.
     /// - Throws: `CLIError` (usage) when there is none.
     static func find(from start: String) throws -> SyncFolder {

@@ -53,12 +53,6 @@ struct SyncedFiles: Sendable {
     static func fileStat(_ path: String) -> FileStat? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        return FileStat(size: Int64(info.st_size), mtimeNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
-                        inode: UInt64(info.st_ino))
+        return SafeFiles.fileStat(info)
     }
 }
