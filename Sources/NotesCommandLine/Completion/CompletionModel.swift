@@ -23,12 +23,17 @@ struct CompletionModel {
         self.program = program
         var nodes: [Node] = []
         func visit(_ spec: CommandSpec, _ path: [String]) {
-            var positional = spec.positionals.first?.kind
-            // `help` takes command names, which only the tree knows.
-            if path == ["help"] { positional = .choice(root.subcommands.map(\.name)) }
+            // `help` takes a command path, so below it the tree is walked again: `help token <TAB>`
+            // offers token's subcommands, and a command with none offers nothing more.
+            if path == ["help"] { return topics(root, path) }
             nodes.append(Node(path: path.joined(separator: " "), options: ParsedCommand.scope(of: path, in: root),
-                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: positional))
+                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: spec.positionals.first?.kind))
             for sub in spec.subcommands { visit(sub, path + [sub.name]) }
+        }
+        func topics(_ spec: CommandSpec, _ path: [String]) {
+            nodes.append(Node(path: path.joined(separator: " "), options: ParsedCommand.scope(of: ["help"], in: root),
+                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: nil))
+            for sub in spec.subcommands { topics(sub, path + [sub.name]) }
         }
         visit(root, [])
         self.nodes = nodes
