@@ -14,6 +14,8 @@ struct CompletionScriptTests {
         #expect(try complete(script, ["tool", "sync", "--j"]) == ["--json"])
         #expect(try complete(script, ["tool", "completion", ""]) == ["bash", "zsh", "fish"])
         #expect(try complete(script, ["tool", "help", "sy"]) == ["sync"])
+        #expect(try complete(script, ["tool", "help", "user", ""]) == ["list", "add"])
+        #expect(try complete(script, ["tool", "help", "user", "list", ""]) == [])
     }
 
     @Test("the zsh script is valid zsh and completes subcommands after an option, choices and folders",

@@ -16,31 +16,24 @@ struct BashCompletion {
             "    for ((i = 1; i < COMP_CWORD; i++)); do",
             "        word=\"${COMP_WORDS[i]}\"",
             "        case \"$word\" in",
-            "            \(alternatives(model.valueOptionSpellings))) ((i++)); continue ;;",
+            "            \(CompletionModel.alternatives(model.valueOptionSpellings))) ((i++)); continue ;;",
             "            -*) continue ;;",
             "        esac",
             "        next=\"${cmdpath:+$cmdpath }$word\"",
             "        case \"$next\" in",
-            "            \(alternatives(model.commandPaths))) cmdpath=\"$next\" ;;",
+            "            \(CompletionModel.alternatives(model.commandPaths))) cmdpath=\"$next\" ;;",
             "        esac",
             "    done",
             "    case \"$cmdpath|$prev\" in",
         ]
-        for node in model.nodes {
-            for option in node.options {
-                guard let kind = option.kind else { continue }
-                let spellings = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
-                let keys = spellings.map { CompletionModel.quoted(node.path + "|" + $0) }.joined(separator: "|")
-                lines.append("        \(keys)) \(reply(for: kind)); return ;;")
-            }
-        }
+        lines += model.optionValueCases(reply(for:))
         lines += ["    esac", "    case \"$cmdpath\" in"]
         for node in model.nodes {
             let options = CompletionModel.spellings(node).joined(separator: " ")
             // After a command: its subcommands, else the words its positional may be.
             let words = node.subcommands.isEmpty ? (node.positional?.choices ?? []) : node.subcommands.map(\.name)
             lines.append("        \(CompletionModel.quoted(node.path))) opts=\(CompletionModel.quoted(options)); "
-                         + "subs=\(CompletionModel.quoted(words.joined(separator: " "))); kind=\(CompletionModel.quoted(kindWord(node.positional))) ;;")
+                         + "subs=\(CompletionModel.quoted(words.joined(separator: " "))); kind=\(CompletionModel.quoted(CompletionModel.kindWord(node.positional))) ;;")
         }
         lines += [
             "    esac",
@@ -59,25 +52,12 @@ struct BashCompletion {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `a|b|c` for a `case` pattern, each quoted; a pattern that matches nothing when empty.
-    private func alternatives(_ words: [String]) -> String {
-        words.isEmpty ? "''" : words.map(CompletionModel.quoted).joined(separator: "|")
-    }
-
     private func reply(for kind: ValueKind) -> String {
         switch kind {
         case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"))"
         case .choice(let words): "COMPREPLY=($(compgen -W \(CompletionModel.quoted(words.joined(separator: " "))) -- \"$cur\"))"
         case .string, .int, .url, .duration: "COMPREPLY=()"
-        }
-    }
-
-    private func kindWord(_ kind: ValueKind?) -> String {
-        switch kind {
-        case .file?: "file"
-        case .directory?: "directory"
-        default: ""
         }
     }
 }

@@ -23,12 +23,17 @@ struct CompletionModel {
         self.program = program
         var nodes: [Node] = []
         func visit(_ spec: CommandSpec, _ path: [String]) {
-            var positional = spec.positionals.first?.kind
-            // `help` takes command names, which only the tree knows.
-            if path == ["help"] { positional = .choice(root.subcommands.map(\.name)) }
+            // `help` takes a command path, so below it the tree is walked again: `help token <TAB>`
+            // offers token's subcommands, and a command with none offers nothing more.
+            if path == ["help"] { return topics(root, path) }
             nodes.append(Node(path: path.joined(separator: " "), options: ParsedCommand.scope(of: path, in: root),
-                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: positional))
+                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: spec.positionals.first?.kind))
             for sub in spec.subcommands { visit(sub, path + [sub.name]) }
+        }
+        func topics(_ spec: CommandSpec, _ path: [String]) {
+            nodes.append(Node(path: path.joined(separator: " "), options: ParsedCommand.scope(of: ["help"], in: root),
+                              subcommands: spec.subcommands.map { ($0.name, $0.abstract) }, positional: nil))
+            for sub in spec.subcommands { topics(sub, path + [sub.name]) }
         }
         visit(root, [])
         self.nodes = nodes
@@ -41,17 +46,47 @@ struct CompletionModel {
     var valueOptionSpellings: [String] {
         var spellings = Set<String>()
         for node in nodes {
-            for option in node.options where option.kind != nil {
-                spellings.insert("--" + option.name)
-                if let short = option.short { spellings.insert("-\(short)") }
-            }
+            for option in node.options where option.kind != nil { spellings.formUnion(option.spellings) }
         }
         return spellings.sorted()
     }
 
     /// Every spelling of every option of `node`, `-h`/`--help` included.
     static func spellings(_ node: Node) -> [String] {
-        node.options.flatMap { option in ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? []) } + ["--help", "-h"]
+        node.options.flatMap(\.spellings) + ["--help", "-h"]
+    }
+
+    /// The bash and zsh `case "$cmdpath|$prev"` arms: after an option that takes a value, in a
+    /// command that accepts it, run `action`'s completion of that value and return.
+    func optionValueCases(_ action: (ValueKind) -> String) -> [String] {
+        nodes.flatMap { node in
+            node.options.compactMap { option in
+                option.kind.map { kind in
+                    let keys = option.spellings.map { Self.quoted(node.path + "|" + $0) }.joined(separator: "|")
+                    return "        \(keys)) \(action(kind)); return ;;"
+                }
+            }
+        }
+    }
+
+    /// `a|b|c` for a bash or zsh `case` pattern, each quoted; a pattern that matches nothing when empty.
+    static func alternatives(_ words: [String]) -> String {
+        words.isEmpty ? "''" : words.map(quoted).joined(separator: "|")
+    }
+
+    /// What the bash and zsh scripts keep in `kind` for a command's positional: how a word completes
+    /// when the command has no subcommands and the positional has no fixed words.
+    static func kindWord(_ kind: ValueKind?) -> String {
+        switch kind {
+        case .file?: "file"
+        case .directory?: "directory"
+        default: ""
+        }
+    }
+
+    /// The first line of a help text: the one-line description a shell shows beside a word.
+    static func firstLine(_ text: String) -> String {
+        text.split(separator: "\n").first.map(String.init) ?? ""
     }
 
     /// The name of the shell function: `notes-server` → `notes_server`.
@@ -62,5 +97,12 @@ struct CompletionModel {
     /// `text` inside single quotes for bash and zsh.
     static func quoted(_ text: String) -> String {
         "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}
+
+extension OptionSpec {
+    /// How the option may be typed: `--name`, then `-s` when it has a short alias.
+    var spellings: [String] {
+        ["--" + name] + (short.map { ["-\($0)"] } ?? [])
     }
 }

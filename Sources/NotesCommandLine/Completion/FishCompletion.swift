@@ -43,7 +43,7 @@ struct FishCompletion {
         for node in model.nodes {
             let condition = "-n " + quoted("\(helper) \(quoted(node.path))")
             for sub in node.subcommands {
-                lines.append("complete -c \(program) \(condition) -a \(quoted(sub.name)) -d \(quoted(firstLine(sub.abstract)))")
+                lines.append("complete -c \(program) \(condition) -a \(quoted(sub.name)) -d \(quoted(CompletionModel.firstLine(sub.abstract)))")
             }
             if node.subcommands.isEmpty {
                 switch node.positional {
@@ -61,14 +61,10 @@ struct FishCompletion {
                 case .choice(let words)?: line += " -x -a \(quoted(words.joined(separator: " ")))"
                 default: line += " -x"
                 }
-                lines.append(line + " -d \(quoted(firstLine(option.help)))")
+                lines.append(line + " -d \(quoted(CompletionModel.firstLine(option.help)))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private func firstLine(_ text: String) -> String {
-        text.split(separator: "\n").first.map(String.init) ?? ""
     }
 
     /// `text` in fish's single quotes, where only `\` and `'` are escaped.

@@ -19,29 +19,21 @@ struct ZshCompletion {
             "    for ((i = 2; i < CURRENT; i++)); do",
             "        word=\"${words[i]}\"",
             "        case \"$word\" in",
-            "            \(alternatives(model.valueOptionSpellings))) ((i++)); continue ;;",
+            "            \(CompletionModel.alternatives(model.valueOptionSpellings))) ((i++)); continue ;;",
             "            -*) continue ;;",
             "        esac",
             "        next=\"${cmdpath:+$cmdpath }$word\"",
             "        case \"$next\" in",
-            "            \(alternatives(model.commandPaths))) cmdpath=\"$next\" ;;",
+            "            \(CompletionModel.alternatives(model.commandPaths))) cmdpath=\"$next\" ;;",
             "        esac",
             "    done",
             "    case \"$cmdpath|$prev\" in",
         ]
-        for node in model.nodes {
-            for option in node.options {
-                guard let kind = option.kind else { continue }
-                let spellings = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
-                let keys = spellings.map { CompletionModel.quoted(node.path + "|" + $0) }.joined(separator: "|")
-                lines.append("        \(keys)) \(action(for: kind)); return ;;")
-            }
-        }
+        lines += model.optionValueCases(action(for:))
         lines += ["    esac", "    case \"$cmdpath\" in"]
         for node in model.nodes {
-            let options = node.options.flatMap { option in
-                (["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])).map { described($0, option.help) }
-            } + [described("--help", "Show help")]
+            let options = node.options.flatMap { option in option.spellings.map { described($0, option.help) } }
+                + [described("--help", "Show help")]
             let subs: [String]
             if !node.subcommands.isEmpty {
                 subs = node.subcommands.map { described($0.name, $0.abstract) }
@@ -49,7 +41,7 @@ struct ZshCompletion {
                 subs = (node.positional?.choices ?? []).map { described($0, "") }
             }
             lines.append("        \(CompletionModel.quoted(node.path))) opts=(\(options.joined(separator: " "))); "
-                         + "subs=(\(subs.joined(separator: " "))); kind=\(CompletionModel.quoted(kindWord(node.positional))) ;;")
+                         + "subs=(\(subs.joined(separator: " "))); kind=\(CompletionModel.quoted(CompletionModel.kindWord(node.positional))) ;;")
         }
         lines += [
             "    esac",
@@ -75,12 +67,8 @@ struct ZshCompletion {
 
     /// `'name:description'` for `_describe`, whose separator is the first unescaped colon.
     private func described(_ name: String, _ text: String) -> String {
-        let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
+        let firstLine = CompletionModel.firstLine(text)
         return CompletionModel.quoted(name.replacing(":", with: "\\:") + (firstLine.isEmpty ? "" : ":" + firstLine))
-    }
-
-    private func alternatives(_ words: [String]) -> String {
-        words.isEmpty ? "''" : words.map(CompletionModel.quoted).joined(separator: "|")
     }
 
     private func action(for kind: ValueKind) -> String {
@@ -89,14 +77,6 @@ struct ZshCompletion {
         case .directory: "_files -/"
         case .choice(let words): "compadd -- " + words.map(CompletionModel.quoted).joined(separator: " ")
         case .string, .int, .url, .duration: ":"
-        }
-    }
-
-    private func kindWord(_ kind: ValueKind?) -> String {
-        switch kind {
-        case .file?: "file"
-        case .directory?: "directory"
-        default: ""
         }
     }
 }
