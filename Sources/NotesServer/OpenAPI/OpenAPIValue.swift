@@ -1,3 +1,5 @@
+import NotesCore
+
 /// A JSON value written as a Swift literal, keeping the order its object keys were written in,
 /// so the OpenAPI document reads in Swift as it is served and is serialised once at start-up.
 ///
@@ -81,23 +83,11 @@ indirect enum OpenAPIValue: Sendable, Equatable {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259).
+    /// A JSON string literal, escaped as every other JSON the server writes (`WireJSONWriter`).
     private static func writeString(_ string: String, into text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            case "\r": text += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        var writer = WireJSONWriter(reservingCapacity: string.utf8.count + 2)
+        writer.value(string)
+        text += String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 
