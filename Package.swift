@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesCommandLineTests",
-            dependencies: ["NotesCommandLine"]
+            dependencies: ["NotesCommandLine", "NotesTestSupport"]
         ),
     ]
 )

@@ -17,25 +17,17 @@ struct KilledSync {
     /// SIGKILL as soon as it holds; waits for the child to be gone.
     static func run(_ arguments: [String], environment: [String: String],
                     when trigger: () throws -> Bool) async throws -> KilledSync {
-        BrokenPipes.ignore()
-        let process = Process()
-        process.executableURL = BuiltProducts.client
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let exit = ProcessExit(process)
-        try process.run()
+        let child = try ChildProcess(BuiltProducts.client, arguments,
+                                     environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
         var saw = false
         _ = try await waitUntil(timeout: 60, every: .milliseconds(5)) {
             saw = try trigger()
-            return saw || exit.hasExited
+            return saw || child.hasExited
         }
-        // A child that already exited was reaped: its pid may belong to someone else now.
-        if !exit.hasExited { kill(process.processIdentifier, SIGKILL) }
-        _ = await exit.wait()
-        let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        // A child that already exited was reaped: `send` then signals nobody.
+        child.send(SIGKILL)
+        await child.wait()
+        let killed = child.termination == .signalled(SIGKILL)
         return KilledSync(sawTrigger: saw, killedBySignal: killed)
     }
 }

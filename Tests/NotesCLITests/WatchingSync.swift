@@ -8,8 +8,7 @@ import NotesTestSupport
 /// (`WatchSettings`' test hooks), so the suite stays fast against a server without long poll.
 final class WatchingSync: @unchecked Sendable {
     // @unchecked: the output buffers are only touched under `lock`.
-    let process = Process()
-    private let exit: ProcessExit
+    private let process: ChildProcess
     private let lock = NSLock()
     private var out = Data()
     private var err = Data()
@@ -17,36 +16,30 @@ final class WatchingSync: @unchecked Sendable {
     /// Starts `notes sync --watch FOLDER --quiet-period 0.2 EXTRA` with `environment` (HOME and
     /// the config folder) plus the test hooks and `hooks`.
     init(folder: String, environment: [String: String], extra: [String] = [], hooks: [String: String] = [:]) throws {
-        BrokenPipes.ignore()
-        process.executableURL = BuiltProducts.client
-        process.arguments = ["sync", "--watch", folder, "--quiet-period", "0.2"] + extra
         var env = environment.merging(["NOTES_TEST_WATCH_POLL": "0.2", "NOTES_TEST_WATCH_MAX_BACKOFF": "1"]) { $1 }
         env.merge(hooks) { $1 }
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        exit = ProcessExit(process)
+        process = try ChildProcess(BuiltProducts.client, ["sync", "--watch", folder, "--quiet-period", "0.2"] + extra,
+                                   environment: env, stdout: .pipe, stderr: .pipe)
+        // Both are pipes, as asked just above.
+        let (output, errors) = (process.standardOutput!, process.standardError!)
         let lock = self.lock
-        outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        output.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }  // end of file: stop being called
             lock.withLock { self?.out.append(data) }
         }
-        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        errors.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }  // end of file: stop being called
             lock.withLock { self?.err.append(data) }
         }
-        try process.run()
     }
 
     var pid: Int32 { process.processIdentifier }
     var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
     var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
-    var hasExited: Bool { exit.hasExited }
+    var hasExited: Bool { process.hasExited }
 
     /// Waits until the first sync is done and the watcher says it is watching.
     func waitUntilWatching(timeout: Double = 60) async throws -> Bool {
@@ -56,21 +49,21 @@ final class WatchingSync: @unchecked Sendable {
 
     /// Sends `signal` to the watcher.
     func send(_ signal: Int32) {
-        if !exit.hasExited { kill(process.processIdentifier, signal) }
+        process.send(signal)
     }
 
     /// The exit status, or nil if it is still running after `timeout`.
     func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
-        await exit.wait(timeout: timeout)
+        await process.wait(timeout: timeout)
     }
 
     /// SIGTERM, and the exit status; a watcher still running 30 s later is killed (status nil).
     @discardableResult
     func stop() async -> Int32? {
         send(SIGTERM)
-        if let status = await exit.wait(timeout: .seconds(30)) { return status }
+        if let status = await process.wait(timeout: .seconds(30)) { return status }
         send(SIGKILL)
-        _ = await exit.wait()
+        await process.wait()
         return nil
     }
 }

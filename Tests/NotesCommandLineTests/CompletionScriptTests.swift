@@ -1,5 +1,6 @@
 import Foundation
 import NotesCommandLine
+import NotesTestSupport
 import Testing
 
 @Suite("Completion scripts made from the tree")
@@ -71,18 +72,15 @@ enum Shell {
     }
 
     static func run(_ shell: String, _ arguments: [String], script: String?) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [shell] + arguments
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        if let script { input.fileHandleForWriting.write(Data(script.utf8)) }
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), [shell] + arguments,
+                                     environment: ProcessInfo.processInfo.environment,
+                                     stdin: .pipe, stdout: .pipe, stderr: .sameAsStandardOutput)
+        // Both are pipes, as asked just above.
+        let (input, output) = (child.standardInput!, child.standardOutput!)
+        if let script { input.write(Data(script.utf8)) }
+        try input.close()
+        let data = output.readDataToEndOfFile()
+        let status = child.waitUntilExit()
+        return (status, String(decoding: data, as: UTF8.self))
     }
 }

@@ -24,34 +24,26 @@ public enum ProcessRunner {
     /// - Returns: the result, and whether the program exited by itself.
     static func execute(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String?,
                         currentDirectory: URL?, killAfter limit: Duration?) async throws -> (result: ProcessResult, exitedByItself: Bool) {
-        BrokenPipes.ignore()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = environment
         env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-        let exit = ProcessExit(process)
-        try process.run()
+        let child = try ChildProcess(executable, arguments, environment: env, currentDirectory: currentDirectory,
+                                     stdin: .pipe, stdout: .pipe, stderr: .pipe)
+        // The three pipe ends exist for a `.pipe` stream: read them unconditionally.
+        let (input, output, errors) = (child.standardInput!, child.standardOutput!, child.standardError!)
         // A program may exit without reading its stdin: the write then fails (EPIPE), and the
         // program's own exit status is what the test looks at.
-        if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
-        try? inPipe.fileHandleForWriting.close()
+        if let stdin { try? input.write(contentsOf: Data(stdin.utf8)) }
+        try? input.close()
         // Drain both pipes concurrently so a chatty program never blocks on a full pipe.
-        async let out = onOwnThread { outPipe.fileHandleForReading.readDataToEndOfFile() }
-        async let err = onOwnThread { errPipe.fileHandleForReading.readDataToEndOfFile() }
+        async let out = onOwnThread { output.readDataToEndOfFile() }
+        async let err = onOwnThread { errors.readDataToEndOfFile() }
         var byItself = true
-        if let limit, await exit.wait(timeout: limit) == nil {
+        if let limit, await child.wait(timeout: limit) == nil {
             byItself = false
-            kill(process.processIdentifier, SIGKILL)
+            child.send(SIGKILL)
         }
         let (outData, errData) = await (out, err)
-        let status = await exit.wait()
+        let status = await child.wait()
         return (ProcessResult(exitCode: status,
                               stdout: String(decoding: outData, as: UTF8.self),
                               stderr: String(decoding: errData, as: UTF8.self)), byItself)

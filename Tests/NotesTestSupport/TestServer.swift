@@ -7,12 +7,11 @@ import Foundation
 public final class TestServer: @unchecked Sendable {
     // @unchecked: the mutable log buffer is only touched under `lock`.
     public let directory: TemporaryDirectory
-    public let process: Process
-    private let exit: ProcessExit
+    public let process: ChildProcess
     public let port: Int
     private let lock = NSLock()
     private var logData = Data()
-    private let errPipe: Pipe
+    private let errors: FileHandle
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     public let databasePath: String
@@ -24,38 +23,30 @@ public final class TestServer: @unchecked Sendable {
     ///     one in the server's temporary folder, removed by `stop()`.
     ///   - port: a fixed port (a restart on the same address); by default a free one.
     public init(extraArguments: [String] = [], database: String? = nil, port: Int = 0) async throws {
-        BrokenPipes.ignore()
         let directory = try TemporaryDirectory("notes-server")
         let databasePath = database ?? directory.appending("notes.sqlite").path
-        let process = Process()
-        process.executableURL = BuiltProducts.server
-        process.arguments = ["serve", "--db", databasePath, "--listen", "127.0.0.1:\(port)"] + extraArguments
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let exit = ProcessExit(process)
-        try process.run()
+        let arguments = ["serve", "--db", databasePath, "--listen", "127.0.0.1:\(port)"] + extraArguments
+        let process = try ChildProcess(BuiltProducts.server, arguments, environment: ["PATH": "/usr/bin:/bin"],
+                                       stdout: .pipe, stderr: .pipe)
+        // Both are pipes, as asked just above.
+        let (output, errors) = (process.standardOutput!, process.standardError!)
         let listening: Int
         do {
-            listening = try await Self.readPort(from: outPipe.fileHandleForReading, process: process)
+            listening = try await Self.readPort(from: output, process: process)
         } catch {
             // Exited (a port still held, a bad flag) or silent past the deadline: leave nothing behind.
-            if !exit.hasExited { Foundation.kill(process.processIdentifier, SIGKILL) }
-            _ = await exit.wait()
+            process.send(SIGKILL)
+            await process.wait()
             directory.remove()
             throw error
         }
         self.directory = directory
         self.databasePath = databasePath
         self.process = process
-        self.exit = exit
-        self.errPipe = errPipe
+        self.errors = errors
         self.port = listening
         let lock = self.lock
-        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        errors.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             lock.lock()
             self?.logData.append(data)
@@ -69,11 +60,10 @@ public final class TestServer: @unchecked Sendable {
     /// Reads stdout, however it is split into chunks, until the `listening on http://HOST:PORT`
     /// line, and returns the port. A server that exits first, or stays silent past
     /// `startDeadline` (it is then killed, which ends the read), fails the start with its output.
-    private static func readPort(from handle: FileHandle, process: Process) async throws -> Int {
-        let pid = process.processIdentifier
+    private static func readPort(from handle: FileHandle, process: ChildProcess) async throws -> Int {
         let watchdog = Task {
             try await Task.sleep(for: startDeadline)
-            Foundation.kill(pid, SIGKILL)
+            process.send(SIGKILL)
         }
         defer { watchdog.cancel() }
         return try await onOwnThread {
@@ -113,13 +103,13 @@ public final class TestServer: @unchecked Sendable {
     /// not exited 20 s later is killed, and the status says so (a test that checks it fails).
     @discardableResult
     public func stop() async -> Int32 {
-        if !exit.hasExited { process.terminate() }
-        var status = await exit.wait(timeout: .seconds(20))
+        process.terminate()
+        var status = await process.wait(timeout: .seconds(20))
         if status == nil {
             kill()
-            status = await exit.wait()
+            status = await process.wait()
         }
-        errPipe.fileHandleForReading.readabilityHandler = nil
+        errors.readabilityHandler = nil
         directory.remove()
         return status ?? -1
     }
@@ -127,12 +117,12 @@ public final class TestServer: @unchecked Sendable {
     /// Waits until the server process has exited (after `kill()` or a crash).
     @discardableResult
     public func waitForExit() async -> Int32 {
-        await exit.wait()
+        await process.wait()
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
     public func kill() {
-        if !exit.hasExited { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 }
 
