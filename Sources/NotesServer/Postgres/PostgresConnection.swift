@@ -39,6 +39,9 @@ final class PostgresConnection {
     /// The URL connected to, for messages (its `description` leaves the password out).
     let url: PostgresURL
     private var prepared: [String: String] = [:]
+    /// Names statements uniquely for the connection's life (a name is never reused, even after
+    /// its statement is dropped from `prepared`: the server may still hold it).
+    private var preparedCount = 0
     private var transactionDepth = 0
     private var isClosed = false
     /// When the connection last answered, for the pool's health check of idle connections.
@@ -90,10 +93,10 @@ final class PostgresConnection {
     }
 
     /// The server process serving this connection (`pg_terminate_backend` takes it).
-    var backendPID: Int32 { PQbackendPID(handle) }
+    var backendPID: Int32 { isClosed ? 0 : PQbackendPID(handle) }
 
     /// The socket libpq reads from, for waiting on notifications with `poll`.
-    var socket: Int32 { PQsocket(handle) }
+    var socket: Int32 { isClosed ? -1 : PQsocket(handle) }
 
     /// Runs SQL without parameters, possibly several statements (schema, `BEGIN`, `LISTEN`).
     func execute(_ sql: String) throws(PostgresError) {
@@ -105,8 +108,10 @@ final class PostgresConnection {
     func result(_ sql: String, _ values: [any SQLBindable]) throws(PostgresError) -> PostgresResult {
         try checkOpen(sql)
         let name = try preparedName(for: sql, parameters: values.count)
-        let parameters = try values.map { value throws(PostgresError) in try Parameter(value.sqlValue, sql: sql) }
+        var parameters: [Parameter] = []
+        parameters.reserveCapacity(values.count)
         defer { for parameter in parameters { parameter.release() } }
+        for value in values { parameters.append(try Parameter(value.sqlValue, sql: sql)) }
         let raw = parameters.map { UnsafePointer($0.pointer) }
         let lengths = parameters.map(\.length)
         let formats = parameters.map(\.format)
@@ -128,7 +133,8 @@ final class PostgresConnection {
         guard translated.count == parameters || translated.count == 0 else {
             throw PostgresError(message: "expected \(translated.count) parameters, got \(parameters)", sql: sql)
         }
-        let name = "n\(prepared.count + 1)"
+        preparedCount += 1
+        let name = "n\(preparedCount)"
         _ = try check(PQprepare(handle, name, translated.sql, 0, nil), sql: sql)
         prepared[sql] = name
         return name
