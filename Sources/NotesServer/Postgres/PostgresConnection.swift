@@ -216,7 +216,7 @@ final class PostgresConnection {
 
     private func commit() throws(PostgresError) {
         let result = try check(PQexec(handle, "COMMIT"), sql: "COMMIT")
-        if let status = PQcmdStatus(result.handle), String(cString: status) == "ROLLBACK" {
+        if result.commandStatus == "ROLLBACK" {
             throw PostgresError(sqlState: "25P02", message: "the transaction was rolled back because a statement in it failed", sql: "COMMIT")
         }
     }
@@ -285,25 +285,26 @@ final class PostgresConnection {
         if isClosed { throw PostgresError(sqlState: "08003", message: "the connection is closed", sql: sql) }
     }
 
-    /// Takes ownership of `result` and returns it, or throws the error it carries.
+    /// Takes ownership of `result` and returns it, or frees it and throws the error it carries.
     private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
         guard let result else {
             throw PostgresError(sqlState: PQstatus(handle) == CONNECTION_OK ? nil : "08006", message: Self.message(handle), sql: sql)
         }
-        let owned = PostgresResult(handle: result)
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             lastUsed = .now
-            return owned
+            return PostgresResult(handle: result)
         default:
+            // Every field is copied out before the result is freed.
+            defer { PQclear(result) }
             func field(_ code: Int32) -> String? {
                 PQresultErrorField(result, code).map { String(cString: $0) }
             }
-            let primary = field(notes_pq_diag_message_primary()) ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+            let reported = (field(notes_pq_diag_message_primary()) ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             var state = field(notes_pq_diag_sqlstate())
             if state == nil && PQstatus(handle) != CONNECTION_OK { state = "08006" }  // lost before the server answered
-            throw PostgresError(sqlState: state, message: primary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                                    ? Self.message(handle) : primary.trimmingCharacters(in: .whitespacesAndNewlines),
+            throw PostgresError(sqlState: state, message: reported.isEmpty ? Self.message(handle) : reported,
                                 detail: field(notes_pq_diag_message_detail()),
                                 constraint: field(notes_pq_diag_constraint_name()), sql: sql)
         }

@@ -15,6 +15,11 @@ final class PostgresResult {
     var rowCount: Int { Int(PQntuples(handle)) }
     var columnCount: Int { Int(PQnfields(handle)) }
 
+    /// The command's tag (`INSERT 0 1`, `COMMIT`, or `ROLLBACK` for a COMMIT that rolled back).
+    var commandStatus: String {
+        PQcmdStatus(handle).map { String(cString: $0) } ?? ""
+    }
+
     /// The rows a write touched (`PQcmdTuples`: INSERT, UPDATE, DELETE, ...); 0 for other statements.
     var affectedRows: Int {
         guard let text = PQcmdTuples(handle) else { return 0 }
