@@ -34,6 +34,11 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        .systemLibrary(
+            name: "CPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         // glibc's malloc tuning (part of libc, no package): see Sources/notes-cli/main.swift.
         .systemLibrary(name: "CMalloc"),
         .target(
@@ -45,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium"]
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ"]
         ),
         .executableTarget(
             name: "notes-cli",

@@ -10,7 +10,7 @@ enum ServerCommandLine: DeclaredCommand {
         options: [
             .value("db", .file, placeholder: "PATH",
                    help: "The SQLite database, for every command (default ~/.local/share/notes-server/notes.sqlite, "
-                       + "or under $XDG_DATA_HOME)", inherited: true),
+                       + "or under $XDG_DATA_HOME); a postgres:// URL is recognised but not served yet", inherited: true),
             .flag("version", help: "Print the version"),
         ])
 
@@ -42,6 +42,7 @@ enum ServerCommandLine: DeclaredCommand {
                     printText(program.help(for: []))
                     return 2
                 }
+                try DatabaseLocation.requireSupported(parsed.value("db"))
                 try command.init(parsed).run()
                 return 0
             }
