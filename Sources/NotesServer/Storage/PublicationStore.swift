@@ -73,8 +73,9 @@ struct PublicationStore: Sendable {
     static let maxLifetimeSeconds = 10 * 365 * 86_400
 
     /// Publishes `userID`'s live note `noteID` under a new link. A link the note had before is
-    /// revoked in the same transaction: publishing again is how an owner replaces a link that
-    /// went further than meant. Ended publications of the user are cleared out on the way.
+    /// deleted in the same transaction, so it stops working at once: publishing again is how an
+    /// owner replaces a link that went further than meant. The user's ended publications
+    /// (revoked, expired) are cleared out on the way, which bounds what the table keeps.
     /// - Returns: the stored record and the token, which is never stored and cannot be shown again.
     /// - Throws: `PublicationError.noteNotFound` when the user has no such live note.
     func publish(userID: Int64, noteID: NoteID, expiresInSeconds: Int?, indexable: Bool) throws -> (PublicationRecord, String) {
@@ -86,10 +87,10 @@ struct PublicationStore: Sendable {
                                           [userID, noteID.value], row: { (nid: $0.int64(0), path: $0.string(1)) }) else {
                 throw PublicationError.noteNotFound
             }
-            try db.run("UPDATE publications SET revoked_at = ? WHERE nid = ? AND revoked_at IS NULL", now, note.nid)
+            // The note's old link (live or not) and every ended one of the user go: nothing reads them again.
             try db.run("""
-                DELETE FROM publications WHERE user_id = ? AND (revoked_at IS NOT NULL OR expires_at <= ?)
-                """, userID, now)
+                DELETE FROM publications WHERE nid = ? OR (user_id = ? AND (revoked_at IS NOT NULL OR expires_at <= ?))
+                """, note.nid, userID, now)
             try db.run("""
                 INSERT INTO publications (user_id, nid, token_hash, created_at, expires_at, indexable) VALUES (?, ?, ?, ?, ?, ?)
                 """, userID, note.nid, PublicationToken.digest(token), now, expiresAt, indexable)

@@ -2,7 +2,7 @@ extension ServerSchema {
     /// Published notes: a note readable by anyone holding an unguessable link (`/p/<token>`).
     ///
     /// Only the SHA-256 digest of the token is stored, as for bearer tokens. A note has at most
-    /// one live (unrevoked) publication; publishing it again revokes the old link first. The
+    /// one live (unrevoked) publication; publishing it again replaces the old link. The
     /// publication points at the note's row, so it follows renames, and ends with the note:
     /// the trigger revokes it when the note becomes a tombstone (deleted, or purged, which
     /// deletes first), at the deletion's own time, and removing the row (a purged tombstone, a
