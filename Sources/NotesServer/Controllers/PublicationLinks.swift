@@ -10,10 +10,13 @@ import NotesCore
 ///   `/v1/notes`, or `//host`) would resolve against the server instead of the author's folder,
 ///   so it renders as its text.
 /// - An image at a relative path inside the author's folder is addressed through the
-///   publication: `/p/<token>/a/<path from the folder's root>` (the attachments it embeds). One
-///   that climbs out of the folder, a rooted one and one on another site render as their alt
-///   text: a reader's browser never contacts a third party from a published page. Inline
-///   `data:` images (the plain types safe mode lets through) are kept.
+///   publication (`attachmentAddress`), relative to the note's own folder so that the address
+///   tells no more than the note's text did: `img/chart.png` from `work/acme/plan.md` becomes
+///   `/p/<token>/a/img/chart.png`, and `../shared/logo.png` becomes
+///   `/p/<token>/a/shared/logo.png?up=1` (dot segments would not survive a browser). One that
+///   climbs out of the folder, a rooted one and one on another site render as their alt text:
+///   a reader's browser never contacts a third party from a published page. Inline `data:`
+///   images (the plain types safe mode lets through) are kept.
 /// - `[[wiki links]]` are not links in CommonMark: they stay text.
 struct PublicationLinks {
     /// The note's path in its folder (`journal/day.md`): relative addresses start from its folder.
@@ -27,13 +30,37 @@ struct PublicationLinks {
         }
         if url.utf8.prefix(5).map({ $0 | 0x20 }) == Array("data:".utf8) { return .keep }
         guard !Self.hasScheme(url), !url.hasPrefix("/"), let path = Self.resolve(url, from: notePath) else { return .plainText }
-        return .rewrite(Self.attachmentPath(token: token, path: path))
+        return .rewrite(attachmentAddress(of: path))
     }
 
-    /// `/p/<token>/a/<path>`, each segment of `path` percent-encoded.
-    static func attachmentPath(token: String, path: [String]) -> String {
-        PublicationToken.path(for: token) + "/a/" + path.map { $0.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? "" }
-            .joined(separator: "/")
+    /// The address of the file at the folder-relative `path` through this publication:
+    /// `/p/<token>/a/<path from the note's folder>`, plus `?up=N` when it lies N folders above
+    /// the note's; each segment percent-encoded.
+    func attachmentAddress(of path: [String]) -> String {
+        let folder = notePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        var shared = 0
+        while shared < min(folder.count, path.count - 1) && folder[shared] == path[shared] { shared += 1 }
+        let up = folder.count - shared
+        let relative = path[shared...].map { $0.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? "" }
+        return PublicationToken.path(for: token) + "/a/" + relative.joined(separator: "/") + (up > 0 ? "?up=\(up)" : "")
+    }
+
+    /// The folder-relative path an attachment address names (the `*path` after `/a/`, already
+    /// percent-decoded, and its `up` parameter), the inverse of `attachmentAddress`; nil when it
+    /// climbs above the folder's root or is not a plain path.
+    static func folderPath(ofAttachment relative: String, up: Int, from notePath: String) -> [String]? {
+        let folder = notePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        guard up >= 0, up <= folder.count else { return nil }
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !segments.isEmpty, segments.allSatisfy(isPlainSegment) else { return nil }
+        return Array(folder.dropLast(up)) + segments
+    }
+
+    /// A path segment that names a file or folder by itself: not empty, `.` or `..`, without a
+    /// control character or `\`.
+    private static func isPlainSegment(_ segment: String) -> Bool {
+        !segment.isEmpty && segment != "." && segment != ".."
+            && !segment.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
     }
 
     /// Whether `url` starts with an RFC 3986 scheme (`ALPHA *(ALPHA / DIGIT / "+" / "-" / ".") ":"`).
@@ -60,7 +87,7 @@ struct PublicationLinks {
                 guard !segments.isEmpty else { return nil }
                 segments.removeLast()
             default:
-                guard !segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return nil }
+                guard isPlainSegment(String(segment)) else { return nil }
                 segments.append(String(segment))
             }
         }

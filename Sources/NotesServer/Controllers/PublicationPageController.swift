@@ -29,10 +29,12 @@ struct PublicationPageController: Sendable {
     /// An attachment the published note embeds, addressed as `PublicationLinks` writes it.
     ///
     /// The seam for attachments: until the server stores them, every such address answers the
-    /// 404 page. Serving one will take: the live publication (`store.publishedNote`), the
-    /// folder-relative `path` being one the note's text embeds (its images, resolved as
-    /// `PublicationLinks.resolve` does, so a link cannot reach any other file of the account),
-    /// and the attachment answered with the attachments' own safety headers.
+    /// 404 page. Serving one will take: the live publication (`store.publishedNote`, extended to
+    /// name its owner internally); the folder path the address names
+    /// (`PublicationLinks.folderPath(ofAttachment: path, up: query "up", from: note.path)`);
+    /// that path being one the note's current text embeds (its images, resolved by
+    /// `PublicationLinks`), so an address can reach no other file of the account; and the
+    /// attachment answered with the attachments' own safety headers, rate-limited like the page.
     private func attachment(_ context: RequestContext) throws -> HTTPResponse {
         if let refusal = admit(context.request) { return refusal }
         return PublicationPage.notFound

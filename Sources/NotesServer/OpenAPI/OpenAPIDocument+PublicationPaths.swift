@@ -55,8 +55,11 @@ extension OpenAPIDocument {
             "parameters": [
                 publicationToken,
                 parameter("path", in: .path,
-                    description: "The attachment's path from the root of the owner's folder; it may contain `/`.",
+                    description: "The attachment's path from the note's folder, without dot segments; it may contain `/`.",
                     schema: ["type": "string"]),
+                parameter("up", in: .query,
+                    description: "How many folders above the note's folder `path` starts (default 0).",
+                    schema: ["type": "integer", "minimum": 0]),
             ],
             "get": operation("readPublicationAttachment", tag: "publications", access: .anyone,
                 summary: "An attachment the published note embeds (an image), for anyone holding the link.",

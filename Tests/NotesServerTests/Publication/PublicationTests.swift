@@ -99,7 +99,7 @@ struct PublicationTests {
                 See [[diary-secret-name]] and [the diary](../private/diary-secret-name.md), [the API](/v1/notes),
                 [up](../../../etc/passwd), [proto](//evil.example/x), [a section](#shared) and [the web](https://example.com/page).
 
-                ![a chart](img/chart%20one.png) ![climbing](../../outside.png) ![rooted](/etc/x.png)
+                ![a chart](img/chart%20one.png) ![logo](../assets/logo.png) ![climbing](../../outside.png) ![rooted](/etc/x.png)
                 ![tracker](https://tracker.example/pixel.gif) ![dot](data:image/png;base64,iVBORw0KGgo=)
 
                 """, token: token)
@@ -116,7 +116,8 @@ struct PublicationTests {
             let hrefs = Self.attributeValues("href", in: html)
             #expect(hrefs == ["#shared", "https://example.com/page"])
             let sources = Self.attributeValues("src", in: html)
-            #expect(sources == ["/p/\(secret)/a/notes/img/chart%20one.png", "data:image/png;base64,iVBORw0KGgo="])
+            #expect(sources == ["/p/\(secret)/a/img/chart%20one.png", "/p/\(secret)/a/assets/logo.png?up=1",
+                                "data:image/png;base64,iVBORw0KGgo="], "addressed from the note's folder, whose name never shows")
             #expect(html.contains("climbing") && html.contains("rooted") && html.contains("tracker"), "refused images show their alt text")
             #expect(!html.contains("tracker.example"))
         }
@@ -335,6 +336,22 @@ struct PublicationTests {
             let keys = try JSONValue.parse(created.body).object?.keys.sorted()
             #expect(keys == ["created_at", "expires_at", "indexable", "note_id", "path", "token", "url"])
         }
+    }
+
+    @Test("an attachment address names the folder path it was made from, and nothing above the folder's root",
+          arguments: [("notes/shared.md", ["notes", "img", "a b.png"]), ("notes/shared.md", ["assets", "logo.png"]),
+                      ("a/b/c.md", ["x.png"]), ("top.md", ["img", "x.png"]), ("a/b/c.md", ["a", "b", "c", "d.png"])])
+    func attachmentAddressesRoundTrip(notePath: String, path: [String]) throws {
+        let links = PublicationLinks(notePath: notePath, token: String(repeating: "T", count: 43))
+        let address = links.attachmentAddress(of: path)
+        let prefix = "/p/" + links.token + "/a/"
+        #expect(address.hasPrefix(prefix))
+        let parts = address.dropFirst(prefix.count).split(separator: "?", maxSplits: 1)
+        let up = parts.count == 2 ? try #require(Int(parts[1].dropFirst("up=".count))) : 0
+        let decoded = try #require(String(parts[0]).removingPercentEncoding)
+        #expect(PublicationLinks.folderPath(ofAttachment: decoded, up: up, from: notePath) == path)
+        #expect(PublicationLinks.folderPath(ofAttachment: decoded, up: 9, from: notePath) == nil, "nothing above the root")
+        #expect(PublicationLinks.folderPath(ofAttachment: "../" + decoded, up: up, from: notePath) == nil, "no dot segments")
     }
 
     /// The values of every `name="..."` attribute in `html`, in order.
