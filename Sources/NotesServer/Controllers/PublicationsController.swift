@@ -27,12 +27,27 @@ struct PublicationsController: Sendable {
             throw HTTPError.badRequest("The field \"expires_in\" must be from 1 to \(PublicationStore.maxLifetimeSeconds) seconds; leave it out for a link that lasts until revoked.",
                                        code: "invalid_json")
         }
+        try checkWithinCreator(caller, expiresIn: body.expiresIn)
         let (record, token) = try store.publish(userID: caller.userID, noteID: id, expiresInSeconds: body.expiresIn,
                                                 indexable: body.indexable ?? false)
         var response = HTTPResponse.wire(record.resource(token: token), status: 201)
         // The link is in this body and nowhere else: no cache may keep a copy.
         response.headers["Cache-Control"] = "no-store"
         return response
+    }
+
+    /// A link made with an expiring personal token may not outlive it, as a token made with one
+    /// may not: otherwise a short-lived token could leave behind a permanent way to read a
+    /// note's future text. A session is the owner signed in, and may publish for any time.
+    /// - Throws: 403 `exceeds_creator`, never a silently shortened link.
+    private func checkWithinCreator(_ caller: Principal, expiresIn: Int?) throws(HTTPError) {
+        guard caller.sessionID == nil, let creatorExpiry = caller.tokenExpiresAt else { return }
+        let now = store.clock.now()
+        let remaining = max(0, Int((creatorExpiry - now) / 1000))
+        guard let expiresIn, expiresIn <= remaining else {
+            throw HTTPError(403, code: "exceeds_creator",
+                            message: "A link made with a personal token cannot outlive it: ask for an \"expires_in\" of at most \(remaining) seconds.")
+        }
     }
 
     private func revoke(_ context: RequestContext) throws -> HTTPResponse {

@@ -19,6 +19,14 @@ extension OpenAPIDocument {
                         schema("Publication"),
                         headers: ["Cache-Control": header("CacheControl")]
                     ),
+                    "403": errorAnswer(
+                        """
+                            `insufficient_scope`: a read-only token cannot publish. `exceeds_creator`: the caller is a \
+                            personal token that expires, and the link would outlive it (no `expires_in`, or one past the \
+                            token's expiry).
+                            """,
+                        headers: ["WWW-Authenticate": header("WWWAuthenticate")]
+                    ),
                     "404": response("NotFound"),
                 ]
             ),

@@ -260,6 +260,25 @@ struct PublicationTests {
         }
     }
 
+    @Test("a link made with an expiring personal token may not outlive it (403 exceeds_creator); a session's may")
+    func linksDoNotOutliveTheirPersonalToken() async throws {
+        try await TestApp.with { app in
+            let session = try await app.signIn().accessToken
+            let id = NoteID()
+            try await Self.put(app, id, "a.md", "A\n", token: session)
+            let shortLived = try #require(try await app.createToken("ci", scope: .write, expiresIn: 3600, using: session).token)
+            for request in [CreatePublicationRequest(), CreatePublicationRequest(expiresIn: 3601)] {
+                let refused = try await app.send("POST", "/v1/notes/\(id)/publication", json: request, token: shortLived)
+                #expect(refused.status == 403 && refused.errorCode == "exceeds_creator", "\(request)")
+            }
+            #expect(try app.count("SELECT count(*) FROM publications") == 0)
+            _ = try await Self.publish(app, id, token: shortLived, CreatePublicationRequest(expiresIn: 3600))
+            let lasting = try #require(try await app.createToken("cron", scope: .write, using: session).token)
+            _ = try await Self.publish(app, id, token: lasting)
+            _ = try await Self.publish(app, id, token: session)
+        }
+    }
+
     @Test("expires_in outside 1 second to 10 years and a malformed body are refused with 400")
     func badRequestsAreRefused() async throws {
         try await TestApp.with { app in
