@@ -21,6 +21,7 @@ enum CLI: DeclaredCommand {
             SearchCommand.self, TokenCommand.self, CloneCommand.self, InitCommand.self, SyncCommand.self,
             StatusCommand.self, RenderCommand.self, ExportCommand.self, VersionCommand.self, LogCommand.self,
             RestoreCommand.self, TrashCommand.self, PurgeCommand.self, ConflictsCommand.self, ResolveCommand.self,
+            PublishCommand.self, UnpublishCommand.self, PublishedCommand.self,
         ]
     }
 

@@ -190,7 +190,7 @@ final class MarkdownDocument {
 
 extension MarkdownDocument {
     /// Calls `body` for each iterator event, with whether the node is inside a link or image.
-    private func forEachNode(_ body: (OpaquePointer, cmark_event_type, Bool) -> Void) {
+    func forEachNode(_ body: (OpaquePointer, cmark_event_type, Bool) -> Void) {
         guard let iterator = cmark_iter_new(root) else { preconditionFailure("cmark_iter_new returned NULL") }
         defer { cmark_iter_free(iterator) }
         var linkDepth = 0

@@ -25,7 +25,7 @@ public struct MarkdownRenderer: Sendable {
     /// The safe default renderer.
     public static let safe = MarkdownRenderer()
 
-    private var options: Int32 {
+    var options: Int32 {
         var options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8
         if allowsUnsafeHTML { options |= CMARK_OPT_UNSAFE }
         if smartPunctuation { options |= CMARK_OPT_SMART }

@@ -19,8 +19,11 @@ public struct Migrator: Sendable {
     public let migrations: [Migration]
 
     public init(_ migrations: [Migration]) {
-        precondition(migrations.map(\.version) == Array(1...max(1, migrations.count)).prefix(migrations.count).map { $0 },
-                     "migrations must be numbered 1, 2, 3, … in order")
+        // Gaps are allowed (parallel branches reserve numbers: 8, 9, 10 land in any order), but
+        // the order is strict, so a version is never applied twice or skipped within a release.
+        precondition(migrations.first.map { $0.version >= 1 } ?? true
+                        && zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
+                     "migrations must be numbered upwards from 1")
         self.migrations = migrations
     }
 

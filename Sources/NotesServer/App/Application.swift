@@ -40,6 +40,10 @@ final class Application: Sendable {
                        log: log).register(in: &router)
         SearchController(store: notes).register(in: &router)
         HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
+        let publications = PublicationStore(database: database, clock: clock)
+        PublicationsController(store: publications).register(in: &router)
+        PublicationPageController(store: publications,
+                                  rateLimiter: RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)).register(in: &router)
         self.router = router
         self.notes = notes
         self.sessions = sessions

@@ -18,6 +18,8 @@ struct ServerConfiguration: Sendable {
                               maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000,
                               maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit,
                               maxWaitSeconds: 60, maxWaitersPerUser: 8, maxWaiters: 4096)
+    /// Requests to published pages (`/p/...`) one client address may make a minute, beyond the general rate.
+    var publicationRequestsPerMinute = 120
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?

@@ -12,6 +12,8 @@ struct Principal: Sendable, Equatable {
     /// Who writes, as revisions record it: the session's device name, `token:NAME` for a
     /// personal token, `nil` for a session signed in without a device name.
     var device: String? = nil
+    /// When the token stops working (Unix milliseconds); `nil` for one that lasts until revoked.
+    var tokenExpiresAt: Int64? = nil
 }
 
 /// The three kinds of bearer secret, told apart by a prefix so leaked ones are easy to spot.

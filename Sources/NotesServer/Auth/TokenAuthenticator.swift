@@ -35,7 +35,7 @@ struct TokenAuthenticator: Sendable {
             // stale, so a request after the storage recovers records it; writes fail loudly.
         }
         return Principal(userID: token.userID, username: token.username, scope: token.scope, sessionID: token.sessionID, tokenID: token.id,
-                         device: token.device)
+                         device: token.device, tokenExpiresAt: token.expiresAt)
     }
 
     /// The bearer secret in `headers`, following RFC 6750 §2.1 and §3.1: another scheme (or none)

@@ -321,7 +321,7 @@ extension HTTPServer {
         // libmicrohttpd's own refusals (431, ...) never reach `send`: ask it what it answered.
         let libraryStatus = Int(notes_mhd_http_status(state.connection))
         let status = state.status.map(String.init) ?? (libraryStatus > 0 ? String(libraryStatus) : "499")
-        log("req=\(state.id) \(state.method) \(LogText.escaped(state.path)) \(status) \(state.elapsedMilliseconds())ms")
+        log("req=\(state.id) \(state.method) \(LogText.loggedPath(state.path)) \(status) \(state.elapsedMilliseconds())ms")
     }
 }
 

@@ -12,13 +12,13 @@ enum OpenAPIDocument {
 
     /// The complete document.
     static let document: OpenAPIValue = .merged(root, [
-        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths),
+        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths),
         "components": [
             "securitySchemes": securitySchemes,
             "parameters": parameters,
             "headers": headers,
             "responses": responses,
-            "schemas": .merged(schemas, historySchemas),
+            "schemas": .merged(schemas, historySchemas, publicationSchemas),
         ],
     ])
 
@@ -65,6 +65,7 @@ enum OpenAPIDocument {
             ["name": "notes", "description": "Notes, their rendered HTML and their history."],
             ["name": "sync", "description": "The changes feed and batched writes that sync is built on."],
             ["name": "search", "description": "Full-text search."],
+            ["name": "publications", "description": "Published notes: read-only pages anyone with the link can open."],
         ],
     ]
 }

@@ -1,6 +1,7 @@
 /// Matches a request to a route by method and path pattern, checks its access, and runs it.
 ///
-/// Patterns are `/`-separated literals and `:name` parameters (`/v1/notes/:id/revisions/:rev`).
+/// Patterns are `/`-separated literals and `:name` parameters (`/v1/notes/:id/revisions/:rev`),
+/// optionally ending in a `*name` parameter that takes the rest of the path (`/p/:token/a/*path`).
 /// A path that matches with another method gets 405 with `Allow`; no match gets 404. Every
 /// error a handler throws becomes a response here: `HTTPError` as its JSON body, a storage
 /// failure as 507/503 (see `HTTPError+Storage`), anything else as a bare 500 that is logged with the request id and tells the client nothing internal.
@@ -104,10 +105,19 @@ struct Router: HTTPResponder {
     }
 
     /// The parameters when `segments` fits `pattern`, else `nil`. Empty segments never match.
+    /// A last pattern segment `*name` takes one or more segments, joined by `/` (a file path).
     private static func match(_ pattern: [Substring], _ segments: [Substring]) -> [String: String]? {
-        guard pattern.count == segments.count else { return nil }
+        let takesRest = pattern.last?.first == "*"
+        guard takesRest ? segments.count >= pattern.count : pattern.count == segments.count else { return nil }
         var parameters: [String: String] = [:]
-        for (expected, actual) in zip(pattern, segments) {
+        for (index, expected) in pattern.enumerated() {
+            if expected.first == "*" {
+                let rest = segments[index...]
+                if rest.contains(where: \.isEmpty) { return nil }
+                parameters[String(expected.dropFirst())] = rest.joined(separator: "/")
+                break
+            }
+            let actual = segments[index]
             if actual.isEmpty { return nil }
             if expected.first == ":" {
                 parameters[String(expected.dropFirst())] = String(actual)

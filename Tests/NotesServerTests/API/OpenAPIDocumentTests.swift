@@ -20,7 +20,7 @@ struct OpenAPIDocumentTests {
         let app = try buildApplication(configuration, log: { _ in })
         defer { try? app.database.close() }
         return app.router.routeTable.map { route in
-            let segments = route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+            let segments = route.pattern.split(separator: "/").map { $0.hasPrefix(":") || $0.hasPrefix("*") ? "{\($0.dropFirst())}" : String($0) }
             return (route.method, "/" + segments.joined(separator: "/"), route.access)
         }
     }

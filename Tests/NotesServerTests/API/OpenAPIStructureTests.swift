@@ -34,6 +34,11 @@ struct OpenAPIStructureTests {
         ("get", "/v1/search", "search", "200 400 401 413 429 default"),
         ("get", "/v1/trash", "listTrash", "200 400 401 413 429 default"),
         ("post", "/v1/notes/{id}/purge", "purgeNote", "200 400 401 403 404 412 413 428 429 503 507 default"),
+        ("post", "/v1/notes/{id}/publication", "publishNote", "201 400 401 403 404 413 429 503 507 default"),
+        ("delete", "/v1/notes/{id}/publication", "unpublishNote", "204 400 401 403 404 413 429 503 507 default"),
+        ("get", "/v1/publications", "listPublications", "200 400 401 413 429 default"),
+        ("get", "/p/{token}", "readPublication", "200 400 404 413 429 default"),
+        ("get", "/p/{token}/a/{path}", "readPublicationAttachment", "200 400 404 413 429 default"),
     ]
 
     static func document() throws -> JSONValue { try JSONValue.parse(Data(OpenAPIDocument.json.utf8)) }
@@ -59,13 +64,14 @@ struct OpenAPIStructureTests {
     func generalAnswersAreShared() throws {
         let document = try Self.document()
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
-        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh"]
+        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh", "readPublication", "readPublicationAttachment"]
         for (_, item) in try #require(document["paths"]?.object) {
             for (method, operation) in item.object ?? [:] where method != "parameters" {
                 let id = operation["operationId"]?.string ?? "?"
                 let responses = operation["responses"]
-                // Sign-in says more about its 429 (the login throttle) than the shared answer.
-                if id != "login" {
+                // Sign-in says more about its 429 (the login throttle) than the shared answer, and
+                // published pages answer theirs as HTML.
+                if !["login", "readPublication", "readPublicationAttachment"].contains(id) {
                     #expect(responses?["429"]?["$ref"]?.string == "#/components/responses/TooManyRequests", "\(id)")
                 }
                 #expect(responses?["default"]?["$ref"]?.string == "#/components/responses/Error", "\(id)")
@@ -78,10 +84,10 @@ struct OpenAPIStructureTests {
         }
     }
 
-    @Test("the shared components are all there: 28 schemas, 18 parameters, 14 answers, 5 headers")
+    @Test("the shared components are all there: 31 schemas, 18 parameters, 14 answers, 5 headers")
     func componentsAreComplete() throws {
         let components = try #require(try Self.document()["components"])
-        #expect(components["schemas"]?.object?.count == 28)
+        #expect(components["schemas"]?.object?.count == 31)
         #expect(components["parameters"]?.object?.count == 18)
         #expect(components["responses"]?.object?.count == 14)
         #expect(components["headers"]?.object?.count == 5)

@@ -1,0 +1,102 @@
+import Foundation
+import NotesCore
+
+/// Where the links and images of a published note may lead, so the page offers no way to walk
+/// from it to anything else on the server.
+///
+/// - A link with a scheme (`https:`, `mailto:`) is kept: it leads off the server, where the
+///   author meant (safe mode still refuses `javascript:` and the like). A link within the page
+///   (`#part`) is kept. Every other link (relative like `other.md` or `../x`, rooted like
+///   `/v1/notes`, or `//host`) would resolve against the server instead of the author's folder,
+///   so it renders as its text.
+/// - An image at a relative path inside the author's folder is addressed through the
+///   publication (`attachmentAddress`), relative to the note's own folder so that the address
+///   tells no more than the note's text did: `img/chart.png` from `work/acme/plan.md` becomes
+///   `/p/<token>/a/img/chart.png`, and `../shared/logo.png` becomes
+///   `/p/<token>/a/shared/logo.png?up=1` (dot segments would not survive a browser). One that
+///   climbs out of the folder, a rooted one and one on another site render as their alt text:
+///   a reader's browser never contacts a third party from a published page. Inline `data:`
+///   images (the plain types safe mode lets through) are kept.
+/// - `[[wiki links]]` are not links in CommonMark: they stay text.
+struct PublicationLinks {
+    /// The note's path in its folder (`journal/day.md`): relative addresses start from its folder.
+    let notePath: String
+    let token: String
+
+    func treat(_ destination: LinkDestination) -> LinkTreatment {
+        let url = destination.url
+        guard destination.isImage else {
+            return url.hasPrefix("#") || Self.hasScheme(url) ? .keep : .plainText
+        }
+        if url.utf8.prefix(5).map({ $0 | 0x20 }) == Array("data:".utf8) { return .keep }
+        guard !Self.hasScheme(url), !url.hasPrefix("/"), let path = Self.resolve(url, from: notePath) else { return .plainText }
+        return .rewrite(attachmentAddress(of: path))
+    }
+
+    /// The address of the file at the folder-relative `path` through this publication:
+    /// `/p/<token>/a/<path from the note's folder>`, plus `?up=N` when it lies N folders above
+    /// the note's; each segment percent-encoded.
+    func attachmentAddress(of path: [String]) -> String {
+        let folder = notePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        var shared = 0
+        while shared < min(folder.count, path.count - 1) && folder[shared] == path[shared] { shared += 1 }
+        let up = folder.count - shared
+        let relative = path[shared...].map { $0.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? "" }
+        return PublicationToken.path(for: token) + "/a/" + relative.joined(separator: "/") + (up > 0 ? "?up=\(up)" : "")
+    }
+
+    /// The folder-relative path an attachment address names (the `*path` after `/a/`, already
+    /// percent-decoded, and its `up` parameter), the inverse of `attachmentAddress`; nil when it
+    /// climbs above the folder's root or is not a plain path.
+    static func folderPath(ofAttachment relative: String, up: Int, from notePath: String) -> [String]? {
+        let folder = notePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        guard up >= 0, up <= folder.count else { return nil }
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !segments.isEmpty, segments.allSatisfy(isPlainSegment) else { return nil }
+        return Array(folder.dropLast(up)) + segments
+    }
+
+    /// A path segment that names a file or folder by itself: not empty, `.` or `..`, without a
+    /// control character or `\`.
+    private static func isPlainSegment(_ segment: String) -> Bool {
+        !segment.isEmpty && segment != "." && segment != ".."
+            && !segment.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
+    }
+
+    /// Whether `url` starts with an RFC 3986 scheme (`ALPHA *(ALPHA / DIGIT / "+" / "-" / ".") ":"`).
+    static func hasScheme(_ url: String) -> Bool {
+        guard let first = url.utf8.first, Self.isLetter(first) else { return false }
+        for byte in url.utf8.dropFirst() {
+            if byte == UInt8(ascii: ":") { return true }
+            guard isLetter(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".") else { return false }
+        }
+        return false
+    }
+
+    /// The folder-relative segments `relative` names from the folder of `notePath`, or nil when
+    /// it climbs above the folder's root, names nothing, or holds a control character or `\`.
+    static func resolve(_ relative: String, from notePath: String) -> [String]? {
+        let withoutSuffix = relative.prefix { $0 != "?" && $0 != "#" }
+        guard let decoded = String(withoutSuffix).removingPercentEncoding else { return nil }
+        var segments = notePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        for segment in decoded.split(separator: "/", omittingEmptySubsequences: false) {
+            switch segment {
+            case "", ".": continue
+            case "..":
+                guard !segments.isEmpty else { return nil }
+                segments.removeLast()
+            default:
+                guard isPlainSegment(String(segment)) else { return nil }
+                segments.append(String(segment))
+            }
+        }
+        guard let last = segments.last, !last.isEmpty, !decoded.hasSuffix("/") else { return nil }
+        return segments
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// RFC 3986 unreserved characters: everything else in a segment is percent-encoded.
+    private static let segmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

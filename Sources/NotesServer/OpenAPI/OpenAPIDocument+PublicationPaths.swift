@@ -1,0 +1,148 @@
+/// The published-note paths of the OpenAPI document: the owner's API and the anonymous pages.
+extension OpenAPIDocument {
+    static let publicationPaths: OpenAPIValue = [
+        "/v1/notes/{id}/publication": [
+            "parameters": [parameter("NoteId")],
+            "post": operation("publishNote", tag: "publications", access: .writeScope, writes: true,
+                summary: "Publish the note: anyone with the link answered here can read it, without signing in.",
+                description: """
+                    The link (`url`, `/p/<token>` relative to this server) is in this answer only: the server keeps \
+                    just a digest of its token. Publishing a note that already has a link makes a new one and revokes \
+                    the old at once (the way to withdraw a link that went further than meant). The page shows the \
+                    note's current text as it changes, until the link is revoked, expires, or the note is deleted. \
+                    The body may be left out for a link that lasts until revoked, marked `noindex`.
+                    """,
+                requestBody: ["required": false, "content": json(schema("CreatePublicationRequest"))],
+                responses: [
+                    "201": answer(
+                        "Published; `url` and `token` are shown this once.",
+                        schema("Publication"),
+                        headers: ["Cache-Control": header("CacheControl")]
+                    ),
+                    "403": errorAnswer(
+                        """
+                            `insufficient_scope`: a read-only token cannot publish. `exceeds_creator`: the caller is a \
+                            personal token that expires, and the link would outlive it (no `expires_in`, or one past the \
+                            token's expiry).
+                            """,
+                        headers: ["WWW-Authenticate": header("WWWAuthenticate")]
+                    ),
+                    "404": response("NotFound"),
+                ]
+            ),
+            "delete": operation("unpublishNote", tag: "publications", access: .writeScope, writes: true,
+                summary: "Revoke the note's link at once.",
+                responses: [
+                    "204": ["description": "Revoked: the link answers 404 from now on."],
+                    "404": errorAnswer("`not_published`: the caller has no note with this id that has a live link."),
+                ]
+            ),
+        ],
+        "/v1/publications": [
+            "get": operation("listPublications", tag: "publications", access: .signedIn,
+                summary: "The caller's live publications, newest first: which notes are published, never their links.",
+                responses: ["200": answer("The publications.", schema("PublicationList"))]
+            ),
+        ],
+        "/p/{token}": [
+            "parameters": [publicationToken],
+            "get": operation("readPublication", tag: "publications", access: .anyone,
+                summary: "A published note as a standalone HTML page, for anyone holding the link.",
+                description: """
+                    The note's current text rendered in safe mode: no script, links only off the server or within the \
+                    page (others render as their text), images only the note's own attachments through the \
+                    publication. Answers carry a strict `Content-Security-Policy`, `Referrer-Policy: no-referrer`, \
+                    `Cache-Control: no-store` and, unless the owner allowed indexing, `X-Robots-Tag: noindex`. An \
+                    unknown, revoked or expired link, or one whose note was deleted, gets the same 404 page. Each client \
+                    address may load a limited number of `/p/` pages a minute (429 page with `Retry-After`).
+                    """,
+                responses: publicationPageAnswers("The page.")
+            ),
+        ],
+        "/p/{token}/a/{path}": [
+            "parameters": [
+                publicationToken,
+                parameter("path", in: .path,
+                    description: "The attachment's path from the note's folder, without dot segments; it may contain `/`.",
+                    schema: ["type": "string"]),
+                parameter("up", in: .query,
+                    description: "How many folders above the note's folder `path` starts (default 0).",
+                    schema: ["type": "integer", "minimum": 0]),
+            ],
+            "get": operation("readPublicationAttachment", tag: "publications", access: .anyone,
+                summary: "An attachment the published note embeds (an image), for anyone holding the link.",
+                description: """
+                    Only files the note's text embeds are reachable. This server does not store attachments yet, so \
+                    every such address answers the 404 page.
+                    """,
+                responses: publicationPageAnswers("The attachment.")
+            ),
+        ],
+    ]
+
+    /// The secret of a publication's link.
+    private static let publicationToken = parameter("token", in: .path,
+        description: "The link's secret, as the publishing answer gave it in `url`.",
+        schema: ["type": "string"])
+
+    /// The answers of a `/p/` address: HTML pages (the router's own refusals stay JSON).
+    private static func publicationPageAnswers(_ success: String) -> OpenAPIValue {
+        let html: OpenAPIValue = ["schema": ["type": "string"]]
+        return [
+            "200": ["description": .string(success), "content": ["text/html": html]],
+            "404": [
+                "description": "The same page for an unknown, revoked or expired link (or a path with no endpoint, as JSON).",
+                "content": ["text/html": html, "application/json": ["schema": schema("Error")]],
+            ],
+            "429": [
+                "description": "Too many `/p/` requests from this client address (or requests of any kind, as JSON).",
+                "headers": ["Retry-After": header("RetryAfter")],
+                "content": ["text/html": html, "application/json": ["schema": schema("Error")]],
+            ],
+        ]
+    }
+
+    static let publicationSchemas: OpenAPIValue = [
+        "CreatePublicationRequest": [
+            "type": "object",
+            "properties": [
+                "expires_in": [
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": .integer(Int64(PublicationStore.maxLifetimeSeconds)),
+                    "description": "Seconds until the link stops working; leave out for a link that lasts until revoked.",
+                ],
+                "indexable": [
+                    "type": "boolean",
+                    "description": "Let search engines index the page (default false: `noindex`).",
+                ],
+            ],
+        ],
+        "Publication": [
+            "type": "object",
+            "required": ["note_id", "path", "created_at", "indexable"],
+            "properties": [
+                "note_id": ["type": "string", "format": "uuid"],
+                "path": ["type": "string", "description": "The note's current path."],
+                "created_at": ["type": "string", "format": "date-time"],
+                "expires_at": ["type": "string", "format": "date-time", "nullable": true],
+                "indexable": ["type": "boolean"],
+                "url": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "`/p/<token>`, relative to this server; only in the answer that published the note.",
+                ],
+                "token": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": "The link's secret (43 base64url characters); only in the answer that published the note.",
+                ],
+            ],
+        ],
+        "PublicationList": [
+            "type": "object",
+            "required": ["publications"],
+            "properties": ["publications": ["type": "array", "items": schema("Publication")]],
+        ],
+    ]
+}
