@@ -13,6 +13,10 @@ enum ServerSchema {
         .init(version: 5, name: "HTML rendered at first read and kept per revision, off the write path", sql: renderedHTMLV5),
         .init(version: 6, name: "search index changes queued and applied once per transaction", sql: searchQueueV6),
         .init(version: 7, name: "kept renderings carry the renderer's version", sql: renderingVersionV7),
+        // 8 and 9 belong to the attachments and publications branches; these placeholders keep
+        // this branch's list contiguous and are replaced by the real migrations at merge.
+        .init(version: 8, name: "reserved for attachments", sql: ""), .init(version: 9, name: "reserved for publications", sql: ""),
+        .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);
