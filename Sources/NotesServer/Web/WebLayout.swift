@@ -33,6 +33,7 @@ struct WebLayout: Sendable {
         <meta name="referrer" content="same-origin">
         <meta name="robots" content="noindex">
         <title>\(title) · Notes</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
         <script src="\(WebAsset.script.path)" defer></script>
         </head>

@@ -15,7 +15,6 @@ enum WebSecurity {
     /// Adds the headers every web answer carries; `cacheable` only for versioned assets.
     static func secure(_ response: inout HTTPResponse, cacheable: Bool = false) {
         response.headers["Content-Security-Policy"] = contentSecurityPolicy
-        response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
