@@ -52,7 +52,7 @@ struct AccountPages: Sendable {
             return """
                 <li><span><span class="title">\(item.device.isEmpty ? "Unnamed device" : item.device)</span>\
                 \(this ? " <span class=\"muted small\">(this browser)</span>" as HTML : .empty)\
-                <br><span class="muted small">\(item.isBrowser ? "Browser" : "Device") · signed in \(WebFormat.time(item.createdAt)) · last used \(WebFormat.time(item.lastUsedAt))</span></span>\
+                <br><span class="muted small">\(item.isBrowser ? "Browser" : "Device") · last used \(WebFormat.time(item.lastUsedAt))</span></span>\
                 <form action="\(WebPath("/account/sessions").appending(String(item.id)).appending("revoke"))" method="post">\(WebFormat.csrfField(token))\
                 <button type="submit" class="secondary">\(this ? "Sign out" : "End session")</button></form></li>
                 """

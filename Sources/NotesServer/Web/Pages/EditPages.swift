@@ -36,7 +36,9 @@ struct EditPages: Sendable {
 
     /// The editor: a labelled text area, the revision it started from, and a preview pane the
     /// script fills (hidden without JavaScript).
-    private func editor(action: WebPath, token: String, rev: Int64, content: String, extra: HTML = .empty, submit: String = "Save") -> HTML {
+    /// `beside`, when given, takes the preview's place (the conflict page's saved version).
+    private func editor(action: WebPath, token: String, rev: Int64, content: String, extra: HTML = .empty, submit: String = "Save",
+                        beside: HTML? = nil) -> HTML {
         // The newline after <textarea> is eaten by the HTML parser, so a note's own leading
         // newline survives.
         """
@@ -44,13 +46,13 @@ struct EditPages: Sendable {
         \(WebFormat.csrfField(token))
         <input type="hidden" name="rev" value="\(rev)">
         \(extra)
-        <div class="editor">
+        <div class="editor\(beside == nil ? "" : " with-preview")">
         <div>
         <label for="content">Text (Markdown)</label>
-        <textarea id="content" name="content" data-preview-url="/preview" spellcheck="true">
+        <textarea id="content" name="content"\(beside == nil ? " data-preview-url=\"/preview\"" as HTML : .empty) spellcheck="true">
         \(content)</textarea>
         </div>
-        <section class="card note-body preview" id="preview" aria-label="Preview" aria-live="polite" hidden></section>
+        \(beside ?? "<section class=\"card note-body preview\" id=\"preview\" aria-label=\"Preview\" aria-live=\"polite\" hidden></section>")
         </div>
         <div class="form-actions"><button type="submit">\(submit)</button></div>
         </form>
@@ -100,13 +102,14 @@ struct EditPages: Sendable {
             <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(current.path))</p><h1>Edit \(WebFormat.title(ofPath: current.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Discard my text</a></div></div>
             \(WebFormat.notice(message, error: true))
-            \(editor(action: page.appending("edit"), token: context.csrfToken, rev: current.rev, content: typed, submit: "Save my text"))
-            <div class="grid halves">
-            <section class="card" aria-labelledby="saved-heading"><h2 id="saved-heading">The saved version (revision \(current.rev))</h2>
-            <pre class="source" id="saved-text">\(saved)</pre></section>
-            <section class="card" aria-labelledby="diff-heading"><h2 id="diff-heading">From the saved version to yours</h2>
-            \(DiffView(from: saved, to: typed).render())</section>
-            </div>
+            \(editor(action: page.appending("edit"), token: context.csrfToken, rev: current.rev, content: typed, submit: "Save my text", beside: """
+                <aside>
+                <section class="card" aria-labelledby="saved-heading"><h2 id="saved-heading">The saved version (revision \(current.rev))</h2>
+                <pre class="source" id="saved-text">\(saved)</pre></section>
+                <section class="card" aria-labelledby="diff-heading"><h2 id="diff-heading">From the saved version to yours</h2>
+                \(DiffView(from: saved, to: typed).render())</section>
+                </aside>
+                """))
             """, status: 409)
     }
 
