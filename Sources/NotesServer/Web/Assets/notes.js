@@ -20,7 +20,8 @@
         method: "POST", credentials: "same-origin", body: body,
         headers: { "Content-Type": "application/x-www-form-urlencoded" }
       }).then(function (response) {
-        return response.ok ? response.text() : null;
+        // A redirect means the session ended (to the sign-in page): keep the last preview.
+        return response.ok && !response.redirected ? response.text() : null;
       }).then(function (html) {
         if (html === null || mine !== sequence) return;
         var parsed = new DOMParser().parseFromString(html, "text/html");
