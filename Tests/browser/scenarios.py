@@ -151,6 +151,12 @@ def scenario_sign_in_browse_read(h):
     width = d.execute_script("return document.documentElement.scrollWidth")
     assert width <= 360, f"the note page scrolls sideways at 360 px ({width} px wide)"
     h.shot(d, "04-note-360px")
+    d.set_window_size(1280, 900)
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    h.open(d, "/")
+    background = d.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background != "rgb(251, 250, 248)", "dark mode follows the system"
+    h.shot(d, "04-home-dark")
 
 
 def scenario_search(h):
