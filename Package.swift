@@ -50,7 +50,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ"]
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ"],
+            // The web app's stylesheet and script, compiled into the binary (`PackageResources`),
+            // so an installed `notes-server` is one file and can never serve stale assets.
+            resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js")]
         ),
         .executableTarget(
             name: "notes-cli",

@@ -110,14 +110,48 @@ public struct SearchResults: Codable, Sendable, Equatable {
     public struct Hit: Codable, Sendable, Equatable {
         public var id: NoteID
         public var path: String
+        /// The snippet with matched words between `**`, for clients older than `text`; it
+        /// cannot be told apart from Markdown bold in the note, so new clients draw `text`.
         public var snippet: String
         public var rev: Int64
+        /// The snippet as plain text (`…` where it was cut).
+        public var text: String
+        /// The matched words in `text`, in order, as Unicode scalar offsets.
+        public var highlights: [SearchHighlight]
 
-        public init(id: NoteID, path: String, snippet: String, rev: Int64) {
+        public init(id: NoteID, path: String, text: String, highlights: [SearchHighlight], rev: Int64) {
             self.id = id
             self.path = path
-            self.snippet = snippet
+            self.text = text
+            self.highlights = highlights
+            self.snippet = SearchHighlight.marked(text, highlights, open: "**", close: "**")
             self.rev = rev
+        }
+
+        /// A hit from a server that sends only `snippet`: its `**` markers become highlights.
+        public init(id: NoteID, path: String, snippet: String, rev: Int64) {
+            let (text, highlights) = SearchHighlight.parse(snippet, open: "**", close: "**")
+            self.init(id: id, path: path, text: text, highlights: highlights, rev: rev)
+            self.snippet = snippet
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, path, snippet, rev, text, highlights
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let id = try container.decode(NoteID.self, forKey: .id)
+            let path = try container.decode(String.self, forKey: .path)
+            let rev = try container.decode(Int64.self, forKey: .rev)
+            let snippet = try container.decodeIfPresent(String.self, forKey: .snippet) ?? ""
+            if let text = try container.decodeIfPresent(String.self, forKey: .text) {
+                let highlights = try container.decodeIfPresent([SearchHighlight].self, forKey: .highlights) ?? []
+                self.init(id: id, path: path, text: text, highlights: highlights, rev: rev)
+                self.snippet = snippet
+            } else {
+                self.init(id: id, path: path, snippet: snippet, rev: rev)
+            }
         }
     }
 

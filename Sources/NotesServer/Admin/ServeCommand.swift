@@ -17,6 +17,8 @@ struct ServeCommand: AdminCommand {
             .value("refresh-idle-ttl", .duration, placeholder: "DURATION",
                    help: "A session unused this long must sign in again (default 30d)"),
             .value("refresh-max-ttl", .duration, placeholder: "DURATION", help: "The longest any session lives (default 365d)"),
+            .value("web-idle-ttl", .duration, placeholder: "DURATION", help: "A browser session unused this long ends (default 12h)"),
+            .value("web-max-ttl", .duration, placeholder: "DURATION", help: "The longest a browser session lives (default 7d)"),
             .value("refresh-grace", .duration, placeholder: "DURATION",
                    help: "How long the previous refresh token still works after a rotation, for a client that lost "
                        + "the answer (default 60s; 0: off)"),
@@ -74,6 +76,8 @@ struct ServeCommand: AdminCommand {
         if let ttl = try Self.positive(parsed.duration("access-token-ttl"), "access-token-ttl") { configuration.lifetimes.accessSeconds = ttl }
         if let ttl = try Self.positive(parsed.duration("refresh-idle-ttl"), "refresh-idle-ttl") { configuration.lifetimes.refreshIdleSeconds = ttl }
         if let ttl = try Self.positive(parsed.duration("refresh-max-ttl"), "refresh-max-ttl") { configuration.lifetimes.refreshAbsoluteSeconds = ttl }
+        if let ttl = try Self.positive(parsed.duration("web-idle-ttl"), "web-idle-ttl") { configuration.browserLifetimes.idleSeconds = ttl }
+        if let ttl = try Self.positive(parsed.duration("web-max-ttl"), "web-max-ttl") { configuration.browserLifetimes.absoluteSeconds = ttl }
         if let grace = parsed.duration("refresh-grace") { configuration.lifetimes.refreshGraceSeconds = grace }
         if let attempts = try Self.positive(parsed.int("login-attempts"), "login-attempts") { configuration.loginLimits.perAccountAndAddress = attempts }
         if let attempts = try Self.positive(parsed.int("login-attempts-per-address"), "login-attempts-per-address") {

@@ -8,6 +8,8 @@ final class Application: Sendable {
     let configuration: ServerConfiguration
     let database: DatabaseQueue
     let router: Router
+    /// What the HTTP server answers with: the web app's pages, and `router` for the API.
+    let responder: SiteResponder
     let notes: NoteStore
     let sessions: SessionStore
     /// Wakes held changes requests (the long poll); closed at shutdown to answer them all.
@@ -28,13 +30,17 @@ final class Application: Sendable {
         let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
                                                           perAddress: configuration.effectiveMaxWaitersPerAddress,
                                                           total: configuration.effectiveMaxWaiters))
-        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock),
-                            rateLimiter: RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute),
-                            openBodyLimit: configuration.limits.maxUnauthenticatedRequestBytes ?? Router.defaultOpenBodyLimit, log: log)
+        let rateLimiter = RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute)
+        let openBodyLimit = configuration.limits.maxUnauthenticatedRequestBytes ?? Router.defaultOpenBodyLimit
+        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock), rateLimiter: rateLimiter,
+                            openBodyLimit: openBodyLimit, log: log)
+        // One password pool, one throttle and one token store, shared by the API and the web app.
+        let passwords = PasswordWorker()
+        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock)
+        let tokens = PersonalTokenStore(database: database, clock: clock)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
-        AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
-                       throttle: LoginThrottle(limits: configuration.loginLimits, clock: clock), log: log).register(in: &router)
-        TokensController(tokens: PersonalTokenStore(database: database, clock: clock)).register(in: &router)
+        AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
+        TokensController(tokens: tokens).register(in: &router)
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes, waiting: waitingRequests, maxWaitSeconds: configuration.limits.maxWaitSeconds ?? 60,
                        log: log).register(in: &router)
@@ -45,6 +51,10 @@ final class Application: Sendable {
         PublicationPageController(store: publications,
                                   rateLimiter: RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)).register(in: &router)
         self.router = router
+        let web = WebApp(services: WebServices(users: users, sessions: sessions, notes: notes, tokens: tokens, passwords: passwords,
+                                               throttle: throttle, lifetimes: configuration.browserLifetimes, log: log),
+                         openBodyLimit: openBodyLimit)
+        responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter)
         self.notes = notes
         self.sessions = sessions
         self.changeNotifier = changeNotifier

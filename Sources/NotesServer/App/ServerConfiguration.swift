@@ -8,6 +8,8 @@ struct ServerConfiguration: Sendable {
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var lifetimes = TokenLifetimes()
+    /// Browser sessions' idle and absolute lifetimes (`--web-idle-ttl`, `--web-max-ttl`).
+    var browserLifetimes = BrowserSessionLifetimes()
     /// How many sign-in attempts an account and a client address get, and how guessing is slowed.
     var loginLimits = LoginThrottle.Limits()
     /// Tombstones older than this are purged; change cursors from before then must resync.

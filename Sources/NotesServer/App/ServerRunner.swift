@@ -31,7 +31,7 @@ struct ServerRunner {
             http.tlsCertificatePEM = try String(contentsOfFile: cert, encoding: .utf8)
             http.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
         }
-        let server = HTTPServer(configuration: http, responder: app.router, log: log)
+        let server = HTTPServer(configuration: http, responder: app.responder, log: log)
         let purge = startPurging(app)
         let port = try server.start()
         let scheme = http.tlsCertificatePEM == nil ? "http" : "https"

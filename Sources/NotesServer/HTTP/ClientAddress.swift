@@ -101,6 +101,15 @@ enum ClientAddress {
         return closest.text
     }
 
+    /// Whether a trusted proxy says the client reached it over HTTPS: the TCP peer is a trusted
+    /// proxy and the last `X-Forwarded-Proto` value (the one that proxy set) is `https`.
+    /// From anyone else the header is ignored, since a client could send it.
+    static func forwardedHTTPS(peer: String, forwardedProto: [String], trusted: [AddressRange]) -> Bool {
+        guard !trusted.isEmpty, let peerAddress = IPAddress(peer), isTrusted(peerAddress, trusted),
+              let last = forwardedProto.flatMap({ $0.split(separator: ",") }).last else { return false }
+        return last.trimmedOf(" \t").lowercased() == "https"
+    }
+
     private static func isTrusted(_ address: IPAddress, _ trusted: [AddressRange]) -> Bool {
         trusted.contains { $0.contains(address) }
     }

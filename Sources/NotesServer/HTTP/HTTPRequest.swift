@@ -27,6 +27,10 @@ struct HTTPRequest: Sendable {
     /// trusted proxy (`Configuration.trustedProxies`), this is the client it forwarded for
     /// (`ClientAddress.resolve`), so every per-address limit keys on the real client.
     let remoteAddress: String
+    /// Whether the client reached the server over HTTPS: the server itself serves TLS, or a
+    /// trusted proxy (`Configuration.trustedProxies`) says so in `X-Forwarded-Proto`
+    /// (`ClientAddress.forwardedHTTPS`). Decides the `Secure` flag of the web app's cookies.
+    let isSecure: Bool
 
     /// Creates a request; the server builds these, tests may too (for in-process routing tests).
     init(
@@ -36,7 +40,8 @@ struct HTTPRequest: Sendable {
         query: [String: String] = [:],
         headers: HTTPHeaders = .init(),
         body: [UInt8] = [],
-        remoteAddress: String = "127.0.0.1"
+        remoteAddress: String = "127.0.0.1",
+        isSecure: Bool = false
     ) {
         self.id = id
         self.method = method
@@ -45,6 +50,7 @@ struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.isSecure = isSecure
     }
 }
 

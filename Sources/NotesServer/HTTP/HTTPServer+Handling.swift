@@ -119,6 +119,9 @@ extension HTTPServer {
         state.method = method.map { String(cString: $0).uppercased() } ?? ""
         state.path = validPath ?? url.map { String(cString: $0) } ?? ""
         state.remoteAddress = resolvedAddress(of: connection)
+        state.isSecure = configuration.tlsCertificatePEM != nil || ClientAddress.forwardedHTTPS(
+            peer: MHDInfo.clientAddress(of: connection),
+            forwardedProto: MHDConnection.headers(of: connection).values(for: "X-Forwarded-Proto"), trusted: configuration.trustedProxies)
         if let refusal = state.refusal {
             return send(.error(refusal), for: state)
         }
@@ -158,7 +161,8 @@ extension HTTPServer {
             path: state.path,
             query: MHDConnection.query(of: connection) ?? [:],
             headers: MHDConnection.headers(of: connection),
-            remoteAddress: state.remoteAddress
+            remoteAddress: state.remoteAddress,
+            isSecure: state.isSecure
         )
         switch responder.admitBody(of: head) {
         case .refuse(let error):
@@ -257,7 +261,8 @@ extension HTTPServer {
             query: query,
             headers: MHDConnection.headers(of: connection),
             body: state.body,
-            remoteAddress: state.remoteAddress
+            remoteAddress: state.remoteAddress,
+            isSecure: state.isSecure
         )
         state.body = []
         switch responder.respond(to: request) {

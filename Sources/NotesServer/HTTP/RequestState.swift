@@ -28,6 +28,8 @@ final class RequestState: @unchecked Sendable {
     var headersSeen = false
     /// The client's address, behind trusted proxies resolved from `X-Forwarded-For`.
     var remoteAddress = "unknown"
+    /// Whether the request came over HTTPS (directly, or through a trusted proxy that says so).
+    var isSecure = false
     /// An answer decided before the body was read (too many query parameters, a full body
     /// budget); the body is then drained and discarded, and this is the answer.
     var refusal: HTTPError?

@@ -289,12 +289,24 @@ extension OpenAPIDocument {
         ],
         "SearchHit": [
             "type": "object",
-            "required": ["id", "path", "snippet", "rev"],
+            "required": ["id", "path", "snippet", "rev", "text", "highlights"],
             "properties": [
                 "id": ["type": "string", "format": "uuid"],
                 "path": ["type": "string"],
-                "snippet": ["type": "string", "description": "Plain text around the match, matched words in `**`."],
+                "snippet": ["type": "string", "description": "For older clients: the text with matched words in `**` (indistinguishable from Markdown bold; draw `text` and `highlights` instead)."],
+                "text": ["type": "string", "description": "Plain text around the match; `…` where it was cut."],
+                "highlights": ["type": "array", "items": schema("SearchHighlight"),
+                               "description": "The matched words in `text`, in order, not overlapping."],
                 "rev": ["type": "integer", "format": "int64"],
+            ],
+        ],
+        "SearchHighlight": [
+            "type": "object",
+            "required": ["start", "end"],
+            "description": "`start..<end` in Unicode scalars (code points) of the hit's `text`.",
+            "properties": [
+                "start": ["type": "integer", "minimum": 0],
+                "end": ["type": "integer", "minimum": 0],
             ],
         ],
         "SearchResults": [

@@ -77,7 +77,9 @@ extension NoteStore {
     /// Full-text search over live notes' paths and content, best match first.
     ///
     /// The query is taken as plain words (each quoted for FTS5, so no query syntax can fail);
-    /// a word ending in `*` matches as a prefix. Snippets are plain text with matches in `**`.
+    /// a word ending in `*` matches as a prefix. Snippets are plain text with the matches'
+    /// ranges beside it (FTS5 marks them with two control characters, taken out here; a note
+    /// that itself holds U+0002 or U+0003 at a match may get a highlight slightly off, never more).
     func search(userID: Int64, query: String, limit: Int) throws -> SearchResults {
         let terms = query.split(whereSeparator: { $0.isWhitespace }).prefix(16).compactMap { word -> String? in
             let prefix = word.hasSuffix("*")
@@ -89,13 +91,14 @@ extension NoteStore {
         let match = terms.joined(separator: " ")
         return try database.read { db in
             let hits = try db.query("""
-                SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, '**', '**', '…', 16)
+                SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, char(2), char(3), '…', 16)
                 FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
                 WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0
                 ORDER BY bm25(notes_fts) LIMIT ?
                 """, [match, userID, limit]) { row -> SearchResults.Hit? in
                 guard let id = NoteID(row.string(0)) else { return nil }
-                return SearchResults.Hit(id: id, path: row.string(1), snippet: row.string(3), rev: row.int64(2))
+                let (text, highlights) = SearchHighlight.parse(row.string(3), open: "\u{2}", close: "\u{3}")
+                return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
             }
             return SearchResults(results: hits.compactMap { $0 })
         }

@@ -14,6 +14,7 @@ enum ServerSchema {
         .init(version: 6, name: "search index changes queued and applied once per transaction", sql: searchQueueV6),
         .init(version: 7, name: "kept renderings carry the renderer's version", sql: renderingVersionV7),
         .init(version: 9, name: "published notes, readable by an unguessable link", sql: publicationsV9),
+        .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);

@@ -8,8 +8,9 @@ struct SearchCommand: Command {
         "search", abstract: "Search the notes on the server",
         discussion: """
             Full-text search; prints "PATH: snippet" per match, best first. Several words are
-            searched together, as one query. Control characters in paths and snippets are shown
-            as \\u{1b} and the like; --json keeps them exact.
+            searched together, as one query. On a terminal the matched words are bold (not with
+            NO_COLOR or TERM=dumb); piped, the snippet is plain text. Control characters in paths
+            and snippets are shown as \\u{1b} and the like; --json keeps them exact.
             """,
         options: [
             .value("limit", .int, placeholder: "N", default: "20", help: "At most N matches"),
@@ -39,14 +40,22 @@ struct SearchCommand: Command {
             try CommandSupport.printJSON(results, terminal)
             return .success
         }
+        let bold = terminal.stdoutIsTTY && terminal.environment["NO_COLOR"] == nil && terminal.environment["TERM"] != "dumb"
         var lines = ""
         for hit in results.results {
-            // One line per hit, so `grep` and `cut -d:` work on the output; snippets quote note
-            // content, so control characters (escape sequences) are made visible.
-            let snippet = hit.snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
-            lines += "\(Terminal.printable(hit.path)): \(Terminal.printable(snippet))\n"
+            lines += "\(Terminal.printable(hit.path)): \(Self.snippet(hit, bold: bold))\n"
         }
         terminal.write(lines)
         return .success
+    }
+
+    /// The hit's text on one line, so `grep` and `cut -d:` work on the output. Snippets quote
+    /// note content, so control characters (escape sequences) are made visible before the
+    /// highlights are drawn in bold (on a terminal) around the matched words.
+    static func snippet(_ hit: SearchResults.Hit, bold: Bool) -> String {
+        SearchHighlight.pieces(hit.text, hit.highlights).map { piece in
+            let text = Terminal.printable(piece.text.split(whereSeparator: \.isNewline).joined(separator: " "))
+            return piece.highlighted && bold ? "\u{1B}[1m" + text + "\u{1B}[22m" : text
+        }.joined()
     }
 }

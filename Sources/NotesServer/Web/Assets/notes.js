@@ -1,0 +1,40 @@
+// Notes web app: progressive enhancement only. Every page works without this file.
+// Live preview: while typing in the editor, ask the server to render the draft (same safe
+// renderer as saved notes) and show it beside the text. The HTML comes from our own server's
+// safe renderer and is shown in a sandboxed container with the page's strict CSP.
+(function () {
+  "use strict";
+  var editor = document.querySelector("textarea[data-preview-url]");
+  var preview = document.getElementById("preview");
+  if (editor && preview) {
+    var form = editor.form;
+    var token = form ? form.querySelector("input[name=csrf]") : null;
+    var timer = null;
+    var sequence = 0;
+    var render = function () {
+      var mine = ++sequence;
+      var body = new URLSearchParams();
+      body.set("content", editor.value);
+      if (token) body.set("csrf", token.value);
+      fetch(editor.getAttribute("data-preview-url"), {
+        method: "POST", credentials: "same-origin", body: body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" }
+      }).then(function (response) {
+        // A redirect means the session ended (to the sign-in page): keep the last preview.
+        return response.ok && !response.redirected ? response.text() : null;
+      }).then(function (html) {
+        if (html === null || mine !== sequence) return;
+        var parsed = new DOMParser().parseFromString(html, "text/html");
+        preview.replaceChildren.apply(preview, Array.prototype.slice.call(parsed.body.childNodes));
+      }).catch(function () { /* offline: the preview just stops updating */ });
+    };
+    preview.hidden = false;
+    var container = editor.closest(".editor");
+    if (container) container.classList.add("with-preview");
+    editor.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(render, 250);
+    });
+    render();
+  }
+})();

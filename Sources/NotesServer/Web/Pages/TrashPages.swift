@@ -1,0 +1,54 @@
+import NotesCore
+
+/// `/trash`: deleted notes that can still be brought back, each with an Undelete button.
+struct TrashPages: Sendable {
+    let services: WebServices
+
+    func register(in app: inout WebApp) {
+        app.add("GET", "/trash") { context in .now(try trash(context)) }
+        app.add("POST", "/trash/:id/restore") { context in .now(try undelete(context)) }
+    }
+
+    private func trash(_ context: WebContext, error: String? = nil) throws -> HTTPResponse {
+        let session = try context.signedIn()
+        let rows = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500)
+        let notice: HTML = error.map { WebFormat.notice($0, error: true) }
+            ?? (context.request.query["done"] == "deleted" ? WebFormat.notice("The note was moved to the trash. Undelete it here if that was a mistake.") : .empty)
+        let items = rows.map { row -> HTML in
+            """
+            <li><span><span class="title">\(WebFormat.title(ofPath: row.path))</span> <span class="muted small">\(row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
+            <span class="actions"><a href="\(WebFormat.notePath(row.id).appending("history"))">History</a>\
+            <form action="\(WebPath("/trash").appending(row.id.value).appending("restore"))" method="post">\(WebFormat.csrfField(context.csrfToken))\
+            <input type="hidden" name="rev" value="\(row.rev)"><button type="submit" class="secondary">Undelete</button></form></span></li>
+            """
+        }
+        return WebResponse.page(context.layout("Trash", .trash), """
+            \(notice)
+            <div class="page-head"><h1>Trash</h1></div>
+            <section class="card" aria-label="Deleted notes">
+            \(rows.isEmpty ? "<p class=\"empty\">The trash is empty.</p>" : "<ul class=\"list\">\(items)</ul>" as HTML)
+            </section>
+            <p class="hint">Deleted notes are kept here until the server's tombstone retention ends.</p>
+            """, status: error == nil ? 200 : 409)
+    }
+
+    /// Brings the note back with its last text, at its last path.
+    private func undelete(_ context: WebContext) throws -> HTTPResponse {
+        let session = try context.signedIn()
+        let id = try context.noteID()
+        let tombstone = try context.formInt("rev")
+        guard let row = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500).first(where: { $0.id == id }),
+              let last = try services.notes.revision(userID: session.userID, id: id, rev: row.lastRev) else {
+            throw HTTPError.notFound("That note is not in the trash any more.")
+        }
+        do {
+            _ = try services.notes.put(userID: session.userID, id: id, path: try NotePath(last.path), content: last.content ?? "",
+                                       precondition: .revision(tombstone), device: session.deviceLabel)
+        } catch NoteStoreError.pathTaken {
+            return try trash(context, error: "Another note now has the path \(last.path); rename that one first, then undelete.")
+        } catch is StaleNoteError {
+            return try trash(context, error: "That note changed meanwhile; look at it again.")
+        }
+        return WebResponse.redirect(WebFormat.notePath(id).query([("done", "restored")]))
+    }
+}

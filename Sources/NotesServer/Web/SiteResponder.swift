@@ -1,0 +1,25 @@
+/// What the HTTP server answers with: the web app's pages, or the JSON API for everything else.
+///
+/// The split is by path alone (`WebApp.owns`), before any credential is looked at: the API
+/// router never reads a cookie and the web app never reads a bearer token, so a browser's cookie
+/// cannot authenticate `/v1/*` however a request is crafted. Both share the per-address request
+/// rate.
+struct SiteResponder: HTTPResponder {
+    let api: Router
+    let web: WebApp
+    let rateLimiter: RequestRateLimiter?
+
+    func respond(to request: HTTPRequest) -> HTTPOutcome {
+        guard WebApp.owns(path: request.path) else { return api.respond(to: request) }
+        do {
+            try rateLimiter?.admit(request.remoteAddress)
+        } catch {
+            return .now(WebResponse.error(error, viewer: nil))
+        }
+        return web.respond(to: request)
+    }
+
+    func admitBody(of head: HTTPRequest) -> BodyAdmission {
+        WebApp.owns(path: head.path) ? web.admitBody(of: head) : api.admitBody(of: head)
+    }
+}

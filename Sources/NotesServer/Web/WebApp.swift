@@ -1,0 +1,190 @@
+import NotesCore
+
+/// The stores and services the pages use: the same ones the API uses, so a page and an API
+/// call see and change the same notes, sessions and tokens under the same rules.
+struct WebServices: Sendable {
+    let users: UserStore
+    let sessions: SessionStore
+    let notes: NoteStore
+    let tokens: PersonalTokenStore
+    let passwords: PasswordWorker
+    /// The API's sign-in throttle itself, so the web sign-in adds no attempts of its own.
+    let throttle: LoginThrottle
+    let lifetimes: BrowserSessionLifetimes
+    let log: @Sendable (String) -> Void
+}
+
+/// The web app: server-rendered pages under `/` for a signed-in browser.
+///
+/// A request is matched by method and path pattern like the API router's. A `.signedIn` page
+/// needs a live browser session cookie (else: the sign-in page); every POST needs the same
+/// origin (`Origin`/`Referer`) and the session's CSRF token, checked here for every route so a
+/// page cannot forget. The JSON API never sees these routes, and this router never serves
+/// `/v1/*` (see `SiteResponder`), so a cookie can never authenticate an API call.
+struct WebApp: Sendable {
+    enum Access: Sendable {
+        /// The sign-in page and the assets.
+        case anyone
+        /// Everything else.
+        case signedIn
+    }
+
+    typealias Handler = @Sendable (WebContext) throws -> HTTPOutcome
+
+    private struct Route: Sendable {
+        let method: String
+        let pattern: [Substring]
+        let access: Access
+        let handler: Handler
+    }
+
+    /// The first path segments the web app owns; every other path goes to the API router.
+    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview"]
+
+    /// Whether `path` is a page of the web app (the root included).
+    static func owns(path: String) -> Bool {
+        if path == "/" { return true }
+        guard path.hasPrefix("/") else { return false }
+        let first = path.dropFirst().prefix { $0 != "/" }
+        return ownedSegments.contains(first)
+    }
+
+    let services: WebServices
+    /// The largest sign-in form read from someone without a session.
+    let openBodyLimit: Int
+    private var routes: [Route] = []
+
+    init(services: WebServices, openBodyLimit: Int) {
+        self.services = services
+        self.openBodyLimit = openBodyLimit
+        SignInPages(services: services).register(in: &self)
+        AssetRoutes().register(in: &self)
+        NotePages(services: services).register(in: &self)
+        EditPages(services: services).register(in: &self)
+        HistoryPages(services: services).register(in: &self)
+        SearchPage(services: services).register(in: &self)
+        TrashPages(services: services).register(in: &self)
+        AccountPages(services: services).register(in: &self)
+    }
+
+    /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
+    mutating func add(_ method: String, _ pattern: String, access: Access = .signedIn, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPOutcome {
+        var session: BrowserSession?
+        do {
+            session = try currentSession(request)
+            return try route(request, session: session)
+        } catch {
+            return .now(errorPage(for: error, request: request, session: session))
+        }
+    }
+
+    /// The body a web request may send: a signed-in session's form up to the server's limit,
+    /// the sign-in form up to `openBodyLimit`, nothing for anyone else.
+    func admitBody(of head: HTTPRequest) -> BodyAdmission {
+        guard let (route, _) = match(head) else { return .accept(maxBytes: 0) }
+        if route.access == .anyone { return .accept(maxBytes: openBodyLimit) }
+        let session = try? currentSession(head)
+        return .accept(maxBytes: session == nil ? openBodyLimit : .max)
+    }
+
+    private func route(_ request: HTTPRequest, session: BrowserSession?) throws -> HTTPOutcome {
+        guard let (route, parameters) = match(request) else {
+            throw allowedMethods(request.path).isEmpty ? HTTPError.notFound("There is no page at this address.")
+                : HTTPError.methodNotAllowed(allowed: allowedMethods(request.path))
+        }
+        if route.access == .signedIn && session == nil {
+            return .now(Self.signInRedirect(for: request))
+        }
+        var form = WebForm()
+        if route.method == "POST" {
+            // Every state-changing request: same origin, then the session's CSRF token.
+            guard WebSecurity.isSameOrigin(request) else {
+                throw HTTPError(403, code: "cross_origin", message: "This form was sent from another site, so it was refused.")
+            }
+            guard let decoded = WebForm(body: request.body) else { throw HTTPError.badRequest("The form could not be read.") }
+            form = decoded
+            if let session, route.access == .signedIn, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
+                throw HTTPError(403, code: "csrf", message: "This form has expired or did not come from this site. Go back, reload the page and try again.")
+            }
+        }
+        return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session))
+    }
+
+    private func match(_ request: HTTPRequest) -> (Route, [String: String])? {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let method = request.method == "HEAD" ? "GET" : request.method
+        let parts = request.path == "/" ? [] : Array(segments)
+        for route in routes where route.method == method {
+            if let parameters = Self.match(route.pattern, parts) { return (route, parameters) }
+        }
+        return nil
+    }
+
+    private func allowedMethods(_ path: String) -> [String] {
+        let parts = path == "/" ? [] : Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        return Array(Set(routes.filter { Self.match($0.pattern, parts) != nil }.map(\.method))).sorted()
+    }
+
+    private static func match(_ pattern: [Substring], _ segments: [Substring]) -> [String: String]? {
+        guard pattern.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, segments) {
+            if actual.isEmpty { return nil }
+            if expected.first == ":" {
+                parameters[String(expected.dropFirst())] = String(actual)
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+
+    /// The browser session the request's cookie names, if it is live.
+    func currentSession(_ request: HTTPRequest) throws -> BrowserSession? {
+        guard let secret = WebCookie.value(WebCookie.session, in: request) else { return nil }
+        return try services.sessions.browserSession(secret: secret, lifetimes: services.lifetimes)
+    }
+
+    /// To the sign-in page, coming back here afterwards (for a GET; a form goes home).
+    static func signInRedirect(for request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return WebResponse.redirect(WebPath("/sign-in"))
+        }
+        var back = request.path
+        if !request.query.isEmpty {
+            back += "?" + request.query.sorted { $0.key < $1.key }.map { WebPath.encode($0.key) + "=" + WebPath.encode($0.value) }.joined(separator: "&")
+        }
+        return WebResponse.redirect(request.path == "/" ? WebPath("/sign-in") : WebPath("/sign-in").query([("next", back)]))
+    }
+
+    /// Any error as a page: `HTTPError` with its status and sentence, a note store error in
+    /// words, anything else a logged 500 that says nothing internal.
+    private func errorPage(for error: Error, request: HTTPRequest, session: BrowserSession?) -> HTTPResponse {
+        let viewer = session.map { WebLayout.Viewer(username: $0.username, csrfToken: WebSecurity.csrfToken(forSecret: $0.cookieSecret)) }
+        let answer: HTTPError
+        switch error {
+        case let error as HTTPError: answer = error
+        case NoteStoreError.notFound: answer = .notFound("There is no such note.")
+        default: answer = HTTPError.answer(for: error, requestID: request.id, log: services.log)
+        }
+        return WebResponse.error(answer, viewer: viewer)
+    }
+}
+
+/// `/assets/NAME.HASH.EXT`: the stylesheet and the script, cached for a year.
+struct AssetRoutes {
+    func register(in app: inout WebApp) {
+        app.add("GET", "/assets/:name", access: .anyone) { context in
+            guard let asset = WebAsset.find(versionedName: context.parameters["name"] ?? "") else {
+                throw HTTPError.notFound("There is no such file.")
+            }
+            var response = asset.response
+            WebSecurity.secure(&response, cacheable: true)
+            return .now(response)
+        }
+    }
+}

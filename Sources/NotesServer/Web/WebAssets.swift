@@ -1,0 +1,45 @@
+import NotesCore
+
+/// The web app's static files: compiled into the binary from `Web/Assets/` (SwiftPM
+/// `embedInCode`), served under a URL that carries a hash of their content
+/// (`/assets/notes.3f2a9c1b0d4e.css`) with a one-year immutable cache lifetime. A changed file
+/// gets a new URL with the next build, so a browser never runs a stale copy, and nothing has to
+/// be installed beside the binary (`scripts/install` copies one file).
+struct WebAsset: Sendable {
+    let name: String
+    let mediaType: String
+    let bytes: [UInt8]
+    /// The first 12 hex digits of the content's SHA-256.
+    let hash: String
+
+    init(name: String, mediaType: String, bytes: [UInt8]) {
+        self.name = name
+        self.mediaType = mediaType
+        self.bytes = bytes
+        hash = String(SHA256.hex(of: bytes).prefix(12))
+    }
+
+    /// The versioned URL pages link to.
+    var path: WebPath {
+        let dot = name.lastIndex(of: ".") ?? name.endIndex
+        return WebPath("/assets").appending(name[..<dot] + "." + hash + name[dot...])
+    }
+
+    static let stylesheet = WebAsset(name: "notes.css", mediaType: "text/css; charset=utf-8", bytes: PackageResources.notes_css)
+    static let script = WebAsset(name: "notes.js", mediaType: "text/javascript; charset=utf-8", bytes: PackageResources.notes_js)
+    static let all = [stylesheet, script]
+
+    /// The asset a versioned file name (the last segment of `path`) names, if it is current.
+    static func find(versionedName: String) -> WebAsset? {
+        all.first { $0.path.value == "/assets/" + versionedName }
+    }
+
+    /// The answer: immutable for a year, since its URL changes whenever its bytes do.
+    var response: HTTPResponse {
+        HTTPResponse(status: 200, headers: [
+            "Content-Type": mediaType,
+            "Cache-Control": "public, max-age=31536000, immutable",
+            "ETag": "\"\(hash)\"",
+        ], body: bytes)
+    }
+}

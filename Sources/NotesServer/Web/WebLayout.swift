@@ -1,0 +1,129 @@
+import Foundation
+import NotesCore
+
+/// The shared frame of every page: landmarks (header, nav, main, footer), a skip link, the
+/// search box, the signed-in user's navigation and the assets, in one place so every page has
+/// the same focus order: skip link, brand, search, navigation, then the page itself.
+struct WebLayout: Sendable {
+    /// Which navigation entry the page belongs to (marked `aria-current`).
+    enum Section: Sendable {
+        case notes, new, search, trash, account, none
+    }
+
+    /// Who is signed in, for the navigation and the sign-out form; nil on the sign-in page.
+    struct Viewer: Sendable {
+        let username: String
+        let csrfToken: String
+    }
+
+    let title: String
+    var section: Section = .none
+    var viewer: Viewer?
+    /// The search box's current words (on the search page).
+    var query = ""
+
+    /// The complete document around `content`.
+    func render(_ content: HTML) -> HTML {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="same-origin">
+        <meta name="robots" content="noindex">
+        <title>\(title) · Notes</title>
+        <link rel="icon" href="data:,">
+        <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
+        <script src="\(WebAsset.script.path)" defer></script>
+        </head>
+        <body>
+        <a class="skip-link" href="#main">Skip to content</a>
+        <header class="site-header">
+        <div class="bar">
+        <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">N</span>Notes</a>
+        \(viewer == nil ? HTML.empty : searchBox)
+        \(navigation)
+        </div>
+        </header>
+        <main id="main" tabindex="-1">
+        \(content)
+        </main>
+        <footer class="site-footer"><p class="muted small">Notes \(NotesVersion.current) · <a href="/v1/openapi.json">API document</a></p></footer>
+        </body>
+        </html>
+        """
+    }
+
+    private var searchBox: HTML {
+        """
+        <form class="site-search" role="search" action="/search" method="get">
+        <label class="visually-hidden" for="site-q">Search notes</label>
+        <input type="search" id="site-q" name="q" value="\(query)" placeholder="Search notes" autocomplete="off">
+        <button type="submit" class="secondary">Search</button>
+        </form>
+        """
+    }
+
+    private var navigation: HTML {
+        guard let viewer else { return .empty }
+        return """
+        <nav class="site-nav" aria-label="Main">
+        <ul>
+        <li><a href="/"\(current(.notes))>Notes</a></li>
+        <li><a href="/new"\(current(.new))>New note</a></li>
+        <li><a href="/trash"\(current(.trash))>Trash</a></li>
+        <li><a href="/account"\(current(.account))>\(viewer.username)</a></li>
+        <li><form action="/sign-out" method="post"><input type="hidden" name="csrf" value="\(viewer.csrfToken)"><button type="submit" class="link">Sign out</button></form></li>
+        </ul>
+        </nav>
+        """
+    }
+
+    private func current(_ entry: Section) -> HTML {
+        entry == section ? " aria-current=\"page\"" : ""
+    }
+}
+
+/// Small pieces several pages share.
+enum WebFormat {
+    /// A time for people: `2026-12-01 11:05 UTC`, inside `<time>` with the exact instant.
+    static func time(_ milliseconds: Int64) -> HTML {
+        time(wire: WireTime.string(fromMilliseconds: milliseconds))
+    }
+
+    /// A wire timestamp (`2026-12-01T11:05:03.123Z`) for people.
+    static func time(wire iso: String) -> HTML {
+        let shown = iso.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+        return "<time datetime=\"\(iso)\">\(shown)</time>"
+    }
+
+    /// A byte count for people.
+    static func size(_ bytes: Int) -> String {
+        bytes < 1024 ? "\(bytes) B" : bytes < 1024 * 1024 ? "\(bytes / 1024) KB" : "\(bytes / (1024 * 1024)) MB"
+    }
+
+    /// A note's title from its path: the file name without `.md`.
+    static func title(ofPath path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+    }
+
+    /// The folder part of a path (`a/b` for `a/b/c.md`), empty at the top.
+    static func folder(ofPath path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
+    /// A notice box (`role=status`), or an error box (`role=alert`).
+    static func notice(_ text: String, error: Bool = false) -> HTML {
+        error ? "<p class=\"notice error\" role=\"alert\">\(text)</p>" : "<p class=\"notice\" role=\"status\">\(text)</p>"
+    }
+
+    /// The hidden CSRF field every form that changes something carries.
+    static func csrfField(_ token: String) -> HTML {
+        "<input type=\"hidden\" name=\"csrf\" value=\"\(token)\">"
+    }
+
+    /// A note's page.
+    static func notePath(_ id: NoteID) -> WebPath { WebPath("/notes").appending(id.value) }
+}

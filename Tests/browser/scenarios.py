@@ -1,0 +1,409 @@
+"""Browser scenarios for the Notes web app, run by Tests/browser/run.sh against a live server.
+
+Each scenario is a function taking a Harness; it drives headless Chromium (Debian's, through
+/usr/bin/chromedriver), asserts what a person relies on, and saves a screenshot. Prints one
+line per scenario and exits non-zero when any fails.
+"""
+import argparse
+import http.server
+import json
+import sys
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.request
+import uuid
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ALICE = ("alice", "correct horse battery")
+BOB = ("bob", "another long secret")
+
+# Every payload sets window.pwned if it ever runs.
+PAYLOADS = {
+    "payloads/script.md": "# Script\n\n<script>window.pwned = 'script'</script>\n\nplain words payloadword\n",
+    "payloads/links.md": "# Links\n\n[click me](javascript:window.pwned='link') and "
+                         "[data](data:text/html,<script>parent.pwned='data'</script>) payloadword\n",
+    "payloads/events.md": "# Events\n\n<img src=x onerror=\"window.pwned='img'\">\n\n"
+                          "<a href=\"#\" onmouseover=\"window.pwned='hover'\">hover</a> payloadword\n",
+    "payloads/svg.md": "# SVG\n\n<svg onload=\"window.pwned='svg'\"><script>window.pwned='svg2'</script></svg>\n\n"
+                       "<iframe srcdoc=\"<script>parent.pwned='iframe'</script>\"></iframe>\n\n"
+                       "![x](javascript:window.pwned='imgsrc') payloadword\n",
+    "payloads/\"><script>window.pwned='path'<\u2060script>.md": "payloadword in a hostile path\n",
+}
+
+
+class Harness:
+    def __init__(self, base, screenshots):
+        self.base = base
+        self.screenshots = screenshots
+        self.drivers = []
+
+    # --- API side, to seed notes quickly -------------------------------------------------
+    def api(self, method, path, body=None, token=None, headers=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request) as response:
+                raw = response.read()
+                return response.status, (json.loads(raw) if raw and raw[:1] in b"{[" else raw)
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    def token(self, user=ALICE):
+        status, body = self.api("POST", "/v1/auth/login", {"username": user[0], "password": user[1], "device": "seed"})
+        assert status == 200, (status, body)
+        return body["access_token"]
+
+    def put_note(self, token, path, content, note_id=None):
+        note_id = note_id or str(uuid.uuid4())
+        status, body = self.api("PUT", "/v1/notes/" + note_id, {"path": path, "content": content}, token,
+                                {"If-None-Match": "*"})
+        return note_id, status, body
+
+    # --- browser side ---------------------------------------------------------------------
+    def browser(self, width=1280, height=900):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         f"--window-size={width},{height}", "--force-prefers-reduced-motion"):
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver.set_page_load_timeout(20)
+        # Runs before any page script (CSP does not apply to it): records CSP violations.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__csp = [];
+            document.addEventListener('securitypolicyviolation', e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+        """})
+        self.drivers.append(driver)
+        return driver
+
+    def open(self, driver, path):
+        driver.get(self.base + path)
+
+    def sign_in(self, driver, user=ALICE):
+        self.open(driver, "/sign-in")
+        driver.find_element(By.ID, "username").send_keys(user[0])
+        driver.find_element(By.ID, "password").send_keys(user[1])
+        driver.find_element(By.CSS_SELECTOR, "form[action='/sign-in'] button[type=submit]").click()
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "nav.site-nav"), "the signed-in navigation")
+
+    def shot(self, driver, name):
+        driver.save_screenshot(f"{self.screenshots}/{name}.png")
+
+    def close(self):
+        for driver in self.drivers:
+            try:
+                driver.quit()
+            except Exception:
+                pass
+        self.drivers = []
+
+
+def wait_for(driver, condition, what, timeout=10):
+    try:
+        return WebDriverWait(driver, timeout).until(condition)
+    except Exception:
+        raise AssertionError(f"timed out waiting for {what} on {driver.current_url}")
+
+
+def text_of(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector).text
+
+
+def note_url_for(driver, title):
+    return driver.find_element(By.LINK_TEXT, title).get_attribute("href")
+
+
+# --- scenarios ------------------------------------------------------------------------------
+
+def scenario_sign_in_browse_read(h):
+    token = h.token()
+    h.put_note(token, "Projects/Garden plan.md", "# Garden plan\n\nTomatoes by the **south wall**.\n\n- beans\n- peas\n")
+    h.put_note(token, "Journal/2026-12-01.md", "# Monday\n\nSee [[Garden plan]] for the beds.\n")
+    h.put_note(token, "Inbox.md", "# Inbox\n\nCall the plumber.\n")
+    d = h.browser()
+    h.open(d, "/")
+    assert d.find_element(By.ID, "username").get_attribute("autocomplete") == "username"
+    h.shot(d, "01-sign-in")
+    h.sign_in(d)
+    assert "Your notes" in text_of(d, "main h1")
+    tree = text_of(d, ".tree")
+    assert "Projects" in tree and "Garden plan" in tree and "Inbox" in tree, tree
+    h.shot(d, "02-home")
+    d.find_element(By.CSS_SELECTOR, ".tree").find_element(By.LINK_TEXT, "Garden plan").click()
+    wait_for(d, lambda d: "Garden plan" in text_of(d, "main h1"), "the note's title")
+    assert d.find_element(By.CSS_SELECTOR, ".note-body strong").text == "south wall"
+    assert "2026-12-01" in text_of(d, "aside"), "the journal note links here and is listed as a backlink"
+    h.shot(d, "03-note")
+    d.set_window_size(360, 800)
+    width = d.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360, f"the note page scrolls sideways at 360 px ({width} px wide)"
+    h.shot(d, "04-note-360px")
+    d.set_window_size(1280, 900)
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    h.open(d, "/")
+    background = d.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background != "rgb(251, 250, 248)", "dark mode follows the system"
+    h.shot(d, "04-home-dark")
+
+
+def scenario_search(h):
+    d = h.browser()
+    h.sign_in(d)
+    box = d.find_element(By.ID, "site-q")
+    box.send_keys("tomatoes")
+    box.submit()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".snippet mark"), "a highlighted match")
+    marks = [m.text.lower() for m in d.find_elements(By.CSS_SELECTOR, ".snippet mark")]
+    assert "tomatoes" in marks, marks
+    # The snippet is the note's own text: its Markdown bold stays as typed, and the match is
+    # marked apart from it (the API's old `**` markers could not be told from it).
+    assert "Tomatoes by the **south wall**" in text_of(d, ".snippet"), text_of(d, ".snippet")
+    h.shot(d, "05-search")
+
+
+def scenario_edit_and_save(h):
+    token = h.token()
+    note_id, status, _ = h.put_note(token, "Recipes/Bread.md", "# Bread\n\nFlour, water, salt.\n")
+    assert status == 201, status
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, f"/notes/{note_id}/edit")
+    area = d.find_element(By.ID, "content")
+    area.send_keys("\nAdd *yeast* last.")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#preview em"), "the live preview")
+    assert d.find_element(By.CSS_SELECTOR, "#preview em").text == "yeast"
+    h.shot(d, "06-edit-preview")
+    d.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".note-body em"), "the saved note")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert body["content"] == "# Bread\n\nFlour, water, salt.\n\nAdd *yeast* last.", repr(body["content"])
+    h.shot(d, "07-saved")
+
+
+def scenario_two_editors_lose_nothing(h):
+    token = h.token()
+    note_id, _, _ = h.put_note(token, "Shared.md", "first line\n")
+    first, second = h.browser(), h.browser()
+    h.sign_in(first)
+    h.sign_in(second)
+    h.open(first, f"/notes/{note_id}/edit")
+    h.open(second, f"/notes/{note_id}/edit")
+    first.find_element(By.ID, "content").send_keys("from the laptop")
+    first.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_for(first, lambda d: "/edit" not in d.current_url, "the first save")
+    second.find_element(By.ID, "content").send_keys("from the phone")
+    second.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_for(second, lambda d: d.find_elements(By.CSS_SELECTOR, ".notice.error"), "the conflict notice")
+    typed = second.find_element(By.ID, "content").get_attribute("value")
+    assert "from the phone" in typed, "the second editor's text is still in the editor"
+    assert "from the laptop" in text_of(second, "#saved-text"), "the saved version is shown beside it"
+    h.shot(second, "08-conflict")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert "from the laptop" in body["content"] and "from the phone" not in body["content"]
+    area = second.find_element(By.ID, "content")
+    area.send_keys("\nand from the laptop too")
+    second.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_for(second, lambda d: "/edit" not in d.current_url, "the second save")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert "from the phone" in body["content"] and "and from the laptop too" in body["content"], body["content"]
+
+
+def scenario_history_diff_restore(h):
+    token = h.token()
+    note_id, _, body = h.put_note(token, "Poem.md", "roses are red\nviolets are blue\n")
+    first_rev = body["rev"]
+    status, _ = h.api("PUT", f"/v1/notes/{note_id}", {"path": "Poem.md", "content": "roses are red\nviolets are green\nsugar is sweet\n"},
+                      token, {"If-Match": f'"{first_rev}"'})
+    assert status == 200, status
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, f"/notes/{note_id}/history")
+    d.find_element(By.LINK_TEXT, f"Revision {first_rev}").click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".diff .ins"), "the diff")
+    removed = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".diff .del")]
+    added = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".diff .ins")]
+    assert any("violets are blue" in t for t in removed) and any("sugar is sweet" in t for t in added), (removed, added)
+    h.shot(d, "09-history-diff")
+    d.find_element(By.XPATH, "//button[normalize-space()='Restore this revision']").click()
+    wait_for(d, lambda d: "done=restored" in d.current_url, "the restored note")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert body["content"] == "roses are red\nviolets are blue\n", body["content"]
+    h.shot(d, "10-restored")
+
+
+def scenario_cross_origin_post_refused(h):
+    token = h.token()
+    note_id, _, body = h.put_note(token, "Keep me.md", "precious\n")
+    target = f"{h.base}/notes/{note_id}/delete"
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            page = (f"<form id=f method=post action='{target}'><input name=rev value='{body['rev']}'>"
+                    f"<input name=csrf value='guess'></form><script>document.getElementById('f').submit()</script>")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page.encode())
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        d = h.browser()
+        h.sign_in(d)  # the cookie is SameSite=Lax, and another port of 127.0.0.1 is the same site
+        d.get(f"http://127.0.0.1:{evil.server_address[1]}/")
+        wait_for(d, lambda d: d.current_url.startswith(h.base), "the form post")
+        wait_for(d, lambda d: "another site" in d.find_element(By.TAG_NAME, "body").text, "the refusal")
+        h.shot(d, "11-cross-origin-refused")
+    finally:
+        evil.shutdown()
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert status == 200 and not body["deleted"], "the note is still there"
+
+
+def scenario_script_payloads_run_nothing(h):
+    token = h.token()
+    ids = []
+    for path, content in PAYLOADS.items():
+        note_id, status, _ = h.put_note(token, path, content)
+        if status == 201:
+            ids.append(note_id)
+    assert len(ids) >= 4, "the payload notes were stored"
+    # A second revision, so the history and diff pages show payload text too.
+    status, body = h.api("GET", f"/v1/notes/{ids[0]}", token=token)
+    h.api("PUT", f"/v1/notes/{ids[0]}", {"path": body["path"], "content": body["content"] + "\n<b onclick=x>more</b>\n"}, token,
+          {"If-Match": f'"{body["rev"]}"'})
+    d = h.browser()
+    h.sign_in(d)
+    pages = ["/", "/search?q=payloadword", "/trash"]
+    for note_id in ids:
+        status, body = h.api("GET", f"/v1/notes/{note_id}/revisions", token=token)
+        pages += [f"/notes/{note_id}", f"/notes/{note_id}/edit", f"/notes/{note_id}/history",
+                  f"/notes/{note_id}/history/{body['revisions'][-1]['rev']}"]
+    for page in pages:
+        h.open(d, page)
+        for link in d.find_elements(By.CSS_SELECTOR, "main a"):
+            href = link.get_attribute("href") or ""
+            assert not href.lower().startswith(("javascript:", "data:")), f"{page} links to {href}"
+        if page.endswith("/edit"):
+            wait_for(d, lambda d: not d.find_element(By.ID, "preview").get_attribute("hidden"), "the preview")
+            time.sleep(0.3)  # let the preview render the payload
+        pwned = d.execute_script("return window.pwned")
+        assert pwned is None, f"{page} ran a payload: {pwned}"
+    h.open(d, f"/notes/{ids[3]}")
+    h.shot(d, "12-payloads-inert")
+
+
+def scenario_no_console_errors_or_csp_violations(h):
+    token = h.token()
+    note_id, _, _ = h.put_note(token, "Clean.md", "# Clean\n\nA *tidy* page with `code` and a [link](Inbox.md).\n")
+    d = h.browser()
+    h.sign_in(d)
+    d.get_log("browser")  # drop what signing in logged
+    for page in ["/", f"/notes/{note_id}", f"/notes/{note_id}/edit", "/search?q=tidy", "/account", "/trash", f"/notes/{note_id}/history"]:
+        h.open(d, page)
+        if page.endswith("/edit"):
+            wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#preview em"), "the preview")
+        violations = d.execute_script("return window.__csp")
+        assert violations == [], f"{page}: CSP violations {violations}"
+        errors = [entry for entry in d.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], f"{page}: console errors {errors}"
+    h.open(d, "/account")
+    h.shot(d, "13-account")
+
+
+def scenario_tokens_and_sessions(h):
+    d = h.browser()
+    h.sign_in(d, BOB)
+    h.open(d, "/account")
+    d.find_element(By.ID, "token-name").send_keys("backup script")
+    d.find_element(By.CSS_SELECTOR, "form[action='/account/tokens'] button").click()
+    secret = wait_for(d, lambda d: d.find_elements(By.ID, "new-token"), "the new token")[0].text
+    assert secret.startswith("npt_"), secret
+    status, body = h.api("GET", "/v1/me", token=secret)
+    assert status == 200 and body["username"] == "bob", (status, body)
+    h.shot(d, "14-token-created")
+    h.open(d, "/account")
+    assert secret not in d.page_source, "the secret is shown only once"
+
+
+def scenario_sign_out_ends_session(h):
+    d = h.browser()
+    h.sign_in(d)
+    cookie = d.get_cookie("notes_session")
+    assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Lax", cookie
+    d.find_element(By.XPATH, "//button[normalize-space()='Sign out']").click()
+    wait_for(d, lambda d: d.find_elements(By.ID, "password"), "the sign-in page")
+    h.shot(d, "15-signed-out")
+    # The old cookie, presented again, no longer works.
+    d.add_cookie({"name": "notes_session", "value": cookie["value"], "path": "/"})
+    h.open(d, "/account")
+    assert d.find_elements(By.ID, "password"), "the ended session does not open the account page"
+    status, _ = h.api("GET", "/v1/me", headers={"Cookie": "notes_session=" + cookie["value"]})
+    assert status == 401, "a cookie never authenticates the API"
+
+
+SCENARIOS = [
+    scenario_sign_in_browse_read,
+    scenario_search,
+    scenario_edit_and_save,
+    scenario_two_editors_lose_nothing,
+    scenario_history_diff_restore,
+    scenario_cross_origin_post_refused,
+    scenario_script_payloads_run_nothing,
+    scenario_no_console_errors_or_csp_violations,
+    scenario_tokens_and_sessions,
+    scenario_sign_out_ends_session,
+]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("only", nargs="*")
+    arguments = parser.parse_args()
+    failures = 0
+    started = time.monotonic()
+    for scenario in SCENARIOS:
+        name = scenario.__name__.removeprefix("scenario_")
+        if arguments.only and name not in arguments.only:
+            continue
+        harness = Harness(arguments.base, arguments.screenshots)
+        began = time.monotonic()
+        try:
+            scenario(harness)
+            print(f"browser: ok   {name} ({time.monotonic() - began:.1f}s)")
+        except Exception:
+            failures += 1
+            print(f"browser: FAIL {name}")
+            traceback.print_exc()
+            for index, driver in enumerate(harness.drivers):
+                try:
+                    driver.save_screenshot(f"{arguments.screenshots}/FAILED-{name}-{index}.png")
+                except Exception:
+                    pass
+        finally:
+            harness.close()
+    print(f"browser: {len(SCENARIOS) - failures if not arguments.only else '-'} passed, {failures} failed "
+          f"in {time.monotonic() - started:.0f}s")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
