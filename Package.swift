@@ -34,6 +34,12 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // OpenSSL's libcrypto: JWS signature checks for OpenID Connect sign-in (NotesServer/OIDC).
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         // glibc's malloc tuning (part of libc, no package): see Sources/notes-cli/main.swift.
         .systemLibrary(name: "CMalloc"),
         .target(
@@ -45,7 +51,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium"]
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CCrypto"]
         ),
         .executableTarget(
             name: "notes-cli",
@@ -62,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesServerTests",
-            dependencies: ["NotesServer", "NotesCore", "NotesCommandLine", "NotesTestSupport"]
+            dependencies: ["NotesServer", "NotesCore", "NotesCommandLine", "NotesTestSupport", "CCrypto"]
         ),
         .testTarget(
             name: "NotesCLITests",

@@ -19,8 +19,10 @@ public struct Migrator: Sendable {
     public let migrations: [Migration]
 
     public init(_ migrations: [Migration]) {
-        precondition(migrations.map(\.version) == Array(1...max(1, migrations.count)).prefix(migrations.count).map { $0 },
-                     "migrations must be numbered 1, 2, 3, … in order")
+        // Strictly increasing rather than 1, 2, 3, …: parallel branches reserve numbers ahead of
+        // their merge (attachments 8, publications 9, web sessions 10, sign-in 11).
+        precondition(zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version } && (migrations.first?.version ?? 1) >= 1,
+                     "migrations must be numbered in increasing order from 1")
         self.migrations = migrations
     }
 

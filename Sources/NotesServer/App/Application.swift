@@ -34,6 +34,8 @@ final class Application: Sendable {
         MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: PasswordWorker(),
                        throttle: LoginThrottle(limits: configuration.loginLimits, clock: clock), log: log).register(in: &router)
+        SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
+                         users: users, sessions: sessions, log: log).register(in: &router)
         TokensController(tokens: PersonalTokenStore(database: database, clock: clock)).register(in: &router)
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes, waiting: waitingRequests, maxWaitSeconds: configuration.limits.maxWaitSeconds ?? 60,
