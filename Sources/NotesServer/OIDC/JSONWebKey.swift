@@ -50,9 +50,9 @@ final class VerificationKey: @unchecked Sendable {
                 throw .badKey("an RSA key without a valid n and e")
             }
             kind = .rsa
-            key = try Self.build(type: "RSA") { builder, numbers throws(IDTokenError) in
-                try Self.push(n, as: OSSL_PKEY_PARAM_RSA_N, into: builder, keeping: &numbers)
-                try Self.push(e, as: OSSL_PKEY_PARAM_RSA_E, into: builder, keeping: &numbers)
+            key = try Self.build(type: "RSA") { builder, kept throws(IDTokenError) in
+                try Self.push(n, as: notes_param_rsa_n(), into: builder, keeping: &kept)
+                try Self.push(e, as: notes_param_rsa_e(), into: builder, keeping: &kept)
             }
             guard EVP_PKEY_get_bits(key) >= Self.minimumRSABits else {
                 EVP_PKEY_free(key)
@@ -66,12 +66,17 @@ final class VerificationKey: @unchecked Sendable {
             kind = .ecP256
             // SEC 1 uncompressed point: 0x04 || x || y. libcrypto checks that it is on the curve.
             let point = [0x04] + x + y
-            key = try Self.build(type: "EC") { builder, _ throws(IDTokenError) in
-                guard OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) == 1 else {
+            key = try Self.build(type: "EC") { builder, kept throws(IDTokenError) in
+                guard OSSL_PARAM_BLD_push_utf8_string(builder, notes_param_group_name(), notes_curve_p256(), 0) == 1 else {
                     throw .badKey("libcrypto refused the curve name")
                 }
-                let pushed = point.withUnsafeBytes { OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, $0.baseAddress, $0.count) }
-                guard pushed == 1 else { throw .badKey("libcrypto refused the EC point") }
+                // Like the names, the value is read only at `to_param`: it must outlive this closure.
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: point.count, alignment: 1)
+                buffer.copyBytes(from: point)
+                kept.buffers.append(buffer)
+                guard OSSL_PARAM_BLD_push_octet_string(builder, notes_param_public_key(), buffer.baseAddress, buffer.count) == 1 else {
+                    throw .badKey("libcrypto refused the EC point")
+                }
             }
         default:
             throw .badKey("a key of type '\(jwk.kty)'")
@@ -128,19 +133,24 @@ final class VerificationKey: @unchecked Sendable {
         return written == length ? der : nil
     }
 
-    /// A public key of `type` from the parameters `fill` pushes into an `OSSL_PARAM_BLD`. The
-    /// builder only references the big numbers pushed into it until `OSSL_PARAM_BLD_to_param`,
-    /// so `fill` hands them back to be freed once the parameters are built.
-    private static func build(type: String,
-                              _ fill: (OpaquePointer, inout [OpaquePointer]) throws(IDTokenError) -> Void) throws(IDTokenError) -> OpaquePointer {
-        guard let builder = OSSL_PARAM_BLD_new() else { throw .badKey("libcrypto is out of memory") }
+    /// What an `OSSL_PARAM_BLD` references without copying until `OSSL_PARAM_BLD_to_param`:
+    /// big numbers and value buffers pushed into it, freed once the parameters are built.
+    private struct Kept {
         var numbers: [OpaquePointer] = []
+        var buffers: [UnsafeMutableRawBufferPointer] = []
+    }
+
+    /// A public key of `type` from the parameters `fill` pushes into an `OSSL_PARAM_BLD`.
+    private static func build(type: String, _ fill: (OpaquePointer, inout Kept) throws(IDTokenError) -> Void) throws(IDTokenError) -> OpaquePointer {
+        guard let builder = OSSL_PARAM_BLD_new() else { throw .badKey("libcrypto is out of memory") }
+        var kept = Kept()
         defer {
             OSSL_PARAM_BLD_free(builder)
-            numbers.forEach(BN_free)
+            kept.numbers.forEach(BN_free)
+            kept.buffers.forEach { $0.deallocate() }
             ERR_clear_error()
         }
-        try fill(builder, &numbers)
+        try fill(builder, &kept)
         guard let parameters = OSSL_PARAM_BLD_to_param(builder) else { throw .badKey("libcrypto could not build the key parameters") }
         defer { OSSL_PARAM_free(parameters) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw .badKey("libcrypto has no \(type) support") }
@@ -155,11 +165,11 @@ final class VerificationKey: @unchecked Sendable {
     }
 
     /// Pushes the big-endian unsigned integer `bytes` as parameter `name`.
-    private static func push(_ bytes: [UInt8], as name: String, into builder: OpaquePointer,
-                             keeping numbers: inout [OpaquePointer]) throws(IDTokenError) {
+    private static func push(_ bytes: [UInt8], as name: UnsafePointer<CChar>, into builder: OpaquePointer,
+                             keeping kept: inout Kept) throws(IDTokenError) {
         let number = bytes.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
         guard let number else { throw .badKey("libcrypto is out of memory") }
-        numbers.append(number)
-        guard OSSL_PARAM_BLD_push_BN(builder, name, number) == 1 else { throw .badKey("libcrypto refused \(name)") }
+        kept.numbers.append(number)
+        guard OSSL_PARAM_BLD_push_BN(builder, name, number) == 1 else { throw .badKey("libcrypto refused the RSA key's \(String(cString: name))") }
     }
 }

@@ -42,7 +42,9 @@ struct SignInSettings: Sendable {
     /// Reads the providers file (JSON, documented in `serve --help` and the README), taking each
     /// client secret from the file or environment variable it names.
     /// - Throws: `UsageError` saying what is wrong and where.
-    static func loadProviders(fromFile path: String, environment: [String: String]) throws(UsageError) -> [OIDCProviderSettings] {
+    /// `readSecrets: false` (admin commands) skips the secrets, which only `serve` needs.
+    static func loadProviders(fromFile path: String, environment: [String: String],
+                              readSecrets: Bool = true) throws(UsageError) -> [OIDCProviderSettings] {
         guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("--oidc-providers: cannot read \(path)") }
         let file: ProvidersFile
         do {
@@ -68,6 +70,7 @@ struct SignInSettings: Sendable {
             if entry.clientSecret != nil { throw UsageError("--oidc-providers: \(where_): put the secret in client_secret_file or client_secret_env, not in the file") }
             var secret: String?
             switch (entry.clientSecretFile, entry.clientSecretEnv) {
+            case (_?, nil) where !readSecrets, (nil, _?) where !readSecrets: secret = nil
             case (let file?, nil):
                 guard let bytes = FileManager.default.contents(atPath: file) else { throw UsageError("--oidc-providers: \(where_): cannot read \(file)") }
                 secret = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
