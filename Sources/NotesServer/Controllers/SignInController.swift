@@ -100,9 +100,14 @@ struct SignInController: Sendable {
                 components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
                 return Self.redirect(to: components.string ?? "")
             } catch let error as ProviderError {
+                // The redirect URI is known good: report there (RFC 6749 §4.1.2.1), so the waiting
+                // command stops with the reason instead of waiting for a browser that will not come.
                 log("req=\(requestID) sign-in with \(provider.id) could not start: \(error)")
-                return .error(HTTPError(502, code: "provider_unavailable",
-                                        message: "The identity provider \(provider.displayName) cannot be reached right now; try again later."))
+                return Self.redirect(to: LoopbackRedirect.url(redirectURI, [
+                    ("error", "temporarily_unavailable"),
+                    ("error_description", "\(provider.displayName) cannot be reached right now (\(error)); try again later."),
+                    ("state", clientState),
+                ]))
             } catch {
                 return .error(HTTPError.answer(for: error, requestID: requestID, log: log))
             }
