@@ -78,7 +78,7 @@ final class OIDCProviderFixture: @unchecked Sendable {
             return port != nil || !process.isRunning
         }
         guard let port else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw InstallFailureDescription("the test provider did not start listening: \(log.withLock { $0 })")
         }
         self.port = port
@@ -89,8 +89,10 @@ final class OIDCProviderFixture: @unchecked Sendable {
         return Int(log[range].split(separator: ":").last ?? "")
     }
 
+    /// Kills the provider: it keeps no state worth a graceful stop, and uvicorn's graceful stop
+    /// waits for idle keep-alive connections (the server's) to close, which may be never.
     func stop() async {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         _ = await exit.wait(timeout: .seconds(10))
     }
 

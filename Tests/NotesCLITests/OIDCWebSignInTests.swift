@@ -62,8 +62,10 @@ struct OIDCWebSignInTests {
             await provider.stop()
         }
 
+        /// Runs `notes`; a command still waiting for the browser after the safety net is killed
+        /// (and the test then fails on its exit status), so a broken flow cannot hang the suite.
         func notes(_ arguments: [String]) async throws -> ProcessResult {
-            try await ProcessRunner.run(BuiltProducts.client, arguments, environment: environment)
+            try await ProcessRunner.run(BuiltProducts.client, arguments, environment: environment, killAfter: .seconds(240)).result
         }
 
         /// The browser script's steps, by name.

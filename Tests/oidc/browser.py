@@ -63,6 +63,11 @@ def main():
         log(step="authorize", status=status, location=callback, body=body if status != 302 else "")
         if status != 302:
             return 1
+        # oidc-provider-mock leaves `state` out of its access_denied redirect, which RFC 6749
+        # §4.1.2.1 requires; put it back, as a conforming provider would have sent it.
+        if "state=" not in urllib.parse.urlsplit(callback).query:
+            sent = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))["state"]
+            callback = with_query(callback, state=sent)
         if "--forge-state" in args:
             status, _, body = visit(with_query(callback, state=secrets.token_urlsafe(32)))
             log(step="forged-callback", status=status, body=body)

@@ -12,13 +12,13 @@ enum OpenAPIDocument {
 
     /// The complete document.
     static let document: OpenAPIValue = .merged(root, [
-        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths),
+        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, signInPaths),
         "components": [
             "securitySchemes": securitySchemes,
             "parameters": parameters,
             "headers": headers,
             "responses": responses,
-            "schemas": .merged(schemas, historySchemas),
+            "schemas": .merged(schemas, historySchemas, signInSchemas),
         ],
     ])
 
