@@ -34,6 +34,10 @@ struct OpenAPIStructureTests {
         ("get", "/v1/search", "search", "200 400 401 413 429 default"),
         ("get", "/v1/trash", "listTrash", "200 400 401 413 429 default"),
         ("post", "/v1/notes/{id}/purge", "purgeNote", "200 400 401 403 404 412 413 428 429 503 507 default"),
+        ("get", "/v1/auth/providers", "listSignInProviders", "200 400 413 429 default"),
+        ("get", "/auth/cli/start", "startCLISignIn", "302 400 413 429 503 507 default"),
+        ("get", "/auth/oidc/callback", "finishSignIn", "302 400 413 429 503 507 default"),
+        ("post", "/v1/auth/token", "exchangeSignInCode", "200 400 403 413 429 503 507 default"),
     ]
 
     static func document() throws -> JSONValue { try JSONValue.parse(Data(OpenAPIDocument.json.utf8)) }
@@ -59,7 +63,8 @@ struct OpenAPIStructureTests {
     func generalAnswersAreShared() throws {
         let document = try Self.document()
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
-        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh"]
+        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh",
+                         "listSignInProviders", "startCLISignIn", "finishSignIn", "exchangeSignInCode"]
         for (_, item) in try #require(document["paths"]?.object) {
             for (method, operation) in item.object ?? [:] where method != "parameters" {
                 let id = operation["operationId"]?.string ?? "?"
@@ -78,10 +83,10 @@ struct OpenAPIStructureTests {
         }
     }
 
-    @Test("the shared components are all there: 28 schemas, 18 parameters, 14 answers, 5 headers")
+    @Test("the shared components are all there: 30 schemas, 18 parameters, 14 answers, 5 headers")
     func componentsAreComplete() throws {
         let components = try #require(try Self.document()["components"])
-        #expect(components["schemas"]?.object?.count == 28)
+        #expect(components["schemas"]?.object?.count == 30)
         #expect(components["parameters"]?.object?.count == 18)
         #expect(components["responses"]?.object?.count == 14)
         #expect(components["headers"]?.object?.count == 5)
