@@ -59,8 +59,10 @@ struct ServeCommand: AdminCommand {
                         help: "A reverse proxy (or range) whose X-Forwarded-For names the client; repeatable, IPv4 or IPv6 "
                             + "(e.g. 127.0.0.1/32)"),
             .value("oidc-providers", .file, placeholder: "FILE",
-                   help: "Identity providers to sign in with (OpenID Connect), as JSON: see \"Signing in with an identity "
-                       + "provider\" in the README; client secrets come from a file or an environment variable it names"),
+                   help: "Identity providers to sign in with (OpenID Connect), a JSON file: {\"providers\": [{\"id\", "
+                       + "\"issuer\", \"client_id\", \"client_secret_file\" or \"client_secret_env\", \"display_name\", "
+                       + "\"allow_sign_up\", \"trust_verified_email\", \"timeout_seconds\", \"scopes\"}]}; the secret is never in "
+                       + "the file or on the command line. See \"Signing in with an identity provider\" in the README"),
             .value("public-url", .url, placeholder: "URL",
                    help: "The address browsers reach this server at (https://notes.example.org); required with "
                        + "--oidc-providers, whose redirect URI is URL/auth/oidc/callback"),

@@ -14,15 +14,17 @@ extension UserCommand {
 
     /// The provider option resolved to (name to record, issuer).
     static func resolveProvider(_ parsed: ParsedCommand) throws -> (provider: String, issuer: String, subject: String) {
-        guard let provider = parsed.value("provider"), !provider.isEmpty else { throw UsageError("pass --provider P (an issuer URL or a provider id)") }
-        guard let subject = parsed.value("subject"), !subject.isEmpty, subject.utf8.count <= 255 else {
+        // Every option read before any is judged, so each is known to be read.
+        let provider = parsed.value("provider"), subject = parsed.value("subject"), file = parsed.value("oidc-providers")
+        guard let provider, !provider.isEmpty else { throw UsageError("pass --provider P (an issuer URL or a provider id)") }
+        guard let subject, !subject.isEmpty, subject.utf8.count <= 255 else {
             throw UsageError("pass --subject S, the user's subject at the provider (1 to 255 bytes)")
         }
         if provider.contains("://") {
             guard let url = URL(string: provider), url.host != nil else { throw UsageError("--provider '\(provider)' is not a URL") }
             return (url.host ?? provider, provider, subject)
         }
-        guard let file = parsed.value("oidc-providers") else {
+        guard let file else {
             throw UsageError("--provider \(provider) is an id: pass the providers file with --oidc-providers FILE, or give the issuer URL")
         }
         let providers = try SignInSettings.loadProviders(fromFile: file, environment: [:], readSecrets: false)
