@@ -39,6 +39,12 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // OpenSSL's libcrypto: JWS signature checks for OpenID Connect sign-in (NotesServer/OIDC).
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         // glibc's malloc tuning (part of libc, no package): see Sources/notes-cli/main.swift.
         .systemLibrary(name: "CMalloc"),
         .target(
@@ -50,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ"],
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto"],
             // The web app's stylesheet and script, compiled into the binary (`PackageResources`),
             // so an installed `notes-server` is one file and can never serve stale assets.
             resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js")]
@@ -70,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesServerTests",
-            dependencies: ["NotesServer", "NotesCore", "NotesCommandLine", "NotesTestSupport"]
+            dependencies: ["NotesServer", "NotesCore", "NotesCommandLine", "NotesTestSupport", "CCrypto"]
         ),
         .testTarget(
             name: "NotesCLITests",

@@ -60,6 +60,14 @@ struct ServeCommand: AdminCommand {
             .repeatable("trusted-proxy", placeholder: "CIDR",
                         help: "A reverse proxy (or range) whose X-Forwarded-For names the client; repeatable, IPv4 or IPv6 "
                             + "(e.g. 127.0.0.1/32)"),
+            .value("oidc-providers", .file, placeholder: "FILE",
+                   help: "Identity providers to sign in with (OpenID Connect), a JSON file: {\"providers\": [{\"id\", "
+                       + "\"issuer\", \"client_id\", \"client_secret_file\" or \"client_secret_env\", \"display_name\", "
+                       + "\"allow_sign_up\", \"trust_verified_email\", \"timeout_seconds\", \"scopes\"}]}; the secret is never in "
+                       + "the file or on the command line. See \"Signing in with an identity provider\" in the README"),
+            .value("public-url", .url, placeholder: "URL",
+                   help: "The address browsers reach this server at (https://notes.example.org); required with "
+                       + "--oidc-providers, whose redirect URI is URL/auth/oidc/callback"),
             .value("max-db-size", placeholder: "SIZE",
                    help: "The most the database file may grow to (bytes, or 512M, 2G): past it, writes answer 507 and "
                        + "reads go on; writes work again once room is freed (default: no limit)"),
@@ -129,6 +137,8 @@ struct ServeCommand: AdminCommand {
             guard bytes >= 1 << 20 else { throw UsageError("--max-db-size must be at least 1M") }
             configuration.maxDatabaseBytes = bytes
         }
+        configuration.signIn = try SignInSettings.parse(providersFile: parsed.value("oidc-providers"), publicURL: parsed.value("public-url"),
+                                                        environment: ProcessInfo.processInfo.environment)
         configuration.tlsCertificatePath = parsed.value("tls-cert")
         configuration.tlsKeyPath = parsed.value("tls-key")
         guard (configuration.tlsCertificatePath == nil) == (configuration.tlsKeyPath == nil) else {

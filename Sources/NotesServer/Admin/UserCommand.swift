@@ -2,11 +2,11 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 
-/// `notes-server user add|list|passwd|disable|enable|delete`: account administration on the host.
+/// `notes-server user add|list|passwd|disable|enable|delete|link|unlink`: account administration on the host.
 enum UserCommand: DeclaredCommand {
     static let spec = CommandSpec("user", abstract: "Add, list, change, disable or delete users")
 
-    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Disable.self, Enable.self, Delete.self] }
+    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Disable.self, Enable.self, Delete.self, Link.self, Unlink.self] }
 
     static let nameArgument = PositionalSpec("NAME", help: "The user name (compared ignoring case)")
     static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of stdin")
@@ -47,7 +47,10 @@ enum UserCommand: DeclaredCommand {
     struct List: AdminCommand {
         static let spec = CommandSpec(
             "list", abstract: "List users",
-            discussion: "Lists the users (name, created, state); a header on a terminal, tab-separated lines otherwise.",
+            discussion: """
+                Lists the users (name, created, state, and how they sign in: password and/or identity providers);
+                a header on a terminal, tab-separated lines otherwise.
+                """,
             options: [.flag("json", help: "Print a JSON array")])
 
         let databasePath: String
@@ -59,8 +62,9 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
-            try UserCommand.printList(try users.all(), json: json)
+            let database = try openExistingDatabase(at: databasePath)
+            let users = UserStore(database: database, clock: ServerClock())
+            try UserCommand.printList(try users.all(), identities: try IdentityStore(database: database, clock: ServerClock()).all(), json: json)
         }
     }
 
@@ -164,16 +168,22 @@ enum UserCommand: DeclaredCommand {
     }
 
     /// Users as a table (header on a terminal, tab-separated otherwise) or as a JSON array.
-    static func printList(_ users: [UserRecord], json: Bool) throws {
+    static func printList(_ users: [UserRecord], identities: [IdentityRecord], json: Bool) throws {
+        let byUser = Dictionary(grouping: identities, by: \.userID)
         if json {
-            let items = users.map { AdminUserItem(id: $0.id, username: $0.username,
-                                                  createdAt: WireTime.string(fromMilliseconds: $0.createdAt), disabled: $0.disabled) }
+            let items = users.map { user in
+                AdminUserItem(id: user.id, username: user.username, createdAt: WireTime.string(fromMilliseconds: user.createdAt),
+                              disabled: user.disabled, password: UserStore.hasPassword(user),
+                              identities: (byUser[user.id] ?? []).map { .init(provider: $0.provider, issuer: $0.issuer, subject: $0.subject) })
+            }
             try AdminListing.printJSON(items)
             return
         }
-        var table = TextTable(header: ["USER", "CREATED", "STATE"])
+        var table = TextTable(header: ["USER", "CREATED", "STATE", "SIGN-IN"])
         for user in users {
-            table.append([user.username, WireTime.string(fromMilliseconds: user.createdAt), user.disabled ? "disabled" : "active"])
+            let methods = (UserStore.hasPassword(user) ? ["password"] : []) + (byUser[user.id] ?? []).map(\.provider)
+            table.append([user.username, WireTime.string(fromMilliseconds: user.createdAt), user.disabled ? "disabled" : "active",
+                          methods.isEmpty ? "none" : methods.joined(separator: ", ")])
         }
         AdminListing.print(table)
     }
@@ -222,6 +232,15 @@ private struct AdminUserItem: Encodable {
     let username: String
     let createdAt: String
     let disabled: Bool
+    /// Whether the account has a password (one created by an identity provider has none).
+    let password: Bool
+    let identities: [Identity]
+
+    struct Identity: Encodable {
+        let provider: String
+        let issuer: String
+        let subject: String
+    }
 }
 
 /// An admin command that cannot go on; the message is for the person at the terminal.

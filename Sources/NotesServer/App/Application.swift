@@ -40,6 +40,8 @@ final class Application: Sendable {
         let tokens = PersonalTokenStore(database: database, clock: clock)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
+        SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
+                         users: users, sessions: sessions, log: log).register(in: &router)
         TokensController(tokens: tokens).register(in: &router)
         NotesController(store: notes).register(in: &router)
         SyncController(store: notes, waiting: waitingRequests, maxWaitSeconds: configuration.limits.maxWaitSeconds ?? 60,

@@ -38,6 +38,8 @@ struct ServerConfiguration: Sendable {
     var requestTimeoutSeconds = 30
     /// Bytes every request body being received may hold together.
     var bodyBudgetBytes = 64 * 1024 * 1024
+    /// Identity providers to sign in with (`--oidc-providers`, `--public-url`).
+    var signIn = SignInSettings()
     /// `--trusted-proxy` ranges: their `X-Forwarded-For` names the client.
     var trustedProxies: [AddressRange] = []
 

@@ -25,9 +25,11 @@ final class PasswordWorker: Sendable {
     }
 
     /// Whether `password` matches `hash`; verifies against a decoy hash when `hash` is `nil`,
-    /// so an unknown user costs the same time as a wrong password.
+    /// so an unknown user costs the same time as a wrong password; the same for an empty hash
+    /// (an account made by an identity provider, which has no password).
     func verify(_ password: String, against hash: String?) async throws -> Bool {
-        try await run {
+        let hash = hash?.isEmpty == true ? nil : hash
+        return try await run {
             let matches = PasswordHash.verify(password, against: hash ?? PasswordHash.decoy)
             return hash != nil && matches
         }

@@ -12,13 +12,13 @@ enum OpenAPIDocument {
 
     /// The complete document.
     static let document: OpenAPIValue = .merged(root, [
-        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths),
+        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths, signInPaths),
         "components": [
             "securitySchemes": securitySchemes,
             "parameters": parameters,
             "headers": headers,
             "responses": responses,
-            "schemas": .merged(schemas, historySchemas, publicationSchemas),
+            "schemas": .merged(schemas, historySchemas, publicationSchemas, signInSchemas),
         ],
     ])
 

@@ -2,7 +2,8 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 
-/// `notes login`: signs in with a user name and password and keeps the session for later runs.
+/// `notes login`: signs in with a user name and password (or, with `--web`, through an identity
+/// provider in the browser) and keeps the session for later runs.
 struct LoginCommand: Command {
     static let spec = CommandSpec(
         "login", abstract: "Sign in to a server and remember the session",
@@ -20,6 +21,11 @@ struct LoginCommand: Command {
             On a terminal, asks for what is missing (the password without echo). Elsewhere, pass
             --username and the password on stdin with --password-stdin, as in
               printf '%s\\n' "$PASSWORD" | notes login --server URL --username NAME --password-stdin
+
+            With --web, signs in through the server's identity provider (Google, Keycloak, a company's
+            SSO) in a browser: this command listens on a loopback port, opens the browser (or prints
+            the URL to open), and finishes when the browser comes back to it. The session is the same
+            kind as a password sign-in.
             """,
         options: [
             .value("server", .url, placeholder: "URL", help: "The server (default: NOTES_SERVER, else the one you signed in to)"),
@@ -29,15 +35,28 @@ struct LoginCommand: Command {
                 The name of this session on the server, shown by `notes log` beside each change made here \
                 (default: "notes on HOST")
                 """),
-        ])
+            .flag("web", help: "Sign in through an identity provider in the browser instead of with a password"),
+            .value("provider", placeholder: "ID", help: "With --web: the provider to use, when the server has several"),
+            .flag("no-browser", help: "With --web: only print the URL to open, do not start a browser"),
+        ],
+        positionals: [PositionalSpec("SERVER", .url, .optional, help: "The server, as with --server")])
 
     let serverOption: String?
     let givenUsername: String?
     let passwordFromStdin: Bool
     let deviceName: String?
+    let web: Bool
+    let provider: String?
+    let openBrowser: Bool
 
     init(_ parsed: ParsedCommand) throws {
-        serverOption = parsed.value("server")
+        let serverArgument = parsed.positional("SERVER")
+        if serverArgument != nil, parsed.value("server") != nil { throw CLIError.usage("give the server once: as SERVER or with --server") }
+        serverOption = serverArgument ?? parsed.value("server")
+        web = parsed.flag("web")
+        provider = parsed.value("provider")
+        openBrowser = !parsed.flag("no-browser")
+        if !web, provider != nil || !openBrowser { throw CLIError.usage("--provider and --no-browser go with --web") }
         givenUsername = parsed.value("username")
         passwordFromStdin = parsed.flag("password-stdin")
         deviceName = parsed.value("device-name")
@@ -51,6 +70,14 @@ struct LoginCommand: Command {
         let factory = try ClientFactory(environment: terminal.environment)
         guard let server = try factory.serverForSignIn(serverOption) else {
             throw CLIError.usage("which server? pass --server URL (or set NOTES_SERVER)")
+        }
+        if web {
+            guard givenUsername == nil, !passwordFromStdin else { throw CLIError.usage("--web signs in at the provider: no --username or --password-stdin") }
+            let session = try await WebSignIn.login(server: server, provider: provider, store: factory.store,
+                                                    device: deviceName ?? SignIn.deviceName(), openBrowser: openBrowser,
+                                                    show: { terminal.printError($0) })
+            terminal.printError("Signed in to \(server) as \(session.username).")
+            return .success
         }
         if username == nil, passwordFromStdin || !terminal.stdinIsTTY {
             throw CLIError.usage("pass --username NAME when the password comes from stdin or stdin is not a terminal")

@@ -39,6 +39,10 @@ struct OpenAPIStructureTests {
         ("get", "/v1/publications", "listPublications", "200 400 401 413 429 default"),
         ("get", "/p/{token}", "readPublication", "200 400 404 413 429 default"),
         ("get", "/p/{token}/a/{path}", "readPublicationAttachment", "200 400 404 413 429 default"),
+        ("get", "/v1/auth/providers", "listSignInProviders", "200 400 413 429 default"),
+        ("get", "/auth/cli/start", "startCLISignIn", "302 400 413 429 503 507 default"),
+        ("get", "/auth/oidc/callback", "finishSignIn", "302 400 413 429 503 507 default"),
+        ("post", "/v1/auth/token", "exchangeSignInCode", "200 400 403 413 429 503 507 default"),
     ]
 
     static func document() throws -> JSONValue { try JSONValue.parse(Data(OpenAPIDocument.json.utf8)) }
@@ -64,7 +68,9 @@ struct OpenAPIStructureTests {
     func generalAnswersAreShared() throws {
         let document = try Self.document()
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
-        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh", "readPublication", "readPublicationAttachment"]
+        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh", "readPublication",
+                         "readPublicationAttachment", "listSignInProviders", "startCLISignIn", "finishSignIn",
+                         "exchangeSignInCode"]
         for (_, item) in try #require(document["paths"]?.object) {
             for (method, operation) in item.object ?? [:] where method != "parameters" {
                 let id = operation["operationId"]?.string ?? "?"
@@ -84,10 +90,10 @@ struct OpenAPIStructureTests {
         }
     }
 
-    @Test("the shared components are all there: 32 schemas, 18 parameters, 14 answers, 5 headers")
+    @Test("the shared components are all there: 34 schemas, 18 parameters, 14 answers, 5 headers")
     func componentsAreComplete() throws {
         let components = try #require(try Self.document()["components"])
-        #expect(components["schemas"]?.object?.count == 32)
+        #expect(components["schemas"]?.object?.count == 34)
         #expect(components["parameters"]?.object?.count == 18)
         #expect(components["responses"]?.object?.count == 14)
         #expect(components["headers"]?.object?.count == 5)

@@ -1,0 +1,125 @@
+/// Sign-in through an identity provider (OpenID Connect) for the command-line client: the
+/// browser's two stops on this server and the client's exchange of the one-time code.
+extension OpenAPIDocument {
+    static let signInPaths: OpenAPIValue = [
+        "/v1/auth/providers": [
+            "get": operation("listSignInProviders", tag: "auth", access: .anyone,
+                summary: "The identity providers a user may sign in with (`notes-server serve --oidc-providers`).",
+                responses: ["200": answer("The providers, possibly none.", schema("SignInProviders"))]
+            ),
+        ],
+        "/auth/cli/start": [
+            "get": operation("startCLISignIn", tag: "auth", access: .anyone, writes: true,
+                summary: "Where `notes login --web` sends the browser: on to the identity provider.",
+                description: """
+                    Starts an OpenID Connect sign-in for a command-line client (RFC 8252): the client listens on a \
+                    loopback port and sends the browser here with its redirect URI, its PKCE challenge and its state. \
+                    The server records the sign-in with its own state, nonce and PKCE verifier (in the database, so \
+                    any server sharing it can finish it) and redirects the browser to the provider. When the provider \
+                    cannot be reached the browser is redirected to the client's loopback with `error=\
+                    temporarily_unavailable`, so the waiting command learns it at once.
+                    """,
+                parameters: [
+                    parameter("provider", in: .query, description: "The provider's id; may be left out when the server has one.",
+                              schema: ["type": "string"]),
+                    parameter("redirect_uri", in: .query, required: true,
+                              description: "The client's loopback redirect: `http://127.0.0.1:PORT/...` or `http://[::1]:PORT/...`, no query.",
+                              schema: ["type": "string"]),
+                    parameter("code_challenge", in: .query, required: true,
+                              description: "The client's PKCE S256 challenge (43 to 128 URL-safe characters).",
+                              schema: ["type": "string"]),
+                    parameter("code_challenge_method", in: .query, description: "Only `S256`.",
+                              schema: ["type": "string", "enum": ["S256"]]),
+                    parameter("state", in: .query, required: true,
+                              description: "The client's state (1 to 256 URL-safe characters), returned to its loopback.",
+                              schema: ["type": "string"]),
+                ],
+                responses: [
+                    "302": ["description": "To the provider's authorization page, or to the client's loopback with an error.",
+                            "headers": ["Location": locationHeader]],
+                    "400": errorAnswer("""
+                        `unknown_provider`, `invalid_redirect_uri` (not a loopback address with a port) or \
+                        `invalid_request` (a malformed PKCE challenge, method or state).
+                        """),
+                ]
+            ),
+        ],
+        "/auth/oidc/callback": [
+            "get": operation("finishSignIn", tag: "auth", access: .anyone, writes: true,
+                summary: "Where the identity provider sends the browser back (the redirect URI registered with it).",
+                description: """
+                    Takes the sign-in recorded under `state` (once: it is deleted as it is read), exchanges the \
+                    provider's `code` with the PKCE verifier, checks the ID token (signature against the provider's \
+                    keys, issuer, audience, expiry, nonce), finds the account linked to the identity (or creates one \
+                    when the provider allows sign-up) and redirects the browser to the client's loopback with a \
+                    one-time `code` and the client's `state`. Any failure after the state was found (consent denied, \
+                    provider unreachable, a token that fails a check, no linked account) redirects to the loopback \
+                    with `error` and `error_description` instead, and creates no session.
+                    """,
+                parameters: [
+                    parameter("state", in: .query, description: "The state this server sent to the provider.", schema: ["type": "string"]),
+                    parameter("code", in: .query, description: "The provider's authorization code.", schema: ["type": "string"]),
+                    parameter("error", in: .query, description: "The provider's error, such as `access_denied`.", schema: ["type": "string"]),
+                    parameter("error_description", in: .query, description: "The provider's explanation.", schema: ["type": "string"]),
+                ],
+                responses: [
+                    "302": ["description": "To the client's loopback, with a one-time code or an error.",
+                            "headers": ["Location": locationHeader]],
+                    "400": errorAnswer("`invalid_state`: no state, or one of no live sign-in (forged, already used, or expired)."),
+                ]
+            ),
+        ],
+        "/v1/auth/token": [
+            "post": operation("exchangeSignInCode", tag: "auth", access: .anyone, writes: true,
+                summary: "Exchange a one-time sign-in code for a session (access and refresh tokens).",
+                description: """
+                    The code from a browser sign-in's loopback redirect, with the PKCE verifier of the challenge the \
+                    client sent to `/auth/cli/start`. A code works once (any attempt spends it) and for a minute. \
+                    The session is of the same kind as a password sign-in's.
+                    """,
+                requestBody: ["required": true, "content": json(schema("TokenGrantRequest"))],
+                responses: [
+                    "200": answer("Signed in.", schema("TokenResponse"), headers: ["Cache-Control": header("CacheControl")]),
+                    "400": errorAnswer("""
+                        `invalid_grant`: the code is unknown, used, expired, or the verifier does not match; \
+                        `unsupported_grant_type`: `grant_type` is not `authorization_code`; `invalid_json`.
+                        """),
+                    "403": errorAnswer("`account_disabled`: an administrator disabled the account."),
+                ]
+            ),
+        ],
+    ]
+
+    private static let locationHeader: OpenAPIValue = ["description": "Where the browser goes next.", "schema": ["type": "string"]]
+
+    static let signInSchemas: OpenAPIValue = [
+        "SignInProviders": [
+            "type": "object",
+            "required": ["providers"],
+            "properties": [
+                "providers": [
+                    "type": "array",
+                    "items": [
+                        "type": "object",
+                        "required": ["id", "name"],
+                        "properties": [
+                            "id": ["type": "string", "description": "What `/auth/cli/start?provider=` and `notes login --web --provider` take."],
+                            "name": ["type": "string", "description": "The name to show: \"Sign in with <name>\"."],
+                        ],
+                    ],
+                ],
+            ],
+        ],
+        "TokenGrantRequest": [
+            "type": "object",
+            "required": ["grant_type", "code", "code_verifier"],
+            "properties": [
+                "grant_type": ["type": "string", "enum": ["authorization_code"]],
+                "code": ["type": "string", "description": "The one-time code from the loopback redirect."],
+                "code_verifier": ["type": "string", "description": "The PKCE verifier (RFC 7636) of the challenge sent at the start."],
+                "redirect_uri": ["type": "string", "nullable": true, "description": "The loopback redirect used; checked when given."],
+                "device": ["type": "string", "nullable": true, "description": "A name for the session, as at password sign-in."],
+            ],
+        ],
+    ]
+}
