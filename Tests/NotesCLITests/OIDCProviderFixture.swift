@@ -13,16 +13,19 @@ final class OIDCProviderFixture: @unchecked Sendable {
     /// The provider's executable, or why it could not be installed.
     static let installation: Result<String, InstallFailure> = {
         let script = repositoryRoot.appendingPathComponent("Tests/oidc/install-provider.sh")
-        let process = Process()
-        process.executableURL = script
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        do { try process.run() } catch { return .failure(InstallFailure(message: "\(error)")) }
-        let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !path.isEmpty else { return .failure(InstallFailure(message: messages)) }
+        // One stream for both: the script's progress goes to stderr and its answer, the
+        // provider's path, is the last line; a single pipe can never fill while another is read.
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(script, [], environment: ProcessInfo.processInfo.environment,
+                                     stdout: .pipe, stderr: .sameAsStandardOutput)
+        } catch {
+            return .failure(InstallFailure(message: "\(error)"))
+        }
+        let output = child.standardOutput.map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        let status = child.waitUntilExit()
+        let path = output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard status == 0, path.hasPrefix("/") else { return .failure(InstallFailure(message: output)) }
         return .success(path)
     }()
 
@@ -40,31 +43,23 @@ final class OIDCProviderFixture: @unchecked Sendable {
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static var browserScript: String { repositoryRoot.appendingPathComponent("Tests/oidc/browser.py").path }
 
-    let process: Process
+    let process: ChildProcess
     let port: Int
-    private let exit: ProcessExit
     var issuer: String { "http://127.0.0.1:\(port)" }
 
     /// Starts the provider with `alice` (and whatever other users `claims` lists) predefined.
     init(users claims: [[String: Any]]) async throws {
         let executable = try Self.installation.mapError { InstallFailureDescription("the test provider is not installed: \($0.message)") }.get()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port", "0"] + claims.flatMap { user -> [String] in
-            let json = String(decoding: try! JSONSerialization.data(withJSONObject: user, options: [.sortedKeys]), as: UTF8.self)
-            return ["--user-claims", json]
+        let arguments = try ["--port", "0"] + claims.flatMap { user -> [String] in
+            ["--user-claims", String(decoding: try JSONSerialization.data(withJSONObject: user, options: [.sortedKeys]), as: UTF8.self)]
         }
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1", "PYTHONWARNINGS": "ignore"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        let exit = ProcessExit(process)
-        try process.run()
+        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1",
+                           "PYTHONWARNINGS": "ignore"]
+        let process = try ChildProcess(URL(fileURLWithPath: executable), arguments, environment: environment, stderr: .pipe)
         self.process = process
-        self.exit = exit
         // Its log is read by FileHandle's own queue, never by a task blocking the cooperative pool.
         let log = Mutex("")
-        err.fileHandleForReading.readabilityHandler = { handle in
+        process.standardError?.readabilityHandler = { handle in
             let data = handle.availableData
             guard !data.isEmpty else {
                 handle.readabilityHandler = nil
@@ -75,10 +70,10 @@ final class OIDCProviderFixture: @unchecked Sendable {
         var port: Int?
         _ = try await waitUntil(timeout: 60, every: .milliseconds(50)) {
             port = Self.port(in: log.withLock { $0 })
-            return port != nil || !process.isRunning
+            return port != nil || process.hasExited
         }
         guard let port else {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
             throw InstallFailureDescription("the test provider did not start listening: \(log.withLock { $0 })")
         }
         self.port = port
@@ -92,8 +87,8 @@ final class OIDCProviderFixture: @unchecked Sendable {
     /// Kills the provider: it keeps no state worth a graceful stop, and uvicorn's graceful stop
     /// waits for idle keep-alive connections (the server's) to close, which may be never.
     func stop() async {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        _ = await exit.wait(timeout: .seconds(10))
+        process.send(SIGKILL)
+        _ = await process.wait(timeout: .seconds(10))
     }
 
     /// A TCP port nothing listens on right now (bound, read, closed).
