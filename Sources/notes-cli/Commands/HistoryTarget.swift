@@ -69,7 +69,7 @@ struct HistoryTarget: Sendable {
     }
 
     /// The folder-relative note path that `raw` names, typed in `cwd`.
-    /// - Throws: a usage error for a path outside the folder or not a note path.
+    /// - Throws: a usage error for a path outside the folder or not an entry path (any extension).
     static func resolve(_ raw: String, in folder: SyncFolder?, cwd: String) throws -> NotePath {
         var relative = raw
         if let folder {
@@ -82,9 +82,9 @@ struct HistoryTarget: Sendable {
             relative = String(standard.dropFirst(prefix.count))
         }
         do {
-            return try NotePath(relative)
+            return try NotePath(entry: relative)
         } catch {
-            throw CLIError.usage("'\(raw)' is not a note path: \(error)")
+            throw CLIError.usage("'\(raw)' is not a path of a note or attachment: \(error)")
         }
     }
 

@@ -185,7 +185,7 @@ extension SyncEngine {
             guard let occupant, try moveUntrackedToConflictCopy(occupant, for: note.path) else { return false }
             fallthrough
         case .write:
-            switch try place(note, for: &tracked) {
+            switch try await place(note, for: &tracked) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:

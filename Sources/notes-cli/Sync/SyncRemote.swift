@@ -40,7 +40,8 @@ struct APISyncRemote: SyncRemote {
     }
 
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-        var query = [("limit", String(limit))]
+        // Announces attachment support: without it the server leaves attachments out of the feed.
+        var query = [("limit", String(limit)), ("kinds", "note,attachment")]
         if let since { query.append(("since", since)) }
         if includeContent { query.append(("include", "content")) }
         let page: ChangesPage
