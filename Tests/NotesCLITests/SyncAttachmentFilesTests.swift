@@ -95,6 +95,8 @@ struct SyncAttachmentFilesTests {
         #expect(made == copy)
         #expect(EntryKind(path: made) == EntryKind(path: path))
         #expect(EntryName.problem(made) == nil)
+        #expect(EntryName.parseConflict(made)?.entry == path)
+        #expect(EntryName.parseConflict(made)?.device == "laptop")
     }
 
     @Test("""

@@ -44,6 +44,20 @@ enum EntryName {
         }
     }
 
+    /// What a conflict copy's name says (`ConflictName.parse`), for either kind: the path of the
+    /// entry it belongs to and the device that made it; `nil` for a path that is not one.
+    static func parseConflict(_ path: String) -> (entry: String, device: String)? {
+        guard EntryKind(path: path) == .attachment else { return ConflictName.parse(path).map { ($0.note, $0.device) } }
+        let (stem, dotted) = split(path)
+        let ext = dotted ?? ""
+        // `Makefile.conflict-dev-20261201-100000` has no extension of its own: the stamp is the tail.
+        if let parsed = ConflictName.parse(path + NotePath.fileExtension) {
+            return (String(parsed.note.dropLast(NotePath.fileExtension.count)), parsed.device)
+        }
+        guard let parsed = ConflictName.parse(stem + NotePath.fileExtension) else { return nil }
+        return (String(parsed.note.dropLast(NotePath.fileExtension.count)) + ext, parsed.device)
+    }
+
     /// `img/photo.png` → (`img/photo`, `.png`); no extension → (path, nil).
     private static func split(_ path: String) -> (String, String?) {
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
