@@ -10,27 +10,32 @@ enum AttachmentOutput {
     /// - Throws: `ClientError.contentMismatch` when the bytes sent do not hash to the
     ///   attachment's hash (stdout then holds them, but the exit code says they are wrong).
     static func write(_ attachment: NoteResource, with client: APIClient, _ terminal: Terminal) async throws -> Bool {
+        try await write(path: attachment.path, hash: attachment.hash, size: attachment.size, with: client, terminal)
+    }
+
+    /// Writes the content `hash` (`size` bytes) of the attachment at `path` to stdout.
+    static func write(path: String, hash: String, size: Int, with client: APIClient, _ terminal: Terminal) async throws -> Bool {
         guard !terminal.stdoutIsTTY else {
-            terminal.printError("notes cat: \(Terminal.printable(attachment.path)) is an attachment of \(attachment.size) bytes; "
+            terminal.printError("notes cat: \(Terminal.printable(path)) is an attachment of \(size) bytes; "
                                 + "redirect the output to a file or a pipe")
             return false
         }
-        guard ContentHash.isValid(attachment.hash), attachment.size >= 0 else {
-            throw ClientError.protocolViolation("the server listed \(Terminal.printable(attachment.path)) with an invalid hash or size")
+        guard ContentHash.isValid(hash), size >= 0 else {
+            throw ClientError.protocolViolation("the server listed \(Terminal.printable(path)) with an invalid hash or size")
         }
         let remote = APISyncRemote(client: client)
         let chunk = AttachmentLimits(await client.fetchLimits()).chunkBytes
-        let total = Int64(attachment.size)
+        let total = Int64(size)
         var hasher = SHA256Hasher()
         var offset: Int64 = 0
         repeat {
             let length = Int(min(Int64(chunk), total - offset))
-            let bytes = try await remote.content(hash: attachment.hash, offset: offset, length: length, total: total)
+            let bytes = try await remote.content(hash: hash, offset: offset, length: length, total: total)
             hasher.update(bytes)
             FileHandle.standardOutput.write(bytes)
             offset += Int64(length)
         } while offset < total
-        guard Hex.encode(hasher.finalize()) == attachment.hash else { throw ClientError.contentMismatch(path: attachment.path) }
+        guard Hex.encode(hasher.finalize()) == hash else { throw ClientError.contentMismatch(path: path) }
         return true
     }
 }

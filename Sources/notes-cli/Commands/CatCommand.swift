@@ -88,6 +88,10 @@ struct CatCommand: Command {
             try CommandSupport.printJSON(revision, terminal)
         } else if revision.deleted {
             throw CLIError.failure("revision \(rev) of \(target.path.value) is its deletion and has no content")
+        } else if revision.kind == .attachment {
+            // Fetched by hash: the server keeps the content of every kept revision.
+            guard try await AttachmentOutput.write(path: revision.path, hash: revision.hash, size: revision.size,
+                                                   with: target.client, terminal) else { return .failure }
         } else {
             printNote(Data((revision.content ?? "").utf8), terminal)
         }
