@@ -100,6 +100,8 @@ extension RemoteSource {
     /// Downloads each attachment in `needed` (staging files the site copies) to its staging
     /// file, range by range, checked against its hash.
     func download(_ needed: [URL], of downloads: [URL: NoteResource]) async throws {
+        let needed = needed.filter { downloads[$0] != nil }
+        guard !needed.isEmpty else { return }
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         let remote = APISyncRemote(client: client)
         let chunk = AttachmentLimits(await client.fetchLimits()).chunkBytes
