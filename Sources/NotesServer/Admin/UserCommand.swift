@@ -47,7 +47,11 @@ enum UserCommand: DeclaredCommand {
     struct List: AdminCommand {
         static let spec = CommandSpec(
             "list", abstract: "List users",
-            discussion: "Lists the users (name, created, state); a header on a terminal, tab-separated lines otherwise.",
+            discussion: """
+                Lists the users (name, created, state, and usage: the bytes of attachment content
+                they store, counted once per distinct content, plus open uploads; what --quota
+                limits); a header on a terminal, tab-separated lines otherwise.
+                """,
             options: [.flag("json", help: "Print a JSON array")])
 
         let databasePath: String
@@ -59,8 +63,13 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
-            try UserCommand.printList(try users.all(), json: json)
+            let database = try openExistingDatabase(at: databasePath)
+            let users = UserStore(database: database, clock: ServerClock())
+            let all = try users.all()
+            let usage = try database.read { db in
+                try Dictionary(uniqueKeysWithValues: all.map { ($0.id, try ContentStore.usage(db, userID: $0.id, excludingUpload: nil)) })
+            }
+            try UserCommand.printList(all, usage: usage, json: json)
         }
     }
 
@@ -159,21 +168,26 @@ enum UserCommand: DeclaredCommand {
             guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
             try UserCommand.confirmDelete(user, users: users, confirmed: confirmed)
             let notes = try users.delete(userID: user.id)
+            // The rows are gone; their content files go too (a crash before this leaves only
+            // files nothing refers to, which no user can reach).
+            try FileBlobStore(databasePath: databasePath).removeUser(user.id)
             printLine("Deleted user \(user.username) and their \(notes) note\(notes == 1 ? "" : "s"), sessions and tokens.")
         }
     }
 
     /// Users as a table (header on a terminal, tab-separated otherwise) or as a JSON array.
-    static func printList(_ users: [UserRecord], json: Bool) throws {
+    static func printList(_ users: [UserRecord], usage: [Int64: Int], json: Bool) throws {
         if json {
             let items = users.map { AdminUserItem(id: $0.id, username: $0.username,
-                                                  createdAt: WireTime.string(fromMilliseconds: $0.createdAt), disabled: $0.disabled) }
+                                                  createdAt: WireTime.string(fromMilliseconds: $0.createdAt), disabled: $0.disabled,
+                                                  usageBytes: usage[$0.id] ?? 0) }
             try AdminListing.printJSON(items)
             return
         }
-        var table = TextTable(header: ["USER", "CREATED", "STATE"])
+        var table = TextTable(header: ["USER", "CREATED", "STATE", "USAGE"])
         for user in users {
-            table.append([user.username, WireTime.string(fromMilliseconds: user.createdAt), user.disabled ? "disabled" : "active"])
+            table.append([user.username, WireTime.string(fromMilliseconds: user.createdAt), user.disabled ? "disabled" : "active",
+                          String(usage[user.id] ?? 0)])
         }
         AdminListing.print(table)
     }
@@ -222,6 +236,8 @@ private struct AdminUserItem: Encodable {
     let username: String
     let createdAt: String
     let disabled: Bool
+    /// Bytes of attachment content stored (and reserved by open uploads): what `--quota` limits.
+    let usageBytes: Int
 }
 
 /// An admin command that cannot go on; the message is for the person at the terminal.

@@ -10,6 +10,8 @@ final class Application: Sendable {
     let router: Router
     let notes: NoteStore
     let sessions: SessionStore
+    /// Attachment contents, holds and uploads (purged with the tombstones).
+    let contents: ContentStore
     /// Wakes held changes requests (the long poll); closed at shutdown to answer them all.
     let changeNotifier: InProcessChangeNotifier
     /// The held changes requests, within their caps.
@@ -25,6 +27,8 @@ final class Application: Sendable {
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
         let changeNotifier = InProcessChangeNotifier()
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier)
+        let blobs = FileBlobStore(databasePath: configuration.databasePath)
+        let contents = ContentStore(database: database, blobs: blobs, clock: clock, limits: configuration.attachments)
         let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
                                                           perAddress: configuration.effectiveMaxWaitersPerAddress,
                                                           total: configuration.effectiveMaxWaiters))
@@ -40,9 +44,13 @@ final class Application: Sendable {
                        log: log).register(in: &router)
         SearchController(store: notes).register(in: &router)
         HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
+        ContentController(contents: contents).register(in: &router)
+        UploadsController(contents: contents, blobs: blobs).register(in: &router)
+        AttachmentsController(notes: notes, contents: contents).register(in: &router)
         self.router = router
         self.notes = notes
         self.sessions = sessions
+        self.contents = contents
         self.changeNotifier = changeNotifier
         self.waitingRequests = waitingRequests
     }

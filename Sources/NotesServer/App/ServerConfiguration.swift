@@ -18,6 +18,8 @@ struct ServerConfiguration: Sendable {
                               maxBatchOperations: 1000, maxPageSize: 1000, requestsPerMinute: 6000,
                               maxPageBytes: 4 * 1024 * 1024, maxUnauthenticatedRequestBytes: Router.defaultOpenBodyLimit,
                               maxWaitSeconds: 60, maxWaitersPerUser: 8, maxWaiters: 4096)
+    /// `--max-attachment-size`, the upload chunk size and `--quota`.
+    var attachments = AttachmentLimits()
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?
@@ -60,6 +62,9 @@ struct ServerConfiguration: Sendable {
     var publishedLimits: ServerLimits {
         var published = limits
         published.maxWaiters = effectiveMaxWaiters
+        published.maxAttachmentBytes = attachments.maxAttachmentBytes
+        published.uploadChunkBytes = attachments.uploadChunkBytes
+        published.quotaBytes = attachments.quotaBytes
         return published
     }
 

@@ -12,13 +12,13 @@ enum OpenAPIDocument {
 
     /// The complete document.
     static let document: OpenAPIValue = .merged(root, [
-        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths),
+        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, attachmentPaths),
         "components": [
             "securitySchemes": securitySchemes,
-            "parameters": parameters,
+            "parameters": .merged(parameters, attachmentParameters),
             "headers": headers,
             "responses": responses,
-            "schemas": .merged(schemas, historySchemas),
+            "schemas": .merged(schemas, historySchemas, attachmentSchemas),
         ],
     ])
 
@@ -65,6 +65,7 @@ enum OpenAPIDocument {
             ["name": "notes", "description": "Notes, their rendered HTML and their history."],
             ["name": "sync", "description": "The changes feed and batched writes that sync is built on."],
             ["name": "search", "description": "Full-text search."],
+            ["name": "attachments", "description": "Attachment contents: uploads, downloads, what the server lacks."],
         ],
     ]
 }

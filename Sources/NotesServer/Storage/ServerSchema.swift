@@ -13,6 +13,7 @@ enum ServerSchema {
         .init(version: 5, name: "HTML rendered at first read and kept per revision, off the write path", sql: renderedHTMLV5),
         .init(version: 6, name: "search index changes queued and applied once per transaction", sql: searchQueueV6),
         .init(version: 7, name: "kept renderings carry the renderer's version", sql: renderingVersionV7),
+        .init(version: 8, name: "attachments: entry kinds, media types, contents, holds and uploads", sql: attachmentsV8),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);
