@@ -35,7 +35,7 @@ struct SyncAttachmentLargeTests {
 
     /// Runs `notes ARGS` and samples its peak resident size (`VmHWM` in `/proc/PID/status`)
     /// until it exits. VmHWM only grows, so the last sample is the peak up to a few ms before exit.
-    static func peakMemory(_ h: SyncHarness, _ arguments: [String]) async throws -> (exitCode: Int32, peakKiB: Int) {
+    static func peakMemory(_ h: SyncHarness, _ arguments: [String]) async throws -> (exitCode: Int32, peakKiB: Int, stderr: String) {
         BrokenPipes.ignore()
         let process = Process()
         process.executableURL = BuiltProducts.client
@@ -43,7 +43,11 @@ struct SyncAttachmentLargeTests {
         process.environment = h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = h.work.appending("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        defer { try? errorHandle.close() }
+        process.standardError = errorHandle
         let exit = ProcessExit(process)
         try process.run()
         let statusPath = "/proc/\(process.processIdentifier)/status"
@@ -57,7 +61,7 @@ struct SyncAttachmentLargeTests {
             return exit.hasExited
         }
         let code = await exit.wait()
-        return (code, peak)
+        return (code, peak, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
     }
 
     @Test("a 300 MiB file syncs up and down with the client's peak memory under 100 MiB above its idle level")
@@ -69,15 +73,15 @@ struct SyncAttachmentLargeTests {
             try await h.sync("a")
             // Idle: a sync that finds nothing to do, in the same process shape.
             let idle = try await Self.peakMemory(h, ["sync", h.folder("a")])
-            #expect(idle.exitCode == 0)
+            #expect(idle.exitCode == 0, "\(idle.stderr)")
 
             let hash = try Self.writeLargeFile(h.folder("a") + "/video.mov", mebibytes: 300, seed: 31)
             let up = try await Self.peakMemory(h, ["sync", h.folder("a")])
-            #expect(up.exitCode == 0)
+            #expect(up.exitCode == 0, "\(up.stderr)")
             #expect(try await h.serverAttachments()["video.mov"]?.hash == hash)
 
             let down = try await Self.peakMemory(h, ["sync", h.folder("b")])
-            #expect(down.exitCode == 0)
+            #expect(down.exitCode == 0, "\(down.stderr)")
             #expect(try Self.hashFile(h.folder("b") + "/video.mov") == hash)
 
             let bound = 100 * 1024

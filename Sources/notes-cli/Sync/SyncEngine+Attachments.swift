@@ -16,6 +16,7 @@ extension SyncEngine {
             throw ClientError.protocolViolation("the server sent \(note.path) with an invalid hash or size")
         }
         if options.dryRun { return try files.write([], to: diskTarget, expecting: expected) }
+        limits = await remote.limits()  // the scan may have read nothing (a fresh clone); asked once per process
         let total = Int64(note.size)
         guard total <= attachmentLimits.maxBytes else {
             throw ClientError.protocolViolation("the server sent \(note.path) with \(total) bytes, over its own attachment limit")
