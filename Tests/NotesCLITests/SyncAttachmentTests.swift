@@ -165,6 +165,57 @@ struct SyncAttachmentTests {
         }
     }
 
+    @Test("notes cat streams an attachment's exact bytes (and an old revision's), ls -l and --json give the kind, log and restore work")
+    func commandsHandleAttachments() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            let first = Self.bytes(70_000, seed: 24), second = Self.bytes(50_000, seed: 25)
+            try h.write("a", "scan.pdf", first)
+            try h.write("a", "readme.md", "hi\n")
+            try await h.sync("a")
+            try h.write("a", "scan.pdf", second)
+            try await h.sync("a")
+
+            let cat = try await Self.catToFile(h, ["cat", "scan.pdf"])
+            #expect(cat.result.exitCode == 0, "\(cat.result.stderr)")
+            #expect(cat.bytes == second)
+
+            let ls = try await h.notes(["ls", "-l"])
+            let lines = ls.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+            #expect(lines.map { [$0[1], $0[3], $0[4]] } == [["3", "readme.md", "note"], ["\(second.count)", "scan.pdf", "attachment"]],
+                    "\(ls.stdout)")
+            let json = try await h.notes(["ls", "--json"])
+            let listed = try WireJSON.decoder().decode(ListCommand.Output.self, from: Data(json.stdout.utf8))
+            #expect(listed.notes.first { $0.path == "scan.pdf" }?.mediaType == "application/pdf")
+
+            let inFolder = URL(fileURLWithPath: h.folder("a"))
+            let log = try await ProcessRunner.run(BuiltProducts.client, ["log", "scan.pdf", "--json"], environment: h.client.environment,
+                                                  currentDirectory: inFolder)
+            #expect(log.exitCode == 0, "\(log.stderr)")
+            let revisions = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [String: Any])
+            let entries = try #require(revisions.values.first { $0 is [Any] } as? [[String: Any]])
+            #expect(entries.count == 2, "\(log.stdout)")
+            let oldRev = try #require(entries.compactMap { $0["rev"] as? Int }.min())
+
+            let old = try await Self.catToFile(h, ["cat", "scan.pdf", "--rev", String(oldRev)])
+            #expect(old.result.exitCode == 0 && old.bytes == first, "\(old.result.stderr)")
+            let restore = try await ProcessRunner.run(BuiltProducts.client, ["restore", "scan.pdf", "--rev", String(oldRev)],
+                                                      environment: h.client.environment, currentDirectory: inFolder)
+            #expect(restore.exitCode == 0, "\(restore.stderr)")
+            try await h.sync("a")
+            #expect(FileManager.default.contents(atPath: h.folder("a") + "/scan.pdf") == first)
+        }
+    }
+
+    /// `notes ARGS > FILE` through a shell (stdout holds binary bytes), run in folder `a`, and the file's bytes.
+    static func catToFile(_ h: SyncHarness, _ arguments: [String]) async throws -> (result: ProcessResult, bytes: Data?) {
+        let output = h.work.appending("cat-\(UUID().uuidString)").path
+        let quoted = ([BuiltProducts.client.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec " + quoted.joined(separator: " ") + " > '\(output)'"],
+                                                 environment: h.client.environment, currentDirectory: URL(fileURLWithPath: h.folder("a")))
+        return (result, FileManager.default.contents(atPath: output))
+    }
+
     /// Every file in the server's content directory (`<db>.content`), relative paths.
     static func contentFiles(_ h: SyncHarness) -> [String] {
         let root = h.client.server.databasePath + ".content"

@@ -95,7 +95,13 @@ struct HistoryTarget: Sendable {
     /// on Linux (seen with an unreachable server: `notes purge` hung in `URLSessionTask.cancel`).
     func candidates() async throws -> [Candidate] {
         let live = try await client.note(atPath: path)
-        let deleted = try await client.trash(path: path.value)
+        let deleted: [TrashEntry]
+        do {
+            deleted = try await client.trash(path: path.value)
+        } catch ClientError.status(let error) where error.status == 400 && path.kind == .attachment && live != nil {
+            // A server whose trash takes only note paths: the live attachment's history still shows.
+            deleted = []
+        }
         return (live.map { [Candidate.live($0)] } ?? []) + deleted.map { Candidate.deleted($0) }
     }
 
