@@ -207,6 +207,31 @@ struct SyncAttachmentTests {
         }
     }
 
+    @Test("two watchers carry attachments both ways: a new image, an edit and a rename arrive without a manual sync")
+    func watchersCarryAttachments() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try await h.initFolder("b")
+            let watchers = try ["a", "b"].map { try WatchingSync(folder: h.folder($0), environment: h.client.environment) }
+            defer { for watcher in watchers { watcher.send(SIGKILL) } }
+            for watcher in watchers { try #require(try await watcher.waitUntilWatching(), "\(watcher.stderr)") }
+            func arrives(_ name: String, _ path: String, _ bytes: Data) async throws -> Bool {
+                try await waitUntil(timeout: 60, every: .milliseconds(100)) {
+                    FileManager.default.contents(atPath: h.folder(name) + "/" + path) == bytes
+                }
+            }
+            let image = Self.bytes(20_000, seed: 26), edited = Self.bytes(21_000, seed: 27)
+            try h.write("a", "pics/cat.gif", image)
+            #expect(try await arrives("b", "pics/cat.gif", image), "a's new image did not reach b: \(watchers[0].stderr)")
+            try h.write("b", "pics/cat.gif", edited)
+            #expect(try await arrives("a", "pics/cat.gif", edited), "b's edit did not reach a: \(watchers[1].stderr)")
+            try h.move("a", "pics/cat.gif", "cat.gif")
+            #expect(try await arrives("b", "cat.gif", edited))
+            #expect(try await waitUntil(timeout: 60) { !FileManager.default.fileExists(atPath: h.folder("b") + "/pics/cat.gif") })
+            for watcher in watchers { #expect(await watcher.stop() == 0) }
+        }
+    }
+
     /// `notes ARGS > FILE` through a shell (stdout holds binary bytes), run in folder `a`, and the file's bytes.
     static func catToFile(_ h: SyncHarness, _ arguments: [String]) async throws -> (result: ProcessResult, bytes: Data?) {
         let output = h.work.appending("cat-\(UUID().uuidString)").path
