@@ -33,8 +33,8 @@ extension OpenAPIDocument {
     ]
 
     /// The answers of a download: the bytes, a range of them, not modified, or no such range.
-    private static func downloadAnswers(_ what: String) -> OpenAPIValue {
-        let binary: OpenAPIValue = ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]
+    private static func downloadAnswers(_ what: String, mediaType: String = "application/octet-stream") -> OpenAPIValue {
+        let binary: OpenAPIValue = [mediaType: ["schema": ["type": "string", "format": "binary"]]]
         let headers: OpenAPIValue = [
             "ETag": ["description": "`\"<hash>\"`: the content's SHA-256, quoted.", "schema": ["type": "string"]],
             "Content-Security-Policy": ["description": "Always `sandbox`.", "schema": ["type": "string"]],
@@ -174,7 +174,7 @@ extension OpenAPIDocument {
                     could execute (HTML, SVG, XML, JavaScript) or does not know.
                     """,
                 parameters: [parameter("Range"), parameter("IfNoneMatchContent")],
-                responses: downloadAnswers("The bytes, as the attachment's media type.")
+                responses: downloadAnswers("The bytes, as the attachment's media type.", mediaType: "*/*")
             ),
         ],
     ]
