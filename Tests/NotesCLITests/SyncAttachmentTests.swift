@@ -232,6 +232,36 @@ struct SyncAttachmentTests {
         }
     }
 
+    @Test("notes status predicts an attachment sync exactly: uploads, renames, downloads, and the conflict copy")
+    func statusPredictsAttachmentSync() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try await h.initFolder("b")
+            try h.write("a", "keep.png", Self.bytes(3000, seed: 28))
+            try h.write("a", "clash.png", Self.bytes(3000, seed: 29))
+            try await h.sync("a")
+            try await h.sync("b")
+            try h.write("a", "new.webp", Self.bytes(4000, seed: 30))
+            try h.move("a", "keep.png", "moved/keep.png")
+            try h.write("a", "clash.png", Self.bytes(3100, seed: 31))
+            try await h.sync("a")
+            try h.write("b", "clash.png", Self.bytes(3200, seed: 32))
+            try h.write("b", "mine.svg", Data("<svg/>".utf8))
+
+            let status = try await h.notes(["status", h.folder("b"), "--json"])
+            let predicted = try WireJSON.decoder().decode(SyncReport.self, from: Data(status.stdout.utf8))
+            let done = try await h.sync("b", expect: 3)
+            // Uploads go in id order, and ids are drawn afresh by each run: compared by path.
+            func sorted(_ report: SyncReport) -> [String] {
+                report.changes.map { "\($0.action.rawValue) \(ConflictName.isConflictCopy($0.path) ? "conflict copy" : $0.path)" }.sorted()
+            }
+            #expect(sorted(predicted) == sorted(done), "predicted \(predicted.changes), did \(done.changes)")
+            #expect(sorted(done) == ["downloaded clash.png", "downloaded new.webp", "renamed moved/keep.png",
+                                     "uploaded conflict copy", "uploaded mine.svg"])
+            #expect(predicted.conflicts.map(\.path) == ["clash.png"] && done.conflicts.map(\.path) == ["clash.png"])
+        }
+    }
+
     /// `notes ARGS > FILE` through a shell (stdout holds binary bytes), run in folder `a`, and the file's bytes.
     static func catToFile(_ h: SyncHarness, _ arguments: [String]) async throws -> (result: ProcessResult, bytes: Data?) {
         let output = h.work.appending("cat-\(UUID().uuidString)").path
