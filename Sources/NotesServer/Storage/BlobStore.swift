@@ -41,9 +41,12 @@ protocol BlobStore: Sendable {
 protocol ChunkSink: RequestBodySink {
     /// Bytes written so far.
     var byteCount: Int { get }
-    /// Keeps the chunk if it is exactly `length` bytes whose SHA-256 is `digest`; otherwise
-    /// removes it and returns false. Kept means durable (fsync'd and renamed into place).
-    func finish(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool
+    /// Checks the chunk is exactly `length` bytes whose SHA-256 is `digest` and makes it
+    /// durable; otherwise removes it and returns false. Slow (an fsync): call it before
+    /// taking any lock.
+    func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool
+    /// Moves a sealed chunk into the upload (a rename): fast, for inside the database's writer.
+    func keep() throws(BlobStoreError)
 }
 
 /// A whole content joined from its chunks, not yet stored: `commit()` moves it into place,
@@ -52,7 +55,8 @@ protocol StagedContent: AnyObject, Sendable {
     /// SHA-256 hex of the joined bytes.
     var hash: String { get }
     var size: Int { get }
-    /// Stores it durably as the content of `hash` for its user.
+    /// Stores it as the content of `hash` for its user: a rename of a file already flushed to
+    /// disk (by `assemble`), so it is fast enough for inside the database's writer.
     func commit() throws(BlobStoreError)
     func discard()
 }

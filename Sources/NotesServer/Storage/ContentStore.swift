@@ -113,15 +113,16 @@ struct ContentStore: Sendable {
     ///   upload was removed meanwhile.
     func finishChunk(_ sink: any ChunkSink, userID: Int64, hash: String, index: Int, digest: [UInt8]) throws {
         let length = try expectedChunkLength(userID: userID, hash: hash, index: index)
+        guard try sink.seal(length: length, digest: digest) else {
+            throw ContentStoreError.chunkMismatch(index: index, expectedLength: length, receivedLength: sink.byteCount)
+        }
         try database.write { db in
             // Under the writer, so a purge cannot remove the upload between the check and the move.
             guard try db.run("UPDATE uploads SET updated_at = ? WHERE user_id = ? AND hash = ?", clock.now(), userID, hash) == 1 else {
                 sink.discard()
                 throw ContentStoreError.uploadNotFound
             }
-            guard try sink.finish(length: length, digest: digest) else {
-                throw ContentStoreError.chunkMismatch(index: index, expectedLength: length, receivedLength: sink.byteCount)
-            }
+            try sink.keep()
         }
     }
 

@@ -33,12 +33,16 @@ enum EntryKindFilter: Sendable, Equatable {
 
     /// The SQL condition on a `notes` or `revisions` row (constant text: nothing of the query
     /// is interpolated).
-    var sql: String {
-        switch self {
-        case .legacyNotes: "(kind = 'note' AND path GLOB '*.md')"
+    var sql: String { sql(table: nil) }
+
+    /// The condition on the columns of `table` (an alias such as `n`), for a query that joins.
+    func sql(table: String?) -> String {
+        let prefix = table.map { $0 + "." } ?? ""
+        return switch self {
+        case .legacyNotes: "(\(prefix)kind = 'note' AND \(prefix)path GLOB '*.md')"
         case .kinds(let kinds) where kinds.count == EntryKind.allCases.count: "1"
-        case .kinds(let kinds) where kinds == [.attachment]: "kind = 'attachment'"
-        case .kinds: "kind = 'note'"
+        case .kinds(let kinds) where kinds == [.attachment]: "\(prefix)kind = 'attachment'"
+        case .kinds: "\(prefix)kind = 'note'"
         }
     }
 }

@@ -99,6 +99,7 @@ struct FileBlobStore: BlobStore {
                 size += count
             }
         }
+        try file.sync()
         return FileStagedContent(file: file, hash: Hex.encode(hasher.finalize()), size: size,
                                  destination: contentPath(userID: userID, hash: hash))
     }
@@ -216,13 +217,19 @@ final class TemporaryFile: @unchecked Sendable {
         return true
     }
 
-    /// fsyncs, closes and moves the file to `destination`.
-    func place(at destination: String) throws(BlobStoreError) {
+    /// Flushes the file's bytes to disk (on failure the file is removed).
+    func sync() throws(BlobStoreError) {
+        guard descriptor >= 0 else { return }
         guard fsync(descriptor) == 0 else {
             let code = errno
             remove()
             throw BlobStoreError(operation: "flush a file to disk", code: code)
         }
+    }
+
+    /// fsyncs (cheap when `sync()` ran), closes and moves the file to `destination`.
+    func place(at destination: String) throws(BlobStoreError) {
+        try sync()
         close(descriptor)
         descriptor = -1
         do {
@@ -273,13 +280,17 @@ final class FileChunkSink: ChunkSink, @unchecked Sendable {
         file.remove()
     }
 
-    func finish(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool {
+    func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool {
         guard byteCount == length, ConstantTime.equal(hasher.finalize(), digest) else {
             file.remove()
             return false
         }
-        try file.place(at: destinationFolder + "/" + name)
+        try file.sync()
         return true
+    }
+
+    func keep() throws(BlobStoreError) {
+        try file.place(at: destinationFolder + "/" + name)
     }
 }
 

@@ -201,6 +201,10 @@ struct AttachmentUploadTests {
             ]))
             #expect(try deleted.decode(BatchResponse.self).results.first?.note?.deleted == true)
             #expect(try await api.send("GET", "/v1/attachments/\(id)").status == 404)
+            // The trash lists it only to a client that announces attachments.
+            #expect(try await api.send("GET", "/v1/trash").decode(TrashPage.self).notes.isEmpty)
+            let trash = try await api.send("GET", "/v1/trash", query: [("kinds", "note,attachment")]).decode(TrashPage.self)
+            #expect(trash.notes.map(\.id) == [id] && trash.notes.first?.lastRev == changed.note?.rev)
         }
     }
 
