@@ -6,6 +6,8 @@ import NotesCore
 struct AttachmentLimits: Sendable, Equatable {
     static let defaultMaxBytes: Int64 = 256 << 20
     static let defaultChunkBytes = 8 << 20
+    /// The largest chunk the client holds in memory, whatever a server asks for.
+    static let maxChunkBytes = 64 << 20
 
     /// The largest attachment the server takes.
     var maxBytes: Int64
@@ -15,7 +17,7 @@ struct AttachmentLimits: Sendable, Equatable {
     init(_ limits: ServerLimits) {
         maxBytes = Int64(limits.maxAttachmentBytes ?? Int(Self.defaultMaxBytes))
         // A server asking for absurd chunks is held to a bounded buffer either way.
-        chunkBytes = min(max(limits.uploadChunkBytes ?? Self.defaultChunkBytes, 64 << 10), 64 << 20)
+        chunkBytes = min(max(limits.uploadChunkBytes ?? Self.defaultChunkBytes, 64 << 10), Self.maxChunkBytes)
     }
 }
 
@@ -70,7 +72,8 @@ extension APISyncRemote {
     func openUpload(hash: String, size: Int64) async throws -> UploadState {
         let request = try APIRequest.json("POST", "/v1/uploads", UploadRequest(hash: hash, size: Int(size)), idempotent: true)
         let state = try await client.json(UploadState.self, request)
-        guard state.hash == hash, Int64(state.size) == size, state.chunkSize > 0,
+        // A chunk is read whole into memory: a server asking for chunks past the bound is refused.
+        guard state.hash == hash, Int64(state.size) == size, state.chunkSize > 0, state.chunkSize <= AttachmentLimits.maxChunkBytes,
               state.received.allSatisfy({ $0 >= 0 && $0 < state.chunkCount }) else {
             throw ClientError.protocolViolation("the server answered the upload of \(hash) with another upload's state")
         }
