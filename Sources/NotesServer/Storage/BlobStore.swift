@@ -32,6 +32,9 @@ protocol BlobStore: Sendable {
     /// Removes stored content (nothing if there is none).
     func removeContent(userID: Int64, hash: String) throws(BlobStoreError)
 
+    /// Removes files left half-written (a crash, a killed server) more than `age` seconds ago.
+    func removeAbandonedFiles(olderThanSeconds age: Int) throws(BlobStoreError) -> Int
+
     /// Runs `body` unless a backup is copying the store right now (then returns nil): removals
     /// happen inside it, so a backup never misses content its database copy refers to.
     func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T?

@@ -201,6 +201,8 @@ struct ContentStore: Sendable {
                 // content again in between, and a crash here leaves only unreferenced files.
                 for (userID, hash) in doomed.contents { try blobs.removeContent(userID: userID, hash: hash) }
                 for (userID, hash) in doomed.uploads { try blobs.removeUpload(userID: userID, hash: hash) }
+                // Files a crash left half-written: a live upload writes a chunk in seconds, not a day.
+                _ = try blobs.removeAbandonedFiles(olderThanSeconds: Int(Self.staleUploadMilliseconds / 1000))
                 return (doomed.contents.count, doomed.uploads.count)
             }
         }

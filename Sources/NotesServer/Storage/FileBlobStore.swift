@@ -131,6 +131,19 @@ struct FileBlobStore: BlobStore {
         }
     }
 
+    func removeAbandonedFiles(olderThanSeconds age: Int) throws(BlobStoreError) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else { return 0 }
+        let cutoff = time(nil) - age
+        var removed = 0
+        for name in names {
+            var info = stat()
+            let path = temporaryFolder + "/" + name
+            guard lstat(path, &info) == 0, info.st_mtim.tv_sec < cutoff else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T? {
         try FileBlobStore.makeFolder(root)
         let fd = open(root + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

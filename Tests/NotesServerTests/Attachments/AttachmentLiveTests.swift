@@ -57,6 +57,30 @@ struct AttachmentLiveTests {
         }
     }
 
+    @Test("a chunk announcing the wrong length, or with no upload open, is refused from its head, before its body is sent")
+    func chunkRefusedBeforeItsBody() async throws {
+        try await withAPIServer(extraArguments: ["--max-attachment-size", "1M"]) { server, api in
+            let bytes = testBytes(1000, seed: 33)
+            let hash = SHA256.hex(of: bytes)
+            // Only heads are sent: an answer can arrive only if the server gives it without the body.
+            func head(_ path: String, length: Int) -> String {
+                "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token ?? "")\r\n"
+                    + "Content-Digest: sha-256=:AAAA:\r\nContent-Length: \(length)\r\n\r\n"
+            }
+            let unopened = try await RawHTTP.exchange(port: UInt16(server.port), head("/v1/uploads/\(hash)/chunks/0", length: 1000))
+            #expect(unopened.status == 404)
+            #expect(try await api.openUpload(bytes).status == 201)
+            let tooLong = try await RawHTTP.exchange(port: UInt16(server.port), head("/v1/uploads/\(hash)/chunks/0", length: 1_000_000))
+            #expect(tooLong.status == 422)
+            #expect(try JSONDecoder().decode(APIErrorBody.self, from: Data(tooLong.body)).error.code == "chunk_mismatch")
+            let declared = try await api.send("POST", "/v1/uploads", json: UploadRequest(hash: String(repeating: "b", count: 64), size: 2 << 20))
+            #expect(declared.status == 413 && declared.errorCode == "attachment_too_large")
+            // Nothing half-stored: the refused chunk left no file, and the upload still has no chunk.
+            #expect(try await api.send("GET", "/v1/uploads/\(hash)").decode(UploadState.self).received == [])
+            #expect(try await api.upload(bytes) == hash)
+        }
+    }
+
     @Test("a backup carries the attachment bytes: a server started on the restored copy serves them")
     func backupThenRestore() async throws {
         try await withTemporaryDirectory { folder in
