@@ -143,7 +143,7 @@ struct ExportRemoteTests {
         let written = try ExportFixture.tree(work.url).keys.sorted()
         #expect(written == ["out/site/.notes-export.json", "out/site/fine.html", "out/site/index.html", "out/site/style.css"])
         #expect(server.requests.map(\.path) == ["/v1/changes"])
-        #expect(server.requests.first?.query == "limit=500&since=0&include=content")
+        #expect(server.requests.first?.query == "limit=500&kinds=note%2Cattachment&since=0&include=content")
         #expect(server.requests.first?.headers["authorization"] == "Bearer npt_scripted")
     }
 }

@@ -20,7 +20,7 @@ struct ListTableTests {
             // Into a pipe: exactly the lines scripts parsed before, no header.
             let piped = try await harness.notes(["ls", "-l"])
             #expect(piped.exitCode == 0, "\(piped.stderr)")
-            #expect(piped.stdout == "\(note.rev)\t6\t\(note.updatedAt)\tplans/week.md\n")
+            #expect(piped.stdout == "\(note.rev)\t6\t\(note.updatedAt)\tplans/week.md\tnote\n")
             let tokensPiped = try await harness.notes(["token", "list"])
             #expect(tokensPiped.exitCode == 0, "\(tokensPiped.stderr)")
             let tokenLines = tokensPiped.stdout.split(separator: "\n")

@@ -26,16 +26,17 @@ struct SyncBasicsTests {
             try h.write("a", ".hidden.md", "never synced\n")
 
             let report = try await h.sync("a")
-            #expect(report.uploaded == files.count)
+            #expect(report.uploaded == files.count + 1, "the image syncs too, as an attachment")
             #expect(report.warnings.contains { $0.contains("latin1.md") && $0.contains("UTF-8") })
-            #expect(report.warnings.contains { $0.contains("not .md") })
+            #expect(report.skipped.map(\.path) == ["latin1.md"], "named, with why: \(report.skipped)")
             let server = try await h.serverNotes()
             #expect(Set(server.keys) == Set(files.map(\.0)))
+            #expect(try await h.serverAttachments()["image.png"]?.hash == SHA256.hex(of: [0x89, 0x50, 0x4E, 0x47] as [UInt8]))
             #expect(server["crlf.md"] == "one\r\ntwo\r\nno final newline")
 
             let clone = try await h.notes(["clone", h.serverURL, h.folder("b"), "--device", "b"])
             #expect(clone.exitCode == 0, "\(clone.stderr)")
-            let original = try h.tree("a").filter { files.map(\.0).contains($0.key) }
+            let original = try h.tree("a").filter { (files.map(\.0) + ["image.png"]).contains($0.key) }
             #expect(try h.tree("b") == original)
             // What is not a note stays where it was, untouched.
             #expect(FileManager.default.contents(atPath: h.folder("a") + "/latin1.md") == Data([0x63, 0x61, 0x66, 0xE9, 0x0A]))
@@ -151,7 +152,7 @@ struct SyncBasicsTests {
 }
 
 extension SyncBasicsTests {
-    @Test("a server publishing a smaller note limit (--max-note-size) makes sync leave a larger file alone, naming it and the limit")
+    @Test("a server publishing a smaller note limit (--max-note-size) makes sync leave a larger file alone, naming it and the limit, exit 1")
     func fileOverThePublishedNoteLimitIsLeftAlone() async throws {
         try await SyncHarness.with(serverArguments: ["--max-note-size", "1K"]) { h in
             try await h.initFolder("a")
@@ -159,9 +160,10 @@ extension SyncBasicsTests {
             try h.write("a", "small.md", "fits\n")
             try h.write("a", "big.md", big)
 
-            let report = try await h.sync("a")
+            let report = try await h.sync("a", expect: 1)
             #expect(report.uploaded == 1)
             #expect(report.warnings.contains("left alone big.md: larger than the server's note limit of 1024 bytes"), "\(report.warnings)")
+            #expect(report.skipped.map(\.reason) == [.tooLarge])
             #expect(try await h.serverNotes() == ["small.md": "fits\n"])
             #expect(h.read("a", "big.md") == big, "the file itself is untouched")
         }

@@ -120,6 +120,21 @@ struct SyncHarness {
         return Dictionary(page.changes.filter { !$0.deleted }.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// The server's live attachments with metadata, by path (the feed with `kinds=note,attachment`).
+    func serverAttachments() async throws -> [String: NoteResource] {
+        let api = try client.apiClient()
+        var result: [String: NoteResource] = [:]
+        var cursor: String?
+        while true {
+            let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes",
+                                                                        query: [("limit", "1000"), ("kinds", "note,attachment")]
+                                                                            + (cursor.map { [("since", $0)] } ?? [])))
+            for entry in page.changes where !entry.deleted && entry.kind == .attachment { result[entry.path] = entry }
+            guard page.hasMore else { return result }
+            cursor = page.cursor
+        }
+    }
+
     /// How many `.md` files folder `name` holds outside `.notes/` (cheap enough to poll).
     func noteFileCount(_ name: String) -> Int {
         guard let walk = FileManager.default.enumerator(atPath: folder(name)) else { return 0 }

@@ -24,7 +24,16 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         // ASCII is already NFC; Foundation's normalisation costs a CFString round trip, which
         // was a fifth of a no-change sync of 10,000 notes.
         let normalized = Self.isASCII(raw) ? raw : raw.precomposedStringWithCanonicalMapping
-        try Self.validate(normalized)
+        try Self.validate(normalized, requireMarkdown: true)
+        value = normalized
+    }
+
+    /// Validates and NFC-normalises the path of any entry, note or attachment: every rule of
+    /// `init(_:)` except the `.md` extension (see `EntryKind(path:)` for which kind it names).
+    /// - Throws: `NotePathError` naming the rule the path breaks.
+    public init(entry raw: String) throws(NotePathError) {
+        let normalized = Self.isASCII(raw) ? raw : raw.precomposedStringWithCanonicalMapping
+        try Self.validate(normalized, requireMarkdown: false)
         value = normalized
     }
 
@@ -69,12 +78,12 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     public static func < (lhs: NotePath, rhs: NotePath) -> Bool { lhs.value < rhs.value }
 
-    private static func validate(_ path: String) throws(NotePathError) {
+    private static func validate(_ path: String, requireMarkdown: Bool) throws(NotePathError) {
         if path.isEmpty { throw .empty }
         if path.utf8.count > maxBytes { throw .tooLong(maxBytes: maxBytes) }
         if path.hasPrefix("/") { throw .absolute }
         if isASCII(path) {
-            try validateASCII(path)
+            try validateASCII(path, requireMarkdown: requireMarkdown)
             return
         }
         for scalar in path.unicodeScalars {
@@ -89,14 +98,14 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
             if segment.hasPrefix(".") { throw .hiddenSegment(String(segment)) }
             if segment.utf8.count > maxSegmentBytes { throw .segmentTooLong(maxBytes: maxSegmentBytes) }
         }
-        if !path.hasSuffix(fileExtension) || path.hasSuffix("/" + fileExtension) || path == fileExtension {
+        if requireMarkdown, !path.hasSuffix(fileExtension) || path.hasSuffix("/" + fileExtension) || path == fileExtension {
             throw .notMarkdown
         }
     }
 
     /// The same rules, in the same order, over the bytes of an ASCII path (every byte is a
     /// character there): a sync scan validates every file's path, and this is most of them.
-    private static func validateASCII(_ path: String) throws(NotePathError) {
+    private static func validateASCII(_ path: String, requireMarkdown: Bool) throws(NotePathError) {
         for byte in path.utf8 {
             if byte == UInt8(ascii: "\\") { throw .forbiddenCharacter("backslash") }
             if byte < 0x20 || byte == 0x7F { throw .forbiddenCharacter(byte == 0 ? "NUL" : "control character") }
@@ -108,6 +117,7 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
             if segment.first == dot { throw .hiddenSegment(String(decoding: segment, as: UTF8.self)) }
             if segment.count > maxSegmentBytes { throw .segmentTooLong(maxBytes: maxSegmentBytes) }
         }
+        guard requireMarkdown else { return }
         let bytes = Array(path.utf8)
         let suffix = Array(fileExtension.utf8)
         guard bytes.count > suffix.count, bytes.suffix(suffix.count).elementsEqual(suffix),

@@ -8,7 +8,9 @@ public struct BatchRequest: Codable, Sendable, Equatable {
 }
 
 /// One write in a batch: `put` (create with `if_none_match: "*"`, update with `if_match: rev`)
-/// or `delete` (with `if_match`).
+/// or `delete` (with `if_match`). A `put` of an attachment carries `kind: "attachment"` and the
+/// `hash` of content the server already holds (uploaded, or reported present by
+/// `POST /v1/content/missing`) instead of `content`.
 public struct BatchOperation: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable { case put, delete }
 
@@ -18,14 +20,51 @@ public struct BatchOperation: Codable, Sendable, Equatable {
     public var content: String?
     public var ifMatch: Int64?
     public var ifNoneMatch: String?
+    /// Which kind of entry a `put` writes; absent means `note` (what clients before
+    /// attachments send).
+    public var kind: EntryKind
+    /// An attachment `put`'s content hash (SHA-256 hex).
+    public var hash: String?
 
-    public init(op: Kind, id: NoteID, path: String? = nil, content: String? = nil, ifMatch: Int64? = nil, ifNoneMatch: String? = nil) {
+    public init(op: Kind, id: NoteID, path: String? = nil, content: String? = nil, ifMatch: Int64? = nil, ifNoneMatch: String? = nil,
+                kind: EntryKind = .note, hash: String? = nil) {
         self.op = op
         self.id = id
         self.path = path
         self.content = content
         self.ifMatch = ifMatch
         self.ifNoneMatch = ifNoneMatch
+        self.kind = kind
+        self.hash = hash
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case op, id, path, content, ifMatch, ifNoneMatch, kind, hash
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(op: try container.decode(Kind.self, forKey: .op), id: try container.decode(NoteID.self, forKey: .id),
+                  path: try container.decodeIfPresent(String.self, forKey: .path),
+                  content: try container.decodeIfPresent(String.self, forKey: .content),
+                  ifMatch: try container.decodeIfPresent(Int64.self, forKey: .ifMatch),
+                  ifNoneMatch: try container.decodeIfPresent(String.self, forKey: .ifNoneMatch),
+                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
+                  hash: try container.decodeIfPresent(String.self, forKey: .hash))
+    }
+
+    /// Encodes `kind` only for attachments, so a note operation's bytes stay what servers from
+    /// before attachments expect (they would ignore it anyway).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(op, forKey: .op)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(path, forKey: .path)
+        try container.encodeIfPresent(content, forKey: .content)
+        try container.encodeIfPresent(ifMatch, forKey: .ifMatch)
+        try container.encodeIfPresent(ifNoneMatch, forKey: .ifNoneMatch)
+        if kind != .note { try container.encode(kind, forKey: .kind) }
+        try container.encodeIfPresent(hash, forKey: .hash)
     }
 }
 

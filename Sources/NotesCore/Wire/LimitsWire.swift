@@ -17,10 +17,18 @@ public struct ServerLimits: Codable, Sendable, Equatable {
     public var maxWaitersPerUser: Int?
     /// Changes requests the server holds at once for everyone together.
     public var maxWaiters: Int?
+    /// The largest attachment accepted (`--max-attachment-size`); absent: the server does not
+    /// take attachments.
+    public var maxAttachmentBytes: Int?
+    /// The size of every chunk of an upload but the last (`PUT /v1/uploads/{hash}/chunks/{i}`).
+    public var uploadChunkBytes: Int?
+    /// Each user's storage quota in bytes (`--quota`); absent: none.
+    public var quotaBytes: Int?
 
     public init(maxNoteBytes: Int, maxRequestBytes: Int, maxBatchOperations: Int, maxPageSize: Int, requestsPerMinute: Int,
                 maxPageBytes: Int? = nil, maxUnauthenticatedRequestBytes: Int? = nil,
-                maxWaitSeconds: Int? = nil, maxWaitersPerUser: Int? = nil, maxWaiters: Int? = nil) {
+                maxWaitSeconds: Int? = nil, maxWaitersPerUser: Int? = nil, maxWaiters: Int? = nil,
+                maxAttachmentBytes: Int? = nil, uploadChunkBytes: Int? = nil, quotaBytes: Int? = nil) {
         self.maxNoteBytes = maxNoteBytes
         self.maxRequestBytes = maxRequestBytes
         self.maxBatchOperations = maxBatchOperations
@@ -31,5 +39,8 @@ public struct ServerLimits: Codable, Sendable, Equatable {
         self.maxWaitSeconds = maxWaitSeconds
         self.maxWaitersPerUser = maxWaitersPerUser
         self.maxWaiters = maxWaiters
+        self.maxAttachmentBytes = maxAttachmentBytes
+        self.uploadChunkBytes = uploadChunkBytes
+        self.quotaBytes = quotaBytes
     }
 }

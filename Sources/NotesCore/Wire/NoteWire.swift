@@ -1,20 +1,25 @@
-/// A note as it travels on the wire: in `GET /v1/notes/{id}`, list pages, the changes feed and
-/// batch results. `content` is present where the endpoint includes it.
+/// An entry (a note or an attachment) as it travels on the wire: in `GET /v1/notes/{id}`, list
+/// pages, the changes feed and batch results. `content` is present where the endpoint includes
+/// it, and never for an attachment (its bytes are fetched by hash).
 public struct NoteResource: Codable, Sendable, Equatable {
     public var id: NoteID
     public var path: String
     public var content: String?
-    /// SHA-256 hex of the content's UTF-8 bytes.
+    /// SHA-256 hex of the content's bytes (a note's UTF-8 text, an attachment's bytes).
     public var hash: String
-    /// The per-user sequence number of the note's latest change.
+    /// The per-user sequence number of the entry's latest change.
     public var rev: Int64
     public var size: Int
     public var createdAt: String
     public var updatedAt: String
     public var deleted: Bool
+    /// Note or attachment. Servers from before attachments do not send it: absent means `note`.
+    public var kind: EntryKind
+    /// An attachment's media type from the fixed table (`MediaType.forPath`); absent for notes.
+    public var mediaType: String?
 
     public init(id: NoteID, path: String, content: String?, hash: String, rev: Int64, size: Int,
-                createdAt: String, updatedAt: String, deleted: Bool) {
+                createdAt: String, updatedAt: String, deleted: Bool, kind: EntryKind = .note, mediaType: String? = nil) {
         self.id = id
         self.path = path
         self.content = content
@@ -24,6 +29,23 @@ public struct NoteResource: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.deleted = deleted
+        self.kind = kind
+        self.mediaType = mediaType
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, content, hash, rev, size, createdAt, updatedAt, deleted, kind, mediaType
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(NoteID.self, forKey: .id), path: try container.decode(String.self, forKey: .path),
+                  content: try container.decodeIfPresent(String.self, forKey: .content),
+                  hash: try container.decode(String.self, forKey: .hash), rev: try container.decode(Int64.self, forKey: .rev),
+                  size: try container.decode(Int.self, forKey: .size), createdAt: try container.decode(String.self, forKey: .createdAt),
+                  updatedAt: try container.decode(String.self, forKey: .updatedAt), deleted: try container.decode(Bool.self, forKey: .deleted),
+                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
+                  mediaType: try container.decodeIfPresent(String.self, forKey: .mediaType))
     }
 }
 
@@ -68,7 +90,8 @@ public struct ChangesPage: Codable, Sendable, Equatable {
     }
 }
 
-/// One entry of `GET /v1/notes/{id}/revisions`; `content` only when a single revision is asked for.
+/// One entry of `GET /v1/notes/{id}/revisions`; `content` only when a single revision of a
+/// note is asked for (an attachment revision carries its `hash`: fetch the bytes by it).
 public struct RevisionResource: Codable, Sendable, Equatable {
     public var id: NoteID
     public var rev: Int64
@@ -81,9 +104,13 @@ public struct RevisionResource: Codable, Sendable, Equatable {
     /// The device that made this revision (a session's device name, or `token:NAME` for a
     /// personal token); absent for revisions older than the server's recording of it.
     public var device: String?
+    /// Note or attachment; absent (servers from before attachments) means `note`.
+    public var kind: EntryKind
+    /// An attachment revision's media type; absent for notes.
+    public var mediaType: String?
 
     public init(id: NoteID, rev: Int64, path: String, hash: String, size: Int, deleted: Bool, createdAt: String, content: String?,
-                device: String? = nil) {
+                device: String? = nil, kind: EntryKind = .note, mediaType: String? = nil) {
         self.id = id
         self.rev = rev
         self.path = path
@@ -93,6 +120,24 @@ public struct RevisionResource: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.content = content
         self.device = device
+        self.kind = kind
+        self.mediaType = mediaType
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, rev, path, hash, size, deleted, createdAt, content, device, kind, mediaType
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(NoteID.self, forKey: .id), rev: try container.decode(Int64.self, forKey: .rev),
+                  path: try container.decode(String.self, forKey: .path), hash: try container.decode(String.self, forKey: .hash),
+                  size: try container.decode(Int.self, forKey: .size), deleted: try container.decode(Bool.self, forKey: .deleted),
+                  createdAt: try container.decode(String.self, forKey: .createdAt),
+                  content: try container.decodeIfPresent(String.self, forKey: .content),
+                  device: try container.decodeIfPresent(String.self, forKey: .device),
+                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
+                  mediaType: try container.decodeIfPresent(String.self, forKey: .mediaType))
     }
 }
 

@@ -258,7 +258,7 @@ private func required<Value>(_ value: Value?) throws -> Value {
 extension NoteResource: WireJSONReadable {
     public init(reading reader: inout WireJSONReader) throws {
         var id: NoteID?, path: String?, content: String?, hash: String?, rev: Int64?, size: Int?
-        var createdAt: String?, updatedAt: String?, deleted: Bool?
+        var createdAt: String?, updatedAt: String?, deleted: Bool?, kind: EntryKind?, mediaType: String?
         try reader.object { reader, key in
             switch key {
             case "id": id = try NoteID(reader.string())
@@ -270,12 +270,14 @@ extension NoteResource: WireJSONReadable {
             case "created_at": createdAt = try reader.string()
             case "updated_at": updatedAt = try reader.string()
             case "deleted": deleted = try reader.bool()
+            case "kind": kind = try reader.optional { try required(EntryKind(rawValue: $0.string())) }
+            case "media_type": mediaType = try reader.optional { try $0.string() }
             default: try reader.skipValue()
             }
         }
         self.init(id: try required(id), path: try required(path), content: content, hash: try required(hash),
                   rev: try required(rev), size: try required(size), createdAt: try required(createdAt),
-                  updatedAt: try required(updatedAt), deleted: try required(deleted))
+                  updatedAt: try required(updatedAt), deleted: try required(deleted), kind: kind ?? .note, mediaType: mediaType)
     }
 }
 
@@ -335,5 +337,31 @@ extension BatchResponse: WireJSONReadable {
             }
         }
         self.init(results: try required(results))
+    }
+}
+
+extension ContentMissingRequest: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var hashes: [String]?
+        try reader.object { reader, key in
+            switch key {
+            case "hashes": hashes = try reader.array { try $0.string() }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(hashes: try required(hashes))
+    }
+}
+
+extension ContentMissingResponse: WireJSONReadable {
+    public init(reading reader: inout WireJSONReader) throws {
+        var missing: [String]?
+        try reader.object { reader, key in
+            switch key {
+            case "missing": missing = try reader.array { try $0.string() }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(missing: try required(missing))
     }
 }

@@ -137,6 +137,8 @@ extension NoteResource: WireJSONWritable {
             json.key("deleted"); json.value(deleted)
             json.key("hash"); json.value(hash)
             json.key("id"); json.value(id.value)
+            json.key("kind"); json.value(kind.rawValue)
+            json.member("media_type", ifPresent: mediaType)
             json.key("path"); json.value(path)
             json.key("rev"); json.value(rev)
             json.key("size"); json.value(size)
@@ -205,9 +207,11 @@ extension BatchOperation: WireJSONWritable {
     public func write(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("content", ifPresent: content)
+            json.member("hash", ifPresent: hash)
             json.key("id"); json.value(id.value)
             json.member("if_match", ifPresent: ifMatch)
             json.member("if_none_match", ifPresent: ifNoneMatch)
+            if kind != .note { json.key("kind"); json.value(kind.rawValue) }
             json.key("op"); json.value(op.rawValue)
             json.member("path", ifPresent: path)
         }
@@ -218,6 +222,22 @@ extension BatchRequest: WireJSONWritable {
     public func write(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.key("operations"); json.array(operations) { json, operation in operation.write(to: &json) }
+        }
+    }
+}
+
+extension ContentMissingRequest: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("hashes"); json.array(hashes) { json, hash in json.value(hash) }
+        }
+    }
+}
+
+extension ContentMissingResponse: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("missing"); json.array(missing) { json, hash in json.value(hash) }
         }
     }
 }

@@ -68,6 +68,12 @@ struct ServeCommand: AdminCommand {
             .value("public-url", .url, placeholder: "URL",
                    help: "The address browsers reach this server at (https://notes.example.org); required with "
                        + "--oidc-providers, whose redirect URI is URL/auth/oidc/callback"),
+            .value("max-attachment-size", placeholder: "SIZE",
+                   help: "The largest attachment (bytes, or 512M, 2G), published in /v1/limits; larger uploads answer 413 "
+                       + "before any byte is stored (default 256M)"),
+            .value("quota", placeholder: "SIZE",
+                   help: "Attachment content each user may store (bytes, or 10G), published in /v1/limits; past it uploads "
+                       + "answer 507 (default: none; `notes-server user list` shows usage)"),
             .value("max-db-size", placeholder: "SIZE",
                    help: "The most the database file may grow to (bytes, or 512M, 2G): past it, writes answer 507 and "
                        + "reads go on; writes work again once room is freed (default: no limit)"),
@@ -130,6 +136,12 @@ struct ServeCommand: AdminCommand {
                 throw UsageError("--trusted-proxy takes an IPv4 or IPv6 address or CIDR range such as 10.0.0.0/8 or fd00::/8, not '\(text)'")
             }
             configuration.trustedProxies.append(range)
+        }
+        if let size = parsed.value("max-attachment-size") {
+            configuration.attachments.maxAttachmentBytes = Int(try ServerConfiguration.parseSize(size, option: "--max-attachment-size"))
+        }
+        if let size = parsed.value("quota") {
+            configuration.attachments.quotaBytes = Int(try ServerConfiguration.parseSize(size, option: "--quota"))
         }
         if let size = parsed.value("max-db-size") {
             let bytes = try ServerConfiguration.parseSize(size, option: "--max-db-size")

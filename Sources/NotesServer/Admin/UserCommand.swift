@@ -48,8 +48,10 @@ enum UserCommand: DeclaredCommand {
         static let spec = CommandSpec(
             "list", abstract: "List users",
             discussion: """
-                Lists the users (name, created, state, and how they sign in: password and/or identity providers);
-                a header on a terminal, tab-separated lines otherwise.
+                Lists the users (name, created, state, how they sign in: password and/or identity
+                providers, and usage: the bytes of attachment content they store, counted once per
+                distinct content, plus open uploads; what --quota limits); a header on a terminal,
+                tab-separated lines otherwise.
                 """,
             options: [.flag("json", help: "Print a JSON array")])
 
@@ -64,7 +66,12 @@ enum UserCommand: DeclaredCommand {
         func run() throws {
             let database = try openExistingDatabase(at: databasePath)
             let users = UserStore(database: database, clock: ServerClock())
-            try UserCommand.printList(try users.all(), identities: try IdentityStore(database: database, clock: ServerClock()).all(), json: json)
+            let all = try users.all()
+            let usage = try database.read { db in
+                try Dictionary(uniqueKeysWithValues: all.map { ($0.id, try ContentStore.usage(db, userID: $0.id, excludingUpload: nil)) })
+            }
+            try UserCommand.printList(all, identities: try IdentityStore(database: database, clock: ServerClock()).all(),
+                                      usage: usage, json: json)
         }
     }
 
@@ -163,27 +170,31 @@ enum UserCommand: DeclaredCommand {
             guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
             try UserCommand.confirmDelete(user, users: users, confirmed: confirmed)
             let notes = try users.delete(userID: user.id)
+            // The rows are gone; their content files go too (a crash before this leaves only
+            // files nothing refers to, which no user can reach).
+            try FileBlobStore(databasePath: databasePath).removeUser(user.id)
             printLine("Deleted user \(user.username) and their \(notes) note\(notes == 1 ? "" : "s"), sessions and tokens.")
         }
     }
 
     /// Users as a table (header on a terminal, tab-separated otherwise) or as a JSON array.
-    static func printList(_ users: [UserRecord], identities: [IdentityRecord], json: Bool) throws {
+    static func printList(_ users: [UserRecord], identities: [IdentityRecord], usage: [Int64: Int], json: Bool) throws {
         let byUser = Dictionary(grouping: identities, by: \.userID)
         if json {
             let items = users.map { user in
                 AdminUserItem(id: user.id, username: user.username, createdAt: WireTime.string(fromMilliseconds: user.createdAt),
                               disabled: user.disabled, password: UserStore.hasPassword(user),
-                              identities: (byUser[user.id] ?? []).map { .init(provider: $0.provider, issuer: $0.issuer, subject: $0.subject) })
+                              identities: (byUser[user.id] ?? []).map { .init(provider: $0.provider, issuer: $0.issuer, subject: $0.subject) },
+                              usageBytes: usage[user.id] ?? 0)
             }
             try AdminListing.printJSON(items)
             return
         }
-        var table = TextTable(header: ["USER", "CREATED", "STATE", "SIGN-IN"])
+        var table = TextTable(header: ["USER", "CREATED", "STATE", "SIGN-IN", "USAGE"])
         for user in users {
             let methods = (UserStore.hasPassword(user) ? ["password"] : []) + (byUser[user.id] ?? []).map(\.provider)
             table.append([user.username, WireTime.string(fromMilliseconds: user.createdAt), user.disabled ? "disabled" : "active",
-                          methods.isEmpty ? "none" : methods.joined(separator: ", ")])
+                          methods.isEmpty ? "none" : methods.joined(separator: ", "), String(usage[user.id] ?? 0)])
         }
         AdminListing.print(table)
     }
@@ -241,6 +252,8 @@ private struct AdminUserItem: Encodable {
         let issuer: String
         let subject: String
     }
+    /// Bytes of attachment content stored (and reserved by open uploads): what `--quota` limits.
+    let usageBytes: Int
 }
 
 /// An admin command that cannot go on; the message is for the person at the terminal.

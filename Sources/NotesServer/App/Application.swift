@@ -12,6 +12,8 @@ final class Application: Sendable {
     let responder: SiteResponder
     let notes: NoteStore
     let sessions: SessionStore
+    /// Attachment contents, holds and uploads (purged with the tombstones).
+    let contents: ContentStore
     /// Wakes held changes requests (the long poll); closed at shutdown to answer them all.
     let changeNotifier: InProcessChangeNotifier
     /// The held changes requests, within their caps.
@@ -27,6 +29,8 @@ final class Application: Sendable {
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
         let changeNotifier = InProcessChangeNotifier()
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier)
+        let blobs = FileBlobStore(databasePath: configuration.databasePath)
+        let contents = ContentStore(database: database, blobs: blobs, clock: clock, limits: configuration.attachments)
         let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
                                                           perAddress: configuration.effectiveMaxWaitersPerAddress,
                                                           total: configuration.effectiveMaxWaiters))
@@ -52,6 +56,9 @@ final class Application: Sendable {
         PublicationsController(store: publications).register(in: &router)
         PublicationPageController(store: publications,
                                   rateLimiter: RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)).register(in: &router)
+        ContentController(contents: contents).register(in: &router)
+        UploadsController(contents: contents, blobs: blobs).register(in: &router)
+        AttachmentsController(notes: notes, contents: contents).register(in: &router)
         self.router = router
         let web = WebApp(services: WebServices(users: users, sessions: sessions, notes: notes, tokens: tokens, passwords: passwords,
                                                throttle: throttle, lifetimes: configuration.browserLifetimes, log: log),
@@ -59,6 +66,7 @@ final class Application: Sendable {
         responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter)
         self.notes = notes
         self.sessions = sessions
+        self.contents = contents
         self.changeNotifier = changeNotifier
         self.waitingRequests = waitingRequests
     }

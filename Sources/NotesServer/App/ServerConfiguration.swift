@@ -22,6 +22,8 @@ struct ServerConfiguration: Sendable {
                               maxWaitSeconds: 60, maxWaitersPerUser: 8, maxWaiters: 4096)
     /// Requests to published pages (`/p/...`) one client address may make a minute, beyond the general rate.
     var publicationRequestsPerMinute = 120
+    /// `--max-attachment-size`, the upload chunk size and `--quota`.
+    var attachments = AttachmentLimits()
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?
@@ -66,6 +68,9 @@ struct ServerConfiguration: Sendable {
     var publishedLimits: ServerLimits {
         var published = limits
         published.maxWaiters = effectiveMaxWaiters
+        published.maxAttachmentBytes = attachments.maxAttachmentBytes
+        published.uploadChunkBytes = attachments.uploadChunkBytes
+        published.quotaBytes = attachments.quotaBytes
         return published
     }
 

@@ -86,6 +86,12 @@ struct ServerRunner {
                     app.log("pruning old revisions failed: \(error)")
                 }
             }
+            // After the tombstones and revisions: what they referred to may now be unreferenced.
+            do {
+                try app.contents.purge()
+            } catch {
+                app.log("purging unreferenced attachment content failed: \(error)")
+            }
         }
         let credentials = Self.repeating(every: credentialsInterval) {
             do {

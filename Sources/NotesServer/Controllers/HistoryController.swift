@@ -24,8 +24,8 @@ struct HistoryController: Sendable {
             }
             before = rev
         }
-        let path = try context.request.query["path"].map { try NotesController.validPath($0).value }
-        let rows = try store.trash(userID: user, path: path, before: before, limit: limit)
+        let path = try context.request.query["path"].map { try NotesController.validEntryPath($0).value }
+        let rows = try store.trash(userID: user, path: path, before: before, limit: limit, kinds: try context.kindsQuery())
         let retention = Int64(tombstoneRetentionSeconds) * 1000
         let entries = rows.map { row in
             TrashEntry(id: row.id, path: row.path, rev: row.rev, lastRev: row.lastRev, size: row.size,

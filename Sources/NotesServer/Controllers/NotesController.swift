@@ -20,9 +20,10 @@ struct NotesController: Sendable {
         let limit = try context.intQuery("limit", default: 200, range: 1...store.limits.maxPageSize)
         var pathFilter: String?
         if let raw = context.request.query["path"] {
-            do { pathFilter = try NotePath(raw).value } catch { throw HTTPError.badRequest("Invalid path: \(error).", code: "invalid_path") }
+            do { pathFilter = try NotePath(entry: raw).value } catch { throw HTTPError.badRequest("Invalid path: \(error).", code: "invalid_path") }
         }
-        let notes = try store.list(userID: user, after: context.request.query["after"], limit: limit, path: pathFilter)
+        let notes = try store.list(userID: user, after: context.request.query["after"], limit: limit, path: pathFilter,
+                                   kinds: try context.kindsQuery())
         let next = pathFilter == nil && notes.count == limit ? notes.last?.path : nil
         return .wire(NoteListPage(notes: notes.map(\.resource), nextCursor: next))
     }
@@ -34,7 +35,7 @@ struct NotesController: Sendable {
             return HTTPResponse(status: 304, headers: ["ETag": etag])
         }
         var response: HTTPResponse
-        if Self.prefersMarkdown(context.request.headers["Accept"]) {
+        if note.kind == .note && Self.prefersMarkdown(context.request.headers["Accept"]) {
             response = HTTPResponse(status: 200, headers: ["Content-Type": "text/markdown; charset=utf-8"], body: Array((note.content ?? "").utf8))
         } else {
             response = .wire(note.resource)
@@ -66,7 +67,7 @@ struct NotesController: Sendable {
     /// file name. Rendered here rather than stored: the title needs a parse, and whole pages are
     /// asked for far less often than fragments.
     private func standalonePage(userID: Int64, id: NoteID) throws -> (html: String, rev: Int64) {
-        guard let note = try store.note(userID: userID, id: id), !note.deleted else { throw HTTPError.noteNotFound }
+        guard let note = try store.note(userID: userID, id: id), !note.deleted, note.kind == .note else { throw HTTPError.noteNotFound }
         let rendered = store.renderer.render((note.content ?? "").utf8)
         let title = rendered.title(orFileName: try NotePath(note.path).fileName)
         return (HTMLPage(title: title, bodyHTML: rendered.html).render(), note.rev)
@@ -132,8 +133,17 @@ struct NotesController: Sendable {
         return note
     }
 
+    /// A note's path: the path rules, ending `.md` or `.markdown` in any letter case.
     static func validPath(_ raw: String) throws(HTTPError) -> NotePath {
-        do { return try NotePath(raw) } catch { throw HTTPError.invalidPath(error) }
+        let path: NotePath
+        do { path = try NotePath(entry: raw) } catch { throw HTTPError.invalidPath(error) }
+        guard path.kind == .note else { throw HTTPError.invalidPath(.notMarkdown) }
+        return path
+    }
+
+    /// A path of either kind (an attachment's, or a note's).
+    static func validEntryPath(_ raw: String) throws(HTTPError) -> NotePath {
+        do { return try NotePath(entry: raw) } catch { throw HTTPError.invalidPath(error) }
     }
 
     /// 412 with the note's current state beside the error, so the client can merge without another request.

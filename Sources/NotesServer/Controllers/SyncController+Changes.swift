@@ -13,6 +13,8 @@ extension SyncController {
         let since: NoteChangesCursor
         let limit: Int
         let includeContent: Bool
+        /// The kinds of entry the client announced (`kinds=`); none: notes only, as before attachments.
+        let kinds: EntryKindFilter
         /// Seconds to hold the request when nothing changed (0: answer at once).
         let waitSeconds: Int
     }
@@ -107,13 +109,14 @@ extension SyncController {
         }
         let wait = try context.intQuery("wait", default: 0, range: Self.waitRange)
         return ChangesQuery(user: try context.caller().userID, since: since, limit: limit,
-                            includeContent: include == "content", waitSeconds: wait)
+                            includeContent: include == "content", kinds: try context.kindsQuery(), waitSeconds: wait)
     }
 
     /// Reads one page of the feed after the query's cursor.
     private func page(_ query: ChangesQuery) throws -> ChangesAnswer {
         var writer = ChangesPageWriter(maxBytes: store.limits.maxPageBytes ?? Self.defaultPageBytes)
-        let end = try store.changes(userID: query.user, since: query.since, limit: query.limit, includeContent: query.includeContent) { note in
+        let end = try store.changes(userID: query.user, since: query.since, limit: query.limit, includeContent: query.includeContent,
+                                   kinds: query.kinds) { note in
             try writer.append(note.resource)
         }
         let isEmpty = writer.count == 0 && end.cursor == query.since

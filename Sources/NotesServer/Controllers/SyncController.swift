@@ -59,24 +59,40 @@ struct SyncController: Sendable {
 
     private func apply(_ operation: BatchOperation, db: Database, userID: Int64, device: String?) throws -> BatchResult {
         switch operation.op {
+        case .put where operation.kind == .attachment:
+            guard let rawPath = operation.path, let hash = operation.hash, operation.content == nil else {
+                throw HTTPError.badRequest("An attachment put needs path and hash, and no content.", code: "invalid_operation")
+            }
+            guard ContentHash.isValid(hash) else { throw HTTPError.invalidHash }
+            let path = try NotesController.validEntryPath(rawPath)
+            guard path.kind == .attachment else {
+                throw HTTPError(422, code: "invalid_path", message: "A path ending .md or .markdown names a note, not an attachment.")
+            }
+            let result = try store.putAttachment(db, userID: userID, id: operation.id, path: path, hash: hash,
+                                                 precondition: try Self.precondition(of: operation), device: device)
+            return BatchResult(id: operation.id, status: result.created ? 201 : 200, note: result.note.resource)
         case .put:
             guard let rawPath = operation.path, let content = operation.content else {
                 throw HTTPError.badRequest("A put needs path and content.", code: "invalid_operation")
             }
             let path = try NotesController.validPath(rawPath)
-            let precondition: WritePrecondition
-            switch (operation.ifNoneMatch, operation.ifMatch) {
-            case ("*", nil): precondition = .absent
-            case (nil, let rev?): precondition = .revision(rev)
-            case (nil, nil): throw HTTPError.preconditionRequired
-            default: throw HTTPError.badRequest("Give either if_none_match \"*\" or if_match, not both.", code: "invalid_precondition")
-            }
+            let precondition = try Self.precondition(of: operation)
             let result = try store.put(db, userID: userID, id: operation.id, path: path, content: content, precondition: precondition, device: device)
             return BatchResult(id: operation.id, status: result.created ? 201 : 200, note: result.note.resource)
         case .delete:
             guard let rev = operation.ifMatch else { throw HTTPError.preconditionRequired }
             let note = try store.delete(db, userID: userID, id: operation.id, ifMatch: rev, device: device)
             return BatchResult(id: operation.id, status: 200, note: note.resource)
+        }
+    }
+
+    /// A put's precondition: `if_none_match: "*"` (create) or `if_match` (change), exactly one.
+    private static func precondition(of operation: BatchOperation) throws -> WritePrecondition {
+        switch (operation.ifNoneMatch, operation.ifMatch) {
+        case ("*", nil): .absent
+        case (nil, let rev?): .revision(rev)
+        case (nil, nil): throw HTTPError.preconditionRequired
+        default: throw HTTPError.badRequest("Give either if_none_match \"*\" or if_match, not both.", code: "invalid_precondition")
         }
     }
 }

@@ -20,8 +20,10 @@ struct HTTPRequest: Sendable {
     let query: [String: String]
     /// Request headers in the order received.
     let headers: HTTPHeaders
-    /// The request body, at most `Configuration.maxBodyBytes` long.
+    /// The request body, at most `Configuration.maxBodyBytes` long; empty when it was streamed.
     let body: [UInt8]
+    /// Where the body went instead, when the responder chose to stream it (`BodyAdmission.stream`).
+    let bodySink: (any RequestBodySink)?
     /// The client's IP address as text (`127.0.0.1`, `::1`); IPv4-mapped IPv6 addresses are given
     /// in their IPv4 form so rate limits see one client under one name. When the TCP peer is a
     /// trusted proxy (`Configuration.trustedProxies`), this is the client it forwarded for
@@ -40,6 +42,7 @@ struct HTTPRequest: Sendable {
         query: [String: String] = [:],
         headers: HTTPHeaders = .init(),
         body: [UInt8] = [],
+        bodySink: (any RequestBodySink)? = nil,
         remoteAddress: String = "127.0.0.1",
         isSecure: Bool = false
     ) {
@@ -49,6 +52,7 @@ struct HTTPRequest: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
+        self.bodySink = bodySink
         self.remoteAddress = remoteAddress
         self.isSecure = isSecure
     }

@@ -28,9 +28,12 @@ protocol HTTPResponder: Sendable {
 }
 
 /// What a responder decides about a body from the request's head alone.
-enum BodyAdmission: Sendable, Equatable {
+enum BodyAdmission: Sendable {
     /// Read a body of at most this many bytes (the server's own limit still applies).
     case accept(maxBytes: Int)
+    /// Hand the body, at most `maxBytes`, to `sink` piece by piece instead of holding it in
+    /// memory (it counts against no memory budget); the handler gets it as `HTTPRequest.bodySink`.
+    case stream(any RequestBodySink, maxBytes: Int)
     /// Answer with this error without reading the body.
     case refuse(HTTPError)
 }

@@ -13,6 +13,8 @@ struct HTTPResponse: Sendable {
     var headers: HTTPHeaders
     /// The body bytes (omitted on the wire for `HEAD`, 204 and 304).
     var body: [UInt8]
+    /// A file sent as the body instead of `body` (a download), never read into memory.
+    var file: ResponseFile?
 
     /// Creates a response with the given parts.
     init(status: Int, headers: HTTPHeaders = .init(), body: [UInt8] = []) {

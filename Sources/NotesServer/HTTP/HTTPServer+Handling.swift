@@ -169,6 +169,16 @@ extension HTTPServer {
             return send(.error(error), for: state)
         case .accept(let maxBytes):
             state.bodyLimit = min(maxBytes, configuration.maxBodyBytes)
+        case .stream(let sink, let maxBytes):
+            // On disk, not in memory: no share of the body budget to reserve.
+            state.sink = sink
+            state.bodyLimit = min(maxBytes, configuration.maxBodyBytes)
+            if let length, length > state.bodyLimit {
+                return send(.error(.payloadTooLarge(limit: state.bodyLimit)), for: state)
+            }
+            state.chunked = length == nil
+            setBodyDeadline(of: state, length: length)
+            return .YES
         }
         if let length {
             guard length <= state.bodyLimit else {
@@ -183,18 +193,35 @@ extension HTTPServer {
         } else {
             state.chunked = true
         }
-        if configuration.requestHeaderTimeoutSeconds > 0 {
-            let allowance = Duration.seconds(Double(length ?? state.bodyLimit) / Double(configuration.minimumUploadBytesPerSecond))
-            let deadline = headerDeadline() + allowance
-            state.bodyDeadline = deadline
-            deadlines.setDeadline(connection, deadline)
-        }
+        setBodyDeadline(of: state, length: length)
         return .YES
+    }
+
+    /// The body must arrive by the header deadline plus its size at the minimum upload rate.
+    private func setBodyDeadline(of state: RequestState, length: Int?) {
+        guard configuration.requestHeaderTimeoutSeconds > 0 else { return }
+        let allowance = Duration.seconds(Double(length ?? state.bodyLimit) / Double(configuration.minimumUploadBytesPerSecond))
+        let deadline = headerDeadline() + allowance
+        state.bodyDeadline = deadline
+        deadlines.setDeadline(state.connection, deadline)
     }
 
     /// Keeps a body chunk within the request's limit and, for chunked bodies, the shared budget.
     private func receive(_ chunk: UnsafeRawBufferPointer, into state: RequestState) {
         guard !state.overflowed, state.refusal == nil else { return }
+        if let sink = state.sink {
+            if state.sunkBytes + chunk.count > state.bodyLimit {
+                state.overflowed = true
+                sink.discard()
+            } else if sink.write(chunk) {
+                state.sunkBytes += chunk.count
+            } else {
+                sink.discard()
+                state.refusal = HTTPError(507, code: "insufficient_storage",
+                                          message: "The server could not store this upload; nothing of it was kept. Retry later.")
+            }
+            return
+        }
         if state.chunked && state.body.count + chunk.count <= state.bodyLimit {
             guard bodyBudget.reserve(chunk.count) else {
                 bodyBudget.release(state.reservedBytes)
@@ -261,6 +288,7 @@ extension HTTPServer {
             query: query,
             headers: MHDConnection.headers(of: connection),
             body: state.body,
+            bodySink: state.sink,
             remoteAddress: state.remoteAddress,
             isSecure: state.isSecure
         )
@@ -316,6 +344,9 @@ extension HTTPServer {
     ///
     /// A request that never got an answer (the client went away) is logged as 499, as nginx does.
     func requestCompleted(_ state: RequestState) {
+        // A streamed body no handler took (refused, or the client went away) leaves nothing behind.
+        state.sink?.discard()
+        state.sink = nil
         bodyBudget.release(state.reservedBytes)
         state.reservedBytes = 0
         if configuration.requestHeaderTimeoutSeconds > 0 {

@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads request data out of a libmicrohttpd connection into Swift values.
 ///
 /// Everything is copied while the connection is inside the access handler, so no C pointer
@@ -70,12 +76,20 @@ enum MHDConnection {
         if !(100...599).contains(response.status) {
             response = .error(.internal)
         }
-        let handle: OpaquePointer? = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count,
-                bytes.count == 0 ? nil : UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                .RESPMEM_MUST_COPY
-            )
+        let handle: OpaquePointer?
+        if let file = response.file {
+            // libmicrohttpd owns the descriptor from here and closes it when the answer is sent.
+            guard let fd = file.take() else { return nil }
+            handle = MHD_create_response_from_fd_at_offset64(UInt64(file.length), fd, UInt64(file.offset))
+            if handle == nil { close(fd) }
+        } else {
+            handle = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(
+                    bytes.count,
+                    bytes.count == 0 ? nil : UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                    .RESPMEM_MUST_COPY
+                )
+            }
         }
         guard let handle else { return nil }
         defer { MHD_destroy_response(handle) }
@@ -87,7 +101,7 @@ enum MHDConnection {
         _ = MHD_add_response_header(handle, "X-Request-Id", requestID)
         // Every answer, errors included: a browser must never sniff a note's bytes into HTML.
         _ = MHD_add_response_header(handle, "X-Content-Type-Options", "nosniff")
-        if !response.body.isEmpty && !response.headers.contains("Content-Type") {
+        if (!response.body.isEmpty || response.file != nil) && !response.headers.contains("Content-Type") {
             _ = MHD_add_response_header(handle, "Content-Type", "application/octet-stream")
         }
         if closeAfter {

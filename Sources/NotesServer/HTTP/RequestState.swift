@@ -36,6 +36,10 @@ final class RequestState: @unchecked Sendable {
 
     /// Body bytes received so far (never more than `bodyLimit`).
     var body: [UInt8] = []
+    /// Where a streamed body goes instead of `body` (see `RequestBodySink`).
+    var sink: (any RequestBodySink)?
+    /// Bytes handed to `sink` so far.
+    var sunkBytes = 0
     /// The largest body this request may send (the route's limit, within the server's).
     var bodyLimit = 0
     /// Bytes of the shared body budget this request holds; given back when it completes.

@@ -36,6 +36,7 @@ extension OpenAPIDocument {
                             """,
                         "schema": ["type": "string"],
                     ],
+                    parameter("Kinds"),
                 ],
                 responses: ["200": answer("One page.", schema("TrashPage"))]
             ),

@@ -4,7 +4,7 @@ extension OpenAPIDocument {
         "/v1/notes": [
             "get": operation("listNotes", tag: "notes", access: .signedIn,
                 summary: "Live notes (metadata, no content), ordered by path, paged.",
-                parameters: [parameter("ListLimit"), parameter("After"), parameter("PathFilter")],
+                parameters: [parameter("ListLimit"), parameter("After"), parameter("PathFilter"), parameter("Kinds")],
                 responses: ["200": answer("One page.", schema("NoteListPage"))]
             ),
         ],

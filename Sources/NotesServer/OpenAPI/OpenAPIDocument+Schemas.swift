@@ -62,6 +62,15 @@ extension OpenAPIDocument {
                 ],
                 "max_waiters_per_user": ["type": "integer", "description": "Changes requests one user may have held at once."],
                 "max_waiters": ["type": "integer", "description": "Changes requests the server holds at once in total."],
+                "max_attachment_bytes": [
+                    "type": "integer",
+                    "description": "Largest attachment (`--max-attachment-size`); larger uploads answer 413 before any byte is stored.",
+                ],
+                "upload_chunk_bytes": ["type": "integer", "description": "Size of every upload chunk but the last."],
+                "quota_bytes": [
+                    "type": "integer",
+                    "description": "Attachment bytes each user may store (`--quota`); absent: no quota.",
+                ],
             ],
         ],
         "LoginRequest": [
@@ -194,6 +203,15 @@ extension OpenAPIDocument {
                 "created_at": ["type": "string", "format": "date-time"],
                 "updated_at": ["type": "string", "format": "date-time"],
                 "deleted": ["type": "boolean", "description": "True for a tombstone."],
+                "kind": [
+                    "type": "string",
+                    "enum": ["note", "attachment"],
+                    "description": "Note or attachment (absent from servers before attachments: note).",
+                ],
+                "media_type": [
+                    "type": "string",
+                    "description": "An attachment's media type, from the fixed table by extension; absent for notes.",
+                ],
             ],
         ],
         "PutNoteRequest": [
@@ -264,7 +282,16 @@ extension OpenAPIDocument {
                 "content": [
                     "type": "string",
                     "nullable": true,
-                    "description": "Only when one revision is asked for: a merge base.",
+                    "description": "Only when one revision of a note is asked for: a merge base (never for attachments).",
+                ],
+                "kind": [
+                    "type": "string",
+                    "enum": ["note", "attachment"],
+                    "description": "Note or attachment (absent from servers before attachments: note).",
+                ],
+                "media_type": [
+                    "type": "string",
+                    "description": "An attachment's media type, from the fixed table by extension; absent for notes.",
                 ],
                 "device": [
                     "type": "string",
@@ -331,6 +358,19 @@ extension OpenAPIDocument {
                     "description": "The revision the write is based on (update, delete).",
                 ],
                 "if_none_match": ["type": "string", "enum": ["*"], "nullable": true, "description": "`*` to create."],
+                "kind": [
+                    "type": "string",
+                    "enum": ["note", "attachment"],
+                    "description": "What a put writes (default note). An attachment put carries `hash`, not `content`.",
+                ],
+                "hash": [
+                    "type": "string",
+                    "nullable": true,
+                    "description": """
+                        An attachment put: the SHA-256 of content the caller's store holds (uploaded, or reported present \
+                        by `/v1/content/missing`); else `409 content_missing`.
+                        """,
+                ],
             ],
         ],
         "BatchRequest": [

@@ -14,7 +14,7 @@ extension OpenAPIDocument {
                     in total (see `/v1/limits`); past a cap, and while it shuts down, the empty page comes at once, \
                     with `Retry-After` past a cap.
                     """,
-                parameters: [parameter("Since"), parameter("ChangesLimit"), parameter("Include"), parameter("Wait")],
+                parameters: [parameter("Since"), parameter("ChangesLimit"), parameter("Include"), parameter("Wait"), parameter("Kinds")],
                 responses: [
                     "200": answer(
                         "One page of changes (empty when a long poll's wait ended).",

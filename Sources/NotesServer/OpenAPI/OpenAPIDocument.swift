@@ -12,13 +12,13 @@ enum OpenAPIDocument {
 
     /// The complete document.
     static let document: OpenAPIValue = .merged(root, [
-        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths, signInPaths),
+        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths, signInPaths, attachmentPaths),
         "components": [
             "securitySchemes": securitySchemes,
-            "parameters": parameters,
+            "parameters": .merged(parameters, attachmentParameters),
             "headers": headers,
             "responses": responses,
-            "schemas": .merged(schemas, historySchemas, publicationSchemas, signInSchemas),
+            "schemas": .merged(schemas, historySchemas, publicationSchemas, signInSchemas, attachmentSchemas),
         ],
     ])
 
@@ -66,6 +66,7 @@ enum OpenAPIDocument {
             ["name": "sync", "description": "The changes feed and batched writes that sync is built on."],
             ["name": "search", "description": "Full-text search."],
             ["name": "publications", "description": "Published notes: read-only pages anyone with the link can open."],
+            ["name": "attachments", "description": "Attachment contents: uploads, downloads, what the server lacks."],
         ],
     ]
 }

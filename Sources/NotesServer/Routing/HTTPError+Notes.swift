@@ -50,6 +50,9 @@ extension NoteStoreError: HTTPAnswerable {
             HTTPError(409, code: "path_taken", message: "Another note already has the path \(path) (paths are compared ignoring case).")
         case .tooLarge(let limit, let size):
             HTTPError(413, code: "note_too_large", message: "A note may hold at most \(limit) bytes; this one has \(size).")
+        case .kindMismatch(let existing):
+            HTTPError(422, code: "kind_mismatch",
+                      message: "This id belongs to \(existing == .note ? "a note" : "an attachment"); an entry keeps its kind (delete it and create a new one).")
         case .resyncRequired:
             HTTPError(410, code: "resync_required",
                       message: "This cursor is older than the deletions the server keeps; sync again from the beginning (since=0).")

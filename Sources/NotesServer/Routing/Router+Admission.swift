@@ -12,13 +12,19 @@ extension Router {
 
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         do {
-            let access = try access(method: head.method, path: head.path)
-            guard access != .open else { return .accept(maxBytes: openBodyLimit) }
+            let (route, parameters) = try route(method: head.method, path: head.path)
+            guard route.access != .open else { return .accept(maxBytes: openBodyLimit) }
             let principal = try authenticator.authenticate(head)
-            if access == .write, principal.scope != .write { throw HTTPError.insufficientScope }
+            if route.access == .write, principal.scope != .write { throw HTTPError.insufficientScope }
+            if let makeSink = route.bodySink {
+                let streamed = try makeSink(RequestContext(request: head, parameters: parameters, principal: principal))
+                return .stream(streamed.sink, maxBytes: streamed.maxBytes)
+            }
             return .accept(maxBytes: .max)
         } catch let error as HTTPError {
             return .refuse(error)
+        } catch let error as any HTTPAnswerable {
+            return .refuse(error.httpError)
         } catch {
             log("req=\(head.id) internal error while checking a request's head: \(error)")
             return .refuse(.internal)

@@ -18,12 +18,16 @@ struct Router: HTTPResponder {
     }
 
     typealias Handler = @Sendable (RequestContext) throws -> HTTPOutcome
+    /// Decides, from an authenticated request's head, where its body streams and how long it may be.
+    typealias BodySinkMaker = @Sendable (RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int)
 
-    private struct Route: Sendable {
+    struct Route: Sendable {
         let method: String
         let pattern: [Substring]
         let access: Access
         let handler: Handler
+        /// Set for routes whose body goes to disk as it arrives (see `addStreaming`).
+        var bodySink: BodySinkMaker?
     }
 
     private var routes: [Route] = []
@@ -46,6 +50,13 @@ struct Router: HTTPResponder {
     /// Registers `handler` for `method` on `pattern`.
     mutating func add(_ method: String, _ pattern: String, access: Access, handler: @escaping Handler) {
         routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+    }
+
+    /// Registers a route whose body is never held in memory: `sink` (run once the head is in and
+    /// the caller authenticated) says where it goes; `handler` finds it as `request.bodySink`.
+    mutating func addStreaming(_ method: String, _ pattern: String, access: Access, sink: @escaping BodySinkMaker,
+                               handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, bodySink: sink))
     }
 
     /// Every registered route as (method, pattern such as `/v1/notes/:id`, access), in
@@ -92,11 +103,18 @@ struct Router: HTTPResponder {
     /// The access of the route `method` and `path` reach, decided as `route` decides it.
     /// - Throws: 404 or 405 (with `Allow`) when no route takes the request.
     func access(method rawMethod: String, path: String) throws(HTTPError) -> Access {
+        try route(method: rawMethod, path: path).route.access
+    }
+
+    /// The route `method` and `path` reach, with its path parameters.
+    /// - Throws: 404 or 405 (with `Allow`) when no route takes the request.
+    func route(method rawMethod: String, path: String) throws(HTTPError) -> (route: Route, parameters: [String: String]) {
         let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
         let method = rawMethod == "HEAD" ? "GET" : rawMethod
         var allowed: [String] = []
-        for route in routes where Self.match(route.pattern, segments) != nil {
-            if route.method == method { return route.access }
+        for route in routes {
+            guard let parameters = Self.match(route.pattern, segments) else { continue }
+            if route.method == method { return (route, parameters) }
             allowed.append(route.method)
         }
         if allowed.isEmpty { throw HTTPError.notFound("There is no endpoint at this path.") }

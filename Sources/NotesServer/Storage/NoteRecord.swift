@@ -1,6 +1,6 @@
 import NotesCore
 
-/// A note row as the server stores it.
+/// An entry row (a note or an attachment) as the server stores it.
 struct NoteRecord: Sendable {
     let id: NoteID
     let path: String
@@ -11,25 +11,31 @@ struct NoteRecord: Sendable {
     let createdAt: Int64
     let updatedAt: Int64
     let deleted: Bool
+    /// Note or attachment; an attachment's bytes are in the content store under `hash`.
+    let kind: EntryKind
+    /// An attachment's media type (`MediaType.forPath`); nil for notes.
+    let mediaType: String?
 
-    /// The wire form; `content` is included only when it was loaded.
+    /// The wire form; `content` is included only when it was loaded, and never for an attachment.
     var resource: NoteResource {
-        NoteResource(id: id, path: path, content: content, hash: hash, rev: rev, size: size,
+        NoteResource(id: id, path: path, content: kind == .note ? content : nil, hash: hash, rev: rev, size: size,
                      createdAt: WireTime.string(fromMilliseconds: createdAt),
-                     updatedAt: WireTime.string(fromMilliseconds: updatedAt), deleted: deleted)
+                     updatedAt: WireTime.string(fromMilliseconds: updatedAt), deleted: deleted,
+                     kind: kind, mediaType: mediaType)
     }
 
     /// The same note without its content, for metadata answers.
     var withoutContent: NoteRecord {
         NoteRecord(id: id, path: path, content: nil, hash: hash, size: size, rev: rev,
-                   createdAt: createdAt, updatedAt: updatedAt, deleted: deleted)
+                   createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, kind: kind, mediaType: mediaType)
     }
 
     /// Columns to select, in the order `init(row:contentColumn:)` reads them.
-    static let columns = "id, path, hash, size, rev, created_at, updated_at, deleted"
+    static let columns = "id, path, hash, size, rev, created_at, updated_at, deleted, kind, media_type"
     static let columnsWithContent = columns + ", content"
 
-    init(id: NoteID, path: String, content: String?, hash: String, size: Int, rev: Int64, createdAt: Int64, updatedAt: Int64, deleted: Bool) {
+    init(id: NoteID, path: String, content: String?, hash: String, size: Int, rev: Int64, createdAt: Int64, updatedAt: Int64, deleted: Bool,
+         kind: EntryKind = .note, mediaType: String? = nil) {
         self.id = id
         self.path = path
         self.content = content
@@ -39,13 +45,16 @@ struct NoteRecord: Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.deleted = deleted
+        self.kind = kind
+        self.mediaType = mediaType
     }
 
     /// Reads a row selected with `columns` (plus `content` last when `withContent`).
     init(row: Statement, withContent: Bool) throws {
         guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
-        self.init(id: id, path: row.string(1), content: withContent ? row.string(8) : nil, hash: row.string(2),
-                  size: row.int(3), rev: row.int64(4), createdAt: row.int64(5), updatedAt: row.int64(6), deleted: row.bool(7))
+        self.init(id: id, path: row.string(1), content: withContent ? row.string(10) : nil, hash: row.string(2),
+                  size: row.int(3), rev: row.int64(4), createdAt: row.int64(5), updatedAt: row.int64(6), deleted: row.bool(7),
+                  kind: EntryKind(rawValue: row.string(8)) ?? .note, mediaType: row.isNull(9) ? nil : row.string(9))
     }
 }
 

@@ -12,7 +12,8 @@ extension NoteStore {
     /// - Returns: the cursor after the last note taken, and whether more changes follow.
     /// - Throws: 410 `resync_required` when tombstones newer than a delta cursor were already
     ///   purged, or when the cursor is ahead of the account (the database was restored from a backup).
-    func changes(userID: Int64, since: NoteChangesCursor, limit: Int, includeContent: Bool,
+    /// Only entries `kinds` lets through are taken; the cursor still moves past the others.
+    func changes(userID: Int64, since: NoteChangesCursor, limit: Int, includeContent: Bool, kinds: EntryKindFilter = .legacyNotes,
                  take: (NoteRecord) throws -> Bool) throws -> (cursor: NoteChangesCursor, hasMore: Bool) {
         try database.read { db in
             let account = try db.first("SELECT last_rev, purged_through FROM users WHERE id = ?", [userID]) {
@@ -22,7 +23,7 @@ extension NoteStore {
                 throw NoteStoreError.resyncRequired
             }
             let columns = includeContent ? NoteRecord.columnsWithContent : NoteRecord.columns
-            let statement = try db.statement("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? ORDER BY rev LIMIT ?")
+            let statement = try db.statement("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? AND \(kinds.sql) ORDER BY rev LIMIT ?")
             try statement.bind([userID, since.rev, limit + 1])
             defer { statement.reset() }
             var taken = 0
@@ -48,28 +49,34 @@ extension NoteStore {
         }
     }
 
-    /// Every revision of a note, newest first, without content.
+    /// Every revision of an entry, newest first, without content.
     func revisions(userID: Int64, id: NoteID) throws -> [RevisionResource] {
         try database.read { db in
             try db.query("""
-                SELECT rev, path, hash, size, deleted, created_at, device FROM revisions WHERE user_id = ? AND note_id = ? ORDER BY rev DESC
+                SELECT rev, path, hash, size, deleted, created_at, device, kind, media_type FROM revisions
+                WHERE user_id = ? AND note_id = ? ORDER BY rev DESC
                 """, [userID, id.value]) { row in
                 RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
                                  deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: nil,
-                                 device: row.isNull(6) ? nil : row.string(6))
+                                 device: row.isNull(6) ? nil : row.string(6), kind: EntryKind(rawValue: row.string(7)) ?? .note,
+                                 mediaType: row.isNull(8) ? nil : row.string(8))
             }
         }
     }
 
-    /// One revision of a note with its content: a merge base for sync.
+    /// One revision of an entry: a note's with its content (a merge base for sync), an
+    /// attachment's with its hash only (its bytes are fetched by hash).
     func revision(userID: Int64, id: NoteID, rev: Int64) throws -> RevisionResource? {
         try database.read { db in
             try db.first("""
-                SELECT rev, path, hash, size, deleted, created_at, content, device FROM revisions WHERE user_id = ? AND note_id = ? AND rev = ?
+                SELECT rev, path, hash, size, deleted, created_at, content, device, kind, media_type FROM revisions
+                WHERE user_id = ? AND note_id = ? AND rev = ?
                 """, [userID, id.value, rev]) { row in
-                RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
-                                 deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: row.string(6),
-                                 device: row.isNull(7) ? nil : row.string(7))
+                let kind = EntryKind(rawValue: row.string(8)) ?? .note
+                return RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
+                                        deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)),
+                                        content: kind == .note ? row.string(6) : nil,
+                                        device: row.isNull(7) ? nil : row.string(7), kind: kind, mediaType: row.isNull(9) ? nil : row.string(9))
             }
         }
     }
@@ -93,7 +100,7 @@ extension NoteStore {
             let hits = try db.query("""
                 SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, char(2), char(3), '…', 16)
                 FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
-                WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0
+                WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.kind = 'note'
                 ORDER BY bm25(notes_fts) LIMIT ?
                 """, [match, userID, limit]) { row -> SearchResults.Hit? in
                 guard let id = NoteID(row.string(0)) else { return nil }

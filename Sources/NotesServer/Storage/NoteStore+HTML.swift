@@ -20,7 +20,7 @@ extension NoteStore {
             try db.first("""
                 SELECT n.nid, n.path, n.rev, r.html, CASE WHEN r.nid IS NULL THEN n.content END
                 FROM notes n LEFT JOIN rendered_html r ON r.nid = n.nid AND r.rev = n.rev AND r.renderer = ?
-                WHERE n.user_id = ? AND n.id = ? AND n.deleted = 0
+                WHERE n.user_id = ? AND n.id = ? AND n.deleted = 0 AND n.kind = 'note'
                 """, [Self.renderingVersion, userID, id.value]) { row in
                 (nid: row.int64(0), path: row.string(1), rev: row.int64(2),
                  kept: row.isNull(3) ? nil : row.string(3), content: row.isNull(4) ? nil : row.string(4))

@@ -16,13 +16,14 @@ extension NoteStore {
     /// Deleted notes that still have content to bring back, most recently deleted first:
     /// those with a tombstone revision below `before` (all when nil), at `path` when given.
     /// A purged note (a tombstone without revisions) is not listed: nothing of it is left.
-    func trash(userID: Int64, path: String?, before: Int64?, limit: Int) throws -> [TrashRow] {
+    /// Only entries `kinds` lets through (clients before attachments see notes only).
+    func trash(userID: Int64, path: String?, before: Int64?, limit: Int, kinds: EntryKindFilter = .legacyNotes) throws -> [TrashRow] {
         try database.read { db in
             try db.query("""
                 SELECT n.id, n.path, n.rev, n.updated_at, r.rev, r.size
                 FROM notes n JOIN revisions r ON r.user_id = n.user_id AND r.note_id = n.id AND r.rev =
                     (SELECT max(rev) FROM revisions WHERE user_id = n.user_id AND note_id = n.id AND deleted = 0)
-                WHERE n.user_id = ? AND n.deleted = 1 AND n.rev < ? AND (? IS NULL OR n.path = ?)
+                WHERE n.user_id = ? AND n.deleted = 1 AND n.rev < ? AND (? IS NULL OR n.path = ?) AND \(kinds.sql(table: "n"))
                 ORDER BY n.rev DESC LIMIT ?
                 """, [userID, before ?? Int64.max, path, path, limit]) { row -> TrashRow in
                 guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }

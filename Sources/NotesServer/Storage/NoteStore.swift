@@ -31,15 +31,16 @@ struct NoteStore: Sendable {
         try database.read { db in try Self.load(db, userID: userID, id: id, withContent: true) }
     }
 
-    /// Live notes ordered by path, after the path `after`, at most `limit`; `path` filters to one.
-    func list(userID: Int64, after: String?, limit: Int, path: String?) throws -> [NoteRecord] {
+    /// Live entries of the kinds `kinds` lets through, ordered by path, after the path
+    /// `after`, at most `limit`; `path` filters to one.
+    func list(userID: Int64, after: String?, limit: Int, path: String?, kinds: EntryKindFilter = .legacyNotes) throws -> [NoteRecord] {
         try database.read { db in
             if let path {
-                return try db.query("SELECT \(NoteRecord.columns) FROM notes WHERE user_id = ? AND deleted = 0 AND path = ?",
+                return try db.query("SELECT \(NoteRecord.columns) FROM notes WHERE user_id = ? AND deleted = 0 AND path = ? AND \(kinds.sql)",
                                     [userID, path]) { try NoteRecord(row: $0, withContent: false) }
             }
             return try db.query("""
-                SELECT \(NoteRecord.columns) FROM notes WHERE user_id = ? AND deleted = 0 AND path > ? ORDER BY path LIMIT ?
+                SELECT \(NoteRecord.columns) FROM notes WHERE user_id = ? AND deleted = 0 AND path > ? AND \(kinds.sql) ORDER BY path LIMIT ?
                 """, [userID, after ?? "", limit]) { try NoteRecord(row: $0, withContent: false) }
         }
     }
@@ -59,8 +60,40 @@ struct NoteStore: Sendable {
         guard size <= limits.maxNoteBytes else {
             throw NoteStoreError.tooLarge(limit: limits.maxNoteBytes, size: size)
         }
-        let hash = SHA256.hex(of: content)
+        return try putEntry(db, userID: userID, id: id, path: path, body: .note(content), hash: SHA256.hex(of: content), size: size,
+                            precondition: precondition, device: device)
+    }
+
+    /// Creates or changes an attachment (content and/or path) if `precondition` holds: the
+    /// user's content store must hold `hash` (uploaded, or reported present and held), whose
+    /// size is recorded; the media type comes from the path.
+    /// - Throws: as `put`, and `ContentStoreError.contentMissing` when the store lacks `hash`.
+    func putAttachment(_ db: Database, userID: Int64, id: NoteID, path: NotePath, hash: String, precondition: WritePrecondition,
+                       device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
+        guard let size = try ContentStore.size(db, userID: userID, hash: hash) else { throw ContentStoreError.contentMissing(hash) }
+        return try putEntry(db, userID: userID, id: id, path: path, body: .attachment, hash: hash, size: size,
+                            precondition: precondition, device: device)
+    }
+
+    /// What an entry write stores besides its hash and size.
+    private enum EntryBody {
+        case note(String)
+        case attachment
+
+        var kind: EntryKind {
+            if case .note = self { return .note }
+            return .attachment
+        }
+    }
+
+    private func putEntry(_ db: Database, userID: Int64, id: NoteID, path: NotePath, body: EntryBody, hash: String, size: Int,
+                          precondition: WritePrecondition, device: String?) throws -> (note: NoteRecord, created: Bool) {
+        let kind = body.kind
+        let content: String
+        if case .note(let text) = body { content = text } else { content = "" }
+        let mediaType = kind == .attachment ? MediaType.forPath(path.value).value : nil
         let existing = try Self.load(db, userID: userID, id: id, withContent: false)
+        if let existing, existing.kind != kind { throw NoteStoreError.kindMismatch(existing: existing.kind) }
         switch precondition {
         case .absent:
             if let existing, !existing.deleted {
@@ -89,19 +122,21 @@ struct NoteStore: Sendable {
         let createdAt = (existing?.deleted == false ? existing?.createdAt : nil) ?? now
         if existing == nil {
             try db.run("""
-                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-                """, userID, id.value, path.value, path.collisionKey, content, hash, size, rev, createdAt, now)
+                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                """, userID, id.value, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, kind.rawValue, mediaType)
         } else {
             try Self.forgetRendered(db, userID: userID, id: id)
             try db.run("""
-                UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0
+                UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0,
+                    media_type = ?
                 WHERE user_id = ? AND id = ?
-                """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, userID, id.value)
+                """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, mediaType, userID, id.value)
         }
-        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, deleted: false, now: now, device: device)
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, size: size, deleted: false,
+                           now: now, device: device, kind: kind, mediaType: mediaType)
         let note = NoteRecord(id: id, path: path.value, content: nil, hash: hash, size: size, rev: rev,
-                              createdAt: createdAt, updatedAt: now, deleted: false)
+                              createdAt: createdAt, updatedAt: now, deleted: false, kind: kind, mediaType: mediaType)
         return (note, created)
     }
 
@@ -127,9 +162,10 @@ struct NoteStore: Sendable {
         try db.run("""
             UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1 WHERE user_id = ? AND id = ?
             """, emptyHash, rev, now, userID, id.value)
-        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, deleted: true, now: now, device: device)
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, size: 0, deleted: true,
+                           now: now, device: device, kind: existing.kind, mediaType: existing.mediaType)
         return NoteRecord(id: id, path: existing.path, content: nil, hash: emptyHash, size: 0, rev: rev,
-                          createdAt: existing.createdAt, updatedAt: now, deleted: true)
+                          createdAt: existing.createdAt, updatedAt: now, deleted: true, kind: existing.kind, mediaType: existing.mediaType)
     }
 
     static func load(_ db: Database, userID: Int64, id: NoteID, withContent: Bool) throws -> NoteRecord? {
@@ -144,10 +180,12 @@ struct NoteStore: Sendable {
         return rev
     }
 
-    private func appendRevision(_ db: Database, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, deleted: Bool, now: Int64, device: String?) throws {
+    private func appendRevision(_ db: Database, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, size: Int,
+                                deleted: Bool, now: Int64, device: String?, kind: EntryKind, mediaType: String?) throws {
         try db.run("""
-            INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, userID, id.value, rev, path, content, hash, content.utf8.count, deleted, now, device)
+            INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, userID, id.value, rev, path, content, hash, size, deleted, now, device, kind.rawValue, mediaType)
     }
 
     /// How many live (not deleted) notes `userID` has.
@@ -158,6 +196,7 @@ struct NoteStore: Sendable {
     /// Deletes every note and revision of `userID`, inside the caller's transaction (the
     /// account is being deleted); the search rows go with the notes (`notes_fts_delete`).
     static func deleteAll(of userID: Int64, in db: Database) throws {
+        try ContentStore.deleteAll(of: userID, in: db)
         try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
         try db.run("DELETE FROM notes WHERE user_id = ?", userID)
     }

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// Why the note store refused a read or a write, in the domain's words; the routing layer
 /// chooses the answer (`HTTPError+Notes.swift`).
 enum NoteStoreError: Error, Equatable {
@@ -7,6 +9,8 @@ enum NoteStoreError: Error, Equatable {
     case pathTaken(String)
     /// The content is over the published note limit.
     case tooLarge(limit: Int, size: Int)
+    /// The id belongs to an entry of the other kind (a note cannot become an attachment).
+    case kindMismatch(existing: EntryKind)
     /// A changes cursor older than the deletions the server keeps (or from the future).
     case resyncRequired
 }

@@ -13,6 +13,7 @@ enum ServerSchema {
         .init(version: 5, name: "HTML rendered at first read and kept per revision, off the write path", sql: renderedHTMLV5),
         .init(version: 6, name: "search index changes queued and applied once per transaction", sql: searchQueueV6),
         .init(version: 7, name: "kept renderings carry the renderer's version", sql: renderingVersionV7),
+        .init(version: 8, name: "attachments: entry kinds, media types, contents, holds and uploads", sql: attachmentsV8),
         .init(version: 9, name: "published notes, readable by an unguessable link", sql: publicationsV9),
         .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
         .init(version: 11, name: "identities at OpenID Connect providers, sign-in state, one-time login codes", sql: signInV11),

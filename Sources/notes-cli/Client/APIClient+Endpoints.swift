@@ -17,7 +17,8 @@ extension APIClient {
 
     /// `GET /v1/notes`: one page of live notes (no content), ordered by path.
     func listNotes(limit: Int, after cursor: String? = nil, path: String? = nil) async throws -> NoteListPage {
-        var query = [("limit", String(limit))]
+        // Both kinds: without `kinds` the server lists notes only (clients from before attachments).
+        var query = [("limit", String(limit)), ("kinds", "note,attachment")]
         if let cursor { query.append(("after", cursor)) }
         if let path { query.append(("path", path)) }
         return try await json(NoteListPage.self, APIRequest("GET", "/v1/notes", query: query))

@@ -7,7 +7,9 @@ struct CatCommand: Command {
     static let spec = CommandSpec(
         "cat", abstract: "Print notes from the server",
         discussion: """
-            Prints each note's exact bytes to stdout, in the order given. The notes are fetched
+            Prints each note's exact bytes to stdout, in the order given; an attachment (any file
+            that is not .md) is streamed as its exact bytes, verified against its hash, and is
+            refused on a terminal (redirect it to a file). The notes are fetched
             in parallel and each is checked against its hash. A path with no note is reported on
             stderr, the others are still printed, and the exit code is 1. Inside a notes folder
             PATH is relative to the current directory and the folder's account is used; elsewhere
@@ -56,10 +58,18 @@ struct CatCommand: Command {
             return try await Self.printRevision(Int64(rev), of: HistoryTarget(path: paths[0], folder: folder, client: client), json: json, terminal)
         }
 
-        let contents = try await Self.fetch(paths, with: client)
+        // Attachments are streamed in order between the notes; notes are fetched in parallel.
+        let attachments = try await Self.attachments(among: paths, with: client)
+        let contents = try await Self.fetch(paths.filter { attachments[$0] == nil }, with: client)
+        var next = contents.makeIterator()
         var missing = false
-        for (path, content) in zip(paths, contents) {
-            if let content {
+        for path in paths {
+            if let attachment = attachments[path] {
+                guard try await AttachmentOutput.write(attachment, with: client, terminal) else {
+                    missing = true
+                    continue
+                }
+            } else if let content = next.next() ?? nil {
                 Self.printNote(content, terminal)
             } else {
                 terminal.printError("notes cat: no note at \(path.value)")
@@ -78,6 +88,10 @@ struct CatCommand: Command {
             try CommandSupport.printJSON(revision, terminal)
         } else if revision.deleted {
             throw CLIError.failure("revision \(rev) of \(target.path.value) is its deletion and has no content")
+        } else if revision.kind == .attachment {
+            // Fetched by hash: the server keeps the content of every kept revision.
+            guard try await AttachmentOutput.write(path: revision.path, hash: revision.hash, size: revision.size,
+                                                   with: target.client, terminal) else { return .failure }
         } else {
             printNote(Data((revision.content ?? "").utf8), terminal)
         }
@@ -92,6 +106,15 @@ struct CatCommand: Command {
         } else {
             FileHandle.standardOutput.write(content)
         }
+    }
+
+    /// The attachments among `paths`, by path (one listing request each, before any output).
+    private static func attachments(among paths: [NotePath], with client: APIClient) async throws -> [NotePath: NoteResource] {
+        var found: [NotePath: NoteResource] = [:]
+        for path in paths where path.kind == .attachment {
+            if let entry = try await client.note(atPath: path), entry.kind == .attachment { found[path] = entry }
+        }
+        return found
     }
 
     /// Each path's bytes (nil when no note has that path), in the order of `paths`.
@@ -117,6 +140,7 @@ struct CatCommand: Command {
 
     private static func content(of path: NotePath, with client: APIClient) async throws -> Data? {
         guard let note = try await client.note(atPath: path) else { return nil }
+        if note.kind == .attachment { return nil }  // streamed by `run`, never held whole
         do {
             return try await client.rawContent(of: note.id)
         } catch ClientError.status(let error) where error.status == 404 {

@@ -29,17 +29,18 @@ struct ExportCommand: Command {
             a folder or from the server. Exporting again rewrites only the files that changed and
             removes those of deleted notes; OUTDIR/.notes-export.json lists what export wrote, and
             nothing else in OUTDIR is ever replaced or removed. OUTDIR may not be DIR or inside it.
-            With --remote, a path from the server that is not a valid note path is refused and
-            reported, never written; the server holds notes only, so no other file is copied.
+            With --remote, attachments on the server that notes link to or embed (every one with
+            --all-files) are downloaded, checked against their hashes, and copied the same way; a
+            path from the server that is not a valid path is refused and reported, never written.
             """,
         usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict] [--commonmark] [--all-files]"],
         options: [
             .value("html", .directory, placeholder: "OUTDIR", help: "Where to write the site (created if needed)"),
-            .flag("remote", help: "Export the notes on the server instead of a folder (not with DIR; notes only, no other files yet)"),
+            .flag("remote", help: "Export the notes and attachments on the server instead of a folder (not with DIR)"),
             .value("title", placeholder: "TITLE", default: "Notes", help: "The site's title on the index page"),
             .flag("strict", help: "Fail (exit 1), writing nothing, when a link points to a missing note or file"),
             .flag("commonmark", help: "Pure CommonMark: leave [[wiki links]] as text"),
-            .flag("all-files", help: "Copy every file of DIR (but ignored ones), not only those notes link to"),
+            .flag("all-files", help: "Copy every file of DIR (but ignored ones), or every attachment with --remote, not only those notes link to"),
             .value("server", .url, placeholder: "URL", help: "With --remote: the server (default: NOTES_SERVER, else the one you signed in to)"),
             .value("username", short: "u", placeholder: "NAME", help: "With --remote: the account (default: the last signed in)"),
         ],
@@ -68,9 +69,6 @@ struct ExportCommand: Command {
         if remote, let folder {
             throw CLIError.usage("export either the folder \(folder) or the server (--remote), not both")
         }
-        if remote, allFiles {
-            throw CLIError.usage("--all-files needs a folder: the server holds notes only")
-        }
         if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username" : nil {
             throw CLIError.usage("\(option) goes with --remote")
         }
@@ -79,8 +77,10 @@ struct ExportCommand: Command {
     func run(_ terminal: Terminal) async throws -> ExitCode {
         let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
         let source: any ExportSource
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("notes-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
         if remote {
-            source = RemoteSource(client: try CommandSupport.client(account, terminal))
+            source = RemoteSource(client: try CommandSupport.client(account, terminal), staging: staging)
         } else {
             let sourcePath = try FolderPaths.existingFolder(folder ?? ".")
             if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {
@@ -101,6 +101,11 @@ struct ExportCommand: Command {
         }
         if strict, !site.missingLinks.isEmpty {
             throw CLIError.failure("\(site.missingLinks.count) broken link(s); nothing written (--strict)")
+        }
+        if let remote = source as? RemoteSource {
+            // Only the attachments the site copies are downloaded, each once.
+            let needed = site.files.compactMap { file -> URL? in if case .copy(let url) = file.content { url } else { nil } }
+            try await remote.download(needed, of: notes.downloads)
         }
         let summary = try SiteWriter(directory: outputURL).write(site)
         for path in summary.keptEdited {

@@ -69,7 +69,7 @@ struct HistoryTarget: Sendable {
     }
 
     /// The folder-relative note path that `raw` names, typed in `cwd`.
-    /// - Throws: a usage error for a path outside the folder or not a note path.
+    /// - Throws: a usage error for a path outside the folder or not an entry path (any extension).
     static func resolve(_ raw: String, in folder: SyncFolder?, cwd: String) throws -> NotePath {
         var relative = raw
         if let folder {
@@ -82,9 +82,9 @@ struct HistoryTarget: Sendable {
             relative = String(standard.dropFirst(prefix.count))
         }
         do {
-            return try NotePath(relative)
+            return try NotePath(entry: relative)
         } catch {
-            throw CLIError.usage("'\(raw)' is not a note path: \(error)")
+            throw CLIError.usage("'\(raw)' is not a path of a note or attachment: \(error)")
         }
     }
 
@@ -95,7 +95,13 @@ struct HistoryTarget: Sendable {
     /// on Linux (seen with an unreachable server: `notes purge` hung in `URLSessionTask.cancel`).
     func candidates() async throws -> [Candidate] {
         let live = try await client.note(atPath: path)
-        let deleted = try await client.trash(path: path.value)
+        let deleted: [TrashEntry]
+        do {
+            deleted = try await client.trash(path: path.value)
+        } catch ClientError.status(let error) where error.status == 400 && path.kind == .attachment && live != nil {
+            // A server whose trash takes only note paths: the live attachment's history still shows.
+            deleted = []
+        }
         return (live.map { [Candidate.live($0)] } ?? []) + deleted.map { Candidate.deleted($0) }
     }
 

@@ -5,17 +5,19 @@ import NotesCore
 /// `notes ls`: every note on the server, for scripts.
 struct ListCommand: Command {
     static let spec = CommandSpec(
-        "ls", abstract: "List the notes on the server",
+        "ls", abstract: "List the notes and attachments on the server",
         discussion: """
-            Lists every live note on the server by path, one per line, reading all pages.
+            Lists every live note and attachment on the server by path, one per line, reading all
+            pages. With --long, each line also says its revision, size in bytes, last change and
+            kind (note or attachment, last, so scripts reading the first four columns keep working).
             Control characters in paths are shown as \\u{1b} and the like; --json keeps them exact.
             """,
         options: [
             .flag("long", short: "l", help: """
-                Also show revision, size in bytes and last change (UTC); on a terminal with a header and \
-                aligned columns, elsewhere tab-separated without a header
+                Also show revision, size in bytes, last change (UTC) and kind; on a terminal with a header \
+                and aligned columns, elsewhere tab-separated without a header
                 """),
-            .flag("json", help: "Print {\"notes\": [...]} with each note's metadata"),
+            .flag("json", help: "Print {\"notes\": [...]} with each entry's metadata (kind, size, media type included)"),
         ] + CommandSupport.accountOptions)
 
     /// The `--json` output.
@@ -47,9 +49,10 @@ struct ListCommand: Command {
             return .success
         }
         // A header only on a terminal: scripts reading `ls -l` get the tab-separated lines as before.
-        var table = TextTable(header: ["REV", "SIZE", "UPDATED", "PATH"])
+        var table = TextTable(header: ["REV", "SIZE", "UPDATED", "PATH", "KIND"])
         for note in notes {
-            table.append([String(note.rev), String(note.size), Terminal.printable(note.updatedAt), Terminal.printable(note.path)])
+            table.append([String(note.rev), String(note.size), Terminal.printable(note.updatedAt), Terminal.printable(note.path),
+                          note.kind.rawValue])
         }
         let lines = table.render(forTerminal: terminal.stdoutIsTTY)
         terminal.write(lines)

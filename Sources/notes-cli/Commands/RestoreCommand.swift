@@ -78,8 +78,12 @@ struct RestoreCommand: Command {
         }()
         let restored: NoteResource
         do {
-            let ifMatch: Int64? = note.isDeleted ? nil : note.rev
-            restored = try await target.client.putNote(note.id, PutNoteRequest(path: path, content: revision.content ?? ""), ifMatch: ifMatch)
+            if revision.kind == .attachment {
+                restored = try await Self.restoreAttachment(note, revision, at: path, client: target.client)
+            } else {
+                let ifMatch: Int64? = note.isDeleted ? nil : note.rev
+                restored = try await target.client.putNote(note.id, PutNoteRequest(path: path, content: revision.content ?? ""), ifMatch: ifMatch)
+            }
         } catch ClientError.status(let error) where error.status == 409 {
             throw CLIError.failure("\(path) is taken by another note; restore it at another path with --to NEWPATH")
         } catch ClientError.status(let error) where error.status == 412 {
@@ -95,5 +99,25 @@ struct RestoreCommand: Command {
             terminal.print("restored \(restored.path) from revision \(revision.rev) as revision \(restored.rev); `notes sync` brings it to your folders")
         }
         return .success
+    }
+
+    /// An attachment is restored by hash: the server must still hold the revision's content
+    /// (asking also holds it until the put commits), then one batch put names it.
+    private static func restoreAttachment(_ note: HistoryTarget.Candidate, _ revision: RevisionResource, at path: String,
+                                          client: APIClient) async throws -> NoteResource {
+        let remote = APISyncRemote(client: client)
+        guard try await remote.missingContent([revision.hash]).isEmpty else {
+            throw CLIError.failure("the server no longer holds the content of revision \(revision.rev) of \(revision.path)")
+        }
+        let operation = BatchOperation(op: .put, id: note.id, path: path, ifMatch: note.rev, kind: .attachment, hash: revision.hash)
+        guard let result = try await remote.batch([operation]).first else {
+            throw CLIError.failure("the server did not answer the restore of \(revision.path)")
+        }
+        guard (200..<300).contains(result.status), let restored = result.note else {
+            throw ClientError.status(APIStatusError(status: result.status, body: Data((result.error.map {
+                APIErrorBody(code: $0.code, message: $0.message)
+            } ?? APIErrorBody(code: "http_\(result.status)", message: "the restore was refused")).wireJSON())))
+        }
+        return restored
     }
 }

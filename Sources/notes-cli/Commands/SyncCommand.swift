@@ -12,8 +12,12 @@ struct SyncCommand: Command {
             its repository) with its server: new, edited, renamed and deleted notes go both ways.
             Concurrent edits of one note are merged by lines; when they overlap, the server's version
             stays at the path and yours is kept beside it as NAME.conflict-DEVICE-TIME.md.
-            Only *.md files sync; dot-files, .notes/, symbolic links and paths matched by
-            .notesignore (gitignore syntax) never do. When the server asks for a full resync, no
+            Every file syncs: *.md and *.markdown are notes; anything else is an attachment,
+            moved by its content hash (never merged: both sides changed keeps yours beside the
+            server's as NAME.conflict-DEVICE-TIME.EXT). Dot-files, .notes/, symbolic links,
+            editors' temporary files and paths matched by .notesignore (gitignore syntax) never
+            sync. A file over the server's size limit or the account's quota is skipped and
+            named; the rest syncs and the exit code is 1. When the server asks for a full resync, no
             local file is deleted: what the server does not have is kept and uploaded.
             `notes status` shows beforehand exactly what a sync will do; `notes conflicts` lists
             the conflict copies and `notes resolve` settles them.
@@ -40,7 +44,8 @@ struct SyncCommand: Command {
         positionals: [PositionalSpec("DIR", .directory, .optional)],
         epilogue: """
             Exit codes: 0 synced (or a watch stopped by a signal), 3 synced but conflict copies were
-            made, 1 failure, 4 sign-in required, 5 server unreachable.
+            made, 1 failure (or a file skipped for a size limit or the quota), 4 sign-in required,
+            5 server unreachable.
             """)
 
     var options = SyncOptions()

@@ -21,8 +21,11 @@ struct ExportNotes: Sendable {
     var notes: [ExportNote]
     /// One line per file that looked like a note but could not be exported, for stderr.
     var skipped: [String]
-    /// The other files, sorted by path (none from the server yet: it holds notes only).
+    /// The other files (attachments), sorted by path.
     var files: [ExportFile] = []
+    /// For files from the server: the attachment each `ExportFile.source` must be downloaded
+    /// from before it is read (only those the site copies are fetched).
+    var downloads: [URL: NoteResource] = [:]
     /// Conflict copies (`NAME.conflict-DEVICE-TIME.md`), left out of the site: a published site
     /// should show the note, not the leftovers of a sync conflict.
     var conflictCopies: [String] = []

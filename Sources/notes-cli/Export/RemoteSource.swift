@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// Every live note of the signed-in user on the server, for `notes export --remote`.
+/// Every live note and attachment of the signed-in user on the server, for `notes export --remote`.
 ///
 /// Reads the changes feed from the beginning with content included (one request per page, not
 /// one per note), so the export sees the same notes `notes sync` would fetch. The server is not
@@ -10,6 +10,8 @@ import NotesCore
 /// never written, so OUTDIR cannot be escaped whatever the server sends.
 struct RemoteSource: ExportSource {
     var client: APIClient
+    /// Where attachments the site copies are downloaded to before they are written.
+    var staging = FileManager.default.temporaryDirectory.appendingPathComponent("notes-export-\(UUID().uuidString)")
     /// Notes per feed page; the server caps it (1000 by default).
     var pageSize = 500
 
@@ -19,13 +21,28 @@ struct RemoteSource: ExportSource {
         var notes: [ExportNote] = []
         var seen: Set<NotePath> = []
         var conflictCopies: [String] = []
+        var files: [ExportFile] = []
+        var downloads: [URL: NoteResource] = [:]
+        var seenFiles: Set<String> = []
         // Feed order (by revision) is not stable across servers; paths order the result below.
         for change in latest where !change.deleted {
             let path: NotePath
             do {
-                path = try NotePath(change.path)
+                // Pages are made from `.md` notes, as from a folder (where a `.markdown` file is a file).
+                path = change.kind == .attachment ? try NotePath(entry: change.path) : try NotePath(change.path)
             } catch {
                 skipped.append("\(Terminal.printable(change.path)): the server sent a path that is not a valid note path (\(error)); refused")
+                continue
+            }
+            if change.kind == .attachment {
+                guard ContentHash.isValid(change.hash), seenFiles.insert(path.value).inserted else {
+                    skipped.append("\(path.value): the server sent it twice or with an invalid hash; refused")
+                    continue
+                }
+                // Staged by hash: the name in the staging folder never comes from the server's path.
+                let source = staging.appendingPathComponent(change.hash)
+                files.append(ExportFile(path: path.value, source: source))
+                downloads[source] = change
                 continue
             }
             if ConflictName.parse(path.value) != nil {
@@ -44,7 +61,8 @@ struct RemoteSource: ExportSource {
         }
         notes.sort { $0.path < $1.path }
         skipped.sort()
-        return ExportNotes(notes: notes, skipped: skipped, conflictCopies: conflictCopies.sorted())
+        files.sort { $0.path < $1.path }
+        return ExportNotes(notes: notes, skipped: skipped, files: files, downloads: downloads, conflictCopies: conflictCopies.sorted())
     }
 
     /// Walks the feed until `has_more` is false and keeps each note's latest state: a note edited
@@ -74,6 +92,36 @@ struct RemoteSource: ExportSource {
             // A page promising more without progress was refused by the remote's `FeedProgress`.
             guard page.hasMore else { return entries }
             cursor = page.cursor
+        }
+    }
+}
+
+extension RemoteSource {
+    /// Downloads each attachment in `needed` (staging files the site copies) to its staging
+    /// file, range by range, checked against its hash.
+    func download(_ needed: [URL], of downloads: [URL: NoteResource]) async throws {
+        let needed = needed.filter { downloads[$0] != nil }
+        guard !needed.isEmpty else { return }
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let remote = APISyncRemote(client: client)
+        let chunk = AttachmentLimits(await client.fetchLimits()).chunkBytes
+        for url in needed {
+            guard let attachment = downloads[url], !FileManager.default.fileExists(atPath: url.path) else { continue }
+            guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
+                throw CLIError.failure("cannot write \(url.path)")
+            }
+            defer { try? handle.close() }
+            var hasher = SHA256Hasher()
+            let total = Int64(attachment.size)
+            var offset: Int64 = 0
+            repeat {
+                let length = Int(min(Int64(chunk), total - offset))
+                let bytes = try await remote.content(hash: attachment.hash, offset: offset, length: length, total: total)
+                hasher.update(bytes)
+                try handle.write(contentsOf: bytes)
+                offset += Int64(length)
+            } while offset < total
+            guard Hex.encode(hasher.finalize()) == attachment.hash else { throw ClientError.contentMismatch(path: attachment.path) }
         }
     }
 }

@@ -29,22 +29,22 @@ enum ConflictCopies {
         let records = try index.conflictRecords()
         let listing: FolderWalker.Listing
         do {
-            listing = try FolderWalker(root: folder.root, fileSuffix: NotePath.fileExtension).walk()
+            listing = try FolderWalker(root: folder.root, fileSuffix: "").walk()
         } catch {
             throw CLIError.failure("\(error)")
         }
         let ignore = folder.ignoreRules()
         let present = Set(listing.entries.map { NotePath.nfc($0.path) })
         // A case clash's copy belongs to the note whose name differs from its own only in case.
-        let byCollisionKey = Dictionary(present.compactMap { path in (try? NotePath(path)).map { ($0.collisionKey, path) } },
+        let byCollisionKey = Dictionary(present.compactMap { path in (try? NotePath(entry: path)).map { ($0.collisionKey, path) } },
                                         uniquingKeysWith: { first, _ in first })
         var copies: [ConflictCopy] = []
         for entry in listing.entries {
             let path = NotePath.nfc(entry.path)
-            guard !ignore.isIgnored(path), let parsed = ConflictName.parse(path) else { continue }
+            guard !ignore.isIgnored(path), let parsed = EntryName.parseConflict(path) else { continue }
             let record = records[path]
-            var note = record?.path ?? parsed.note
-            if !present.contains(note), let key = try? NotePath(note).collisionKey, let other = byCollisionKey[key] { note = other }
+            var note = record?.path ?? parsed.entry
+            if !present.contains(note), let key = try? NotePath(entry: note).collisionKey, let other = byCollisionKey[key] { note = other }
             copies.append(ConflictCopy(copy: path, path: note, reason: record?.reason, device: parsed.device,
                                        noteExists: present.contains(note)))
         }

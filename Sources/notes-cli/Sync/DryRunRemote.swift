@@ -25,7 +25,7 @@ final class DryRunRemote: SyncRemote {
             lastRev = max(lastRev, note.rev)
         }
 
-        static func key(_ path: String) -> String? { (try? NotePath(path))?.collisionKey }
+        static func key(_ path: String) -> String? { (try? NotePath(entry: path))?.collisionKey }
     }
 
     private let base: any SyncRemote
@@ -47,6 +47,14 @@ final class DryRunRemote: SyncRemote {
     func noteLimit() async -> Int {
         await base.noteLimit()
     }
+
+    func limits() async -> ServerLimits {
+        await base.limits()
+    }
+
+    /// A dry run sends no content: every content counts as present, so the prediction is the
+    /// batch the sync sends once its uploads are done.
+    func missingContent(_ hashes: [String]) async throws -> [String] { [] }
 
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
         let page = try await base.changes(since: since, limit: limit, includeContent: includeContent)
@@ -73,15 +81,17 @@ final class DryRunRemote: SyncRemote {
         // A stale write is answered with the current note and its content, as the server does;
         // the content is the real server's (the model keeps none).
         for index in results.indices where results[index].status == 412 {
-            guard var note = results[index].note, note.content == nil, !note.deleted else { continue }
+            guard var note = results[index].note, note.content == nil, !note.deleted, note.kind == .note else { continue }
             note.content = try await base.revision(id: note.id, rev: note.rev)?.content
             results[index].note = note
         }
         return results
     }
 
-    static func resource(id: NoteID, path: String, hash: String, rev: Int64, deleted: Bool = false, size: Int = 0) -> NoteResource {
-        NoteResource(id: id, path: path, content: nil, hash: hash, rev: rev, size: size, createdAt: "", updatedAt: "", deleted: deleted)
+    static func resource(id: NoteID, path: String, hash: String, rev: Int64, deleted: Bool = false, size: Int = 0,
+                         kind: EntryKind? = nil) -> NoteResource {
+        NoteResource(id: id, path: path, content: nil, hash: hash, rev: rev, size: size, createdAt: "", updatedAt: "", deleted: deleted,
+                     kind: kind ?? EntryKind(path: path))
     }
 }
 
@@ -104,10 +114,10 @@ extension DryRunRemote.State {
             set(note)
             return BatchResult(id: id, status: 200, note: note)
         }
-        guard let path = operation.path, let content = operation.content, let notePath = try? NotePath(path) else {
+        guard let path = operation.path, let notePath = try? NotePath(entry: path),
+              let hash = operation.kind == .attachment ? operation.hash : operation.content.map({ SHA256.hex(of: $0) }) else {
             return refused(400, "invalid_path")
         }
-        let hash = SHA256.hex(of: content)
         if let ifMatch = operation.ifMatch {
             guard let existing else { return refused(404, "not_found") }
             guard existing.rev == ifMatch else { return refused(412, "stale_revision") }
@@ -117,7 +127,8 @@ extension DryRunRemote.State {
             return refused(412, "stale_revision")
         }
         if let other = byKey[notePath.collisionKey], other != id { return refused(409, "path_taken") }
-        let note = DryRunRemote.resource(id: id, path: notePath.value, hash: hash, rev: lastRev + 1, size: content.utf8.count)
+        let note = DryRunRemote.resource(id: id, path: notePath.value, hash: hash, rev: lastRev + 1, size: operation.content?.utf8.count ?? 0,
+                                         kind: operation.kind)
         set(note)
         return BatchResult(id: id, status: existing == nil || existing?.deleted == true ? 201 : 200, note: note)
     }

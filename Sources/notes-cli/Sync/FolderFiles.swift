@@ -12,6 +12,10 @@ protocol FolderFiles {
     func occupant(_ relative: String) throws -> SafeFiles.Occupant
     func read(_ relative: String) throws -> (bytes: [UInt8], stat: FileStat)
     func write(_ bytes: [UInt8], to relative: String, expecting expected: SafeFiles.Expectation) throws -> FileStat?
+    /// The SHA-256 of a file of any size, read through a fixed buffer, with its metadata.
+    func hash(_ relative: String) throws -> (hash: String, stat: FileStat)
+    /// Puts a complete, verified download in place (see `SafeFiles.install`).
+    func install(_ staged: StagedFile, at relative: String, expecting expected: SafeFiles.Expectation, durable: Bool) throws -> FileStat?
     func move(_ from: String, to: String, expecting expected: FileStat) throws -> FileStat?
     func remove(_ relative: String, expecting expected: FileStat) throws -> Bool
     func flush()
@@ -74,6 +78,22 @@ final class DryRunFiles: FolderFiles {
         let stat = FileStat(size: Int64(bytes.count), mtimeNanoseconds: -1 - writes, inode: 0)
         entries[relative] = .file(content: .bytes(bytes), stat: stat)
         return stat
+    }
+
+    func hash(_ relative: String) throws -> (hash: String, stat: FileStat) {
+        switch entries[relative] {
+        case .absent: throw SyncFileError(relative, "read", ENOENT)
+        case .file(.bytes(let bytes), let stat): return (SHA256.hex(of: bytes), stat)
+        case .file(.disk(let source), let stat): return (try real.hash(source).hash, stat)
+        case nil: return try real.hash(relative)
+        }
+    }
+
+    /// A dry run downloads nothing (the engine never stages a file for it); the placement is
+    /// recorded as a write would be.
+    func install(_ staged: StagedFile, at relative: String, expecting expected: SafeFiles.Expectation, durable: Bool) throws -> FileStat? {
+        staged.discard()
+        return try write([], to: relative, expecting: expected)
     }
 
     func move(_ from: String, to: String, expecting expected: FileStat) throws -> FileStat? {

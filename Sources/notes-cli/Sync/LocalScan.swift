@@ -17,7 +17,7 @@ struct TrackedNote: Sendable {
     var frozen = false
 }
 
-/// A Markdown file the index does not know: a new note to upload.
+/// A file the index does not know: a new note or attachment to upload.
 struct UntrackedFile: Sendable {
     var path: String
     var diskPath: String
@@ -34,8 +34,10 @@ struct LocalSnapshot: Sendable {
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
-    /// The server's note limit, if the scan had to ask for it (it read a file).
-    var noteLimit: Int?
+    /// The server's limits, if the scan had to ask for them (it read a file).
+    var limits: ServerLimits?
+    /// Files the scan left out, each with why (too large, unreadable, ignored).
+    var skipped: [SyncReport.Skipped] = []
 }
 
 /// Scans a bound folder against its index without reading unchanged files (DESIGN 4.11).
@@ -43,10 +45,10 @@ struct LocalScan {
     let folder: SyncFolder
     let files: SafeFiles
     let ignore: IgnoreRules
-    /// The server's note limit (`GET /v1/limits`, else the documented default), asked for only
-    /// when a file must be read, so a sync of an unchanged folder costs no request. Larger
-    /// files cannot be notes on the server; they are left alone with a warning naming them.
-    let noteLimit: @Sendable () async -> Int
+    /// The server's limits (`GET /v1/limits`, else the documented defaults), asked for only
+    /// when a file must be read, so a sync of an unchanged folder costs no request. A file over
+    /// the note or attachment limit cannot be stored; it is left alone and named in the report.
+    let limits: @Sendable () async -> ServerLimits
 
     /// The path under which two names are one file on this folder's filesystem.
     private func key(_ path: String) -> String {
@@ -70,29 +72,24 @@ struct LocalScan {
         }
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
         var seen = Set<NoteID>()
-        var otherFiles = 0
         for entry in listing.entries {
-            guard entry.path.hasSuffix(NotePath.fileExtension) else {
-                // An editor's swap file or anything `.notesignore` names is not worth a warning.
-                if !ignore.isIgnored(NotePath.nfc(entry.path)) { otherFiles += 1 }
-                continue
-            }
             let path = NotePath.nfc(entry.path)
+            let kind = EntryKind(path: path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
-            if let problem = SyncableName.problem(path) {
+            if let problem = EntryName.problem(path) {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
             if let id = byKey[key(path)], !seen.contains(id),
-               var note = snapshot.tracked[id] {
+               var note = snapshot.tracked[id], EntryKind(path: note.row.base.path) == kind {
                 seen.insert(id)
                 note.diskPath = entry.path
                 note.stat = stat
                 let localPath = entry.path == note.row.diskPath ? note.row.base.path : path
                 if stat == note.row.stat && localPath == note.row.base.path {
                     note.local = .clean
-                } else if let hash = try await readHash(entry.path, size: entry.size, into: &snapshot) {
+                } else if let hash = try await readHash(entry.path, kind: kind, size: entry.size, into: &snapshot) {
                     note.local = hash == note.row.base.hash && localPath == note.row.base.path ? .clean : .changed(path: localPath, hash: hash)
                 } else {
                     note.local = .clean
@@ -101,18 +98,21 @@ struct LocalScan {
                 snapshot.tracked[id] = note
                 continue
             }
-            if ignore.isIgnored(path) { continue }
-            // A new file named as the server refuses for new notes (a bidi override, an invisible
-            // character, spaces at the ends) is set aside too; a tracked note keeps its name.
-            if let problem = SyncableName.newNoteProblem(path) {
+            if ignore.isIgnored(path) {
+                // An editor's swap file is not worth naming; what `.notesignore` names is.
+                if !IgnoreRules.editorTemporaryFiles.isIgnored(path) {
+                    snapshot.skipped.append(.init(path: path, reason: .ignored, detail: "matched by .notesignore"))
+                }
+                continue
+            }
+            // A new file named as the server refuses for new entries (a bidi override, an
+            // invisible character, spaces at the ends) is set aside too; a tracked one keeps its name.
+            if let problem = EntryName.newEntryProblem(path) {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
-            guard let hash = try await readHash(entry.path, size: entry.size, into: &snapshot) else { continue }
+            guard let hash = try await readHash(entry.path, kind: kind, size: entry.size, into: &snapshot) else { continue }
             snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
-        }
-        if otherFiles > 0 {
-            snapshot.warnings.append("left alone \(otherFiles) file(s) that are not .md notes")
         }
         detectRenames(&snapshot, seen: seen)
         return snapshot
@@ -126,7 +126,12 @@ struct LocalScan {
     private func detectRenames(_ snapshot: inout LocalSnapshot, seen: Set<NoteID>) {
         let missing = snapshot.tracked.values.filter { !seen.contains($0.row.base.id) }.map(\.row.base)
         guard !missing.isEmpty, !snapshot.untracked.isEmpty else { return }
-        let renames = SyncPlanner.detectRenames(missing: missing, added: snapshot.untracked.map { ($0.path, $0.hash) })
+        // Only within a kind: a file renamed from `.md` to `.txt` is a new attachment and a deleted note.
+        var renames: [NoteID: String] = [:]
+        for kind in EntryKind.allCases {
+            let added = snapshot.untracked.filter { EntryKind(path: $0.path) == kind }.map { ($0.path, $0.hash) }
+            renames.merge(SyncPlanner.detectRenames(missing: missing.filter { EntryKind(path: $0.path) == kind }, added: added)) { first, _ in first }
+        }
         guard !renames.isEmpty else { return }
         let byPath = Dictionary(snapshot.untracked.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, path) in renames {
@@ -146,38 +151,56 @@ struct LocalScan {
     private func setAside(_ entry: FolderWalker.Entry, path: String, stat: FileStat, problem: NotePathError,
                           into snapshot: inout LocalSnapshot) async throws {
         let repaired = SyncableName.repaired(path)
-        guard !ignore.isIgnored(path), SyncableName.newNoteProblem(repaired) == nil else {
+        guard !ignore.isIgnored(path), EntryName.newEntryProblem(repaired) == nil else {
             snapshot.warnings.append("left alone \(entry.path): \(problem)")
+            snapshot.skipped.append(.init(path: entry.path, reason: ignore.isIgnored(path) ? .ignored : .unsyncableName, detail: "\(problem)"))
             return
         }
-        if let hash = try await readHash(entry.path, size: entry.size, into: &snapshot) {
+        if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
             snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
         }
     }
 
-    private func readHash(_ diskPath: String, size: Int64, into snapshot: inout LocalSnapshot) async throws -> String? {
-        if snapshot.noteLimit == nil { snapshot.noteLimit = await noteLimit() }
-        let limit = snapshot.noteLimit ?? ResponseBudget.defaultLimits.maxNoteBytes
+    /// The content hash of a file, or `nil` (named in the report) when it cannot be synced: over
+    /// the server's limit for its kind, unreadable, or a note that is not UTF-8 text. A note is
+    /// read whole (it is small and must be text); an attachment is hashed through a fixed buffer.
+    private func readHash(_ diskPath: String, kind: EntryKind, size: Int64, into snapshot: inout LocalSnapshot) async throws -> String? {
+        if snapshot.limits == nil { snapshot.limits = await limits() }
+        let limits = snapshot.limits ?? ResponseBudget.defaultLimits
+        let limit = kind == .note ? Int64(limits.maxNoteBytes) : AttachmentLimits(limits).maxBytes
         guard size <= limit else {
-            snapshot.warnings.append("left alone \(diskPath): larger than the server's note limit of \(limit) bytes")
+            let what = kind == .note ? "note" : "attachment"
+            snapshot.warnings.append("left alone \(diskPath): larger than the server's \(what) limit of \(limit) bytes")
+            snapshot.skipped.append(.init(path: diskPath, reason: .tooLarge, detail: "\(size) bytes, over the server's \(what) limit of \(limit) bytes"))
             return nil
         }
-        let bytes: [UInt8]
         do {
-            bytes = try files.read(diskPath).bytes
-        } catch let error as SyncFileError where error.code == ENOENT {
-            return nil  // deleted since the walk listed it: seen next time
+            switch kind {
+            case .attachment:
+                let hashed = try files.hash(diskPath)
+                snapshot.filesRead += 1
+                return hashed.hash
+            case .note:
+                let bytes = try files.read(diskPath).bytes
+                snapshot.filesRead += 1
+                guard String(validating: bytes, as: UTF8.self) != nil else {
+                    snapshot.warnings.append("left alone \(diskPath): not UTF-8 text")
+                    snapshot.skipped.append(.init(path: diskPath, reason: .unreadable, detail: "a .md note that is not UTF-8 text"))
+                    return nil
+                }
+                return SHA256.hex(of: bytes)
+            }
+        } catch let error as SyncFileError where error.code == ENOENT || error.code == ESTALE {
+            return nil  // deleted or changing since the walk listed it: seen next time
         } catch let error as SyncFileError where error.unsafe {
             // A folder on its path became a link since the walk: never read through it.
             snapshot.warnings.append("\(error)")
             return nil
-        }
-        snapshot.filesRead += 1
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            snapshot.warnings.append("left alone \(diskPath): not UTF-8 text")
+        } catch let error as SyncFileError {
+            snapshot.warnings.append("left alone \(diskPath): \(error)")
+            snapshot.skipped.append(.init(path: diskPath, reason: .unreadable, detail: "\(error)"))
             return nil
         }
-        return SHA256.hex(of: bytes)
     }
 }
 

@@ -66,25 +66,53 @@ struct SafeFiles: Sendable {
     /// - Returns: the new file's metadata, or `nil` when the target changed (nothing written).
     /// - Throws: `SyncFileError` when a folder on the way is a link or cannot be created.
     func write(_ bytes: [UInt8], to relative: String, expecting expected: Expectation) throws -> FileStat? {
-        let (parentFD, name) = try openParent(relative, create: true)
-        guard let parent = parentFD else { throw SyncFileError(relative, "create the folder of", ENOENT) }
-        defer { close(parent) }
-        guard Self.matches(Self.occupant(parent, name), expected) else { return nil }
-        var mode: mode_t = 0o644
-        if case .file = expected {
-            var info = stat()
-            if fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { mode = info.st_mode & 0o777 }
+        guard Self.matches(try occupant(relative), expected) else { return nil }
+        let staged = try StagedFile(scratch: scratch, for: relative, mode: try mode(for: relative, expected))
+        do {
+            try staged.append(bytes)
+        } catch {
+            staged.discard()
+            throw error
         }
-        let temporary = scratch + "/w-" + UUID().uuidString
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw SyncFileError(relative, "write", errno) }
-        var ok = bytes.withUnsafeBytes { POSIXIO.writeAll(fd, $0) == 0 }
-        if !Self.defersDurability { ok = ok && fsync(fd) == 0 }
-        let writeError = errno
-        close(fd)
-        guard ok else {
+        return try install(staged, at: relative, expecting: expected, durable: !Self.defersDurability)
+    }
+
+    /// The permissions a file written at `relative` gets: those of the file it replaces, else 0644.
+    func mode(for relative: String, _ expected: Expectation) throws -> mode_t {
+        guard case .file = expected else { return 0o644 }
+        let (parentFD, name) = try openParent(relative, create: false)
+        guard let parent = parentFD else { return 0o644 }
+        defer { close(parent) }
+        var info = stat()
+        return fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info.st_mode & 0o777 : 0o644
+    }
+
+    /// Puts the complete file `staged` at `relative` if the target is still as `expected`,
+    /// consuming `staged` either way. The target's folders are reached and created as every
+    /// other operation reaches them, so the file can only land inside the folder.
+    /// - Parameter durable: fsync the file before it is placed (always, for a large download),
+    ///   else durability waits for `flush()`.
+    /// - Returns: the placed file's metadata, or `nil` when the target changed (nothing placed).
+    func install(_ staged: StagedFile, at relative: String, expecting expected: Expectation, durable: Bool) throws -> FileStat? {
+        let parentFD: Int32?
+        let name: String
+        do {
+            (parentFD, name) = try openParent(relative, create: true)
+        } catch {
+            staged.discard()
+            throw error
+        }
+        guard let parent = parentFD else {
+            staged.discard()
+            throw SyncFileError(relative, "create the folder of", ENOENT)
+        }
+        defer { close(parent) }
+        let temporary = staged.path
+        do {
+            try staged.finish(durable: durable)
+        } catch {
             unlink(temporary)
-            throw SyncFileError(relative, "write", writeError)
+            throw error
         }
         // Re-check at the last moment: an editor may have saved since the scan.
         guard Self.matches(Self.occupant(parent, name), expected) else {
@@ -117,7 +145,7 @@ struct SafeFiles: Sendable {
                 throw SyncFileError(relative, "replace", code)
             }
         }
-        if !Self.defersDurability { fsync(parent) }
+        if durable || !Self.defersDurability { fsync(parent) }
         guard case .file(let written) = Self.occupant(parent, name) else { return .unknown }
         return written
     }
@@ -186,7 +214,7 @@ struct SafeFiles: Sendable {
 
     /// Opens the folder holding `relative`, one segment at a time without following links.
     /// - Returns: its descriptor (`nil` when a folder is missing and `create` is false) and the last segment.
-    private func openParent(_ relative: String, create: Bool) throws -> (Int32?, String) {
+    func openParent(_ relative: String, create: Bool) throws -> (Int32?, String) {
         let segments = relative.split(separator: "/").map(String.init)
         guard let name = segments.last, !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
             throw SyncFileError(relative, "resolve", EINVAL)
@@ -218,7 +246,7 @@ struct SafeFiles: Sendable {
         return (fd, name)
     }
 
-    private static func occupant(_ parent: Int32, _ name: String) -> Occupant {
+    static func occupant(_ parent: Int32, _ name: String) -> Occupant {
         var info = stat()
         guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return errno == ENOENT ? .none : .other }
         return info.st_mode & S_IFMT == S_IFREG ? .file(fileStat(info)) : .other

@@ -36,7 +36,7 @@ extension SyncEngine {
             return true
         case .takeRemote:
             let onlyMoved = note.hash == tracked.row.base.hash && tracked.local == .clean
-            switch try place(note, for: &tracked) {
+            switch try await place(note, for: &tracked) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:
@@ -85,12 +85,17 @@ extension SyncEngine {
 
     /// Writes the server's content of `note` at its path for `tracked`, replacing the note's own
     /// file (as scanned) and making room at the path.
-    func place(_ note: NoteResource, for tracked: inout TrackedNote) throws -> PlaceOutcome {
-        guard let content = note.content else {
-            report.warnings.append("the server sent \(note.path) without content; it will be fetched next time")
-            return .changedUnderneath
+    func place(_ note: NoteResource, for tracked: inout TrackedNote) async throws -> PlaceOutcome {
+        let outcome: PlaceOutcome
+        if note.kind == .attachment {
+            outcome = try await placeContent(.attachment(note), at: note.path, for: &tracked)
+        } else {
+            guard let content = note.content else {
+                report.warnings.append("the server sent \(note.path) without content; it will be fetched next time")
+                return .changedUnderneath
+            }
+            outcome = try await placeContent(.bytes(Array(content.utf8)), at: note.path, for: &tracked)
         }
-        let outcome = try placeBytes(Array(content.utf8), at: note.path, for: &tracked)
         if outcome == .placed {
             tracked.row.base = base(of: note)
             tracked.local = .clean
@@ -99,9 +104,22 @@ extension SyncEngine {
         return outcome
     }
 
-    /// Writes `bytes` at `path` as the file of `tracked`; on success updates its disk path,
+    /// What `placeContent` writes: a note's bytes at hand, or an attachment downloaded by hash.
+    enum PlacedContent {
+        case bytes([UInt8])
+        case attachment(NoteResource)
+
+        var hash: String {
+            switch self {
+            case .bytes(let bytes): SHA256.hex(of: bytes)
+            case .attachment(let note): note.hash
+            }
+        }
+    }
+
+    /// Writes `content` at `path` as the file of `tracked`; on success updates its disk path,
     /// metadata and row metadata (the caller sets the base).
-    func placeBytes(_ bytes: [UInt8], at path: String, for tracked: inout TrackedNote) throws -> PlaceOutcome {
+    func placeContent(_ content: PlacedContent, at path: String, for tracked: inout TrackedNote) async throws -> PlaceOutcome {
         let id = tracked.row.base.id
         let targetKey = key(path)
         let ownKey = tracked.diskPath.map(key)
@@ -110,7 +128,7 @@ extension SyncEngine {
         if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
         let written: FileStat?
         do {
-            if ownKey != targetKey, let same = try identicalUntracked(at: path, bytes) {
+            if ownKey != targetKey, let same = try identicalUntracked(at: path, hash: content.hash) {
                 // The bytes are there already: a sync stopped after writing them but before
                 // recording them left this file. Adopted, not copied aside as a duplicate.
                 state.forgetUntracked(same)
@@ -121,7 +139,10 @@ extension SyncEngine {
                     guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
                     if let outcome = try clearObstacle(at: diskTarget, for: path) { return outcome }
                 }
-                written = try files.write(bytes, to: diskTarget, expecting: expectation)
+                switch content {
+                case .bytes(let bytes): written = try files.write(bytes, to: diskTarget, expecting: expectation)
+                case .attachment(let note): written = try await download(note, to: diskTarget, expecting: expectation)
+                }
             }
         } catch let error as SyncFileError where error.unsafe {
             report.warnings.append("\(error)")
@@ -141,8 +162,8 @@ extension SyncEngine {
     }
 
     /// The untracked file at `path` if it holds exactly `bytes`, unchanged since the scan.
-    private func identicalUntracked(at path: String, _ bytes: [UInt8]) throws -> UntrackedFile? {
-        guard let file = state.untracked(at: path), file.hash == SHA256.hex(of: bytes),
+    private func identicalUntracked(at path: String, hash: String) throws -> UntrackedFile? {
+        guard let file = state.untracked(at: path), file.hash == hash,
               try files.occupant(file.diskPath) == .file(file.stat) else { return nil }
         return file
     }
@@ -183,6 +204,8 @@ extension SyncEngine {
     /// Whether the file at `diskTarget` (as `stat` says) is UTF-8 text within the note limit,
     /// unchanged while read: a note file the scan did not see. An unreadable file is not.
     private func couldBeNote(_ diskTarget: String, _ stat: FileStat) -> Bool {
+        // Any file within the limit can be an attachment the scan did not see.
+        if EntryKind(path: NotePath.nfc(diskTarget)) == .attachment { return stat.size <= attachmentLimits.maxBytes }
         guard stat.size <= noteLimit, let read = try? files.read(diskTarget), read.stat == stat else { return false }
         return String(validating: read.bytes, as: UTF8.self) != nil
     }
@@ -226,8 +249,14 @@ extension SyncEngine {
         guard tracked.local == .clean, !tracked.frozen, let disk = tracked.diskPath, let stat = tracked.stat,
               stat == tracked.row.stat else { return false }  // a file whose metadata moved was read by the scan
         // Unreadable or changed since the scan: the expectation on the write or removal stops it.
-        guard let read = try? files.read(disk), read.stat == stat else { return false }
-        let hash = SHA256.hex(of: read.bytes)
+        let hash: String
+        if EntryKind(path: tracked.row.base.path) == .attachment {
+            guard let hashed = try? files.hash(disk), hashed.stat == stat else { return false }
+            hash = hashed.hash
+        } else {
+            guard let read = try? files.read(disk), read.stat == stat else { return false }
+            hash = SHA256.hex(of: read.bytes)
+        }
         guard hash != tracked.row.base.hash else { return false }
         tracked.local = .changed(path: tracked.row.base.path, hash: hash)
         tracked.row.stat = .unknown

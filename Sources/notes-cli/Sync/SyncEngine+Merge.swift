@@ -7,13 +7,16 @@ extension SyncEngine {
     /// version as a conflict copy, which is uploaded like any new note.
     func merge(at path: String, for tracked: inout TrackedNote, remote note: NoteResource,
                changes: inout [IndexChange]) async throws -> Bool {
+        if note.kind == .attachment || EntryKind(path: path) == .attachment {
+            return try await keepBothAttachments(for: &tracked, remote: note, changes: &changes)
+        }
         guard let disk = tracked.diskPath, let stat = tracked.stat, let theirs = try await remoteContent(of: note) else { return false }
         let local = try files.read(disk)
         guard local.stat == stat else { return false }  // edited since the scan: merge next time
         let baseBytes = try await baseContent(of: tracked.row.base)
         switch ThreeWayMerge.merge(base: baseBytes, ours: local.bytes, theirs: Array(theirs.utf8)) {
         case .clean(let merged):
-            switch try placeBytes(merged, at: path, for: &tracked) {
+            switch try await placeContent(.bytes(merged), at: path, for: &tracked) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed: break
@@ -43,7 +46,7 @@ extension SyncEngine {
             state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
             try madeConflictCopy(copy, of: path, reason: .overlappingEdit)
             tracked.local = .clean
-            switch try place(note, for: &tracked) {
+            switch try await place(note, for: &tracked) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:

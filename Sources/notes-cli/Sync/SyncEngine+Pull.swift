@@ -141,7 +141,9 @@ extension SyncEngine {
     }
 
     private func applyChange(_ note: NoteResource, into changes: inout [IndexChange]) async throws -> Bool {
-        guard let path = try? NotePath(note.path) else {
+        // The kind follows from the path alone: an entry claiming another (a "note" at x.png, an
+        // "attachment" at x.md) is as wrong as an unsafe path, and refused the same way.
+        guard let path = try? NotePath(entry: note.path), path.kind == note.kind else {
             report.warnings.append("refused a note from the server with an unsafe path: \(note.path.debugDescription)")
             return true
         }
@@ -185,7 +187,7 @@ extension SyncEngine {
             guard let occupant, try moveUntrackedToConflictCopy(occupant, for: note.path) else { return false }
             fallthrough
         case .write:
-            switch try place(note, for: &tracked) {
+            switch try await place(note, for: &tracked) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:

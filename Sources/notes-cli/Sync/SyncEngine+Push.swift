@@ -21,9 +21,11 @@ extension SyncEngine {
         try reserveIDs()
         var sent = false
         for _ in 1...options.maxUploadRounds {
-            let work = try pendingUploads()
+            var work = try pendingUploads()
             if work.isEmpty { return sent }
             sent = true
+            try await uploadContents(for: work)
+            work.removeAll { skippedUploads.contains($0) }
             var next = 0
             while next < work.count {
                 var chunk: [Upload] = []
@@ -114,6 +116,15 @@ extension SyncEngine {
         }
         guard let disk = note.diskPath else { return nil }
         let path: String = if case .changed(let changedPath, _) = note.local { changedPath } else { base.path }
+        if EntryKind(path: path) == .attachment {
+            // The content is on the server already (`uploadContents`): the put names it by hash.
+            let hash = uploadHash(of: note)
+            let operation = base.rev == 0
+                ? BatchOperation(op: .put, id: id, path: path, ifNoneMatch: "*", kind: .attachment, hash: hash)
+                : BatchOperation(op: .put, id: id, path: path, ifMatch: base.rev, kind: .attachment, hash: hash)
+            return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
+                          stat: note.stat, hash: hash, bytes: 256 + path.utf8.count)
+        }
         let read: (bytes: [UInt8], stat: FileStat)
         do {
             read = try files.read(disk)

@@ -41,6 +41,12 @@ extension SyncEngine {
     private func handleResult(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
         let id = upload.operation.id
         guard var tracked = state[id] else { return }
+        if result.status == 409, result.error?.code == "content_missing", let hash = upload.hash {
+            // The content went from the server between the question and the put (a purge after
+            // the hold expired): asked for, and sent, again in the next round.
+            contentOnServer.remove(hash)
+            return
+        }
         var status = BatchStatus(httpStatus: result.status)
         if status == .stale, let current = result.note, Self.isOwnWrite(current, of: upload) {
             // The server already holds exactly this write: a batch retried after its answer was

@@ -30,8 +30,12 @@ final class SyncEngine {
     var skippedUploads = Set<NoteID>()
     /// The rules of `.notesignore`, read at the start of the sync.
     var ignore = IgnoreRules()
-    /// The server's note limit as far as the scan learned it (the default until then).
-    var noteLimit = ResponseBudget.defaultLimits.maxNoteBytes
+    /// The server's limits as far as the scan learned them (the defaults until then).
+    var limits = ResponseBudget.defaultLimits
+    var noteLimit: Int { limits.maxNoteBytes }
+    var attachmentLimits: AttachmentLimits { AttachmentLimits(limits) }
+    /// Attachment contents the server was found to hold (or was sent) during this sync.
+    var contentOnServer = Set<String>()
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -57,9 +61,10 @@ final class SyncEngine {
         ignore = folder.ignoreRules()
         let remote = self.remote
         let snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                           ignore: ignore, noteLimit: { await remote.noteLimit() }).scan(rows: rows)
-        if let limit = snapshot.noteLimit { noteLimit = limit }
+                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows)
+        if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
+        report.skipped += snapshot.skipped
         report.filesRead = snapshot.filesRead
         report.local = snapshot.localChanges
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
@@ -145,7 +150,7 @@ final class SyncEngine {
     /// A free conflict-copy path for `path`, made on this device now.
     func conflictPath(for path: String) throws -> String {
         for attempt in 1...1000 {
-            let candidate = ConflictName.path(for: path, device: folder.config.device, millisecondsSinceEpoch: now(), attempt: attempt)
+            let candidate = EntryName.conflictPath(for: path, device: folder.config.device, millisecondsSinceEpoch: now(), attempt: attempt)
             if state.isFree(candidate), try files.occupant(candidate) == .none {
                 return candidate
             }

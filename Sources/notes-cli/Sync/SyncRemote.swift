@@ -14,6 +14,21 @@ protocol SyncRemote: Sendable {
     /// The largest note the server takes, in bytes: its published limit (`GET /v1/limits`), or
     /// the documented default when it publishes none or cannot be asked.
     func noteLimit() async -> Int
+
+    // Attachments (`AttachmentRemote.swift`); the defaults there refuse, so a remote wrapping
+    // another for a test of notes alone need not forward them.
+    /// `GET /v1/limits` as published, else the defaults.
+    func limits() async -> ServerLimits
+    /// `POST /v1/content/missing`: which of `hashes` the server lacks.
+    func missingContent(_ hashes: [String]) async throws -> [String]
+    /// `POST /v1/uploads`: opens the upload of one content; which chunks the server has.
+    func openUpload(hash: String, size: Int64) async throws -> UploadState
+    /// `PUT /v1/uploads/{hash}/chunks/{index}`.
+    func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws
+    /// `POST /v1/uploads/{hash}/complete`.
+    func completeUpload(hash: String) async throws
+    /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes.
+    func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data
 }
 
 /// What the server can answer that sync handles specially.
@@ -40,7 +55,8 @@ struct APISyncRemote: SyncRemote {
     }
 
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-        var query = [("limit", String(limit))]
+        // Announces attachment support: without it the server leaves attachments out of the feed.
+        var query = [("limit", String(limit)), ("kinds", "note,attachment")]
         if let since { query.append(("since", since)) }
         if includeContent { query.append(("include", "content")) }
         let page: ChangesPage

@@ -50,6 +50,8 @@ struct SyncReport: Codable, Sendable, Equatable {
     var massDelete: MassDeleteCheck?
     /// Files left alone and other things the user should know.
     var warnings: [String] = []
+    /// Every file this sync left out, each with why, so a script can name them.
+    var skipped: [Skipped] = []
     /// Files whose content was read (unchanged files are recognised by metadata alone).
     var filesRead = 0
     /// Changes-feed requests made.
@@ -58,6 +60,30 @@ struct SyncReport: Codable, Sendable, Equatable {
     enum RemoteSide: String, Codable, Sendable {
         case known, unknown
     }
+
+    /// A file sync left out, and why.
+    struct Skipped: Codable, Sendable, Equatable {
+        enum Reason: String, Codable, Sendable {
+            /// Over the server's note or attachment limit.
+            case tooLarge = "too large"
+            /// The account's storage quota is full.
+            case quotaExceeded = "quota exceeded"
+            /// It could not be read (or is a note that is not UTF-8 text).
+            case unreadable
+            /// `.notesignore` names it.
+            case ignored
+            /// Its name cannot be a path on the server.
+            case unsyncableName = "unsyncable name"
+        }
+        var path: String
+        var reason: Reason
+        /// The particulars: the size and the limit, the error.
+        var detail: String
+    }
+
+    /// Whether a file was left out for a server limit: the sync then ends with exit 1, so a
+    /// script notices although everything else synced.
+    var skippedForLimits: Bool { skipped.contains { $0.reason == .tooLarge || $0.reason == .quotaExceeded } }
 
     /// One change to one note.
     struct Change: Codable, Sendable, Equatable {

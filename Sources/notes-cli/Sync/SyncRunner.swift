@@ -48,6 +48,7 @@ enum SyncRunner {
         withExtendedLifetime(lock) {}
         try show(report, json: json, terminal: terminal)
         if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }
+        if exit == .success && !options.dryRun && report.skippedForLimits { exit = .failure }
         return exit
     }
 

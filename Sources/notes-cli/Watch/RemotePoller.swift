@@ -72,7 +72,7 @@ struct RemotePoller: Sendable {
 
     /// One poll of the changes feed after `cursor`, held by the server up to `wait` seconds.
     static func poll(_ client: APIClient, since cursor: String?, wait: Int?) async throws -> Answer {
-        var query = [("limit", "1")]
+        var query = [("limit", "1"), ("kinds", "note,attachment")]  // attachments wake it too
         if let cursor { query.append(("since", cursor)) }
         var request = APIRequest("GET", "/v1/changes", query: query)
         if let wait {

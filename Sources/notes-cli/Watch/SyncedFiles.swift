@@ -42,10 +42,10 @@ struct SyncedFiles: Sendable {
         return false
     }
 
-    /// Whether a file the index does not know would be uploaded by the next sync.
+    /// Whether a file the index does not know would be uploaded by the next sync: any file,
+    /// note or attachment, but dot-files and what the ignore rules (editors' files included) name.
     static func wouldSync(_ path: String, ignore: IgnoreRules) -> Bool {
-        guard path.hasSuffix(NotePath.fileExtension),
-              !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return false }
+        guard !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return false }
         return !ignore.isIgnored(NotePath.nfc(path))
     }
 

@@ -113,21 +113,24 @@ struct OpenAPIDocumentTests {
         let id = NoteID()
         let time = "2026-11-29T17:30:00.123Z"
         let note = NoteResource(id: id, path: "a.md", content: "x", hash: SHA256.hex(of: "x"), rev: 3, size: 1,
-                                createdAt: time, updatedAt: time, deleted: false)
+                                createdAt: time, updatedAt: time, deleted: false, kind: .note, mediaType: "text/markdown")
         let user = UserResource(id: 1, username: "alice", createdAt: time)
         let token = PersonalTokenResource(id: "tok", name: "ci", scope: .write, createdAt: time, expiresAt: time, lastUsedAt: time, token: "npt_x")
-        let operation = BatchOperation(op: .put, id: id, path: "a.md", content: "x", ifMatch: 2, ifNoneMatch: "*")
+        let operation = BatchOperation(op: .put, id: id, path: "a.md", content: "x", ifMatch: 2, ifNoneMatch: "*",
+                                       kind: .attachment, hash: note.hash)
         let result = BatchResult(id: id, status: 412, note: note, error: .init(code: "precondition_failed", message: "Stale."))
         let trashEntry = TrashEntry(id: id, path: "a.md", rev: 4, lastRev: 3, size: 1, deletedAt: time, purgeAt: time)
         let samples: [(String, any Encodable)] = [
             ("Note", note), ("PutNoteRequest", PutNoteRequest(path: "a.md", content: "x")),
             ("NoteListPage", NoteListPage(notes: [note], nextCursor: "a.md")),
             ("ChangesPage", ChangesPage(changes: [note], cursor: "3", hasMore: true, userId: 1)),
-            ("Revision", RevisionResource(id: id, rev: 3, path: "a.md", hash: note.hash, size: 1, deleted: false, createdAt: time, content: "x", device: "laptop")),
+            ("Revision", RevisionResource(id: id, rev: 3, path: "a.md", hash: note.hash, size: 1, deleted: false, createdAt: time, content: "x", device: "laptop",
+                                              kind: .attachment, mediaType: "image/png")),
             ("SearchHit", SearchResults.Hit(id: id, path: "a.md", snippet: "**x**", rev: 3)),
             ("BatchOperation", operation), ("BatchResult", result),
             ("ServerLimits", ServerLimits(maxNoteBytes: 1, maxRequestBytes: 2, maxBatchOperations: 3, maxPageSize: 4, requestsPerMinute: 5,
-                                          maxPageBytes: 6, maxUnauthenticatedRequestBytes: 7, maxWaitSeconds: 8, maxWaitersPerUser: 9, maxWaiters: 10)),
+                                          maxPageBytes: 6, maxUnauthenticatedRequestBytes: 7, maxWaitSeconds: 8, maxWaitersPerUser: 9, maxWaiters: 10,
+                                          maxAttachmentBytes: 11, uploadChunkBytes: 12, quotaBytes: 13)),
             ("LoginRequest", LoginRequest(username: "a", password: "p", device: "laptop", replacesRefreshToken: "nrt_x")),
             ("RefreshRequest", RefreshRequest(refreshToken: "nrt_x")),
             ("TokenResponse", TokenResponse(accessToken: "nat_x", expiresIn: 3600, refreshToken: "nrt_x", user: user)),
@@ -136,6 +139,11 @@ struct OpenAPIDocumentTests {
             ("StaleNote", StaleNoteBody(error: .init(code: "precondition_failed", message: "Stale."), note: note)),
             ("TrashEntry", trashEntry), ("TrashPage", TrashPage(notes: [trashEntry], nextCursor: "3")),
             ("PurgeResult", PurgeResult(id: id, path: "a.md", purgedRevisions: 2, rev: 4)),
+            ("ContentMissingRequest", ContentMissingRequest(hashes: [note.hash])),
+            ("ContentMissingResponse", ContentMissingResponse(missing: [note.hash])),
+            ("UploadRequest", UploadRequest(hash: note.hash, size: 9)),
+            ("UploadState", UploadState(hash: note.hash, size: 9, chunkSize: 8, received: [1])),
+            ("StoredContent", StoredContent(hash: note.hash, size: 9)),
         ]
         for (name, sample) in samples {
             let encoded = try JSONValue.parse(try WireJSON.encoder().encode(sample))

@@ -130,7 +130,7 @@ struct UserAdminCommandTests {
             #expect(users.exitCode == 0)
             let row = try #require(users.stdout.split(separator: "\n").first).split(separator: "\t").map(String.init)
             #expect(users.stdout.split(separator: "\n").count == 1)
-            #expect(row.count == 4 && row[0] == "alice" && row[2] == "disabled" && row[3] == "password")
+            #expect(row.count == 5 && row[0] == "alice" && row[2] == "disabled" && row[3] == "password" && row[4] == "0")
 
             struct User: Decodable { let id: Int64; let username: String; let createdAt: String; let disabled: Bool }
             let usersJSON = try WireJSON.decoder().decode([User].self, from: Data(try await server.admin(["user", "list", "--json"]).stdout.utf8))

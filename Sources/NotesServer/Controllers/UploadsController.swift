@@ -1,0 +1,85 @@
+import NotesCore
+
+/// `/v1/uploads`: resumable, verified, chunked upload of one content.
+///
+/// Open with the whole content's hash and size (checked against the limits before a byte is
+/// stored), send chunks in any order, each with its SHA-256 in `Content-Digest`, then complete:
+/// the server joins the chunks and keeps the content only if its SHA-256 is the hash. A chunk
+/// body streams to a file as it arrives, never held in memory; an interrupted upload resumes
+/// from `received`.
+struct UploadsController: Sendable {
+    let contents: ContentStore
+    let blobs: any BlobStore
+
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/uploads", access: .write) { try .now(open($0)) }
+        router.add("GET", "/v1/uploads/:hash", access: .write) { try .now(state($0)) }
+        router.addStreaming("PUT", "/v1/uploads/:hash/chunks/:index", access: .write, sink: { try chunkSink($0) }) { try .now(chunk($0)) }
+        router.add("POST", "/v1/uploads/:hash/complete", access: .write) { try .now(complete($0)) }
+    }
+
+    private func open(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let request = try context.decode(UploadRequest.self)
+        guard ContentHash.isValid(request.hash) else { throw HTTPError.invalidHash }
+        guard request.size >= 0 else { throw HTTPError(422, code: "invalid_size", message: "size must be 0 or more bytes.") }
+        let opened = try ContentController.mappingStoreFailures { try contents.openUpload(userID: user, hash: request.hash, size: request.size) }
+        return .wire(opened.state, status: opened.created ? 201 : 200)
+    }
+
+    private func state(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        guard let state = try contents.upload(userID: user, hash: try context.contentHash()) else {
+            throw ContentStoreError.uploadNotFound
+        }
+        return .wire(state)
+    }
+
+    /// Where a chunk's body goes, decided from the head: the upload must be open and the
+    /// declared length exactly the chunk's (else 404/422 before any byte is read).
+    private func chunkSink(_ context: RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int) {
+        let (user, hash, index) = try chunkAddress(context)
+        let length = try contents.expectedChunkLength(userID: user, hash: hash, index: index)
+        if let declared = context.request.headers["Content-Length"].flatMap({ Int($0) }), declared != length {
+            throw ContentStoreError.chunkMismatch(index: index, expectedLength: length, receivedLength: declared)
+        }
+        let sink = try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: user, hash: hash, index: index) }
+        return (sink, length)
+    }
+
+    private func chunk(_ context: RequestContext) throws -> HTTPResponse {
+        let (user, hash, index) = try chunkAddress(context)
+        guard let header = context.request.headers["Content-Digest"] else {
+            context.request.bodySink?.discard()
+            throw HTTPError(400, code: "digest_required", message: "Send the chunk's SHA-256 as Content-Digest: sha-256=:BASE64:.")
+        }
+        guard let digest = ContentDigest.sha256(fromHeader: header) else {
+            context.request.bodySink?.discard()
+            throw HTTPError(400, code: "invalid_digest", message: "Content-Digest must carry sha-256=:BASE64: (RFC 9530).")
+        }
+        // An empty body (the one chunk of an empty content) never opened a sink.
+        let sink = try (context.request.bodySink as? any ChunkSink)
+            ?? ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: user, hash: hash, index: index) }
+        defer { sink.discard() }
+        try ContentController.mappingStoreFailures {
+            try contents.finishChunk(sink, userID: user, hash: hash, index: index, digest: digest)
+        }
+        return .noContent()
+    }
+
+    private func complete(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        let stored = try ContentController.mappingStoreFailures { try contents.complete(userID: user, hash: try context.contentHash()) }
+        return .wire(stored, status: 201)
+    }
+
+    private func chunkAddress(_ context: RequestContext) throws -> (user: Int64, hash: String, index: Int) {
+        let user = try context.caller().userID
+        let hash = try context.contentHash()
+        guard let raw = context.parameters["index"], raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }), raw.utf8.count <= 9,
+              let index = Int(raw) else {
+            throw HTTPError(422, code: "chunk_out_of_range", message: "The chunk index must be a whole number from 0.")
+        }
+        return (user, hash, index)
+    }
+}

@@ -1,0 +1,66 @@
+import NotesCore
+
+/// The answers of the attachment endpoints (`ATTACHMENTS-API.md`, the OpenAPI document).
+extension HTTPError {
+    /// 422 for a content hash that is not 64 lowercase hex characters.
+    static let invalidHash = HTTPError(422, code: "invalid_hash", message: "A content hash is the SHA-256 of the bytes as 64 lowercase hex characters.")
+
+    /// 404 for content this user's store does not hold (another user's contents look the same).
+    static let contentNotFound = HTTPError.notFound("There is no content with this hash.")
+
+    /// 507 when the disk under the content store is full: nothing of the upload was kept.
+    static let contentStoreFull = HTTPError(507, code: "insufficient_storage",
+                                            message: "The server has no room left to store this content; nothing was saved. Retry once its operator has freed space.")
+
+    /// The answer for a failing content store: 507 when it is full, else nil (a logged 500).
+    init?(blobStoreFailure error: BlobStoreError) {
+        guard error.isFull else { return nil }
+        self = .contentStoreFull
+    }
+}
+
+extension ContentStoreError: HTTPAnswerable {
+    var httpError: HTTPError {
+        switch self {
+        case .tooLarge(let limit, let size):
+            HTTPError(413, code: "attachment_too_large",
+                      message: "An attachment may hold at most \(limit) bytes (max_attachment_bytes in /v1/limits); this one has \(size).")
+        case .quotaExceeded(let quota, let used, let size):
+            HTTPError(507, code: "quota_exceeded",
+                      message: "This account may store \(quota) bytes (quota_bytes in /v1/limits) and uses \(used); \(size) more do not fit. Nothing was stored.")
+        case .uploadNotFound:
+            HTTPError.notFound("There is no open upload of this content; start one with POST /v1/uploads.")
+        case .chunkOutOfRange(let index, let count):
+            HTTPError(422, code: "chunk_out_of_range", message: "Chunk \(index) does not exist: this upload has chunks 0 to \(count - 1).")
+        case .chunkMismatch(let index, let expected, let received):
+            HTTPError(422, code: "chunk_mismatch",
+                      message: "Chunk \(index) was not stored: it must be \(expected) bytes whose SHA-256 matches Content-Digest (\(received) bytes came).")
+        case .incompleteUpload(let missing):
+            HTTPError(409, code: "upload_incomplete",
+                      message: "Chunks still missing: \(missing.prefix(20).map(String.init).joined(separator: ", "))\(missing.count > 20 ? ", ..." : "").")
+        case .contentMismatch:
+            HTTPError(422, code: "content_mismatch",
+                      message: "The uploaded bytes do not hash to this content's SHA-256; the upload was discarded.")
+        case .contentMissing(let hash):
+            HTTPError(409, code: "content_missing",
+                      message: "The server holds no content \(hash) for this account: upload it (POST /v1/uploads) before the batch.")
+        }
+    }
+}
+
+extension RequestContext {
+    /// The `kinds=` a client announces (see `EntryKindFilter`).
+    func kindsQuery() throws(HTTPError) -> EntryKindFilter {
+        do {
+            return try EntryKindFilter(query: request.query["kinds"])
+        } catch {
+            throw HTTPError.badRequest("kinds takes note, attachment or both, separated by a comma.", code: "invalid_parameter")
+        }
+    }
+
+    /// The content hash in the `:hash` path parameter.
+    func contentHash() throws(HTTPError) -> String {
+        guard let hash = parameters["hash"], ContentHash.isValid(hash) else { throw HTTPError.invalidHash }
+        return hash
+    }
+}

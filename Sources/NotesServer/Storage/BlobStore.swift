@@ -1,0 +1,92 @@
+import NotesCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where attachment bytes live: contents stored once per user by SHA-256, and the chunks of
+/// uploads in progress.
+///
+/// The database says *which* contents a user holds (`ContentStore`, table `contents`); a blob
+/// store keeps the bytes. The SQLite backend keeps them in a content-addressed directory beside
+/// the database (`FileBlobStore`); a PostgreSQL backend would keep them in its database, so every
+/// server sees them. Per user, so one user's upload cannot reveal whether another holds a file.
+protocol BlobStore: Sendable {
+    /// The stored content, opened for reading, or nil when this store has none under `hash`.
+    func openContent(userID: Int64, hash: String) throws(BlobStoreError) -> ContentFile?
+
+    /// A place to receive chunk `index` of the upload of `hash` (see `ChunkSink.finish`).
+    func makeChunkSink(userID: Int64, hash: String, index: Int) throws(BlobStoreError) -> any ChunkSink
+
+    /// Indices of the chunks of the upload of `hash` stored so far, ascending.
+    func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int]
+
+    /// Joins chunks `0..<chunkCount` into one staged content, hashing it as it goes.
+    func assemble(userID: Int64, hash: String, chunkCount: Int) throws(BlobStoreError) -> any StagedContent
+
+    /// Removes the upload of `hash` and every chunk of it (nothing if there is none).
+    func removeUpload(userID: Int64, hash: String) throws(BlobStoreError)
+
+    /// Removes stored content (nothing if there is none).
+    func removeContent(userID: Int64, hash: String) throws(BlobStoreError)
+
+    /// Removes files left half-written (a crash, a killed server) more than `age` seconds ago.
+    func removeAbandonedFiles(olderThanSeconds age: Int) throws(BlobStoreError) -> Int
+
+    /// Runs `body` unless a backup is copying the store right now (then returns nil): removals
+    /// happen inside it, so a backup never misses content its database copy refers to.
+    func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T?
+}
+
+/// An upload chunk being received: written as it arrives, checked, then kept or dropped.
+protocol ChunkSink: RequestBodySink {
+    /// Bytes written so far.
+    var byteCount: Int { get }
+    /// Checks the chunk is exactly `length` bytes whose SHA-256 is `digest` and makes it
+    /// durable; otherwise removes it and returns false. Slow (an fsync): call it before
+    /// taking any lock.
+    func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool
+    /// Moves a sealed chunk into the upload (a rename): fast, for inside the database's writer.
+    func keep() throws(BlobStoreError)
+}
+
+/// A whole content joined from its chunks, not yet stored: `commit()` moves it into place,
+/// `discard()` (or dropping it) removes it.
+protocol StagedContent: AnyObject, Sendable {
+    /// SHA-256 hex of the joined bytes.
+    var hash: String { get }
+    var size: Int { get }
+    /// Stores it as the content of `hash` for its user: a rename of a file already flushed to
+    /// disk (by `assemble`), so it is fast enough for inside the database's writer.
+    func commit() throws(BlobStoreError)
+    func discard()
+}
+
+/// Stored content opened for reading: a descriptor the HTTP layer sends from, and its size.
+/// Whoever gets one either hands the descriptor on (`ResponseFile`) or calls `close()`.
+struct ContentFile: Sendable {
+    let descriptor: Int32
+    let size: Int64
+
+    func close() {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #elseif canImport(Darwin)
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+}
+
+/// A blob store operation that failed in the file system or its backend.
+struct BlobStoreError: Error, CustomStringConvertible {
+    /// What was being done, such as "write an upload chunk".
+    let operation: String
+    /// The `errno` value, when the file system reported one.
+    let code: Int32
+    /// True when the disk (or the user's file system quota) is full: a 507, not a bug.
+    var isFull: Bool { code == 28 /* ENOSPC */ || code == 122 /* EDQUOT */ }
+
+    var description: String { "could not \(operation) (errno \(code))" }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import NotesCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The SQLite backend's content store: a content-addressed directory beside the database.
+///
+/// Layout under `root` (`<db>.content`), every folder private (0700), every file 0600:
+/// - `<user-id>/<first two hex digits>/<hash>`: one user's content, named by its SHA-256;
+/// - `uploads/<user-id>/<hash>/<index>`: the verified chunks of an upload in progress;
+/// - `tmp/`: files being written; nothing there survives a restart that matters;
+/// - `.lock`: taken shared by `notes-server backup` and exclusively by removals (see
+///   `withRemovalsAllowed`).
+///
+/// Every file is written under `tmp/`, fsync'd, renamed into place and its folder fsync'd, so a
+/// crash leaves either the whole file or none; a stored file is never changed again.
+struct FileBlobStore: BlobStore {
+    let root: String
+
+    /// The store beside the database at `databasePath`.
+    init(databasePath: String) {
+        root = databasePath + ".content"
+    }
+
+    init(root: String) {
+        self.root = root
+    }
+
+    func contentPath(userID: Int64, hash: String) -> String {
+        "\(root)/\(userID)/\(hash.prefix(2))/\(hash)"
+    }
+
+    private func uploadFolder(userID: Int64, hash: String) -> String {
+        "\(root)/uploads/\(userID)/\(hash)"
+    }
+
+    private var temporaryFolder: String { root + "/tmp" }
+
+    func openContent(userID: Int64, hash: String) throws(BlobStoreError) -> ContentFile? {
+        let fd = open(contentPath(userID: userID, hash: hash), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw BlobStoreError(operation: "open stored content", code: errno)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw BlobStoreError(operation: "read the size of stored content", code: code)
+        }
+        return ContentFile(descriptor: fd, size: Int64(info.st_size))
+    }
+
+    func makeChunkSink(userID: Int64, hash: String, index: Int) throws(BlobStoreError) -> any ChunkSink {
+        let file = try TemporaryFile(in: temporaryFolder)
+        return FileChunkSink(file: file, destinationFolder: uploadFolder(userID: userID, hash: hash), name: String(index))
+    }
+
+    func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int] {
+        let folder = uploadFolder(userID: userID, hash: hash)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.compactMap { Int($0) }.sorted()
+    }
+
+    func assemble(userID: Int64, hash: String, chunkCount: Int) throws(BlobStoreError) -> any StagedContent {
+        let file = try TemporaryFile(in: temporaryFolder)
+        var hasher = SHA256Hasher()
+        var size = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        let folder = uploadFolder(userID: userID, hash: hash)
+        for index in 0..<chunkCount {
+            let fd = open("\(folder)/\(index)", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                file.remove()
+                throw BlobStoreError(operation: "read chunk \(index) of an upload", code: errno)
+            }
+            defer { close(fd) }
+            while true {
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count == 0 { break }
+                guard count > 0 else {
+                    if errno == EINTR { continue }
+                    file.remove()
+                    throw BlobStoreError(operation: "read chunk \(index) of an upload", code: errno)
+                }
+                let piece = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                guard file.write(piece) else {
+                    let code = errno
+                    file.remove()
+                    throw BlobStoreError(operation: "join an upload's chunks", code: code)
+                }
+                hasher.update(piece)
+                size += count
+            }
+        }
+        try file.sync()
+        return FileStagedContent(file: file, hash: Hex.encode(hasher.finalize()), size: size,
+                                 destination: contentPath(userID: userID, hash: hash))
+    }
+
+    func removeUpload(userID: Int64, hash: String) throws(BlobStoreError) {
+        try removeTree(uploadFolder(userID: userID, hash: hash), operation: "remove an upload")
+    }
+
+    func removeContent(userID: Int64, hash: String) throws(BlobStoreError) {
+        guard unlink(contentPath(userID: userID, hash: hash)) == 0 || errno == ENOENT else {
+            throw BlobStoreError(operation: "remove stored content", code: errno)
+        }
+    }
+
+    /// Removes every file of `userID` (the account is being deleted).
+    func removeUser(_ userID: Int64) throws(BlobStoreError) {
+        try removeTree("\(root)/\(userID)", operation: "remove a user's contents")
+        try removeTree("\(root)/uploads/\(userID)", operation: "remove a user's uploads")
+    }
+
+    private func removeTree(_ path: String, operation: String) throws(BlobStoreError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch let error as CocoaError where error.code == .fileNoSuchFile {
+            return
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { return }
+            throw BlobStoreError(operation: operation, code: EIO)
+        }
+    }
+
+    func removeAbandonedFiles(olderThanSeconds age: Int) throws(BlobStoreError) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else { return 0 }
+        let cutoff = time(nil) - age
+        var removed = 0
+        for name in names {
+            var info = stat()
+            let path = temporaryFolder + "/" + name
+            guard lstat(path, &info) == 0, info.st_mtim.tv_sec < cutoff else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T? {
+        try FileBlobStore.makeFolder(root)
+        let fd = open(root + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BlobStoreError(operation: "open the content store's lock", code: errno) }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Runs `body` while no removal can run (a backup copying the store), waiting for one that runs.
+    func withRemovalsHeld<T>(_ body: () throws -> T) throws -> T {
+        try FileBlobStore.makeFolder(root)
+        let fd = open(root + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BlobStoreError(operation: "open the content store's lock", code: errno) }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH) == 0 else { throw BlobStoreError(operation: "lock the content store", code: errno) }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Bytes of every file under `root` (contents, uploads, temporaries): what the store takes on disk.
+    func bytesOnDisk() -> Int64 {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return 0 }
+        var total: Int64 = 0
+        while let name = walker.nextObject() as? String {
+            var info = stat()
+            if lstat(root + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int64(info.st_size) }
+        }
+        return total
+    }
+
+    /// Creates `path` and its parents, private to the server's user.
+    static func makeFolder(_ path: String) throws(BlobStoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw BlobStoreError(operation: "create the folder \(path)", code: EIO)
+        }
+    }
+
+    /// Moves `source` to `destination` (creating its folder) and makes the move durable.
+    static func place(_ source: String, at destination: String) throws(BlobStoreError) {
+        let folder = (destination as NSString).deletingLastPathComponent
+        try makeFolder(folder)
+        guard rename(source, destination) == 0 else { throw BlobStoreError(operation: "move a file into the content store", code: errno) }
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw BlobStoreError(operation: "flush a content store folder", code: errno) }
+        }
+    }
+}
+
+/// A file being written under the store's `tmp/`, removed unless it is moved into place.
+final class TemporaryFile: @unchecked Sendable {
+    // @unchecked: used by one thread at a time (the connection's thread, or one handler call);
+    // `removed` only guards against removing twice.
+    let path: String
+    private(set) var descriptor: Int32
+    private var removed = false
+
+    init(in folder: String) throws(BlobStoreError) {
+        try FileBlobStore.makeFolder(folder)
+        // A random name, created exclusively: never an existing file, never followed through a link.
+        let name = folder + "/part-" + String(UInt64.random(in: .min ... .max), radix: 16)
+        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw BlobStoreError(operation: "create a temporary file", code: errno) }
+        descriptor = fd
+        path = name
+    }
+
+    /// Writes all of `bytes`; false on failure (`errno` says why).
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// Flushes the file's bytes to disk (on failure the file is removed).
+    func sync() throws(BlobStoreError) {
+        guard descriptor >= 0 else { return }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            remove()
+            throw BlobStoreError(operation: "flush a file to disk", code: code)
+        }
+    }
+
+    /// fsyncs (cheap when `sync()` ran), closes and moves the file to `destination`.
+    func place(at destination: String) throws(BlobStoreError) {
+        try sync()
+        close(descriptor)
+        descriptor = -1
+        do {
+            try FileBlobStore.place(path, at: destination)
+            removed = true
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// Closes and deletes the file (again: nothing).
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        unlink(path)
+    }
+
+    deinit { remove() }
+}
+
+/// An upload chunk received into a temporary file and hashed as it arrives.
+final class FileChunkSink: ChunkSink, @unchecked Sendable {
+    // @unchecked: the server calls `write`/`discard` from the connection's thread only, and the
+    // handler that calls `finish` runs on that same thread after the last `write`.
+    private let file: TemporaryFile
+    private let destinationFolder: String
+    private let name: String
+    private var hasher = SHA256Hasher()
+    private(set) var byteCount = 0
+
+    init(file: TemporaryFile, destinationFolder: String, name: String) {
+        self.file = file
+        self.destinationFolder = destinationFolder
+        self.name = name
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard file.write(bytes) else { return false }
+        hasher.update(bytes)
+        byteCount += bytes.count
+        return true
+    }
+
+    func discard() {
+        file.remove()
+    }
+
+    func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool {
+        guard byteCount == length, ConstantTime.equal(hasher.finalize(), digest) else {
+            file.remove()
+            return false
+        }
+        try file.sync()
+        return true
+    }
+
+    func keep() throws(BlobStoreError) {
+        try file.place(at: destinationFolder + "/" + name)
+    }
+}
+
+/// Chunks joined into one temporary file, waiting for its hash to be checked.
+final class FileStagedContent: StagedContent, @unchecked Sendable {
+    // @unchecked: made, checked and committed or dropped by one handler call on one thread.
+    private let file: TemporaryFile
+    let hash: String
+    let size: Int
+    private let destination: String
+
+    init(file: TemporaryFile, hash: String, size: Int, destination: String) {
+        self.file = file
+        self.hash = hash
+        self.size = size
+        self.destination = destination
+    }
+
+    func commit() throws(BlobStoreError) {
+        try file.place(at: destination)
+    }
+
+    func discard() {
+        file.remove()
+    }
+}

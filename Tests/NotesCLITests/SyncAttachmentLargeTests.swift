@@ -1,0 +1,125 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+/// Large attachments: memory stays about a chunk whatever the file's size, and an upload killed
+/// midway resumes from the chunks the server stored. Neither test is timed (speed is `bench/`'s).
+@Suite("Sync large attachments end to end", .serialized)
+struct SyncAttachmentLargeTests {
+    /// Writes `mebibytes` MiB of pseudo-random bytes at `path` one MiB at a time (each MiB made
+    /// distinct by its index), never holding the file; returns its SHA-256.
+    static func writeLargeFile(_ path: String, mebibytes: Int, seed: UInt64) throws -> String {
+        var block = [UInt8](SyncAttachmentTests.bytes(1 << 20, seed: seed))
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? handle.close() }
+        var hasher = SHA256Hasher()
+        for index in 0..<mebibytes {
+            withUnsafeBytes(of: UInt64(index).littleEndian) { block.replaceSubrange(0..<8, with: $0) }
+            hasher.update(block)
+            try handle.write(contentsOf: block)
+        }
+        return Hex.encode(hasher.finalize())
+    }
+
+    /// The SHA-256 of the file at `path`, read in blocks.
+    static func hashFile(_ path: String) throws -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256Hasher()
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { hasher.update(data) }
+        return Hex.encode(hasher.finalize())
+    }
+
+    /// Runs `notes ARGS` and samples its peak resident size (`VmHWM` in `/proc/PID/status`)
+    /// until it exits. VmHWM only grows, so the last sample is the peak up to a few ms before exit.
+    static func peakMemory(_ h: SyncHarness, _ arguments: [String]) async throws -> (exitCode: Int32, peakKiB: Int, stderr: String) {
+        BrokenPipes.ignore()
+        let process = Process()
+        process.executableURL = BuiltProducts.client
+        process.arguments = arguments
+        process.environment = h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let errors = h.work.appending("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        defer { try? errorHandle.close() }
+        process.standardError = errorHandle
+        let exit = ProcessExit(process)
+        try process.run()
+        let statusPath = "/proc/\(process.processIdentifier)/status"
+        var peak = 0
+        _ = try await waitUntil(timeout: 600, every: .milliseconds(10)) {
+            if let status = try? String(contentsOfFile: statusPath, encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kib = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") {
+                peak = max(peak, kib)
+            }
+            return exit.hasExited
+        }
+        let code = await exit.wait()
+        return (code, peak, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+    }
+
+    @Test("a 300 MiB file syncs up and down with the client's peak memory under 100 MiB above its idle level")
+    func largeFileSyncsInBoundedMemory() async throws {
+        try await SyncHarness.with(serverArguments: ["--max-attachment-size", "1G"]) { h in
+            try await h.initFolder("a")
+            try await h.initFolder("b")
+            try h.write("a", "note.md", "small\n")
+            try await h.sync("a")
+            // Idle: a sync that finds nothing to do, in the same process shape.
+            let idle = try await Self.peakMemory(h, ["sync", h.folder("a")])
+            #expect(idle.exitCode == 0, "\(idle.stderr)")
+
+            let hash = try Self.writeLargeFile(h.folder("a") + "/video.mov", mebibytes: 300, seed: 31)
+            let up = try await Self.peakMemory(h, ["sync", h.folder("a")])
+            #expect(up.exitCode == 0, "\(up.stderr)")
+            #expect(try await h.serverAttachments()["video.mov"]?.hash == hash)
+
+            let down = try await Self.peakMemory(h, ["sync", h.folder("b")])
+            #expect(down.exitCode == 0, "\(down.stderr)")
+            #expect(try Self.hashFile(h.folder("b") + "/video.mov") == hash)
+
+            let bound = 100 * 1024
+            #expect(up.peakKiB - idle.peakKiB < bound, "upload peak \(up.peakKiB) KiB, idle \(idle.peakKiB) KiB")
+            #expect(down.peakKiB - idle.peakKiB < bound, "download peak \(down.peakKiB) KiB, idle \(idle.peakKiB) KiB")
+        }
+    }
+
+    @Test("kill -9 of the client once the server stored a chunk of a 200 MiB upload: the next sync resumes and sends less than the whole")
+    func killedUploadResumes() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            let hash = try Self.writeLargeFile(h.folder("a") + "/disk.img", mebibytes: 200, seed: 32)
+            let content = h.client.server.databasePath + ".content"
+            // The server keeps the verified chunks of an open upload as files named by index.
+            func storedChunks() -> Int {
+                guard let users = try? FileManager.default.contentsOfDirectory(atPath: content + "/uploads") else { return 0 }
+                return users.reduce(0) { count, user in
+                    count + ((try? FileManager.default.contentsOfDirectory(atPath: "\(content)/uploads/\(user)/\(hash)"))?.count ?? 0)
+                }
+            }
+
+            let killed = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) { storedChunks() >= 1 }
+            #expect(killed.landedMidSync, "the kill must interrupt the upload")
+            #expect(try await h.serverAttachments()["disk.img"] == nil, "nothing is put before its content is whole")
+            _ = try await h.client.waitUntil { h.client.logCount("PUT /v1/uploads/") >= storedChunks() }
+            let sentBefore = h.client.logCount("PUT /v1/uploads/")
+            let stored = storedChunks()
+            #expect(stored >= 1)
+
+            let report = try await h.sync("a")
+            #expect(report.uploaded == 1, "\(report)")
+            #expect(try await h.serverAttachments()["disk.img"]?.hash == hash)
+            let chunks = 200 * (1 << 20) / AttachmentLimits.defaultChunkBytes
+            let resent = h.client.logCount("PUT /v1/uploads/") - sentBefore
+            #expect(resent <= chunks - stored, "the resumed sync sent \(resent) of \(chunks) chunks; \(stored) were stored")
+            #expect(resent < chunks)
+            #expect(try Self.hashFile(h.folder("a") + "/disk.img") == hash, "the file itself is untouched")
+        }
+    }
+}
