@@ -36,21 +36,12 @@ struct SyncAttachmentLargeTests {
     /// Runs `notes ARGS` and samples its peak resident size (`VmHWM` in `/proc/PID/status`)
     /// until it exits. VmHWM only grows, so the last sample is the peak up to a few ms before exit.
     static func peakMemory(_ h: SyncHarness, _ arguments: [String]) async throws -> (exitCode: Int32, peakKiB: Int, stderr: String) {
-        BrokenPipes.ignore()
-        let process = Process()
-        process.executableURL = BuiltProducts.client
-        process.arguments = arguments
-        process.environment = h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = h.work.appending("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        defer { try? errorHandle.close() }
-        process.standardError = errorHandle
-        let exit = ProcessExit(process)
-        try process.run()
-        let statusPath = "/proc/\(process.processIdentifier)/status"
+        let child = try ChildProcess(BuiltProducts.client, arguments,
+                                     environment: h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, stderr: .pipe)
+        // The stderr pipe exists, as asked just above; drained as it comes so it never fills.
+        let errorOutput = child.standardError!
+        async let errors = onOwnThread { errorOutput.readDataToEndOfFile() }
+        let statusPath = "/proc/\(child.processIdentifier)/status"
         var peak = 0
         _ = try await waitUntil(timeout: 600, every: .milliseconds(10)) {
             if let status = try? String(contentsOfFile: statusPath, encoding: .utf8),
@@ -58,10 +49,10 @@ struct SyncAttachmentLargeTests {
                let kib = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") {
                 peak = max(peak, kib)
             }
-            return exit.hasExited
+            return child.hasExited
         }
-        let code = await exit.wait()
-        return (code, peak, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+        let code = await child.wait()
+        return (code, peak, String(decoding: await errors, as: UTF8.self))
     }
 
     @Test("a 300 MiB file syncs up and down with the client's peak memory under 100 MiB above its idle level")
