@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Attachments against rsync (a daemon on loopback), side by side in one run (issue #13):
+#   1. 1,000 images of ~200 KB (random bytes: images do not compress) uploaded to an empty account;
+#   2. one 1 GiB file uploaded to an empty account, then cloned into an empty folder.
+# The corpus, the rsync daemon's destination and the server's database and content store share one
+# filesystem. Peak resident memory of the client (each run) and of the server (whole bench) is
+# reported beside the times.
+#   IMAGES=200 BIG_MIB=256 bench/attachments.sh   a quick run
+#   RUNS=5 bench/attachments.sh                   more runs per command (default 3)
+source "$(dirname "$0")/common.sh"
+need_packages rsync hyperfine time
+build_release
+images=${IMAGES:-1000}
+big_mib=${BIG_MIB:-1024}
+runs=${RUNS:-3}
+work=$(bench_workdir)
+cleanup() {
+    stop_pid "${SERVER_PID:-}"
+    [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+export XDG_CONFIG_HOME="$work/config" HOME="$work/home"
+mkdir -p "$work/home" "$work/rsync-dest"
+
+python3 - "$work/images" "$images" <<'PY'
+import os, sys
+out, count = sys.argv[1], int(sys.argv[2])
+for i in range(count):
+    folder = os.path.join(out, f"album{i % 20:02d}")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, f"photo{i:04d}.jpg"), "wb") as f:
+        f.write(os.urandom(180_000 + (i * 7919) % 40_000))
+PY
+mkdir -p "$work/big"
+head -c $((big_mib * 1024 * 1024)) /dev/urandom > "$work/big/disk.img"
+echo "attachments bench: $images images ($(du -sh "$work/images" | cut -f1)), one ${big_mib} MiB file, $runs runs per command" >&2
+
+rsync_port=$(free_port)
+cat > "$work/rsyncd.conf" <<CONF
+pid file = $work/rsyncd.pid
+use chroot = no
+uid = $(id -un)
+gid = $(id -gn)
+[bench]
+    path = $work/rsync-dest
+    read only = false
+CONF
+rsync --daemon --config="$work/rsyncd.conf" --address=127.0.0.1 --port="$rsync_port"
+for _ in $(seq 100); do [ -f "$work/rsyncd.pid" ] && break; sleep 0.05; done
+module="rsync://127.0.0.1:$rsync_port/bench/"
+
+start_notes_server "$work/db.sqlite" --max-attachment-size 2G
+# Each upload run signs in to a new, empty account with a copy of CORPUS; the account before it is
+# deleted with its content, so the content store holds one copy at a time.
+cat > "$work/new-account" <<SH
+#!/usr/bin/env bash
+set -euo pipefail
+corpus=\$1
+n=\$(( \$(cat "$work/accounts" 2>/dev/null || echo 0) + 1 ))
+echo "\$n" > "$work/accounts"
+[ "\$n" -gt 1 ] && "$BIN/notes-server" user delete "bench\$((n - 1))" --yes --db "$work/db.sqlite" >/dev/null
+echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "$work/db.sqlite" >/dev/null
+echo benchpassword | "$BIN/notes" login --server "$SERVER_URL" --username "bench\$n" --password-stdin >/dev/null 2>&1
+rm -rf "$work/ours"
+cp -a "\$corpus" "$work/ours"
+"$BIN/notes" init "$work/ours" --server "$SERVER_URL" >/dev/null 2>&1
+SH
+chmod +x "$work/new-account"
+hf() { hyperfine --style basic --runs "$runs" "$@" >&2; }
+# peak CMD...: runs CMD under GNU time, appending the peak resident KiB to $work/peaks.NAME.
+peak() {
+    local name=$1
+    shift
+    echo "/usr/bin/time -f %M -a -o '$work/peaks.$name' $*"
+}
+max_kib() { sort -n "$work/peaks.$1" | tail -1; }
+
+hf --export-json "$work/images.json" \
+    --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest'" -n rsync "rsync -a '$work/images/' '$module'" \
+    --prepare "'$work/new-account' '$work/images'" -n notes "$(peak images "'$BIN/notes' sync '$work/ours'") >/dev/null"
+
+hf --export-json "$work/big.json" \
+    --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest'" -n rsync "rsync -a '$work/big/' '$module'" \
+    --prepare "'$work/new-account' '$work/big'" -n notes "$(peak big-up "'$BIN/notes' sync '$work/ours'") >/dev/null"
+
+hf --export-json "$work/clone.json" \
+    --prepare "rm -rf '$work/rsync-clone'" -n rsync "rsync -a '$module' '$work/rsync-clone/'" \
+    --prepare "rm -rf '$work/clone'" -n notes "$(peak big-clone "'$BIN/notes' clone '$SERVER_URL' '$work/clone'") >/dev/null"
+cmp "$work/big/disk.img" "$work/clone/disk.img" || { echo "the clone differs from the original" >&2; exit 1; }
+
+server_peak=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER_PID/status")
+echo "attachments: hyperfine medians of $runs runs; peak resident memory: client $(max_kib images) KiB (images)," \
+     "$(max_kib big-up) KiB (big upload), $(max_kib big-clone) KiB (big clone); server $server_peak KiB over the bench"
+report "upload $images images" "rsync -a to daemon" "$(median_seconds "$work/images.json" 0)" "$(median_seconds "$work/images.json" 1)" "≤ 1.5"
+report "upload ${big_mib} MiB" "rsync -a to daemon" "$(median_seconds "$work/big.json" 0)" "$(median_seconds "$work/big.json" 1)" "≤ 1.5"
+report "clone ${big_mib} MiB" "rsync -a from daemon" "$(median_seconds "$work/clone.json" 0)" "$(median_seconds "$work/clone.json" 1)" "≤ 1.5"
+table_row "peak memory" "(client / server)" "-" "$(( $(max_kib big-up) / 1024 )) MiB / $(( server_peak / 1024 )) MiB" "-" "≤ 100 MiB above idle"
