@@ -49,7 +49,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .target(
             name: "NotesCore",
-            dependencies: ["CSQLite", "CCmark", "CSodium"]
+            dependencies: ["CSQLite", "CCmark", "CSodium", "CCrypto"]
         ),
         .target(
             name: "NotesCommandLine"

@@ -1,4 +1,4 @@
-import CSodium
+import CCrypto
 
 /// SHA-256 digests, the content hash that server and client compare (DESIGN 2: `hash`).
 public enum SHA256 {
@@ -9,18 +9,17 @@ public enum SHA256 {
 
     /// The 32-byte digest of `bytes`.
     public static func digest<Bytes: Collection>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        Sodium.requireReady()
-        var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         let hashed: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             out.withUnsafeMutableBufferPointer { digest in
-                _ = crypto_hash_sha256(digest.baseAddress!, buffer.baseAddress, UInt64(buffer.count))
+                _ = CCrypto.SHA256(buffer.baseAddress, buffer.count, digest.baseAddress)
             }
         }
         if hashed == nil {
             let copy = Array(bytes)
             copy.withUnsafeBufferPointer { buffer in
                 out.withUnsafeMutableBufferPointer { digest in
-                    _ = crypto_hash_sha256(digest.baseAddress!, buffer.baseAddress, UInt64(buffer.count))
+                    _ = CCrypto.SHA256(buffer.baseAddress, buffer.count, digest.baseAddress)
                 }
             }
         }

@@ -84,63 +84,35 @@ extension SyncEngine {
         guard !byHash.isEmpty else { return }
         let missing = try await remote.missingContent(byHash.keys.sorted())
         contentOnServer.formUnion(Set(byHash.keys).subtracting(missing))
-        for (done, hash) in missing.enumerated() {
-            guard let source = byHash[hash] else { continue }
-            if let skip = try await upload(hash: hash, from: source.disk, stat: source.stat) {
-                for id in idsByHash[hash] ?? [] {
-                    skippedUploads.insert(id)
-                    let path = state[id].map(uploadPath(of:)) ?? source.disk
-                    report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
-                    report.warnings.append("skipped \(path): \(skip.detail)")
+        // Several contents in flight at once: small files are bound by round trips, not bytes,
+        // and the server works on one while the client reads the next. Memory stays bounded by
+        // `ContentUploader.inFlight` chunks.
+        let uploader = ContentUploader(remote: remote, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+                                       limits: attachmentLimits, quotaBytes: limits.quotaBytes)
+        var queue = missing.compactMap { hash in byHash[hash].map { (hash: hash, disk: $0.disk, stat: $0.stat) } }[...]
+        var done = 0
+        try await withThrowingTaskGroup(of: (hash: String, skip: UploadSkip?).self) { group in
+            func start(_ next: (hash: String, disk: String, stat: FileStat)?) {
+                guard let next else { return }
+                group.addTask { (next.hash, try await uploader.upload(hash: next.hash, from: next.disk, stat: next.stat)) }
+            }
+            for _ in 0..<ContentUploader.inFlight { start(queue.popFirst()) }
+            while let (hash, skip) = try await group.next() {
+                start(queue.popFirst())
+                if let skip {
+                    for id in idsByHash[hash] ?? [] {
+                        skippedUploads.insert(id)
+                        let path = state[id].map(uploadPath(of:)) ?? byHash[hash]?.disk ?? hash
+                        report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
+                        report.warnings.append("skipped \(path): \(skip.detail)")
+                    }
+                } else {
+                    contentOnServer.insert(hash)
                 }
-            } else {
-                contentOnServer.insert(hash)
+                done += 1
+                options.progress?("uploading attachments", done, missing.count)
             }
-            options.progress?("uploading attachments", done + 1, missing.count)
         }
-    }
-
-    /// Why an upload was given up for this sync.
-    struct UploadSkip {
-        var reason: SyncReport.Skipped.Reason
-        var detail: String
-    }
-
-    /// Uploads one content in chunks, sending only those the server has not stored.
-    /// - Returns: `nil` when the server holds the content now, else why it was given up.
-    private func upload(hash: String, from disk: String, stat: FileStat) async throws -> UploadSkip? {
-        let upload: UploadState
-        do {
-            upload = try await remote.openUpload(hash: hash, size: stat.size)
-        } catch ClientError.status(let error) where error.status == 413 {
-            return UploadSkip(reason: .tooLarge, detail: "\(stat.size) bytes, over the server's attachment limit of "
-                              + "\(attachmentLimits.maxBytes) bytes (\(error.message))")
-        } catch ClientError.status(let error) where error.status == 507 {
-            let quota = limits.quotaBytes.map { " of \($0) bytes" } ?? ""
-            return UploadSkip(reason: .quotaExceeded, detail: "\(stat.size) bytes would exceed the account's storage quota\(quota) (\(error.message))")
-        }
-        let safe = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
-        let received = Set(upload.received)
-        for index in 0..<upload.chunkCount where !received.contains(index) {
-            let offset = Int64(index) * Int64(upload.chunkSize)
-            let length = Int(min(Int64(upload.chunkSize), stat.size - offset))
-            let bytes: [UInt8]?
-            do {
-                bytes = try safe.readRange(disk, offset: offset, count: length, expecting: stat)
-            } catch let error as SyncFileError {
-                return UploadSkip(reason: .unreadable, detail: "\(error)")
-            }
-            guard let bytes else {
-                return UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync")
-            }
-            try await remote.putChunk(hash: hash, index: index, bytes: bytes)
-        }
-        do {
-            try await remote.completeUpload(hash: hash)
-        } catch ClientError.status(let error) where error.status == 422 {
-            return UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync (\(error.message))")
-        }
-        return nil
     }
 
     /// The path a pending upload of `note` goes to.
