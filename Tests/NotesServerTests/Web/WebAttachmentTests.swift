@@ -77,7 +77,7 @@ struct WebAttachmentTests {
             try await browser.signIn()
             let csrf = try await browser.csrf()
             let posted = await browser.upload([("csrf", csrf), ("folder", "pics/")], fileName: "cat.png", bytes: Self.png)
-            #expect(posted.status == 303 && posted.header("location") == "/?done=uploaded")
+            #expect(posted.status == 303 && posted.header("location") == "/?done=uploaded&folder=pics", "home again, the form still on the folder")
             let feed = try await api.send("GET", "/v1/changes", query: [("kinds", "note,attachment")]).decode(ChangesPage.self)
             let entry = try #require(feed.changes.first { $0.path == "pics/cat.png" })
             #expect(entry.kind == .attachment && entry.hash == SHA256.hex(of: Self.png) && entry.size == Self.png.count)

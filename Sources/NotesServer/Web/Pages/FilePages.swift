@@ -113,7 +113,7 @@ struct FilePages: Sendable {
         } catch NoteStoreError.pathTaken {
             return refuse("There is already a note or file at \(path.value); rename one of them first.", 409)
         }
-        return WebResponse.redirect(WebPath("/").query([("done", "uploaded")]))
+        return WebResponse.redirect(WebPath("/").query([("done", "uploaded")] + (folder.isEmpty ? [] : [("folder", folder)])))
     }
 
     /// The path a file lands at: the folder (as typed, `/`-separated) and the browser's file
