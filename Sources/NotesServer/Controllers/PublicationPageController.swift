@@ -3,7 +3,8 @@ import NotesCore
 /// `/p/<token>`: a published note, for anyone holding the link, without signing in.
 ///
 /// Every answer is an HTML page (see `PublicationPage`): the note, or the one 404 page for any
-/// link that does not work, or a 429 page. Each client address gets its own allowance of
+/// link that does not work, or a 429 page; except the images the note embeds, answered with
+/// their bytes under the attachments' safety headers (`/p/:token/a/*path`). Each client address gets its own allowance of
 /// `/p/` requests (`ServerConfiguration.publicationRequestsPerMinute`), on top of the server's
 /// general request rate, so a page can be read and shared but not scraped or probed quickly.
 struct PublicationPageController: Sendable {
