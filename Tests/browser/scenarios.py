@@ -405,5 +405,59 @@ def main():
     sys.exit(1 if failures else 0)
 
 
+def tiny_png(width=160, height=100, rgb=(200, 40, 40)):
+    """A real, decodable PNG of one colour, made without any imaging library."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def image_shows(driver, alt):
+    """Whether the note's <img alt=ALT> has loaded and decoded (a broken image has naturalWidth 0)."""
+    return driver.execute_script(
+        "const i = [...document.querySelectorAll('img')].find(i => i.alt === arguments[0]);"
+        "return !!i && i.complete && i.naturalWidth > 0;", alt)
+
+
+def scenario_upload_embed_publish_image(h):
+    import os
+    import tempfile
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, "square.png")
+    with open(path, "wb") as file:
+        file.write(tiny_png())
+    d = h.browser()
+    h.sign_in(d)
+    d.find_element(By.ID, "upload-folder").send_keys("Pictures")
+    d.find_element(By.ID, "upload-file").send_keys(path)
+    d.find_element(By.CSS_SELECTOR, "form[action='/upload'] button[type=submit]").click()
+    wait_for(d, lambda d: "Uploaded." in d.page_source, "the upload's notice")
+    h.shot(d, "attachments-1-uploaded")
+    link = d.find_element(By.LINK_TEXT, "square.png")
+    assert link.get_attribute("href").endswith("/files/Pictures/square.png"), link.get_attribute("href")
+    token = h.token()
+    note_id, status, _ = h.put_note(token, "Pictures/Gallery.md", "# Gallery\n\n![a red square](square.png)\n")
+    assert status == 201, status
+    h.open(d, f"/notes/{note_id}")
+    wait_for(d, lambda d: image_shows(d, "a red square"), "the embedded image to show")
+    assert d.execute_script("return window.__csp") == [], "no CSP violation"
+    h.shot(d, "attachments-2-note-with-image")
+    status, publication = h.api("POST", f"/v1/notes/{note_id}/publication", {}, token)
+    assert status == 201, (status, publication)
+    reader = h.browser(width=390, height=700)
+    h.open(reader, "/p/" + publication["token"])
+    wait_for(reader, lambda d: image_shows(d, "a red square"), "the image on the published page")
+    assert reader.execute_script("return window.__csp") == [], "no CSP violation on the published page"
+    h.shot(reader, "attachments-3-published-image")
+
+
+SCENARIOS.append(scenario_upload_embed_publish_image)
+
+
 if __name__ == "__main__":
     main()

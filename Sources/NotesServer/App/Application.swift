@@ -54,14 +54,15 @@ final class Application: Sendable {
         HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
         let publications = PublicationStore(database: database, clock: clock)
         PublicationsController(store: publications).register(in: &router)
-        PublicationPageController(store: publications,
+        PublicationPageController(store: publications, notes: notes, contents: contents,
                                   rateLimiter: RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)).register(in: &router)
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
         AttachmentsController(notes: notes, contents: contents).register(in: &router)
         self.router = router
         let web = WebApp(services: WebServices(users: users, sessions: sessions, notes: notes, tokens: tokens, passwords: passwords,
-                                               throttle: throttle, lifetimes: configuration.browserLifetimes, log: log),
+                                               throttle: throttle, lifetimes: configuration.browserLifetimes, log: log,
+                                               contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes),
                          openBodyLimit: openBodyLimit)
         responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter)
         self.notes = notes

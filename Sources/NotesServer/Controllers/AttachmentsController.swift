@@ -21,13 +21,9 @@ struct AttachmentsController: Sendable {
             throw HTTPError.notFound("There is no attachment with this id.")
         }
         guard !entry.deleted else { throw HTTPError.notFound("The attachment was deleted.", code: "note_deleted") }
-        guard let file = try ContentController.mappingStoreFailures({ try contents.open(userID: user, hash: entry.hash) }) else {
+        guard let response = try ContentResponse.attachment(entry, userID: user, contents: contents, request: context.request) else {
             throw HTTPError.contentNotFound
         }
-        let mediaType = MediaType.forPath(entry.path)
-        let fileName = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
-        return ContentResponse.make(file, hash: entry.hash, contentType: mediaType.value,
-                                    disposition: ContentResponse.disposition(inline: mediaType.isSafeInline, fileName: fileName),
-                                    request: context.request)
+        return response
     }
 }

@@ -33,6 +33,18 @@ struct PublicationLinks {
         return .rewrite(attachmentAddress(of: path))
     }
 
+    /// The folder-relative paths of the images `content` (this note's text) embeds through the
+    /// publication: exactly those `treat` addresses, so the attachment route serves nothing else.
+    func embeddedPaths(of content: String, renderer: MarkdownRenderer) -> Set<[String]> {
+        var paths = Set<[String]>()
+        _ = renderer.render(content.utf8, extensions: MarkdownExtensions(headingIDs: true)) { destination in
+            let treatment = treat(destination)
+            if case .rewrite = treatment, let path = Self.resolve(destination.url, from: notePath) { paths.insert(path) }
+            return treatment
+        }
+        return paths
+    }
+
     /// The address of the file at the folder-relative `path` through this publication:
     /// `/p/<token>/a/<path from the note's folder>`, plus `?up=N` when it lies N folders above
     /// the note's; each segment percent-encoded.

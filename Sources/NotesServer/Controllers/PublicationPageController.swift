@@ -3,11 +3,15 @@ import NotesCore
 /// `/p/<token>`: a published note, for anyone holding the link, without signing in.
 ///
 /// Every answer is an HTML page (see `PublicationPage`): the note, or the one 404 page for any
-/// link that does not work, or a 429 page. Each client address gets its own allowance of
+/// link that does not work, or a 429 page; except the images the note embeds, answered with
+/// their bytes under the attachments' safety headers (`/p/:token/a/*path`). Each client address gets its own allowance of
 /// `/p/` requests (`ServerConfiguration.publicationRequestsPerMinute`), on top of the server's
 /// general request rate, so a page can be read and shared but not scraped or probed quickly.
 struct PublicationPageController: Sendable {
     let store: PublicationStore
+    /// The owner's entries and contents, for the attachments a published note embeds.
+    let notes: NoteStore
+    let contents: ContentStore
     let rateLimiter: RequestRateLimiter
     let renderer = MarkdownRenderer.safe
 
@@ -28,16 +32,26 @@ struct PublicationPageController: Sendable {
 
     /// An attachment the published note embeds, addressed as `PublicationLinks` writes it.
     ///
-    /// The seam for attachments: until the server stores them, every such address answers the
-    /// 404 page. Serving one will take: the live publication (`store.publishedNote`, extended to
-    /// name its owner internally); the folder path the address names
-    /// (`PublicationLinks.folderPath(ofAttachment: path, up: query "up", from: note.path)`);
-    /// that path being one the note's current text embeds (its images, resolved by
-    /// `PublicationLinks`), so an address can reach no other file of the account; and the
-    /// attachment answered with the attachments' own safety headers, rate-limited like the page.
+    /// Served only when the publication is live and the address names a path the note's current
+    /// text embeds as an image (`PublicationLinks.embeddedPaths`): an address can reach no other
+    /// file of the account, and guessing one tells nothing (every refusal is the one 404 page).
+    /// The file is answered as the attachments API answers it (fixed media type, `nosniff`,
+    /// `sandbox`, a download for anything a browser could run), and rate-limited like the page.
     private func attachment(_ context: RequestContext) throws -> HTTPResponse {
         if let refusal = admit(context.request) { return refusal }
-        return PublicationPage.notFound
+        let upText = context.request.query["up"] ?? "0"
+        guard let token = context.parameters["token"], let relative = context.parameters["path"],
+              upText.utf8.count <= 4, let up = Int(upText), let note = try store.publishedNote(token: token),
+              let path = PublicationLinks.folderPath(ofAttachment: relative, up: up, from: note.path),
+              PublicationLinks(notePath: note.path, token: token).embeddedPaths(of: note.content, renderer: renderer).contains(path),
+              let entry = try notes.list(userID: note.userID, after: nil, limit: 1, path: path.joined(separator: "/"),
+                                         kinds: .kinds([.attachment])).first,
+              var response = try ContentResponse.attachment(entry, userID: note.userID, contents: contents, request: context.request) else {
+            return PublicationPage.notFound
+        }
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if !note.indexable { response.headers["X-Robots-Tag"] = "noindex" }
+        return response
     }
 
     /// The 429 page when `request`'s address has used up its allowance, else nil.

@@ -72,10 +72,13 @@ extension OpenAPIDocument {
             "get": operation("readPublicationAttachment", tag: "publications", access: .anyone,
                 summary: "An attachment the published note embeds (an image), for anyone holding the link.",
                 description: """
-                    Only files the note's text embeds are reachable. This server does not store attachments yet, so \
-                    every such address answers the 404 page.
+                    Only the files the note's current text embeds as images are reachable, answered as \
+                    `GET /v1/attachments/{id}` answers them: the media type from the fixed table by extension, \
+                    `X-Content-Type-Options: nosniff`, `Content-Security-Policy: sandbox`, inline only for plain images \
+                    and PDF, Range requests. Any other path (a file the note does not embed, dot segments, a revoked \
+                    link) gets the same 404 page as `/p/{token}`; requests count against the same per-address allowance.
                     """,
-                responses: publicationPageAnswers("The attachment.")
+                responses: publicationPageAnswers("The attachment's bytes.", media: "*/*")
             ),
         ],
     ]
@@ -86,10 +89,11 @@ extension OpenAPIDocument {
         schema: ["type": "string"])
 
     /// The answers of a `/p/` address: HTML pages (the router's own refusals stay JSON).
-    private static func publicationPageAnswers(_ success: String) -> OpenAPIValue {
+    private static func publicationPageAnswers(_ success: String, media: String = "text/html") -> OpenAPIValue {
         let html: OpenAPIValue = ["schema": ["type": "string"]]
+        let body: OpenAPIValue = media == "text/html" ? html : ["schema": ["type": "string", "format": "binary"]]
         return [
-            "200": ["description": .string(success), "content": ["text/html": html]],
+            "200": ["description": .string(success), "content": [media: body]],
             "404": [
                 "description": "The same page for an unknown, revoked or expired link (or a path with no endpoint, as JSON).",
                 "content": ["text/html": html, "application/json": ["schema": schema("Error")]],

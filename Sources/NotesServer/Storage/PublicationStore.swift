@@ -21,6 +21,8 @@ struct PublicationRecord: Sendable {
 /// (to resolve the relative addresses it embeds), and whether the owner allows indexing.
 /// Deliberately no ids and no owner.
 struct PublishedNote: Sendable {
+    /// The owner, for finding the attachments the note embeds; never shown to a reader.
+    let userID: Int64
     let content: String
     let path: String
     let indexable: Bool
@@ -137,12 +139,13 @@ struct PublicationStore: Sendable {
         let digest = PublicationToken.digest(token)
         let found = try database.read { db in
             try db.first("""
-                SELECT p.token_hash, n.content, n.path, p.indexable
+                SELECT p.token_hash, n.content, n.path, p.indexable, p.user_id
                 FROM publications p JOIN notes n ON n.nid = p.nid JOIN users u ON u.id = p.user_id
                 WHERE p.token_hash = ? AND p.revoked_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > ?)
                   AND n.deleted = 0 AND u.disabled = 0
                 """, [digest, clock.now()]) { row in
-                (hash: row.bytes(0), note: PublishedNote(content: row.string(1), path: row.string(2), indexable: row.bool(3)))
+                (hash: row.bytes(0), note: PublishedNote(userID: row.int64(4), content: row.string(1), path: row.string(2),
+                                                                 indexable: row.bool(3)))
             }
         }
         guard let found, ConstantTime.equal(found.hash, digest) else { return nil }

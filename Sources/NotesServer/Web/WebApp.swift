@@ -12,6 +12,10 @@ struct WebServices: Sendable {
     let throttle: LoginThrottle
     let lifetimes: BrowserSessionLifetimes
     let log: @Sendable (String) -> Void
+    /// Attachment contents, for the file pages and uploads (the API's store and limits).
+    let contents: ContentStore
+    /// The largest request body the server reads (`--max-request-size`): an upload form cannot be larger.
+    let maxRequestBytes: Int
 }
 
 /// The web app: server-rendered pages under `/` for a signed-in browser.
@@ -39,7 +43,7 @@ struct WebApp: Sendable {
     }
 
     /// The first path segments the web app owns; every other path goes to the API router.
-    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview"]
+    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview", "files", "upload"]
 
     /// Whether `path` is a page of the web app (the root included).
     static func owns(path: String) -> Bool {
@@ -65,6 +69,7 @@ struct WebApp: Sendable {
         SearchPage(services: services).register(in: &self)
         TrashPages(services: services).register(in: &self)
         AccountPages(services: services).register(in: &self)
+        FilePages(services: services).register(in: &self)
     }
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
@@ -100,18 +105,26 @@ struct WebApp: Sendable {
             return .now(Self.signInRedirect(for: request))
         }
         var form = WebForm()
+        var file: WebUpload?
         if route.method == "POST" {
             // Every state-changing request: same origin, then the session's CSRF token.
             guard WebSecurity.isSameOrigin(request) else {
                 throw HTTPError(403, code: "cross_origin", message: "This form was sent from another site, so it was refused.")
             }
-            guard let decoded = WebForm(body: request.body) else { throw HTTPError.badRequest("The form could not be read.") }
-            form = decoded
+            if let boundary = WebMultipart.boundary(contentType: request.headers["Content-Type"]) {
+                // A file upload: its text fields become the form, its one file goes with it.
+                let multipart = try WebMultipart(body: request.body, boundary: boundary)
+                form = WebForm(fields: multipart.fields)
+                file = multipart.file
+            } else {
+                guard let decoded = WebForm(body: request.body) else { throw HTTPError.badRequest("The form could not be read.") }
+                form = decoded
+            }
             if let session, route.access == .signedIn, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
                 throw HTTPError(403, code: "csrf", message: "This form has expired or did not come from this site. Go back, reload the page and try again.")
             }
         }
-        return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session))
+        return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session, file: file))
     }
 
     private func match(_ request: HTTPRequest) -> (Route, [String: String])? {
@@ -129,11 +142,20 @@ struct WebApp: Sendable {
         return Array(Set(routes.filter { Self.match($0.pattern, parts) != nil }.map(\.method))).sorted()
     }
 
+    /// The parameters when `segments` fits `pattern`; a last pattern segment `*name` takes one
+    /// or more non-empty segments, joined by `/` (a file path), as the API router's does.
     private static func match(_ pattern: [Substring], _ segments: [Substring]) -> [String: String]? {
-        guard pattern.count == segments.count else { return nil }
+        let takesRest = pattern.last?.first == "*"
+        guard takesRest ? segments.count >= pattern.count : pattern.count == segments.count else { return nil }
         var parameters: [String: String] = [:]
-        for (expected, actual) in zip(pattern, segments) {
+        for (index, actual) in segments.enumerated() {
+            let expected = pattern[min(index, pattern.count - 1)]
             if actual.isEmpty { return nil }
+            if expected.first == "*" {
+                parameters[String(expected.dropFirst())] = segments[index...].joined(separator: "/")
+                guard !segments[index...].contains(where: \.isEmpty) else { return nil }
+                break
+            }
             if expected.first == ":" {
                 parameters[String(expected.dropFirst())] = String(actual)
             } else if expected != actual {

@@ -8,6 +8,8 @@ struct WebContext: Sendable {
     let form: WebForm
     /// Set for every page that needs a signed-in user.
     let session: BrowserSession?
+    /// The file of a `multipart/form-data` post (an upload), if it carried one.
+    var file: WebUpload? = nil
 
     /// The signed-in session; pages registered as `.signedIn` always have one.
     func signedIn() throws(HTTPError) -> BrowserSession {

@@ -5,6 +5,11 @@ struct WebForm: Sendable {
     /// The empty form (a GET, or a POST without a body).
     init() {}
 
+    /// A form whose fields were decoded elsewhere (the text fields of a multipart upload).
+    init(fields: [String: String]) {
+        self.fields = fields
+    }
+
     /// Decodes `body`; nil when it is not valid form encoding of UTF-8 text.
     init?(body: [UInt8]) {
         guard !body.isEmpty else { return }

@@ -31,13 +31,14 @@ struct NotePages: Sendable {
         var notes: [NoteRecord] = []
         var after: String?
         repeat {
-            let page = try services.notes.list(userID: session.userID, after: after, limit: 1000, path: nil)
+            let page = try services.notes.list(userID: session.userID, after: after, limit: 1000, path: nil, kinds: .kinds([.note, .attachment]))
             notes += page
             after = page.count == 1000 ? page.last?.path : nil
         } while after != nil && notes.count < Self.treeLimit
-        let recent = notes.sorted { ($0.updatedAt, $0.path) > ($1.updatedAt, $1.path) }.prefix(12)
+        let recent = notes.filter { $0.kind == .note }.sorted { ($0.updatedAt, $0.path) > ($1.updatedAt, $1.path) }.prefix(12)
         let notice: HTML = switch context.request.query["done"] {
         case "deleted": WebFormat.notice("The note was moved to the trash.")
+        case "uploaded": WebFormat.notice("Uploaded.")
         default: .empty
         }
         let content: HTML = """
@@ -52,6 +53,8 @@ struct NotePages: Sendable {
             <section class="card" aria-labelledby="recent-heading">
             <h2 id="recent-heading">Recently changed</h2>
             \(recent.isEmpty ? "<p class=\"empty\">Nothing yet.</p>" : "<ul class=\"list\">\(recent.map(Self.recentItem))</ul>" as HTML)
+            <h2 id="upload-heading">Upload a file</h2>
+            \(FilePages.uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? "", limit: FilePages(services: services).uploadLimit))
             </section>
             </div>
             """
@@ -69,10 +72,15 @@ struct NotePages: Sendable {
     private func note(_ context: WebContext) throws -> HTTPResponse {
         let session = try context.signedIn()
         let id = try context.noteID()
-        guard let note = try services.notes.note(userID: session.userID, id: id), !note.deleted,
-              let rendered = try services.notes.html(userID: session.userID, id: id) else {
+        guard let note = try services.notes.note(userID: session.userID, id: id), !note.deleted, note.kind == .note else {
             throw HTTPError.notFound("There is no such note; it may have been deleted (look in the trash).")
         }
+        // Rendered at each read: its relative images and links lead to the user's files and notes
+        // as they are now (see `WebNoteLinks`).
+        let links = WebNoteLinks(notePath: note.path) { path in
+            try? FilePages.entry(at: path, userID: session.userID, notes: services.notes)
+        }
+        let rendered = MarkdownRenderer.safe.render((note.content ?? "").utf8, treatingLinks: links.treat)
         let backlinks = try services.notes.notes(linkingTo: note.path, userID: session.userID)
         let notice: HTML = switch context.request.query["done"] {
         case "saved": WebFormat.notice("Saved.")
@@ -147,7 +155,14 @@ struct FolderTree {
             """
         }
         let notes = folder.notes.sorted { $0.path.localizedStandardCompare($1.path) == .orderedAscending }.map { note -> HTML in
-            "<li class=\"note\"><a href=\"\(WebFormat.notePath(note.id))\">\(WebFormat.title(ofPath: note.path))</a></li>"
+            guard note.kind == .attachment else {
+                return "<li class=\"note\"><a href=\"\(WebFormat.notePath(note.id))\">\(WebFormat.title(ofPath: note.path))</a></li>"
+            }
+            let name = note.path.split(separator: "/").last.map(String.init) ?? note.path
+            return """
+                <li class="file"><a href="\(FilePages.address(of: note.path))">\(name)</a> \
+                <span class="muted small">\(note.mediaType ?? "file") · \(WebFormat.size(note.size))</span></li>
+                """
         }
         return folders + notes
     }
