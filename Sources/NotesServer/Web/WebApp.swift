@@ -11,6 +11,10 @@ struct WebServices: Sendable {
     /// The API's sign-in throttle itself, so the web sign-in adds no attempts of its own.
     let throttle: LoginThrottle
     let lifetimes: BrowserSessionLifetimes
+    /// Published notes, for the publish buttons and the account page's list.
+    let publications: PublicationStore
+    /// The identity providers the sign-in page offers, and the server's public address.
+    let signIn: SignInSettings
     let log: @Sendable (String) -> Void
 }
 
@@ -65,6 +69,7 @@ struct WebApp: Sendable {
         SearchPage(services: services).register(in: &self)
         TrashPages(services: services).register(in: &self)
         AccountPages(services: services).register(in: &self)
+        PublishPages(services: services).register(in: &self)
     }
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
