@@ -65,7 +65,7 @@ if provider=$("$root/Tests/oidc/install-provider.sh" 2>"$work/oidc-install.log" 
     provider_pid=$!
     issuer=""
     for _ in $(seq 1 300); do
-        issuer=$(grep -o 'running on http://127\.0\.0\.1:[0-9]*' "$work/provider.log" | head -n 1 | sed 's/running on //')
+        issuer=$(sed -n 's/.*running on \(http:\/\/127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/provider.log" | head -n 1)
         [ -n "$issuer" ] && break
         kill -0 "$provider_pid" 2>/dev/null || break
         sleep 0.1

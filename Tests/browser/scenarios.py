@@ -435,6 +435,7 @@ def scenario_publish_open_anonymously_revoke(h):
     h.open(d, "/account")
     row = d.find_element(By.XPATH, "//section[@aria-labelledby='publications-heading']//li[.//a[normalize-space()='Shared/Reading list.md']]")
     assert "expires" in row.text, row.text
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
     h.shot(d, "19-account-publications")
     row.find_element(By.XPATH, ".//button[normalize-space()='Revoke']").click()
     wait_for(d, lambda d: "done=unpublished" in d.current_url, "the revoked notice")
