@@ -35,7 +35,13 @@ fi
 
 work=$(mktemp -d)
 server_pid=""
+provider_pid=""
 cleanup() {
+    if [ -n "$provider_pid" ]; then
+        # Killed outright, as the Swift tests do: uvicorn's graceful stop waits on idle keep-alives.
+        kill -9 "$provider_pid" 2>/dev/null || true
+        wait "$provider_pid" 2>/dev/null || true
+    fi
     if [ -n "$server_pid" ]; then
         kill "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
@@ -47,7 +53,41 @@ trap cleanup EXIT
 db=$work/notes.sqlite
 echo "correct horse battery" | "$server" user add alice --password-stdin --db "$db" >/dev/null
 echo "another long secret" | "$server" user add bob --password-stdin --db "$db" >/dev/null
-"$server" serve --db "$db" --listen 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
+# Sign-in with an identity provider: the OIDC tests' provider (oidc-provider-mock) on a free
+# loopback port, when it installs; otherwise that scenario is skipped. The server then needs a
+# known port, since its --public-url is the provider's redirect target.
+listen=127.0.0.1:0
+oidc_args=()
+if provider=$("$root/Tests/oidc/install-provider.sh" 2>"$work/oidc-install.log" | tail -n 1) && [ -x "$provider" ]; then
+    NO_COLOR=1 PYTHONWARNINGS=ignore "$provider" --port 0 \
+        --user-claims '{"sub": "dora-sub", "preferred_username": "dora", "email": "dora@example.org", "email_verified": true}' \
+        >"$work/provider.log" 2>&1 &
+    provider_pid=$!
+    issuer=""
+    for _ in $(seq 1 300); do
+        issuer=$(sed -n 's/.*running on \(http:\/\/127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/provider.log" | head -n 1)
+        [ -n "$issuer" ] && break
+        kill -0 "$provider_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -n "$issuer" ]; then
+        port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        echo "browser-test-secret" >"$work/client-secret"
+        cat >"$work/providers.json" <<JSON
+{"providers": [{"id": "mock", "issuer": "$issuer", "client_id": "notes-browser", "client_secret_file": "$work/client-secret",
+  "display_name": "Mock ID", "allow_sign_up": true, "timeout_seconds": 20}]}
+JSON
+        listen=127.0.0.1:$port
+        oidc_args=(--oidc-providers "$work/providers.json" --public-url "http://$listen")
+        export NOTES_BROWSER_OIDC=mock
+    else
+        echo "browser: the test identity provider did not start; its scenario is skipped" >&2
+    fi
+else
+    echo "browser: the test identity provider is not installed; its scenario is skipped" >&2
+fi
+
+"$server" serve --db "$db" --listen "$listen" "${oidc_args[@]}" >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 base=""
 for _ in $(seq 1 100); do

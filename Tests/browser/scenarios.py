@@ -459,5 +459,83 @@ def scenario_upload_embed_publish_image(h):
 SCENARIOS.append(scenario_upload_embed_publish_image)
 
 
+# --- publishing from the web app, and sign-in with an identity provider (issues 15 and 17) ---
+
+def scenario_publish_open_anonymously_revoke(h):
+    token = h.token()
+    note_id, _, _ = h.put_note(token, "Shared/Reading list.md", "# Reading list\n\n- *The Dispossessed*\n- Piranesi\n")
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, f"/notes/{note_id}")
+    d.find_element(By.XPATH, "//summary[normalize-space()='Publish…']").click()
+    d.find_element(By.CSS_SELECTOR, "#publish-expiry option[value='604800']").click()
+    h.shot(d, "16-publish-form")
+    d.find_element(By.CSS_SELECTOR, "form[action$='/publish'] button[type=submit]").click()
+    field = wait_for(d, lambda d: d.find_elements(By.ID, "publication-link"), "the new link")[0]
+    link = field.get_attribute("value")
+    assert link.startswith(h.base + "/p/"), link
+    assert d.find_element(By.CSS_SELECTOR, "button[data-copy]").is_displayed(), "the Copy button is shown with scripts on"
+    h.shot(d, "17-published-link")
+    # A fresh browser with no session reads it.
+    reader = h.browser(width=390, height=800)
+    reader.get(link)
+    assert "Piranesi" in reader.find_element(By.TAG_NAME, "body").text
+    h.shot(reader, "18-published-anonymous")
+    # The note page now offers Unpublish and never shows the link again.
+    h.open(d, f"/notes/{note_id}")
+    assert d.find_elements(By.XPATH, "//button[normalize-space()='Unpublish']"), "the note offers Unpublish"
+    assert link not in d.page_source
+    # Revoke it from the account page: the link is gone.
+    h.open(d, "/account")
+    row = d.find_element(By.XPATH, "//section[@aria-labelledby='publications-heading']//li[.//a[normalize-space()='Shared/Reading list.md']]")
+    assert "expires" in row.text, row.text
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    h.shot(d, "19-account-publications")
+    row.find_element(By.XPATH, ".//button[normalize-space()='Revoke']").click()
+    wait_for(d, lambda d: "done=unpublished" in d.current_url, "the revoked notice")
+    assert link not in d.page_source
+    reader.get(link)
+    status, _ = h.api("GET", link[len(h.base):])
+    assert status == 404, status
+    assert "Piranesi" not in reader.find_element(By.TAG_NAME, "body").text
+    h.shot(reader, "20-revoked-link")
+
+
+def scenario_sign_in_with_provider(h):
+    import os
+    if os.environ.get("NOTES_BROWSER_OIDC") != "mock":
+        print("browser: sign_in_with_provider skipped: the test identity provider is not running")
+        return
+    d = h.browser()
+    h.open(d, "/sign-in")
+    button = d.find_element(By.LINK_TEXT, "Sign in with Mock ID")
+    h.shot(d, "21-sign-in-with-provider")
+    # Denied consent first: back on the sign-in page with the reason, and no session.
+    button.click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "button[value=deny]"), "the provider's consent page")
+    d.find_element(By.CSS_SELECTOR, "button[value=deny]").click()
+    wait_for(d, lambda d: "cancelled or denied" in d.find_element(By.TAG_NAME, "body").text, "the denial message")
+    assert d.get_cookie("notes_session") is None
+    h.shot(d, "22-provider-denied")
+    # Then approve as dora, whose first sign-in creates her account.
+    d.find_element(By.LINK_TEXT, "Sign in with Mock ID").click()
+    wait_for(d, lambda d: d.find_elements(By.NAME, "sub"), "the provider's consent page")
+    h.shot(d, "23-provider-consent")
+    d.find_element(By.NAME, "sub").send_keys("dora-sub")
+    d.find_element(By.XPATH, "//button[normalize-space()='Authorize']").click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "nav.site-nav"), "the signed-in home page")
+    cookie = d.get_cookie("notes_session")
+    assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Lax", cookie
+    h.open(d, "/account")
+    assert "Account: dora" in d.find_element(By.TAG_NAME, "h1").text
+    h.shot(d, "24-signed-in-with-provider")
+
+
+SCENARIOS += [
+    scenario_publish_open_anonymously_revoke,
+    scenario_sign_in_with_provider,
+]
+
+
 if __name__ == "__main__":
     main()

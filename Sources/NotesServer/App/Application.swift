@@ -61,7 +61,8 @@ final class Application: Sendable {
         AttachmentsController(notes: notes, contents: contents).register(in: &router)
         self.router = router
         let web = WebApp(services: WebServices(users: users, sessions: sessions, notes: notes, tokens: tokens, passwords: passwords,
-                                               throttle: throttle, lifetimes: configuration.browserLifetimes, log: log,
+                                               throttle: throttle, lifetimes: configuration.browserLifetimes,
+                                               publications: publications, signIn: configuration.signIn, log: log,
                                                contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes),
                          openBodyLimit: openBodyLimit)
         responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter)

@@ -13,6 +13,9 @@ import NotesCore
 /// 3. `POST /v1/auth/token` — the client exchanges the code with its PKCE verifier for an
 ///    ordinary session.
 ///
+/// The web app's sign-in page uses the same flow with its own start and a browser session at
+/// the end (`SignInController+Browser.swift`); the callback tells the two apart by the stored state.
+///
 /// Codes and states travel only in query strings, which the server never logs (its request
 /// line has the path alone), and in `Location` headers, which it does not log either.
 struct SignInController: Sendable {
@@ -45,6 +48,9 @@ struct SignInController: Sendable {
         }
         router.add("GET", "/auth/cli/start", access: .open) { context in
             try start(context.request)
+        }
+        router.add("GET", "/auth/oidc/start", access: .open) { context in
+            startInBrowser(context.request)
         }
         router.add("GET", "/auth/oidc/callback", access: .open) { context in
             try callback(context.request)
@@ -118,13 +124,19 @@ struct SignInController: Sendable {
 
     private func callback(_ request: HTTPRequest) throws -> HTTPOutcome {
         let query = request.query
-        guard let state = query["state"], !state.isEmpty else {
+        // Set only in a browser that started a web sign-in: its failures go to the sign-in page.
+        // A provider that leaves `state` out of an error answer is answered for that sign-in.
+        let browserState = BrowserSignIn.cookieState(in: request)
+        guard let state = query["state"].flatMap({ $0.isEmpty ? nil : $0 }) ?? (query["error"] != nil ? browserState : nil) else {
+            if browserState != nil { return .now(browserFailure(.expired, provider: nil, next: nil, request)) }
             throw HTTPError.badRequest("The sign-in answer carries no state; start the sign-in again.", code: "invalid_state")
         }
         guard let pending = try signIns.take(state: state) else {
             log("req=\(request.id) sign-in callback with an unknown, used or expired state")
+            if browserState != nil { return .now(browserFailure(.expired, provider: nil, next: nil, request)) }
             throw HTTPError.badRequest("This sign-in is unknown, already finished or expired; start it again.", code: "invalid_state")
         }
+        if pending.isBrowserSignIn { return finishInBrowser(request, pending: pending, state: state) }
         guard let provider = settings.provider(pending.provider), let client = clients[pending.provider], let callback = settings.callbackURL else {
             return .now(toClient(pending, error: "server_error", "The identity provider of this sign-in is no longer configured."))
         }

@@ -44,6 +44,29 @@ extension OpenAPIDocument {
                 ]
             ),
         ],
+        "/auth/oidc/start": [
+            "get": operation("startBrowserSignIn", tag: "auth", access: .anyone, writes: true,
+                summary: "The web app's \"Sign in with <provider>\" button: on to the identity provider.",
+                description: """
+                    Starts the same OpenID Connect sign-in as `/auth/cli/start` (state, nonce and PKCE verifier kept \
+                    in the database), marked as a browser's, and sets a short-lived `notes_oidc` cookie \
+                    (`Path=/auth/oidc`, `HttpOnly`, `SameSite=Lax`) holding its state: the callback finishes it only \
+                    in the browser that started it. An unknown provider or one that cannot be reached sends the \
+                    browser to the sign-in page with the reason (`/sign-in?failed=…`) instead.
+                    """,
+                parameters: [
+                    parameter("provider", in: .query, required: true, description: "The provider's id.", schema: ["type": "string"]),
+                    parameter("next", in: .query, description: "A path on this site to open once signed in (default `/`).",
+                              schema: ["type": "string"]),
+                ],
+                responses: [
+                    "302": ["description": "To the provider's authorization page, with the `notes_oidc` cookie set.",
+                            "headers": ["Location": locationHeader]],
+                    "303": ["description": "To the sign-in page, which says why the sign-in could not start.",
+                            "headers": ["Location": locationHeader]],
+                ]
+            ),
+        ],
         "/auth/oidc/callback": [
             "get": operation("finishSignIn", tag: "auth", access: .anyone, writes: true,
                 summary: "Where the identity provider sends the browser back (the redirect URI registered with it).",
@@ -54,7 +77,10 @@ extension OpenAPIDocument {
                     when the provider allows sign-up) and redirects the browser to the client's loopback with a \
                     one-time `code` and the client's `state`. Any failure after the state was found (consent denied, \
                     provider unreachable, a token that fails a check, no linked account) redirects to the loopback \
-                    with `error` and `error_description` instead, and creates no session.
+                    with `error` and `error_description` instead, and creates no session. A sign-in started by \
+                    `/auth/oidc/start` (the web app) ends instead in a browser session, as a password sign-in does, \
+                    and a redirect to its `next` path; or, on any failure (a state that is not this browser's, denied \
+                    consent, a token that fails a check), in a redirect to `/sign-in?failed=…` with no session.
                     """,
                 parameters: [
                     parameter("state", in: .query, description: "The state this server sent to the provider.", schema: ["type": "string"]),
@@ -64,6 +90,8 @@ extension OpenAPIDocument {
                 ],
                 responses: [
                     "302": ["description": "To the client's loopback, with a one-time code or an error.",
+                            "headers": ["Location": locationHeader]],
+                    "303": ["description": "A browser sign-in: to its `next` path with the session cookie set, or to the sign-in page.",
                             "headers": ["Location": locationHeader]],
                     "400": errorAnswer("`invalid_state`: no state, or one of no live sign-in (forged, already used, or expired)."),
                 ]

@@ -11,6 +11,10 @@ struct WebServices: Sendable {
     /// The API's sign-in throttle itself, so the web sign-in adds no attempts of its own.
     let throttle: LoginThrottle
     let lifetimes: BrowserSessionLifetimes
+    /// Published notes, for the publish buttons and the account page's list.
+    let publications: PublicationStore
+    /// The identity providers the sign-in page offers, and the server's public address.
+    let signIn: SignInSettings
     let log: @Sendable (String) -> Void
     /// Attachment contents, for the file pages and uploads (the API's store and limits).
     let contents: ContentStore
@@ -70,6 +74,7 @@ struct WebApp: Sendable {
         TrashPages(services: services).register(in: &self)
         AccountPages(services: services).register(in: &self)
         FilePages(services: services).register(in: &self)
+        PublishPages(services: services).register(in: &self)
     }
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).

@@ -41,7 +41,8 @@ struct OpenAPIStructureTests {
         ("get", "/p/{token}/a/{path}", "readPublicationAttachment", "200 400 404 413 429 default"),
         ("get", "/v1/auth/providers", "listSignInProviders", "200 400 413 429 default"),
         ("get", "/auth/cli/start", "startCLISignIn", "302 400 413 429 503 507 default"),
-        ("get", "/auth/oidc/callback", "finishSignIn", "302 400 413 429 503 507 default"),
+        ("get", "/auth/oidc/start", "startBrowserSignIn", "302 303 400 413 429 503 507 default"),
+        ("get", "/auth/oidc/callback", "finishSignIn", "302 303 400 413 429 503 507 default"),
         ("post", "/v1/auth/token", "exchangeSignInCode", "200 400 403 413 429 503 507 default"),
         ("post", "/v1/content/missing", "contentMissing", "200 400 401 403 413 422 429 503 507 default"),
         ("get", "/v1/content/{hash}", "getContent", "200 206 304 400 401 404 413 416 422 429 default"),
@@ -76,7 +77,7 @@ struct OpenAPIStructureTests {
         let document = try Self.document()
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
         let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh", "readPublication",
-                         "readPublicationAttachment", "listSignInProviders", "startCLISignIn", "finishSignIn",
+                         "readPublicationAttachment", "listSignInProviders", "startCLISignIn", "startBrowserSignIn", "finishSignIn",
                          "exchangeSignInCode"]
         for (_, item) in try #require(document["paths"]?.object) {
             for (method, operation) in item.object ?? [:] where method != "parameters" {

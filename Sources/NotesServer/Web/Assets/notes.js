@@ -38,3 +38,24 @@
     render();
   }
 })();
+
+// Copy buttons (`data-copy="INPUT-ID"`): hidden until this script shows them, since without it
+// the field itself is selectable and copyable.
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      field.select();
+      var done = function () { button.textContent = "Copied"; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
+      } else {
+        document.execCommand("copy");
+        done();
+      }
+    });
+  });
+})();

@@ -10,6 +10,7 @@ struct AccountPages: Sendable {
             let notice: HTML = switch context.request.query["done"] {
             case "revoked": WebFormat.notice("The session was ended.")
             case "token-revoked": WebFormat.notice("The token was revoked.")
+            case "unpublished": WebFormat.notice("The link was revoked: it no longer opens the note.")
             case "password": WebFormat.notice("Password changed. Every other session and every personal token was signed out.")
             default: .empty
             }
@@ -67,6 +68,17 @@ struct AccountPages: Sendable {
             <button type="submit" class="danger">Revoke</button></form></li>
             """
         }
+        let publications = try services.publications.list(userID: session.userID)
+        let publicationItems = publications.map { item -> HTML in
+            """
+            <li><span><a class="title" href="\(WebFormat.notePath(item.noteID))">\(item.path)</a>\
+            <br><span class="muted small">published \(WebFormat.time(item.createdAt))\
+            \(item.expiresAt.map { " · expires " as HTML + WebFormat.time($0) } ?? " · until revoked")\
+            \(item.indexable ? " · search engines may index it" : "")</span></span>\
+            <form action="\(WebPath("/account/publications").appending(item.noteID.value).appending("revoke"))" method="post">\(WebFormat.csrfField(token))\
+            <button type="submit" class="danger">Revoke</button></form></li>
+            """
+        }
         return WebResponse.page(context.layout("Account", .account), """
             \(notice)
             <div class="page-head"><h1>Account: \(session.username)</h1></div>
@@ -91,6 +103,11 @@ struct AccountPages: Sendable {
             <option value="31536000">in a year</option><option value="never">never</option></select>
             <div class="form-actions"><button type="submit">Create token</button></div>
             </form>
+            </section>
+            <section class="card" aria-labelledby="publications-heading">
+            <h2 id="publications-heading">Published notes</h2>
+            <p class="muted small">Anyone with a note's link can read it. Links are shown only when made; revoking one ends it at once.</p>
+            \(publications.isEmpty ? "<p class=\"empty\">No published notes. Publish one from its page.</p>" : "<ul class=\"list\">\(publicationItems)</ul>" as HTML)
             </section>
             <section class="card" aria-labelledby="password-heading">
             <h2 id="password-heading">Change password</h2>

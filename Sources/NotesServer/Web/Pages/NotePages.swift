@@ -13,13 +13,15 @@ struct NotePages: Sendable {
         app.add("GET", "/notes/:id") { context in .now(try note(context)) }
     }
 
-    /// Actions on a note's page, in order (a "Publish" button goes here).
-    static func actions(for note: NoteRecord, csrfToken: String) -> [HTML] {
+    /// Actions on a note's page, in order; `publication` is the note's live link, if any (its
+    /// "Unpublish", else "Publish…").
+    static func actions(for note: NoteRecord, csrfToken: String, publication: PublicationRecord? = nil) -> [HTML] {
         let page = WebFormat.notePath(note.id)
         return [
             "<a class=\"button\" href=\"\(page.appending("edit"))\">Edit</a>",
             "<a class=\"button secondary\" href=\"\(page.appending("history"))\">History</a>",
             "<a class=\"button secondary\" href=\"\(page.appending("rename"))\">Rename or move</a>",
+            PublishPages.controls(for: note, publication: publication, csrfToken: csrfToken),
             """
             <form action="\(page.appending("delete"))" method="post">\(WebFormat.csrfField(csrfToken))<input type="hidden" name="rev" value="\(note.rev)"><button type="submit" class="danger">Delete</button></form>
             """,
@@ -82,6 +84,7 @@ struct NotePages: Sendable {
         }
         let rendered = MarkdownRenderer.safe.render((note.content ?? "").utf8, treatingLinks: links.treat)
         let backlinks = try services.notes.notes(linkingTo: note.path, userID: session.userID)
+        let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }
         let notice: HTML = switch context.request.query["done"] {
         case "saved": WebFormat.notice("Saved.")
         case "restored": WebFormat.notice("Restored.")
@@ -92,7 +95,7 @@ struct NotePages: Sendable {
             \(notice)
             <div class="page-head">
             <div><p class="crumbs">\(Self.crumbs(note.path))</p><h1>\(WebFormat.title(ofPath: note.path))</h1></div>
-            <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken))</div>
+            <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken, publication: publication))</div>
             </div>
             <div class="grid two">
             <article class="card note-body" aria-label="Note">

@@ -6,9 +6,22 @@ import NotesCore
 struct SignInPages: Sendable {
     let services: WebServices
 
-    /// Other ways to sign in, shown under the form (an identity provider's "Sign in with …"
-    /// button goes here).
-    static let alternatives: [HTML] = []
+    /// Other ways to sign in, shown under the form: a "Sign in with <provider>" link for each
+    /// configured identity provider (`GET /auth/oidc/start`), carrying `next` along.
+    func alternatives(next: WebPath?) -> [HTML] {
+        services.signIn.providers.map { provider in
+            var query = [("provider", provider.id)]
+            if let next { query.append(("next", next.value)) }
+            return "<a class=\"button secondary\" href=\"\(WebPath("/auth/oidc/start").query(query))\">Sign in with \(provider.displayName)</a>"
+        }
+    }
+
+    /// The sentence for `?failed=CODE&provider=ID`, where a sign-in with a provider sends the
+    /// browser when it ended without a session; nil for anything else.
+    func failureMessage(_ query: [String: String]) -> String? {
+        guard let failure = query["failed"].flatMap(BrowserSignIn.Failure.init(rawValue:)) else { return nil }
+        return failure.message(provider: query["provider"].flatMap { services.signIn.provider($0)?.displayName })
+    }
 
     func register(in app: inout WebApp) {
         app.add("GET", "/", access: .anyone) { context in
@@ -17,7 +30,8 @@ struct SignInPages: Sendable {
         }
         app.add("GET", "/sign-in", access: .anyone) { context in
             if context.session != nil { return .now(WebResponse.redirect(WebPath("/"))) }
-            return .now(signInPage(context.request, next: context.request.query["next"].flatMap(WebPath.init(returnedPath:))))
+            return .now(signInPage(context.request, next: context.request.query["next"].flatMap(WebPath.init(returnedPath:)),
+                                   error: failureMessage(context.request.query)))
         }
         app.add("POST", "/sign-in", access: .anyone) { context in try signIn(context) }
         app.add("POST", "/sign-out") { context in
@@ -34,7 +48,8 @@ struct SignInPages: Sendable {
         let secret = WebCookie.value(WebCookie.signIn, in: request).flatMap { $0.hasPrefix("nwf_") && $0.utf8.count == 47 ? $0 : nil }
             ?? SecureRandom.token(prefix: "nwf_")
         let nextField: HTML = next.map { "<input type=\"hidden\" name=\"next\" value=\"\($0)\">" } ?? .empty
-        let others: HTML = Self.alternatives.isEmpty ? .empty : "<div class=\"form-actions\">\(Self.alternatives)</div>"
+        let providers = alternatives(next: next)
+        let others: HTML = providers.isEmpty ? .empty : "<div class=\"provider-buttons\">\(providers)</div>"
         var response = WebResponse.page(WebLayout(title: "Sign in"), """
             <div class="narrow">
             <h1>Notes</h1>
