@@ -39,7 +39,7 @@ struct WebApp: Sendable {
     }
 
     /// The first path segments the web app owns; every other path goes to the API router.
-    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview"]
+    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview", "device"]
 
     /// Whether `path` is a page of the web app (the root included).
     static func owns(path: String) -> Bool {
@@ -65,6 +65,7 @@ struct WebApp: Sendable {
         SearchPage(services: services).register(in: &self)
         TrashPages(services: services).register(in: &self)
         AccountPages(services: services).register(in: &self)
+        DevicePages(services: services).register(in: &self)
     }
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
