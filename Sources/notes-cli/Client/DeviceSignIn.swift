@@ -17,6 +17,11 @@ enum DeviceSignIn {
         let start = try await client.send(try APIRequest.json("POST", "/v1/auth/device", DeviceAuthorizationRequest(device: device),
                                                               authenticated: false))
         let codes = try client.decode(DeviceAuthorizationResponse.self, from: start, what: "POST /v1/auth/device")
+        // Ctrl-C (or SIGTERM) cancels the wait between polls: nothing is stored, the code expires.
+        // Caught before the code is shown, so no Ctrl-C after it can fall between the two.
+        let polling = Task { try await poll(client: client, server: server, codes: codes) }
+        let signals = StopSignals { polling.cancel() }
+        defer { signals.cancel() }
         show("""
             To sign in, open \(codes.verificationUri) in a browser where you can sign in to \(server),
             and enter the code: \(codes.userCode)
@@ -24,14 +29,11 @@ enum DeviceSignIn {
             Waiting for approval (the code expires in \(codes.expiresIn / 60) minutes; Ctrl-C stops)...
             """)
 
-        // Ctrl-C (or SIGTERM) cancels the wait between polls: nothing is stored, the code expires.
-        let polling = Task { try await poll(client: client, server: server, codes: codes) }
-        let signals = StopSignals { polling.cancel() }
-        defer { signals.cancel() }
         let tokens: TokenResponse
         do {
             tokens = try await polling.value
-        } catch is CancellationError {
+        } catch where polling.isCancelled {
+            // Stopped while sleeping or mid-request: either way, by the signal.
             throw CLIError.failure("sign-in stopped before it was approved; nothing was stored")
         }
         guard let refreshToken = tokens.refreshToken else {

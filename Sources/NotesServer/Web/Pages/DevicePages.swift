@@ -6,9 +6,11 @@ import NotesCore
 /// deny it. The code is only ever read from a form post or prefilled, never acted on from a
 /// link: a page elsewhere cannot approve a device for someone who merely followed it.
 ///
-/// Wrong codes are throttled per account and address, and per address, with a throttle of
-/// their own (the sign-in throttle's rules, its own counts): a signed-in guesser gets a few
-/// tries a minute, where finding one of the live codes among 20^8 would take billions.
+/// Codes typed are throttled per account and address, and per address, with a throttle of
+/// their own (the sign-in throttle's rules, its own counts). Every code counts, right or wrong:
+/// a guesser holding a code of their own cannot win attempts back by typing it in between. A
+/// person needs two per device (look up, decide); a guesser gets ten per quarter hour, where
+/// finding one of the few live codes among 20^8 would take billions.
 struct DevicePages: Sendable {
     let services: WebServices
     let devices: DeviceCodeStore
@@ -49,12 +51,11 @@ struct DevicePages: Sendable {
     /// (or a throttled one) gets the entry form back with the reason.
     private func checked(_ context: WebContext, code: String, _ body: (PendingDevice) throws -> HTTPResponse) throws -> HTTPResponse {
         let session = try context.signedIn()
-        let attempt: LoginThrottle.Attempt
         do {
-            attempt = try throttle.begin(username: session.username, address: context.request.remoteAddress)
+            _ = try throttle.begin(username: session.username, address: context.request.remoteAddress)
         } catch {
             let wait = error.headers["Retry-After"] ?? "60"
-            var response = entryPage(context, code: "", error: "Too many wrong codes. Try again in \(wait) seconds.", status: 429)
+            var response = entryPage(context, code: "", error: "Too many codes tried. Try again in \(wait) seconds.", status: 429)
             response.headers["Retry-After"] = wait
             return response
         }
@@ -62,7 +63,6 @@ struct DevicePages: Sendable {
             return entryPage(context, code: code, error: "No device is waiting with that code. Check it and try again; a code lasts ten minutes.",
                              status: 404)
         }
-        throttle.succeeded(attempt)
         return try body(pending)
     }
 
