@@ -358,6 +358,32 @@ def scenario_sign_out_ends_session(h):
     assert status == 401, "a cookie never authenticates the API"
 
 
+def scenario_device_code_approved(h):
+    """notes login --device's other half: a code opened from its complete link while signed out goes
+    through sign-in and back, is filled in, names the device, and one Approve gives the device a session."""
+    status, codes = h.api("POST", "/v1/auth/device", {"device": "notes on build-box"})
+    assert status == 200, (status, codes)
+    complete = codes["verification_uri_complete"]
+    d = h.browser()
+    h.open(d, complete[complete.index("/device"):])
+    d.find_element(By.ID, "username").send_keys(ALICE[0])
+    d.find_element(By.ID, "password").send_keys(ALICE[1])
+    d.find_element(By.CSS_SELECTOR, "form[action='/sign-in'] button[type=submit]").click()
+    field = wait_for(d, lambda d: d.find_elements(By.ID, "device-code"), "the device code form")[0]
+    assert field.get_attribute("value") == codes["user_code"], field.get_attribute("value")
+    d.find_element(By.CSS_SELECTOR, "form[action='/device'] button[type=submit]").click()
+    name = wait_for(d, lambda d: d.find_elements(By.ID, "device-name"), "the confirmation")[0]
+    assert name.text == "notes on build-box", name.text
+    h.shot(d, "16-device-confirm")
+    d.find_element(By.ID, "approve").click()
+    result = wait_for(d, lambda d: d.find_elements(By.ID, "device-result"), "the approval result")[0]
+    assert "signed in" in result.text, result.text
+    h.shot(d, "17-device-approved")
+    status, body = h.api("POST", "/v1/auth/token", {"grant_type": "urn:ietf:params:oauth:grant-type:device_code",
+                                                     "device_code": codes["device_code"]})
+    assert status == 200 and body["user"]["username"] == "alice", (status, body)
+
+
 SCENARIOS = [
     scenario_sign_in_browse_read,
     scenario_search,
@@ -369,6 +395,7 @@ SCENARIOS = [
     scenario_no_console_errors_or_csp_violations,
     scenario_tokens_and_sessions,
     scenario_sign_out_ends_session,
+    scenario_device_code_approved,
 ]
 
 

@@ -25,6 +25,8 @@ struct SignInController: Sendable {
     let identities: IdentityStore
     let users: UserStore
     let sessions: SessionStore
+    /// The device authorization grant (`notes login --device`), which shares the token endpoint.
+    let devices: DeviceController
     let log: @Sendable (String) -> Void
 
     init(settings: SignInSettings, http: ProviderHTTPClient, database: DatabaseQueue, clock: ServerClock,
@@ -39,6 +41,8 @@ struct SignInController: Sendable {
         self.identities = IdentityStore(database: database, clock: clock)
         self.users = users
         self.sessions = sessions
+        self.devices = DeviceController(devices: DeviceCodeStore(database: database, clock: clock), users: users, sessions: sessions,
+                                        publicURL: settings.publicURL)
         self.log = log
     }
 
@@ -56,8 +60,14 @@ struct SignInController: Sendable {
             try callback(context.request)
         }
         router.add("POST", "/v1/auth/token", access: .open) { context in
-            .now(try exchange(try context.decode(TokenGrantRequest.self)))
+            switch try context.decode(GrantType.self).grantType {
+            case "authorization_code": return .now(try exchange(try context.decode(TokenGrantRequest.self)))
+            case DeviceTokenRequest.grantType: return .now(try devices.exchange(try context.decode(DeviceTokenRequest.self)))
+            default: throw HTTPError.badRequest("grant_type must be authorization_code or \(DeviceTokenRequest.grantType).",
+                                                code: "unsupported_grant_type")
+            }
         }
+        devices.register(in: &router)
     }
 
     // MARK: Step 1: to the provider
@@ -197,9 +207,14 @@ struct SignInController: Sendable {
 
     // MARK: Step 3: code for a session
 
+    /// The one field every grant has, read first to choose the body's shape.
+    private struct GrantType: Decodable {
+        let grantType: String
+    }
+
     private func exchange(_ body: TokenGrantRequest) throws -> HTTPResponse {
         guard body.grantType == "authorization_code" else {
-            throw HTTPError.badRequest("grant_type must be authorization_code.", code: "unsupported_grant_type")
+            throw HTTPError.badRequest("grant_type must be authorization_code or \(DeviceTokenRequest.grantType).", code: "unsupported_grant_type")
         }
         let userID: Int64
         do {

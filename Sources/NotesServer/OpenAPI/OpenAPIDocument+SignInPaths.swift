@@ -1,5 +1,6 @@
 /// Sign-in through an identity provider (OpenID Connect) for the command-line client: the
-/// browser's two stops on this server and the client's exchange of the one-time code.
+/// browser's two stops on this server and the client's exchange of the one-time code; and the
+/// device authorization grant (RFC 8628) for a machine without a browser.
 extension OpenAPIDocument {
     static let signInPaths: OpenAPIValue = [
         "/v1/auth/providers": [
@@ -97,20 +98,46 @@ extension OpenAPIDocument {
                 ]
             ),
         ],
+        "/v1/auth/device": [
+            "post": operation("startDeviceSignIn", tag: "auth", access: .anyone, writes: true,
+                summary: "Start a device sign-in (RFC 8628): a device code to poll with and a user code to approve.",
+                description: """
+                    For a machine without a browser (`notes login --device`). The person opens `verification_uri` \
+                    (this server's `/device` page) wherever they are signed in to the web app, types `user_code` \
+                    (eight letters, shown `XXXX-XXXX`; case, spaces and the dash do not matter) and approves or \
+                    denies. Meanwhile the device polls `POST /v1/auth/token` with the device code grant, no more \
+                    often than every `interval` seconds. Both codes expire after `expires_in` seconds; only their \
+                    digests are stored. One address may hold 20 waiting codes at a time.
+                    """,
+                requestBody: ["required": false, "content": json(schema("DeviceAuthorizationRequest"))],
+                responses: [
+                    "200": answer("The codes.", schema("DeviceAuthorization"), headers: ["Cache-Control": header("CacheControl")]),
+                    "400": errorAnswer("`invalid_json`: the body is not a device authorization request."),
+                ]
+            ),
+        ],
         "/v1/auth/token": [
             "post": operation("exchangeSignInCode", tag: "auth", access: .anyone, writes: true,
-                summary: "Exchange a one-time sign-in code for a session (access and refresh tokens).",
+                summary: "Exchange a one-time sign-in code, or an approved device code, for a session (access and refresh tokens).",
                 description: """
-                    The code from a browser sign-in's loopback redirect, with the PKCE verifier of the challenge the \
-                    client sent to `/auth/cli/start`. A code works once (any attempt spends it) and for a minute. \
-                    The session is of the same kind as a password sign-in's.
+                    Two grants. `authorization_code`: the code from a browser sign-in's loopback redirect, with the \
+                    PKCE verifier of the challenge the client sent to `/auth/cli/start`. A code works once (any \
+                    attempt spends it) and for a minute. `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 \
+                    §3.4): one poll with the device code from `POST /v1/auth/device`; until the person decides, the \
+                    answer is a 400 whose error `code` is RFC 8628's `error` value (`authorization_pending`, \
+                    `slow_down` when polled faster than the interval, which then grows by 5 seconds, \
+                    `access_denied`, `expired_token`), in this API's error shape. An approved device code gives one \
+                    session; any later poll is `invalid_grant`. Either way the session is of the same kind as a \
+                    password sign-in's.
                     """,
-                requestBody: ["required": true, "content": json(schema("TokenGrantRequest"))],
+                requestBody: ["required": true, "content": json(["oneOf": [schema("TokenGrantRequest"), schema("DeviceTokenRequest")]])],
                 responses: [
                     "200": answer("Signed in.", schema("TokenResponse"), headers: ["Cache-Control": header("CacheControl")]),
                     "400": errorAnswer("""
-                        `invalid_grant`: the code is unknown, used, expired, or the verifier does not match; \
-                        `unsupported_grant_type`: `grant_type` is not `authorization_code`; `invalid_json`.
+                        `invalid_grant`: the code is unknown, used, expired, or the verifier does not match (or the device \
+                        code is unknown or already exchanged); `authorization_pending`, `slow_down`, `access_denied`, \
+                        `expired_token`: a device code's state (RFC 8628 §3.5); `unsupported_grant_type`: `grant_type` is \
+                        neither grant; `invalid_json`.
                         """),
                     "403": errorAnswer("`account_disabled`: an administrator disabled the account."),
                 ]
@@ -147,6 +174,34 @@ extension OpenAPIDocument {
                 "code_verifier": ["type": "string", "description": "The PKCE verifier (RFC 7636) of the challenge sent at the start."],
                 "redirect_uri": ["type": "string", "nullable": true, "description": "The loopback redirect used; checked when given."],
                 "device": ["type": "string", "nullable": true, "description": "A name for the session, as at password sign-in."],
+            ],
+        ],
+        "DeviceTokenRequest": [
+            "type": "object",
+            "required": ["grant_type", "device_code"],
+            "properties": [
+                "grant_type": ["type": "string", "enum": ["urn:ietf:params:oauth:grant-type:device_code"]],
+                "device_code": ["type": "string", "description": "The device code from `POST /v1/auth/device`."],
+            ],
+        ],
+        "DeviceAuthorizationRequest": [
+            "type": "object",
+            "properties": [
+                "device": ["type": "string", "nullable": true,
+                           "description": "A name for the session, shown to the person approving it (default: \"A device\")."],
+            ],
+        ],
+        "DeviceAuthorization": [
+            "type": "object",
+            "required": ["device_code", "user_code", "verification_uri", "verification_uri_complete", "expires_in", "interval"],
+            "properties": [
+                "device_code": ["type": "string", "description": "The device's secret, polled with at `POST /v1/auth/token`."],
+                "user_code": ["type": "string", "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$",
+                              "description": "What the person types on the approval page."],
+                "verification_uri": ["type": "string", "description": "The approval page, `/device` on this server."],
+                "verification_uri_complete": ["type": "string", "description": "The approval page with the code filled in."],
+                "expires_in": ["type": "integer", "description": "Seconds until both codes expire."],
+                "interval": ["type": "integer", "description": "Seconds to wait between polls."],
             ],
         ],
     ]

@@ -2,7 +2,7 @@ import NotesCore
 
 /// The server's schema on PostgreSQL, as versioned migrations recorded in `schema_migrations`.
 ///
-/// Versions 1–11 mirror `ServerSchema`'s (same tables, columns and meaning; a version number
+/// Versions 1–12 mirror `ServerSchema`'s (same tables, columns and meaning; a version number
 /// means the same schema on both backends, so `migrate-data` can match them), written in
 /// PostgreSQL's types: `BIGINT` identities for SQLite's rowids, `BYTEA` for blobs, integer
 /// `0`/`1` flags kept as `INTEGER` so the stores' statements (`deleted = 0`) run unchanged.
@@ -29,6 +29,7 @@ enum PostgresSchema {
         .init(version: 9, name: "published notes, readable by an unguessable link", sql: publicationsV9),
         .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
         .init(version: 11, name: "identities at OpenID Connect providers, sign-in state, one-time login codes", sql: signInV11),
+        .init(version: 12, name: "device authorization codes (RFC 8628) for sign-in without a browser", sql: deviceCodesV12),
     ]
 
     /// The newest version these migrations reach.

@@ -17,6 +17,7 @@ enum ServerSchema {
         .init(version: 9, name: "published notes, readable by an unguessable link", sql: publicationsV9),
         .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
         .init(version: 11, name: "identities at OpenID Connect providers, sign-in state, one-time login codes", sql: signInV11),
+        .init(version: 12, name: "device authorization codes (RFC 8628) for sign-in without a browser", sql: deviceCodesV12),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);

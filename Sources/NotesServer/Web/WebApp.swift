@@ -47,7 +47,7 @@ struct WebApp: Sendable {
     }
 
     /// The first path segments the web app owns; every other path goes to the API router.
-    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview", "files", "upload"]
+    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview", "files", "upload", "device"]
 
     /// Whether `path` is a page of the web app (the root included).
     static func owns(path: String) -> Bool {
@@ -75,6 +75,7 @@ struct WebApp: Sendable {
         AccountPages(services: services).register(in: &self)
         FilePages(services: services).register(in: &self)
         PublishPages(services: services).register(in: &self)
+        DevicePages(services: services).register(in: &self)
     }
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).

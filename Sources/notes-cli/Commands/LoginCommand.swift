@@ -3,7 +3,8 @@ import NotesCommandLine
 import NotesCore
 
 /// `notes login`: signs in with a user name and password (or, with `--web`, through an identity
-/// provider in the browser) and keeps the session for later runs.
+/// provider in the browser; with `--device`, by approving a code in the web app elsewhere) and
+/// keeps the session for later runs.
 struct LoginCommand: Command {
     static let spec = CommandSpec(
         "login", abstract: "Sign in to a server and remember the session",
@@ -26,6 +27,11 @@ struct LoginCommand: Command {
             SSO) in a browser: this command listens on a loopback port, opens the browser (or prints
             the URL to open), and finishes when the browser comes back to it. The session is the same
             kind as a password sign-in.
+
+            With --device, signs in a machine without a browser (RFC 8628): this command prints a
+            short code and the server's /device page; open the page on any device where you can sign
+            in to the web app, enter the code and approve. The command waits (polling the server)
+            until you approve or deny, or the code expires after ten minutes; Ctrl-C stops it.
             """,
         options: [
             .value("server", .url, placeholder: "URL", help: "The server (default: NOTES_SERVER, else the one you signed in to)"),
@@ -38,6 +44,7 @@ struct LoginCommand: Command {
             .flag("web", help: "Sign in through an identity provider in the browser instead of with a password"),
             .value("provider", placeholder: "ID", help: "With --web: the provider to use, when the server has several"),
             .flag("no-browser", help: "With --web: only print the URL to open, do not start a browser"),
+            .flag("device", help: "Sign in by approving a short code in the web app on another device (for machines without a browser)"),
         ],
         positionals: [PositionalSpec("SERVER", .url, .optional, help: "The server, as with --server")])
 
@@ -48,6 +55,7 @@ struct LoginCommand: Command {
     let web: Bool
     let provider: String?
     let openBrowser: Bool
+    let device: Bool
 
     init(_ parsed: ParsedCommand) throws {
         let serverArgument = parsed.positional("SERVER")
@@ -57,6 +65,8 @@ struct LoginCommand: Command {
         provider = parsed.value("provider")
         openBrowser = !parsed.flag("no-browser")
         if !web, provider != nil || !openBrowser { throw CLIError.usage("--provider and --no-browser go with --web") }
+        device = parsed.flag("device")
+        if device, web { throw CLIError.usage("choose --web or --device, not both") }
         givenUsername = parsed.value("username")
         passwordFromStdin = parsed.flag("password-stdin")
         deviceName = parsed.value("device-name")
@@ -76,6 +86,15 @@ struct LoginCommand: Command {
             let session = try await WebSignIn.login(server: server, provider: provider, store: factory.store,
                                                     device: deviceName ?? SignIn.deviceName(), openBrowser: openBrowser,
                                                     show: { terminal.printError($0) })
+            terminal.printError("Signed in to \(server) as \(session.username).")
+            return .success
+        }
+        if device {
+            guard givenUsername == nil, !passwordFromStdin else {
+                throw CLIError.usage("--device signs in by approval in the web app: no --username or --password-stdin")
+            }
+            let session = try await DeviceSignIn.login(server: server, store: factory.store, device: deviceName ?? SignIn.deviceName(),
+                                                       show: { terminal.printError($0) })
             terminal.printError("Signed in to \(server) as \(session.username).")
             return .success
         }

@@ -44,6 +44,7 @@ struct OpenAPIStructureTests {
         ("get", "/auth/oidc/start", "startBrowserSignIn", "302 303 400 413 429 503 507 default"),
         ("get", "/auth/oidc/callback", "finishSignIn", "302 303 400 413 429 503 507 default"),
         ("post", "/v1/auth/token", "exchangeSignInCode", "200 400 403 413 429 503 507 default"),
+        ("post", "/v1/auth/device", "startDeviceSignIn", "200 400 413 429 503 507 default"),
         ("post", "/v1/content/missing", "contentMissing", "200 400 401 403 413 422 429 503 507 default"),
         ("get", "/v1/content/{hash}", "getContent", "200 206 304 400 401 404 413 416 422 429 default"),
         ("post", "/v1/uploads", "openUpload", "200 201 400 401 403 413 422 429 503 507 default"),
@@ -78,7 +79,7 @@ struct OpenAPIStructureTests {
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
         let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh", "readPublication",
                          "readPublicationAttachment", "listSignInProviders", "startCLISignIn", "startBrowserSignIn", "finishSignIn",
-                         "exchangeSignInCode"]
+                         "exchangeSignInCode", "startDeviceSignIn"]
         for (_, item) in try #require(document["paths"]?.object) {
             for (method, operation) in item.object ?? [:] where method != "parameters" {
                 let id = operation["operationId"]?.string ?? "?"
@@ -98,10 +99,10 @@ struct OpenAPIStructureTests {
         }
     }
 
-    @Test("the shared components are all there: 39 schemas, 23 parameters, 14 answers, 5 headers")
+    @Test("the shared components are all there: 42 schemas, 23 parameters, 14 answers, 5 headers")
     func componentsAreComplete() throws {
         let components = try #require(try Self.document()["components"])
-        #expect(components["schemas"]?.object?.count == 39)
+        #expect(components["schemas"]?.object?.count == 42)
         #expect(components["parameters"]?.object?.count == 23)
         #expect(components["responses"]?.object?.count == 14)
         #expect(components["headers"]?.object?.count == 5)
