@@ -295,6 +295,10 @@ def scenario_script_payloads_run_nothing(h):
         status, body = h.api("GET", f"/v1/notes/{note_id}/revisions", token=token)
         pages += [f"/notes/{note_id}", f"/notes/{note_id}/edit", f"/notes/{note_id}/history",
                   f"/notes/{note_id}/history/{body['revisions'][-1]['rev']}"]
+        # The published page shows the note to anyone: it must be as inert as the signed-in ones.
+        status, publication = h.api("POST", f"/v1/notes/{note_id}/publication", {}, token)
+        assert status == 201, (status, publication)
+        pages.append("/p/" + publication["token"])
     for page in pages:
         h.open(d, page)
         for link in d.find_elements(By.CSS_SELECTOR, "main a"):

@@ -6,7 +6,7 @@ import NotesCore
 enum UserCommand: DeclaredCommand {
     static let spec = CommandSpec("user", abstract: "Add, list, change, disable or delete users")
 
-    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Disable.self, Enable.self, Delete.self, Link.self, Unlink.self] }
+    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Rename.self, Disable.self, Enable.self, Delete.self, Link.self, Unlink.self] }
 
     static let nameArgument = PositionalSpec("NAME", help: "The user name (compared ignoring case)")
     static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of stdin")
@@ -141,6 +141,33 @@ enum UserCommand: DeclaredCommand {
             let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
             try users.setDisabled(username: name, disabled: false)
             printLine("Enabled \(name).")
+        }
+    }
+
+    /// `user rename NAME NEW-NAME`: for an account whose name came from an identity provider.
+    struct Rename: AdminCommand {
+        static let spec = CommandSpec(
+            "rename", abstract: "Give a user another name",
+            discussion: """
+                Renames the user NAME to NEW-NAME (same rules as for `user add`). Sessions, tokens,
+                identities and notes stay with the account; the user signs in with the new name.
+                """,
+            positionals: [nameArgument, .init("NEW-NAME", help: "The new user name")])
+
+        let databasePath: String
+        let name: String
+        let newName: String
+
+        init(_ parsed: ParsedCommand) {
+            databasePath = parsed.databasePath
+            name = parsed.argument("NAME")
+            newName = parsed.argument("NEW-NAME")
+        }
+
+        func run() throws {
+            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            try users.rename(username: name, to: newName)
+            printLine("Renamed \(name) to \(newName).")
         }
     }
 

@@ -105,6 +105,24 @@ struct UserStore: Sendable {
         }
     }
 
+    /// Gives the account another name (an account made by a provider sign-in takes its name from
+    /// the provider; an admin may prefer another). Sessions, tokens and notes stay: they are keyed
+    /// by the account's id, not its name. Only a change of letter case is allowed onto the
+    /// account's own name.
+    func rename(username: String, to newName: String) throws {
+        try Self.validate(username: newName)
+        let newName = Self.normalized(newName), newKey = Self.key(newName)
+        try database.write { db in
+            guard let id = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [Self.key(username)]) else {
+                throw UserStoreError.notFound(username)
+            }
+            if let holder = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [newKey]), holder != id {
+                throw UserStoreError.exists(newName)
+            }
+            try db.run("UPDATE users SET username = ?, username_key = ? WHERE id = ?", newName, newKey, id)
+        }
+    }
+
     /// Disables (or re-enables) sign-in; disabling also revokes every session and token.
     func setDisabled(username: String, disabled: Bool) throws {
         try database.write { db in

@@ -70,6 +70,28 @@ struct UserAdminCommandTests {
         }
     }
 
+    @Test("user rename: the account signs in under the new name only, keeps its notes, and cannot take another user's name")
+    func renameKeepsTheAccount() async throws {
+        try await AuthFixture.withServer { server, client in
+            try await server.addUser("bob", password: "bob's own password")
+            let alice = try await client.signIn()
+            var aliceClient = client
+            aliceClient.token = alice.accessToken
+            _ = try await aliceClient.create("kept.md", "still hers")
+
+            let taken = try await server.admin(["user", "rename", "alice", "BOB"])
+            #expect(taken.exitCode == 1 && taken.stderr.contains("already exists"), "\(taken.stderr)")
+            let renamed = try await server.admin(["user", "rename", "alice", "alicia"])
+            #expect(renamed.exitCode == 0, "\(renamed.stderr)")
+
+            #expect(try await client.login(AuthFixture.username, AuthFixture.password).status == 401)
+            let again = try await client.signedIn("alicia", password: AuthFixture.password)
+            let page = try await again.send("GET", "/v1/notes").decode(NoteListPage.self)
+            #expect(page.notes.map(\.path) == ["kept.md"])
+            #expect(try await server.admin(["user", "rename", "nobody", "x"]).exitCode == 1)
+        }
+    }
+
     @Test("user delete without --yes off a terminal refuses with exit 2 and keeps the user")
     func deleteOffTerminalNeedsYes() async throws {
         try await AuthFixture.withServer { server, client in
