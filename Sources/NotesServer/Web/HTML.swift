@@ -1,3 +1,5 @@
+import NotesCore
+
 /// A fragment of HTML that is safe to send: built only from template literals written in this
 /// codebase, with every interpolated `String` escaped on the way in.
 ///
@@ -81,20 +83,7 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
     /// The one escaping function: makes `text` inert in HTML text and in single- or
     /// double-quoted attribute values (OWASP's rule #1 and #2 set).
     static func escape(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return value }
-        var out = ""
-        out.reserveCapacity(value.utf8.count + 16)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        HTMLEscaping.escape(value)
     }
 }
 
