@@ -28,12 +28,14 @@ struct OIDCWebSignInTests {
             let home = try TemporaryDirectory("notes-oidc")
             defer { home.remove() }
             let port = try OIDCProviderFixture.freePort()
-            let downPort = try OIDCProviderFixture.freePort()
+            // A provider that is down: a port nobody can listen on while the test runs.
+            let down = try ClosedPort()
+            defer { withExtendedLifetime(down) {} }
             try "s3cret-for-tests\n".write(to: home.appending("client-secret"), atomically: true, encoding: .utf8)
             let providers: [String: Any] = ["providers": [
                 ["id": "mock", "issuer": provider.issuer, "client_id": "notes-test", "client_secret_file": home.appending("client-secret").path,
                  "display_name": "Mock ID", "allow_sign_up": signUp, "timeout_seconds": 30],
-                ["id": "down", "issuer": "http://127.0.0.1:\(downPort)", "client_id": "notes-test", "display_name": "Down ID", "timeout_seconds": 2],
+                ["id": "down", "issuer": "http://127.0.0.1:\(down.port)", "client_id": "notes-test", "display_name": "Down ID", "timeout_seconds": 2],
             ]]
             try JSONSerialization.data(withJSONObject: providers).write(to: home.appending("providers.json"))
             // The stand-in browser: the client runs `xdg-open URL`, which hands the URL to the script.

@@ -140,8 +140,12 @@ struct OIDCProviderClientTests {
 
     @Test("a provider nobody listens for is reported unreachable")
     func providerDown() async throws {
-        let provider = try ScriptedProvider()
-        provider.server.stop()
-        await #expect(throws: ProviderError.unreachable("discovery")) { try await provider.client().discover() }
+        let closed = try ClosedPort()
+        let client = OIDCProviderClient(settings: OIDCProviderSettings(
+            id: "down", issuer: "http://127.0.0.1:\(closed.port)", clientID: "notes", clientSecret: nil, displayName: "Down",
+            allowSignUp: true, trustVerifiedEmail: false, timeoutSeconds: 5, scopes: ["openid"]),
+            http: ProviderHTTPClient(), clock: ServerClock())
+        await #expect(throws: ProviderError.unreachable("discovery")) { try await client.discover() }
+        withExtendedLifetime(closed) {}
     }
 }
