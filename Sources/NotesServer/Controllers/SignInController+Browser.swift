@@ -80,15 +80,9 @@ extension SignInController {
                 let metadata = try await client.discover()
                 let (state, nonce, verifier) = try signIns.begin(provider: provider.id, clientRedirectURI: BrowserSignIn.marker,
                                                                  clientCodeChallenge: "", clientState: next?.value ?? "/")
-                guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false) else {
-                    throw ProviderError.badAnswer("the authorization endpoint is not a URL")
-                }
-                let parameters = [("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callback.absoluteString),
-                                  ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
-                                  ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256")]
-                let added = parameters.map { OIDCProviderClient.formEncode($0.0) + "=" + OIDCProviderClient.formEncode($0.1) }.joined(separator: "&")
-                components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
-                var response = HTTPResponse(status: 302, headers: ["Location": components.string ?? "", "Cache-Control": "no-store",
+                let location = try metadata.authorizationURL(for: provider, callback: callback, state: state, nonce: nonce,
+                                                             verifier: verifier)
+                var response = HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store",
                                                                    "Referrer-Policy": "no-referrer"])
                 response.headers.add(name: "Set-Cookie", value: WebCookie.set(BrowserSignIn.cookie, state, secure: request.isSecure,
                                                                               path: BrowserSignIn.cookiePath, maxAge: signIns.stateLifetimeSeconds))

@@ -106,15 +106,9 @@ struct SignInController: Sendable {
                 let metadata = try await client.discover()
                 let (state, nonce, verifier) = try signIns.begin(provider: provider.id, clientRedirectURI: redirectURI,
                                                                  clientCodeChallenge: challenge, clientState: clientState)
-                guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false) else {
-                    throw ProviderError.badAnswer("the authorization endpoint is not a URL")
-                }
-                let parameters = [("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callback.absoluteString),
-                                  ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
-                                  ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256")]
-                let added = parameters.map { OIDCProviderClient.formEncode($0.0) + "=" + OIDCProviderClient.formEncode($0.1) }.joined(separator: "&")
-                components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
-                return Self.redirect(to: components.string ?? "")
+                let location = try metadata.authorizationURL(for: provider, callback: callback, state: state, nonce: nonce,
+                                                             verifier: verifier)
+                return Self.redirect(to: location)
             } catch let error as ProviderError {
                 // The redirect URI is known good: report there (RFC 6749 §4.1.2.1), so the waiting
                 // command stops with the reason instead of waiting for a browser that will not come.

@@ -17,6 +17,22 @@ struct ProviderMetadata: Decodable, Sendable {
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
     }
+
+    /// Where to send the person's browser: the authorization endpoint with the code-flow request
+    /// (RFC 6749 §4.1.1 with PKCE S256 and the OpenID `nonce`), added to whatever query the
+    /// provider's endpoint already carries. One builder for the command-line and browser starts.
+    func authorizationURL(for provider: OIDCProviderSettings, callback: URL, state: String, nonce: String,
+                          verifier: String) throws -> String {
+        guard var components = URLComponents(url: authorizationEndpoint, resolvingAgainstBaseURL: false) else {
+            throw ProviderError.badAnswer("the authorization endpoint is not a URL")
+        }
+        let parameters = [("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callback.absoluteString),
+                          ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+                          ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256")]
+        let added = parameters.map { OIDCProviderClient.formEncode($0.0) + "=" + OIDCProviderClient.formEncode($0.1) }.joined(separator: "&")
+        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        return components.string ?? ""
+    }
 }
 
 /// The relying party's side of one provider: discovery, its signing keys, the code exchange and
