@@ -33,7 +33,8 @@ struct MigrateDataCommand: AdminCommand {
             """,
         usage: ["--from PATH --to URL"],
         options: [
-            .value("from", .file, placeholder: "PATH", help: "The SQLite database to copy (its PATH.content goes with it)"),
+            .value("from", .file, placeholder: "PATH",
+                   help: "The SQLite database to copy, its PATH.content with it (default: --db, else the default database)"),
             .value("to", placeholder: "URL", help: "The PostgreSQL database to fill: postgres://USER@HOST/DB (must be empty)"),
         ])
 
@@ -41,7 +42,7 @@ struct MigrateDataCommand: AdminCommand {
     let target: PostgresURL
 
     init(_ parsed: ParsedCommand) throws {
-        guard let source = parsed.value("from") else { throw UsageError("migrate-data needs --from PATH, the SQLite database to copy") }
+        let source = parsed.value("from") ?? parsed.databasePath
         guard let target = parsed.value("to") else { throw UsageError("migrate-data needs --to URL, the PostgreSQL database to fill") }
         guard case .sqlite = try DatabaseLocation(source) else {
             throw UsageError("--from takes the SQLite database's path; the source cannot be PostgreSQL")

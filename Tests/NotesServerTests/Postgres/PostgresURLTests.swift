@@ -77,7 +77,7 @@ struct PostgresURLTests {
     }
 
     @Test("serve and the admin commands answer a PostgreSQL --db with exit 2 and create no file", arguments: [
-        ["serve", "--listen", "127.0.0.1:0"], ["user", "list"], ["user", "add", "alice", "--password-stdin"], ["backup", "out.sqlite"],
+        ["serve", "--listen", "127.0.0.1:0"], ["user", "list"], ["user", "add", "alice", "--password-stdin"],
     ])
     func postgresNotServedYet(_ command: [String]) async throws {
         try await withTemporaryDirectory { folder in
