@@ -63,7 +63,9 @@ struct BackupCommand: AdminCommand {
         guard !FileManager.default.fileExists(atPath: destination + ".content") else {
             throw AdminError("\(destination).content already exists; choose a new file")
         }
-        let database = try openExistingDatabase(at: databasePath)
+        guard case .sqlite(let database) = try openExistingDatabase(at: databasePath) else {
+            throw AdminError("\(databasePath) is not a SQLite database")
+        }
         let source = FileBlobStore(databasePath: databasePath)
         let target = FileBlobStore(databasePath: destination)
         let copied = try source.withRemovalsHeld { () throws -> Int in

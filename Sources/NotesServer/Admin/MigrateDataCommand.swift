@@ -55,7 +55,9 @@ struct MigrateDataCommand: AdminCommand {
     }
 
     func run() throws {
-        let database = try openExistingDatabase(at: source)
+        guard case .sqlite(let database) = try openExistingDatabase(at: source) else {
+            throw UsageError("--from takes the SQLite database's path; the source cannot be PostgreSQL")
+        }
         defer { try? database.close() }
         let contents = FileBlobStore(databasePath: source)
         let connection = try PostgresConnection(url: target, extra: ["application_name": "notes-server migrate-data"])

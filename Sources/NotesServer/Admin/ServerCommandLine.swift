@@ -42,10 +42,7 @@ enum ServerCommandLine: DeclaredCommand {
                     printText(program.help(for: []))
                     return 2
                 }
-                // `backup` serves a postgres:// --db itself (pg_dump); the rest wait for the stores.
-                if ObjectIdentifier(command) != ObjectIdentifier(BackupCommand.self) {
-                    try DatabaseLocation.requireSupported(parsed.value("db"))
-                }
+                try DatabaseLocation.validate(parsed.value("db"))
                 try command.init(parsed).run()
                 return 0
             }
