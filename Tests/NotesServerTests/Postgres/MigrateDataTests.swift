@@ -53,6 +53,9 @@ struct MigrateDataTests {
                 #expect(again.exitCode == 1)
                 #expect(again.stderr.contains("is not empty"), "\(again.stderr)")
                 #expect(try postgres.scalarInt("SELECT count(*) FROM notes") == 5)
+                try postgres.run("DELETE FROM notes WHERE nid = ?", try #require(next))
+
+                try await Self.serveAndRead(source, from: target)
             }
         }
     }
@@ -84,12 +87,38 @@ struct MigrateDataTests {
         #expect(path.exitCode == 2 && path.stderr.contains("postgres://"), "\(path.stderr)")
     }
 
+    /// A server on the migrated database: the password signs in, the changes feed has every
+    /// entry, the attachment downloads byte-exact, the personal token and the publication work.
+    static func serveAndRead(_ source: Source, from target: PostgresTestDatabase) async throws {
+        let server = try await TestServer(database: target.url.description)
+        do {
+            let client = try await TestAPIClient(server).signedIn("ada", password: "correct horse battery")
+            let page = try await client.send("GET", "/v1/changes", query: [("kinds", "note,attachment")])
+            #expect(page.status == 200, "\(page.text)")
+            let changes = try page.decode(ChangesPage.self).changes
+            #expect(Set(changes.map(\.path)).isSuperset(of: ["journal/monday.md", "ideas.md", "journal/a.png"]), "\(changes.map(\.path))")
+            let download = try await client.send("GET", "/v1/content/\(SHA256.hex(of: source.attachment))")
+            #expect(download.status == 200 && [UInt8](download.body) == source.attachment)
+            let me = try await client.send("GET", "/v1/me", token: source.personalToken)
+            #expect(me.status == 200, "the personal token made on SQLite works: \(me.text)")
+            let published = try await TestAPIClient(baseURL: server.baseURL).send("GET", source.publicationPath)
+            #expect(published.status == 200 && published.text.contains("Monday"), "\(published.status)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        #expect(await server.stop() == 0)
+    }
+
     // MARK: - Helpers
 
     /// A SQLite server's database, filled through its API and stopped.
     struct Source {
         let databasePath: String
         let attachment: [UInt8]
+        let personalToken: String
+        /// The published note's reader link, without the server's address.
+        let publicationPath: String
 
         func userID() throws -> Int64 {
             let db = try Database(path: databasePath)
@@ -107,6 +136,7 @@ struct MigrateDataTests {
         let databasePath = folder.appending("notes.sqlite").path
         let attachment = testBytes(300_000, seed: 16)
         let server = try await TestServer(database: databasePath)
+        let personalToken: String, publicationPath: String
         do {
             try await server.addUser("ada", password: "correct horse battery")
             try await server.addUser("bob", password: "another good passphrase")
@@ -121,14 +151,18 @@ struct MigrateDataTests {
             #expect(put.status == 201 || put.status == 200, "\(put)")
             let published = try await client.send("POST", "/v1/notes/\(first.id)/publication", json: CreatePublicationRequest())
             #expect(published.status == 201, "\(published.text)")
+            let link = try #require(try published.decode(PublicationResource.self).url.flatMap(URL.init(string:)))
+            publicationPath = link.path
             let token = try await client.send("POST", "/v1/tokens", json: CreateTokenRequest(name: "backup script", scope: .read, expiresIn: nil))
             #expect(token.status == 201, "\(token.text)")
+            personalToken = try #require(try token.decode(PersonalTokenResource.self).token)
         } catch {
             await server.stop()
             throw error
         }
         #expect(await server.stop() == 0)
-        try await body(Source(databasePath: databasePath, attachment: attachment))
+        try await body(Source(databasePath: databasePath, attachment: attachment, personalToken: personalToken,
+                              publicationPath: publicationPath))
     }
 
     static func migrate(_ path: String, to target: PostgresTestDatabase) async throws -> ProcessResult {
