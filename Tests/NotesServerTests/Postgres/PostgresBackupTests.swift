@@ -9,38 +9,55 @@ import Testing
 /// older than the server, or an existing FILE, is refused before anything is written.
 @Suite("backup on PostgreSQL", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
 struct PostgresBackupTests {
-    @Test("a backup restored with pg_restore into a fresh database holds the same accounts and attachment bytes")
+    @Test("a backup restored with pg_restore into a fresh database serves the same account, notes and attachment bytes")
     func backupRestores() async throws {
-        try await withContentDatabase { fixture in
-            let store = try fixture.store()
-            let bytes = PostgresBlobStoreTests.bytes(count: 1_500_000, seed: 21)
-            let hash = try fixture.storeContent(bytes, through: store)
-            let file = fixture.folder.appending("notes.backup").path
+        try await withPostgresDatabase { original in
+            try await withTemporaryDirectory { folder in
+                let bytes = PostgresBlobStoreTests.bytes(count: 1_500_000, seed: 21)
+                let server = try await TestServer(database: original.url.description)
+                do {
+                    try await server.addUser("ada", password: "correct horse battery")
+                    let client = try await TestAPIClient(server).signedIn("ada", password: "correct horse battery")
+                    _ = try await client.create("kept.md", "# Kept\n")
+                    let hash = try await client.upload(bytes)
+                    _ = try await client.putAttachment("kept.bin", hash: hash)
+                } catch {
+                    await server.stop()
+                    throw error
+                }
+                #expect(await server.stop() == 0)
 
-            let backup = try await ProcessRunner.run(BuiltProducts.server, ["backup", file, "--db", fixture.database.url.description])
-            #expect(backup.exitCode == 0, "\(backup.stderr)")
-            #expect(backup.stdout.contains("pg_restore"), "the report says how to restore: \(backup.stdout)")
-            var info = stat()
-            #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600, "private to its owner")
+                let file = folder.appending("notes.backup").path
+                let backup = try await ProcessRunner.run(BuiltProducts.server, ["backup", file, "--db", original.url.description])
+                #expect(backup.exitCode == 0, "\(backup.stderr)")
+                #expect(backup.stdout.contains("pg_restore"), "the report says how to restore: \(backup.stdout)")
+                var info = stat()
+                #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600, "private to its owner")
 
-            let restored = try PostgresTestDatabase.create()
-            defer { restored.drop() }
-            let restore = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pg_restore"),
-                                                      ["--no-owner", "--exit-on-error", "--dbname=\(restored.url.description)", file])
-            #expect(restore.exitCode == 0, "\(restore.stderr)")
+                let restored = try PostgresTestDatabase.create()
+                defer { restored.drop() }
+                let restore = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pg_restore"),
+                                                          ["--no-owner", "--exit-on-error", "--dbname=\(restored.url.description)", file])
+                #expect(restore.exitCode == 0, "\(restore.stderr)")
 
-            let db = try restored.connect()
-            defer { db.close() }
-            #expect(try PostgresSchema.version(db) == PostgresSchema.latestVersion)
-            #expect(try db.scalarInt("SELECT count(*) FROM users") == 2)
-            let pool = try PostgresPool(url: restored.url, size: 1)
-            defer { pool.close() }
-            let content = try #require(try PostgresBlobStore(pool: pool, temporaryFolder: fixture.folder.path)
-                .openContent(userID: fixture.userID, hash: hash))
-            #expect(try PostgresBlobStoreTests.read(content) == bytes)
-            // The restored database still guards its contents: no row without its bytes.
-            #expect(throws: PostgresError.self) {
-                try db.run("INSERT INTO contents (user_id, hash, size, created_at) VALUES (?, ?, 1, 1)", fixture.userID, String(repeating: "0", count: 64))
+                let again = try await TestServer(database: restored.url.description)
+                do {
+                    let client = try await TestAPIClient(again).signedIn("ada", password: "correct horse battery")
+                    let page = try await client.send("GET", "/v1/changes", query: [("kinds", "note,attachment")])
+                    #expect(Set(try page.decode(ChangesPage.self).changes.map(\.path)) == ["kept.md", "kept.bin"], "\(page.text)")
+                    let download = try await client.send("GET", "/v1/content/\(SHA256.hex(of: bytes))")
+                    #expect(download.status == 200 && [UInt8](download.body) == bytes)
+                } catch {
+                    await again.stop()
+                    throw error
+                }
+                #expect(await again.stop() == 0)
+                // The restored database still guards its contents: no row without its bytes.
+                let db = try restored.connect()
+                defer { db.close() }
+                #expect(throws: PostgresError.self) {
+                    try db.run("INSERT INTO contents (user_id, hash, size, created_at) SELECT id, ?, 1, 1 FROM users", String(repeating: "0", count: 64))
+                }
             }
         }
     }
