@@ -62,6 +62,32 @@ struct PostgresBackupTests {
         }
     }
 
+    @Test("the password in --db reaches pg_dump through PGPASSWORD, never its arguments")
+    func passwordStaysOutOfArguments() async throws {
+        try await withContentDatabase { fixture in
+            // A stand-in pg_dump that says it is new enough and writes down what it was given.
+            let record = fixture.folder.appending("seen").path
+            let program = fixture.folder.appending("pg_dump").path
+            try """
+                #!/bin/sh
+                if [ "$1" = "--version" ]; then echo 'pg_dump (PostgreSQL) 99.1'; exit 0; fi
+                printf '%s\n' "$@" > '\(record)'
+                printf 'PGPASSWORD=%s\n' "$PGPASSWORD" >> '\(record)'
+                """.write(toFile: program, atomically: true, encoding: .utf8)
+            chmod(program, 0o755)
+            let url = fixture.database.url
+            let withPassword = "postgresql://\(url.user ?? "postgres"):pw-4f1c9e@/\(url.database ?? "")?host=\(url.host ?? "")"
+            let file = fixture.folder.appending("secret.backup").path
+            let backup = try await ProcessRunner.run(BuiltProducts.server, ["backup", file, "--pg-dump", program, "--db", withPassword])
+            #expect(backup.exitCode == 0, "\(backup.stderr)")
+            let seen = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(seen.last == "PGPASSWORD=pw-4f1c9e")
+            #expect(seen.dropLast().allSatisfy { !$0.contains("pw-4f1c9e") }, "\(seen)")
+            #expect(seen.contains("--format=custom") && seen.contains("--file=\(file)"), "\(seen)")
+            #expect(!backup.stdout.contains("pw-4f1c9e") && !backup.stderr.contains("pw-4f1c9e"))
+        }
+    }
+
     @Test("a pg_dump older than the server, or a FILE that exists, is refused before anything is written")
     func refusals() async throws {
         try await withContentDatabase { fixture in
