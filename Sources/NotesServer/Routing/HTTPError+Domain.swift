@@ -83,10 +83,6 @@ extension HTTPError {
     /// included, which must roll back everything written with it (a batch answers those whole).
     static func refusal(for error: any Error) -> HTTPError? {
         if let error = error as? HTTPError { return error }
-        if let error = error as? PostgresError, error.sqlState == "22021" {
-            // PostgreSQL's text cannot hold U+0000; nothing was written.
-            return .badRequest("Text containing the character U+0000 cannot be stored on this server.", code: "invalid_text")
-        }
         if let error = error as? NotePathError { return .invalidPath(error) }
         if let error = error as? any HTTPAnswerable { return error.httpError }
         return nil

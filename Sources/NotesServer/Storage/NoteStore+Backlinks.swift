@@ -45,10 +45,10 @@ extension NoteStore {
 
 /// Reading link targets out of Markdown text, just well enough to find backlinks.
 enum WebLinkText {
-    /// The file name without `.md`, as a wiki link writes it.
+    /// The file name without its note extension (`.md`, `.markdown`), as a wiki link writes it.
     static func stem(of path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+        return EntryKind.droppingNoteExtension(name)
     }
 
     /// Whether `text`, the note at `source`, links to `target` by a wiki link or a Markdown link.

@@ -69,9 +69,7 @@ struct UserStore: Sendable {
     }
 
     func find(username: String) throws -> UserRecord? {
-        // No account's name holds U+0000 (`validate`), and PostgreSQL's text cannot carry it.
-        guard !username.unicodeScalars.contains("\u{0}") else { return nil }
-        return try database.read { db in
+        try database.read { db in
             try db.first("SELECT id, username, password_hash, disabled, created_at FROM users WHERE username_key = ?", [Self.key(username)], row: Self.record)
         }
     }
