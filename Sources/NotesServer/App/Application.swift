@@ -18,6 +18,8 @@ final class Application: Sendable {
     let changeNotifier: any ChangeNotifier
     /// The held changes requests, within their caps.
     let waitingRequests: WaitingRequests
+    /// Shares the request-rate allowances with the other servers on a PostgreSQL database.
+    let rateLedger: SharedRateLedger?
     let log: @Sendable (String) -> Void
 
     init(configuration: ServerConfiguration, database: ServerDatabase, blobs: any BlobStore, changeNotifier: any ChangeNotifier,
@@ -39,7 +41,7 @@ final class Application: Sendable {
                             openBodyLimit: openBodyLimit, log: log)
         // One password pool, one throttle and one token store, shared by the API and the web app.
         let passwords = PasswordWorker()
-        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock)
+        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers)
         let tokens = PersonalTokenStore(database: database, clock: clock)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
@@ -53,8 +55,14 @@ final class Application: Sendable {
         HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
         let publications = PublicationStore(database: database, clock: clock)
         PublicationsController(store: publications).register(in: &router)
+        let publicationRateLimiter = RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)
         PublicationPageController(store: publications, notes: notes, contents: contents,
-                                  rateLimiter: RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)).register(in: &router)
+                                  rateLimiter: publicationRateLimiter).register(in: &router)
+        if case .postgres(let pool) = database {
+            rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
+        } else {
+            rateLedger = nil
+        }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
         AttachmentsController(notes: notes, contents: contents).register(in: &router)

@@ -130,7 +130,7 @@ final class PostgresConnection {
     ///
     /// PostgreSQL infers each parameter's type from where it stands. Where nothing says (`? IS
     /// NULL`, a bare `SELECT ?`) it refuses (42P18); the statement is then prepared again with
-    /// the types of this call's values (a NULL stays open), which serve every later call. (Not
+    /// the types of this call's values (a NULL as text), which serve every later call. (Not
     /// typed from the start: `substr(text, ?)` has no `int8` form, and the context knows best.)
     private func preparedName(for sql: String, parameters: [Parameter]) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
@@ -146,9 +146,10 @@ final class PostgresConnection {
         do {
             _ = try check(PQprepare(handle, name, translated.sql, 0, nil), sql: sql)
             if guarded { try execute("RELEASE SAVEPOINT prepare_untyped") }
-        } catch where error.sqlState == "42P18" {
+        } catch where error.sqlState == "42P18" || error.sqlState == "42P08" {
             if guarded { try execute("ROLLBACK TO SAVEPOINT prepare_untyped; RELEASE SAVEPOINT prepare_untyped") }
-            let types = parameters.map(\.type)
+            // A NULL says nothing of its type: text, the most common in such spots (`? IS NULL OR path = ?`).
+            let types = parameters.map { $0.type == 0 ? Oid(25) : $0.type }
             _ = try check(PQprepare(handle, name, translated.sql, Int32(types.count), types), sql: sql)
         }
         prepared[sql] = name
@@ -365,12 +366,8 @@ private struct Parameter {
             format = 0
             type = 701
         case .text(let text):
-            // Text goes as a C string: a NUL inside would silently cut it short. PostgreSQL's
-            // text cannot hold U+0000 at all, so the write is refused instead.
-            guard !text.utf8.contains(0) else {
-                throw PostgresError(sqlState: "22021", message: "text containing a NUL character (U+0000) cannot be stored in PostgreSQL", sql: sql)
-            }
-            (pointer, length) = Self.copy(Array(text.utf8))
+            // PostgreSQL's text cannot hold U+0000: stored through a reversible mapping.
+            (pointer, length) = Self.copy(Array(PostgresTextEscape.escape(text).utf8))
             format = 0
             type = 25
         case .blob(let bytes):

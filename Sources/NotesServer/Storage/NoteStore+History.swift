@@ -11,6 +11,7 @@ extension NoteStore {
         let deletedAt: Int64
         let lastRev: Int64
         let size: Int
+        let kind: EntryKind
     }
 
     /// Deleted notes that still have content to bring back, most recently deleted first:
@@ -20,14 +21,15 @@ extension NoteStore {
     func trash(userID: Int64, path: String?, before: Int64?, limit: Int, kinds: EntryKindFilter = .legacyNotes) throws -> [TrashRow] {
         try database.read { db in
             try db.query("""
-                SELECT n.id, n.path, n.rev, n.updated_at, r.rev, r.size
+                SELECT n.id, n.path, n.rev, n.updated_at, r.rev, r.size, n.kind
                 FROM notes n JOIN revisions r ON r.user_id = n.user_id AND r.note_id = n.id AND r.rev =
                     (SELECT max(rev) FROM revisions WHERE user_id = n.user_id AND note_id = n.id AND deleted = 0)
                 WHERE n.user_id = ? AND n.deleted = 1 AND n.rev < ? AND (? IS NULL OR n.path = ?) AND \(kinds.sql(table: "n"))
                 ORDER BY n.rev DESC LIMIT ?
                 """, [userID, before ?? Int64.max, path, path, limit]) { row -> TrashRow in
                 guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
-                return TrashRow(id: id, path: row.string(1), rev: row.int64(2), deletedAt: row.int64(3), lastRev: row.int64(4), size: row.int(5))
+                return TrashRow(id: id, path: row.string(1), rev: row.int64(2), deletedAt: row.int64(3), lastRev: row.int64(4), size: row.int(5),
+                                kind: EntryKind(rawValue: row.string(6)) ?? .note)
             }
         }
     }

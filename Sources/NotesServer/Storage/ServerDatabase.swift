@@ -66,6 +66,14 @@ enum ServerDatabase: Sendable {
         }
     }
 
+    /// The database, when several servers may share it (PostgreSQL): state that must be one
+    /// across them (the login throttle's counts) lives there; nil for SQLite, whose single
+    /// server keeps such state in memory.
+    var sharedByServers: ServerDatabase? {
+        if case .postgres = self { return self }
+        return nil
+    }
+
     /// The SQLite queue, for what only SQLite has (its file's size limit, online backup).
     var sqliteQueue: DatabaseQueue? {
         if case .sqlite(let queue) = self { return queue }
