@@ -28,6 +28,8 @@ final class PostgresPool: @unchecked Sendable {
     /// Connections that exist, idle or lent out.
     private var opened = 0
     private var isClosed = false
+    /// The connection the current thread holds from this pool, if any.
+    private let held = ThreadLocalConnection()
 
     /// Makes a pool and opens its first connection, so a wrong URL or an unreachable server
     /// fails here, at start, with libpq's reason.
@@ -45,11 +47,21 @@ final class PostgresPool: @unchecked Sendable {
     }
 
     /// Runs `body` with a connection of its own for the duration.
-    @discardableResult
+    ///
+    /// Nested calls on one thread (a store that reads inside another's write, the blob store
+    /// inside a content write) get the connection the thread already holds, so a nested
+    /// transaction is a savepoint of the outer one. A second checkout would wait for a free
+    /// connection while holding one: with every connection held that way, all would wait.
     /// - Throws: `PostgresError` when no connection frees up in time or none can be opened.
+    @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if let connection = held.connection { return try body(connection) }
         let connection = try checkOut()
-        defer { checkIn(connection) }
+        held.connection = connection
+        defer {
+            held.connection = nil
+            checkIn(connection)
+        }
         return try body(connection)
     }
 
@@ -143,5 +155,26 @@ final class PostgresPool: @unchecked Sendable {
         opened -= 1
         condition.signal()
         condition.unlock()
+    }
+}
+
+/// One connection per thread, kept in a POSIX thread-specific slot: the pool's bodies are
+/// synchronous, so the thread that checked a connection out is the one that runs with it.
+private final class ThreadLocalConnection: @unchecked Sendable {
+    // @unchecked: the key is written once, in init; each thread reads only its own slot.
+    private var key = pthread_key_t()
+
+    init() {
+        pthread_key_create(&key, nil)
+    }
+
+    deinit {
+        pthread_key_delete(key)
+    }
+
+    /// The current thread's connection (not retained: the pool owns it while lent out).
+    var connection: PostgresConnection? {
+        get { pthread_getspecific(key).map { Unmanaged<PostgresConnection>.fromOpaque($0).takeUnretainedValue() } }
+        set { pthread_setspecific(key, newValue.map { Unmanaged.passUnretained($0).toOpaque() }) }
     }
 }

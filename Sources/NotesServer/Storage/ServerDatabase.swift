@@ -45,6 +45,29 @@ enum ServerDatabase: Sendable {
         }
     }
 
+    /// Runs `body` in one writing transaction that waits first for any other holding `key`,
+    /// on any server: for writes that many requests make to one row at once (refreshes of one
+    /// token). On PostgreSQL a session-level advisory lock is taken *before* the transaction
+    /// begins, so its snapshot already shows what the previous holder committed; without it,
+    /// such writers abort each other (serialization failures, deadlocks on the unique index)
+    /// faster than their retries get through. SQLite's one writer already does this.
+    @discardableResult
+    func write<T>(serializedBy key: Int64, _ body: (any SQLConnection) throws -> T) throws -> T {
+        switch self {
+        case .sqlite(let queue):
+            return try queue.write { try body($0) }
+        case .postgres(let pool):
+            return try pool.withConnection { connection in
+                guard !connection.isInTransaction else {
+                    return try connection.transaction(isolation: .serializable) { try body(connection) }
+                }
+                try connection.run("SELECT pg_advisory_lock(?)", key)
+                defer { _ = try? connection.run("SELECT pg_advisory_unlock(?)", key) }
+                return try connection.transaction(isolation: .serializable) { try body(connection) }
+            }
+        }
+    }
+
     /// Runs `body` with the writing connection to itself, outside any transaction (the body
     /// opens its own): on SQLite, no other write can start meanwhile; on PostgreSQL it is one
     /// pooled connection, and exclusion comes from the body's transactions and row locks.

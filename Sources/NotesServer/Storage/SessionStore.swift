@@ -108,7 +108,9 @@ struct SessionStore: Sendable {
         // One transaction (BEGIN IMMEDIATE), so concurrent replays, in this process or another
         // sharing the database, are decided one after the other. It commits a revocation before
         // answering invalid_grant, hence the Result rather than a throw.
-        let outcome: Result<(Int64, IssuedTokens), SessionError> = try database.write { db in
+        // Concurrent uses of one token (a client's processes racing, replays) wait for each other.
+        let lockKey = digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let outcome: Result<(Int64, IssuedTokens), SessionError> = try database.write(serializedBy: lockKey) { db in
             try forgetEndedGrace(db, now: now)
             if let session = try db.first("SELECT \(SessionRow.columns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.refresh_hash = ?",
                                           [digest], row: SessionRow.init) {
