@@ -48,18 +48,11 @@ extension PostgresSchema {
 
         """
 
-    /// How `ts_headline` marks matches: as the SQLite backend's `snippet()` does, `**` around
-    /// each, about 16 words, `…` where text was cut.
-    static let headlineOptions = "StartSel=**, StopSel=**, MaxWords=16, MinWords=5, ShortWord=0, MaxFragments=1, FragmentDelimiter=\"…\""
-
-    /// `headlineOptions` with the matches between U+0002 and U+0003, as the SQLite backend's
-    /// snippets mark them, so one parser turns both into highlight ranges.
-    static let markedHeadlineOptions = headlineOptions.replacingOccurrences(of: "StartSel=**, StopSel=**", with: "StartSel=\u{2}, StopSel=\u{3}")
-
-    /// The search statement a ported `NoteStore.search` runs: binds the words (`searchWords`),
-    /// the headline options, the user id and the limit; answers id, path, rev and snippet, best first.
+    /// The search statement of `NoteStore.search`: binds the words (`searchWords`), the user id
+    /// and the limit; answers id, path, rev and the note's text (its snippet is cut in Swift,
+    /// `PostgresSearchSnippet`), best first.
     static let searchStatement = """
-        SELECT n.id, n.path, n.rev, ts_headline('notes_search', n.content, q, ?)
+        SELECT n.id, n.path, n.rev, n.content
         FROM notes n, notes_search_query(?) AS q
         WHERE n.user_id = ? AND n.deleted = 0 AND n.search @@ q
         ORDER BY ts_rank(n.search, q) DESC, n.rev DESC LIMIT ?

@@ -111,11 +111,17 @@ extension NoteStore {
             """, [terms.joined(separator: " "), userID, limit], row: hit).compactMap { $0 }
     }
 
-    /// PostgreSQL's text search with the same semantics (`PostgresSchema+Search.swift`).
+    /// PostgreSQL's text search with the same semantics (`PostgresSchema+Search.swift`), the
+    /// snippet cut from the note's text as FTS5 cuts it (`PostgresSearchSnippet`).
     private static func searchPostgres(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {
         guard let words = PostgresSchema.searchWords(query) else { return [] }
-        return try db.query(PostgresSchema.searchStatement, [PostgresSchema.markedHeadlineOptions, words, userID, limit], row: hit)
-            .compactMap { $0 }
+        let terms = PostgresSearchSnippet.Terms(words)
+        return try db.query(PostgresSchema.searchStatement, [words, userID, limit]) { row -> SearchResults.Hit? in
+            guard let id = NoteID(row.string(0)) else { return nil }
+            let (text, highlights) = SearchHighlight.parse(PostgresSearchSnippet.marked(row.string(3), terms: terms),
+                                                           open: "\u{2}", close: "\u{3}")
+            return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
+        }.compactMap { $0 }
     }
 
     /// A hit from a row of id, path, rev and a snippet whose matches sit between U+0002 and U+0003.

@@ -74,8 +74,10 @@ struct PostgresSearchParityTests {
 
     static func searchPostgres(_ db: PostgresConnection, user: Int64, query: String) throws -> [(Int, String)] {
         guard let words = PostgresSchema.searchWords(query) else { return [] }
-        return try db.query(PostgresSchema.searchStatement, [PostgresSchema.headlineOptions, words, user, 50]) { row in
-            (number(row.string(0)), row.string(3))
+        let terms = PostgresSearchSnippet.Terms(words)
+        return try db.query(PostgresSchema.searchStatement, [words, user, 50]) { row in
+            let marked = PostgresSearchSnippet.marked(row.string(3), terms: terms)
+            return (number(row.string(0)), marked.replacingOccurrences(of: "\u{2}", with: "**").replacingOccurrences(of: "\u{3}", with: "**"))
         }
     }
 
@@ -110,8 +112,14 @@ struct PostgresSearchParityTests {
         }
     }
 
-    @Test("a PostgreSQL snippet marks the matched words with ** as the SQLite one does")
-    func snippetsMarkMatches() async throws {
+    @Test("a PostgreSQL snippet is the SQLite one: the same text, cut at the same words, with the same words marked")
+    func snippetsMatchSQLite() async throws {
+        let queries = ["NINO malaga", "pin*", "café"]
+        let sqlite: [[String]] = try withSQLite { db in
+            let (owner, other) = try Self.addUsers(db)
+            try Self.insertCorpus(db, owner: owner, other: other)
+            return try queries.map { try Self.searchSQLite(db, user: owner, query: $0).map(\.1).sorted() }
+        }
         try await withPostgresDatabase { database in
             let db = try database.migrated()
             defer { db.close() }
@@ -119,9 +127,10 @@ struct PostgresSearchParityTests {
             try Self.insertCorpus(db, owner: owner, other: other)
             let hits = try Self.searchPostgres(db, user: owner, query: "NINO malaga")
             #expect(hits.map(\.0) == [4])
-            // ts_headline leaves out the closing punctuation FTS5's snippet keeps; the words
-            // and their marks are the same.
             #expect(hits.first?.1.hasPrefix("El **niño** comió piña en **Málaga**") == true, "\(hits)")
+            for (query, expected) in zip(queries, sqlite) {
+                #expect(try Self.searchPostgres(db, user: owner, query: query).map(\.1).sorted() == expected, "\(query)")
+            }
         }
     }
 
