@@ -164,7 +164,7 @@ struct PostgresBlobStoreTests {
         }
     }
 
-    @Test("a 64 MiB content goes in and out with resident memory growing by much less than its size")
+    @Test("a 64 MiB content goes in and out without the process ever holding it whole (resident memory, loosely)")
     func boundedMemory() async throws {
         try await withContentDatabase { fixture in
             let store = try fixture.store()
@@ -204,8 +204,10 @@ struct PostgresBlobStoreTests {
             }
             #expect(Hex.encode(readBack.finalize()) == hash)
             let peak = try MemoryStatus.peakResidentBytes()
-            // Holding the content whole would take 64 MiB, and 128 MiB more as libpq's hex text.
-            #expect(peak - baseline < Int64(size), "peak resident memory grew by \((peak - baseline) >> 20) MiB")
+            // Holding the content whole would take 64 MiB, and 128 MiB more at once as libpq's hex
+            // text (192 MiB); the store holds about 4 MiB. Loose, since the tests running beside
+            // this one in the same process allocate too (up to ~90 MiB seen under the full suite).
+            #expect(peak - baseline < 2 * Int64(size), "peak resident memory grew by \((peak - baseline) >> 20) MiB")
         }
     }
 
