@@ -119,6 +119,16 @@ extension AttachmentAPI {
     }
 }
 
+/// What the app's content store holds, whichever backend keeps it: for SQLite the files of its
+/// content directory (`USER/AA/HASH`), for PostgreSQL one `USER/HASH` per content whose bytes
+/// are in `content_chunks`; uploads in progress and temporaries are not content.
+func storedContents(_ app: TestApp) throws -> [String] {
+    guard case .postgres = app.application.database else { return storedContentFiles(databasePath: app.databasePath) }
+    return try app.application.database.read { db in
+        try db.query("SELECT DISTINCT user_id, hash FROM content_chunks ORDER BY user_id, hash") { "\($0.int64(0))/\($0.string(1))" }
+    }
+}
+
 /// Files in a content store that hold content (not chunks or temporaries).
 func storedContentFiles(databasePath: String) -> [String] {
     let root = databasePath + ".content"

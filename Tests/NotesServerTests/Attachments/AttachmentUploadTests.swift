@@ -13,12 +13,12 @@ struct AttachmentUploadTests {
         configuration.attachments.maxAttachmentBytes = 64 * 1024
     }
 
-    @Test("the same bytes at two paths are stored once: the content directory grows by one file")
+    @Test("the same bytes at two paths are stored once: the content store grows by one content")
     func sameBytesStoredOnce() async throws {
         try await SignedInApp.with(Self.small) { api in
             let bytes = testBytes(3000, seed: 1)
             let hash = try await api.upload(bytes)
-            #expect(storedContentFiles(databasePath: api.app.databasePath).count == 1)
+            #expect(try storedContents(api.app).count == 1)
             // The second path asks first and is told the content is there: nothing is sent again.
             let asked = try await api.send("POST", "/v1/content/missing", json: ContentMissingRequest(hashes: [hash]))
             #expect(try asked.decode(ContentMissingResponse.self).missing == [])
@@ -27,7 +27,7 @@ struct AttachmentUploadTests {
             #expect(first.status == 201 && second.status == 201)
             #expect(second.note?.kind == .attachment && second.note?.size == 3000 && second.note?.mediaType == "image/png")
             #expect(second.note?.content == nil)
-            #expect(storedContentFiles(databasePath: api.app.databasePath).count == 1)
+            #expect(try storedContents(api.app).count == 1)
             // Another upload of the same bytes finds them stored: every chunk already received.
             let again = try await api.openUpload(bytes)
             #expect(again.status == 200)
@@ -66,7 +66,7 @@ struct AttachmentUploadTests {
             let complete = try await api.send("POST", "/v1/uploads/\(hash)/complete")
             #expect(complete.status == 422 && complete.errorCode == "content_mismatch")
             #expect(try await api.send("GET", "/v1/uploads/\(hash)").status == 404)
-            #expect(storedContentFiles(databasePath: api.app.databasePath).isEmpty)
+            #expect(try storedContents(api.app).isEmpty)
             #expect(try api.app.count("SELECT count(*) FROM contents") == 0)
             let batch = try await api.putAttachment("a.bin", hash: hash)
             #expect(batch.status == 409 && batch.error?.code == "content_missing")
@@ -112,12 +112,12 @@ struct AttachmentUploadTests {
     func quotaExceededStoresNothing() async throws {
         try await SignedInApp.with({ Self.small(&$0); $0.attachments.quotaBytes = 5000 }) { api in
             try await api.upload(testBytes(3000, seed: 6))
-            let before = try FileManager.default.subpathsOfDirectory(atPath: api.app.databasePath + ".content").filter { !$0.hasPrefix(".") }
+            let before = try storedContents(api.app)
             let over = try await api.openUpload(testBytes(2500, seed: 7))
             #expect(over.status == 507 && over.errorCode == "quota_exceeded")
             #expect(try api.app.count("SELECT count(*) FROM uploads") == 0)
             #expect(try api.app.count("SELECT count(*) FROM contents") == 1)
-            let after = try FileManager.default.subpathsOfDirectory(atPath: api.app.databasePath + ".content").filter { !$0.hasPrefix(".") }
+            let after = try storedContents(api.app)
             #expect(after.sorted() == before.sorted())
             // What fits still goes in.
             try await api.upload(testBytes(2000, seed: 8))
@@ -229,7 +229,7 @@ struct AttachmentUploadTests {
             #expect(try await api.send("POST", "/v1/content/missing", json: ContentMissingRequest(hashes: [held])).decode(ContentMissingResponse.self).missing == [])
             let purged = try api.app.application.contents.purge()
             #expect(purged.contents == 1 && purged.uploads == 0)
-            let stored = Set(storedContentFiles(databasePath: api.app.databasePath).map { String($0.split(separator: "/").last ?? "") })
+            let stored = Set(try storedContents(api.app).map { String($0.split(separator: "/").last ?? "") })
             #expect(stored == [live, revisionOnly, held])
             #expect(try await api.send("GET", "/v1/content/\(orphan)").status == 404)
             #expect(try await api.send("GET", "/v1/content/\(revisionOnly)").status == 200)
