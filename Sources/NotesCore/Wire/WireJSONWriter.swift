@@ -39,7 +39,8 @@ public struct WireJSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -61,7 +62,8 @@ public struct WireJSONWriter {
 
     public mutating func value(_ flag: Bool) {
         separate()
-        bytes.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        let literal: StaticString = flag ? "true" : "false"
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
         needsComma = true
     }
 
@@ -118,18 +120,26 @@ public struct WireJSONWriter {
 /// A wire type that writes its own JSON (see `WireJSONWriter`); `Encodable` stays its contract.
 public protocol WireJSONWritable: Encodable {
     func write(to writer: inout WireJSONWriter)
+    /// About how many bytes `write(to:)` produces, so the buffer is allocated once rather than
+    /// regrown (and copied) on the way; a guess, never a limit.
+    var wireJSONSizeHint: Int { get }
 }
 
 extension WireJSONWritable {
+    public var wireJSONSizeHint: Int { 256 }
+
     /// The JSON bytes, as `WireJSON.encoder().encode(self)` would give them.
     public func wireJSON() -> [UInt8] {
-        var writer = WireJSONWriter()
+        var writer = WireJSONWriter(reservingCapacity: wireJSONSizeHint)
         write(to: &writer)
         return writer.bytes
     }
 }
 
 extension NoteResource: WireJSONWritable {
+    /// The content and path (plus a few escapes) and about 300 bytes of keys, stamps and hash.
+    public var wireJSONSizeHint: Int { (content?.utf8.count ?? 0) * 9 / 8 + path.utf8.count + 320 }
+
     public func write(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("content", ifPresent: content)
