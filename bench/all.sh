@@ -6,6 +6,8 @@
 #   BENCHES="sync growth" bench/all.sh      a subset
 #   NOTES=2000 RUNS=3 bench/all.sh          a quick run (smaller corpus for sync and export)
 #   GROWTH="1000 10000 100000" bench/all.sh the 100,000-note growth row too
+#   BENCH_BACKEND=postgres BENCHES="sync serve" bench/all.sh   the server on PostgreSQL (a throwaway
+#                                           cluster on the same filesystem, fsync on)
 source "$(dirname "$0")/common.sh"
 benches=${BENCHES:-render serve sync export hostile growth}
 BENCH_TABLE=$(mktemp)

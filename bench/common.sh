@@ -62,10 +62,13 @@ BENCH_SERVER_FLAGS=(--requests-per-minute 1000000000)
 start_notes_server() {
     local db=$1
     shift
-    "$BIN/notes-server" serve --db "$db" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" "$@" > "$db.out" 2> "$db.log" &
+    # Its output beside a SQLite file, or in a file of its own for a PostgreSQL URL.
+    local files=$db
+    case $db in postgres*) files=$(mktemp -u "${TMPDIR:-/tmp}/notes-bench-server.XXXXXX") ;; esac
+    "$BIN/notes-server" serve --db "$db" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" "$@" > "$files.out" 2> "$files.log" &
     SERVER_PID=$!
-    for _ in $(seq 200); do grep -q listening "$db.out" 2>/dev/null && break; sleep 0.05; done
-    SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$db.out" | head -1)"
+    for _ in $(seq 200); do grep -q listening "$files.out" 2>/dev/null && break; sleep 0.05; done
+    SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$files.out" | head -1)"
 }
 
 # stop_pid PID: SIGTERM, then SIGKILL if it is still there after 2 s (notes-server does not always
@@ -97,6 +100,37 @@ report() {
 table_row() {
     [ -n "${BENCH_TABLE:-}" ] || return 0
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$BENCH_TABLE"
+}
+
+# bench_database DIR: sets BENCH_DB, the --db a bench's server uses (call it outside $(...), so
+# the cluster it may start is remembered). SQLite (the default): DIR/db.sqlite.
+# BENCH_BACKEND=postgres: a new database in a PostgreSQL cluster the bench starts once, beside DIR
+# on the same filesystem (/dev/shm), durable like SQLite's FULL sync (fsync and synchronous_commit
+# on); bench_stop_postgres, from the bench's EXIT trap, stops and removes it.
+bench_database() {
+    if [ "${BENCH_BACKEND:-sqlite}" != postgres ]; then
+        BENCH_DB="$1/db.sqlite"
+        return 0
+    fi
+    if [ -z "${BENCH_POSTGRES_DIR:-}" ]; then
+        BENCH_POSTGRES_DIR=$(TMPDIR=$(dirname "$1") "$ROOT/scripts/postgres-test-cluster" start --durable)
+    fi
+    local name="bench_$RANDOM$RANDOM" bindir
+    bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    local as_owner=()
+    [ "$(id -u)" -eq 0 ] && as_owner=(runuser -u postgres --)
+    "${as_owner[@]}" "$bindir/createdb" -h "$BENCH_POSTGRES_DIR" -U postgres "$name"
+    BENCH_DB="postgresql://postgres@/$name?host=$BENCH_POSTGRES_DIR"
+}
+
+# bench_stop_postgres: stops the cluster bench_database started, if any.
+bench_stop_postgres() {
+    [ -n "${BENCH_POSTGRES_DIR:-}" ] && "$ROOT/scripts/postgres-test-cluster" stop "$BENCH_POSTGRES_DIR" || true
+}
+
+# bench_backend_label: the backend, as the table's workload names carry it.
+bench_backend_label() {
+    [ "${BENCH_BACKEND:-sqlite}" = postgres ] && echo " (PostgreSQL)" || echo ""
 }
 
 # bench_workdir: a new scratch directory on one filesystem for the corpus, the peers'

@@ -11,12 +11,15 @@ duration=${DURATION:-5s}
 cleanup() {
     stop_pid "${server_pid:-}"
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    bench_stop_postgres
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-echo "benchpassword" | "$BIN/notes-server" user add bench --password-stdin --db "$work/db.sqlite" >/dev/null
-"$BIN/notes-server" serve --db "$work/db.sqlite" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" > "$work/server.out" 2> "$work/server.log" &
+bench_database "$work"
+database=$BENCH_DB
+echo "benchpassword" | "$BIN/notes-server" user add bench --password-stdin --db "$database" >/dev/null
+"$BIN/notes-server" serve --db "$database" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" > "$work/server.out" 2> "$work/server.log" &
 server_pid=$!
 for _ in $(seq 100); do grep -q listening "$work/server.out" && break; sleep 0.05; done
 port=$(grep -o '127.0.0.1:[0-9]*' "$work/server.out" | cut -d: -f2)
@@ -62,5 +65,5 @@ rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '/ 99%/ {print $2}' "$1"; }
 echo "serve: nginx $(rps "$work/nginx.wrk") req/s (p99 $(p99 "$work/nginx.wrk")); notes-server $(rps "$work/notes.wrk") req/s (p99 $(p99 "$work/notes.wrk"))"
 echo "serve: notes/nginx requests/s ratio $(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (target ≥ 0.8, p99 ≤ 2 ms), $connections connections"
-table_row "GET note, $connections conns" "nginx static" "$(rps "$work/nginx.wrk") req/s, p99 $(p99 "$work/nginx.wrk")" \
+table_row "GET note, $connections conns$(bench_backend_label)" "nginx static" "$(rps "$work/nginx.wrk") req/s, p99 $(p99 "$work/nginx.wrk")" \
     "$(rps "$work/notes.wrk") req/s, p99 $(p99 "$work/notes.wrk")" "$(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (req/s)" "≥ 0.8, p99 ≤ 2 ms"

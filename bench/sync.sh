@@ -17,6 +17,7 @@ work=$(bench_workdir)
 cleanup() {
     stop_pid "${SERVER_PID:-}"
     [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
+    bench_stop_postgres
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -44,14 +45,16 @@ rsync --daemon --config="$work/rsyncd.conf" --address=127.0.0.1 --port="$rsync_p
 for _ in $(seq 100); do [ -f "$work/rsyncd.pid" ] && break; sleep 0.05; done
 module="rsync://127.0.0.1:$rsync_port/bench/"
 
-start_notes_server "$work/db.sqlite"
+bench_database "$work"
+database=$BENCH_DB
+start_notes_server "$database"
 # Each upload run gets a new, empty account (and signs in to it); the last one stays filled.
 cat > "$work/new-account" <<SH
 #!/usr/bin/env bash
 set -euo pipefail
 n=\$(( \$(cat "$work/accounts" 2>/dev/null || echo 0) + 1 ))
 echo "\$n" > "$work/accounts"
-echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "$work/db.sqlite" >/dev/null
+echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "$database" >/dev/null
 echo benchpassword | "$BIN/notes" login --server "$SERVER_URL" --username "bench\$n" --password-stdin >/dev/null 2>&1
 rm -rf "$work/ours"
 cp -a "$work/corpus" "$work/ours"
@@ -103,11 +106,11 @@ changed=(--prepare "$(edit "$work/corpus")" -n rsync "rsync -a '$work/corpus/' '
 hf --export-json "$work/changed.json" "${changed[@]}"
 
 echo "sync: $notes notes of ~2 KB in 50 folders; hyperfine medians of $runs runs"
-report upload "rsync -a to daemon" "$(median_seconds "$work/upload.json" 0)" "$(median_seconds "$work/upload.json" 1)" "≤ 1.5"
-report clone "rsync -a from daemon" "$(median_seconds "$work/clone.json" 0)" "$(median_seconds "$work/clone.json" 1)" "≤ 1.5"
-report no-op "git add+push" "$(median_seconds "$work/noop.json" 1)" "$(median_seconds "$work/noop.json" 2)" "≤ 1.5"
-report no-op "rsync" "$(median_seconds "$work/noop.json" 0)" "$(median_seconds "$work/noop.json" 2)" "≤ 0.5"
-[ "$have_unison" = 1 ] && report no-op "unison (info)" "$(median_seconds "$work/noop.json" 3)" "$(median_seconds "$work/noop.json" 2)" "-"
-[ "$have_unison" = 1 ] && report 10-changed unison "$(median_seconds "$work/changed.json" 3)" "$(median_seconds "$work/changed.json" 2)" "≤ 1.0"
-report 10-changed rsync "$(median_seconds "$work/changed.json" 0)" "$(median_seconds "$work/changed.json" 2)" "≤ 0.5"
-report 10-changed "git (info)" "$(median_seconds "$work/changed.json" 1)" "$(median_seconds "$work/changed.json" 2)" "-"
+report "upload$(bench_backend_label)" "rsync -a to daemon" "$(median_seconds "$work/upload.json" 0)" "$(median_seconds "$work/upload.json" 1)" "≤ 1.5"
+report "clone$(bench_backend_label)" "rsync -a from daemon" "$(median_seconds "$work/clone.json" 0)" "$(median_seconds "$work/clone.json" 1)" "≤ 1.5"
+report "no-op$(bench_backend_label)" "git add+push" "$(median_seconds "$work/noop.json" 1)" "$(median_seconds "$work/noop.json" 2)" "≤ 1.5"
+report "no-op$(bench_backend_label)" "rsync" "$(median_seconds "$work/noop.json" 0)" "$(median_seconds "$work/noop.json" 2)" "≤ 0.5"
+[ "$have_unison" = 1 ] && report "no-op$(bench_backend_label)" "unison (info)" "$(median_seconds "$work/noop.json" 3)" "$(median_seconds "$work/noop.json" 2)" "-"
+[ "$have_unison" = 1 ] && report "10-changed$(bench_backend_label)" unison "$(median_seconds "$work/changed.json" 3)" "$(median_seconds "$work/changed.json" 2)" "≤ 1.0"
+report "10-changed$(bench_backend_label)" rsync "$(median_seconds "$work/changed.json" 0)" "$(median_seconds "$work/changed.json" 2)" "≤ 0.5"
+report "10-changed$(bench_backend_label)" "git (info)" "$(median_seconds "$work/changed.json" 1)" "$(median_seconds "$work/changed.json" 2)" "-"

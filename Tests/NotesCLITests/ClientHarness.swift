@@ -12,8 +12,10 @@ struct ClientHarness {
 
     let server: TestServer
     let home: TemporaryDirectory
+    /// Where the client reaches the server when not directly: a load balancer in front of it.
+    var via: URL? = nil
 
-    var serverURL: String { server.baseURL.absoluteString }
+    var serverURL: String { (via ?? server.baseURL).absoluteString }
     var configDirectory: URL { home.appending("config") }
     var credentialsPath: String { configDirectory.appendingPathComponent("notes/credentials.json").path }
     var environment: [String: String] { ["HOME": home.path, "XDG_CONFIG_HOME": configDirectory.path] }

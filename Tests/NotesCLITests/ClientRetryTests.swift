@@ -159,8 +159,10 @@ struct ClientRetryTests {
     @Test("limits asked for while the server is down are asked for again once it answers: a watcher started offline learns them")
     func limitsAreAskedAgainAfterAnOutage() async throws {
         let arguments = ["--max-note-size", "1K"]
-        let first = try await TestServer(extraArguments: arguments)
-        let port = first.port, database = first.databasePath
+        // The database outlives the first server: the second one starts on it.
+        let database = try await TestDatabase.make()
+        let first = try await TestServer(extraArguments: arguments, database: database.location)
+        let port = first.port
         let client = APIClient(server: try ServerURL(first.baseURL.absoluteString), credential: .anonymous, retryPolicy: .fast)
         _ = await first.stop()
         #expect(await client.fetchLimits() == ResponseBudget.defaultLimits, "no answer: the defaults, for now")
@@ -168,12 +170,13 @@ struct ClientRetryTests {
         var second: TestServer?
         while second == nil {
             do {
-                second = try await TestServer(extraArguments: arguments, database: database, port: port)
+                second = try await TestServer(extraArguments: arguments, database: database.location, port: port)
             } catch TestServerError.exitedEarly where Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))  // the port may be held a moment after the stop
             }
         }
         #expect(await client.fetchLimits().maxNoteBytes == 1024)
         _ = await second?.stop()
+        await database.drop()
     }
 }

@@ -73,4 +73,16 @@ struct FolderWatcherTests {
         #expect(watcher.take().files == ["edited.md", "sub/new.md", "gone.md"])
         #expect(watcher.take().isEmpty)
     }
+
+    @Test("the periodic-scan fallback sees attachments and notes of every note extension, not only .md files")
+    func scanningFallbackSeesEveryFile() async throws {
+        let folder = try TemporaryDirectory("notes-scan")
+        defer { folder.remove() }
+        let watcher = ScanningWatcher(root: folder.path, interval: .seconds(3600))
+        #expect(watcher.take().isEmpty)
+        try write(folder.path, "Guide.markdown")
+        try write(folder.path, "README.MD")
+        try write(folder.path, "img/chart.png")
+        #expect(watcher.take().files == ["Guide.markdown", "README.MD", "img/chart.png"])
+    }
 }

@@ -172,9 +172,40 @@ struct HistoryCommandsTests {
             #expect(entries.first { $0.path == "b.md" }?.size == 7)
 
             let plain = try await sync.history(in: sync.work.path, ["trash"])
-            let line = try #require(plain.stdout.split(separator: "\n").first { $0.hasSuffix("\ta.md") })
+            let line = try #require(plain.stdout.split(separator: "\n").first { $0.contains("\ta.md\t") })
             let entry = try #require(entries.first { $0.path == "a.md" })
-            #expect(line == "\(HistoryTarget.shortTime(entry.deletedAt))\t\(HistoryTarget.shortTime(entry.purgeAt))\t4\ta.md")
+            #expect(line == "\(HistoryTarget.shortTime(entry.deletedAt))\t\(HistoryTarget.shortTime(entry.purgeAt))\t4\ta.md\tnote")
+        }
+    }
+
+    @Test func trashListsDeletedAttachmentsAndNotesEachWithItsKind() async throws {
+        try await SyncHarness.with { sync in
+            try await sync.initFolder("A")
+            try sync.write("A", "img/chart.png", "not really a png\n")
+            try sync.write("A", "Guide.markdown", "# Guide\n")
+            try sync.write("A", "stays.md", "stays\n")
+            try await sync.sync("A")
+            try sync.remove("A", "img/chart.png")
+            try sync.remove("A", "Guide.markdown")
+            try await sync.sync("A")
+
+            let json = try await sync.history(in: sync.work.path, ["trash", "--json"])
+            #expect(json.exitCode == 0, "\(json.stderr)")
+            // Said on the wire, not only inferred from the path when decoding.
+            let raw = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: [[String: Any]]])
+            #expect(Set(raw["notes"]?.compactMap { $0["kind"] as? String } ?? []) == ["attachment", "note"])
+            let entries = try WireJSON.decoder().decode(TrashCommand.Output.self, from: Data(json.stdout.utf8)).notes
+            #expect(Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.kind) }) == ["img/chart.png": .attachment, "Guide.markdown": .note])
+
+            // Without a terminal: tab-separated, KIND last, so the first four columns stay what they were.
+            let plain = try await sync.history(in: sync.work.path, ["trash"])
+            #expect(plain.exitCode == 0, "\(plain.stderr)")
+            let rows = plain.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+            #expect(rows.count == 2 && rows.allSatisfy { $0.count == 5 }, "\(plain.stdout)")
+            #expect(Set(rows.map { $0[3] + " " + $0[4] }) == ["img/chart.png attachment", "Guide.markdown note"])
+            // A deleted attachment found in the trash can be brought back by its path.
+            let restore = try await sync.history(in: sync.folder("A"), ["restore", "img/chart.png"])
+            #expect(restore.exitCode == 0, "\(restore.stderr)")
         }
     }
 

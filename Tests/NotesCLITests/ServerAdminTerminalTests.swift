@@ -9,7 +9,7 @@ struct ServerAdminTerminalTests {
     func passwordLengthCheckedBeforeRepeat() async throws {
         try await ClientHarness.with { harness in
             let session = try await TerminalSession.run([("New password:", "short\r")],
-                                                        BuiltProducts.server, ["user", "add", "bob", "--db", harness.server.databasePath])
+                                                        BuiltProducts.server, ["user", "add", "bob", "--db", harness.server.databaseLocation])
             #expect(session.status == 1, "\(session.output)")
             #expect(session.output.contains("at least 8 characters"), "\(session.output)")
             #expect(!session.output.contains("Repeat it"))
@@ -20,7 +20,7 @@ struct ServerAdminTerminalTests {
     @Test("user delete on a terminal asks first: no keeps the user, yes deletes them")
     func deleteAsksForConfirmation() async throws {
         try await ClientHarness.with { harness in
-            let arguments = ["user", "delete", ClientHarness.username, "--db", harness.server.databasePath]
+            let arguments = ["user", "delete", ClientHarness.username, "--db", harness.server.databaseLocation]
             let kept = try await TerminalSession.run([("[y/N]", "n\r")], BuiltProducts.server, arguments)
             #expect(kept.status == 1, "\(kept.output)")
             #expect(kept.output.contains("nothing was deleted"), "\(kept.output)")
@@ -37,11 +37,11 @@ struct ServerAdminTerminalTests {
     @Test("user list and sessions list on a terminal print a header over aligned columns")
     func listsOnTerminalHaveAHeader() async throws {
         try await ClientHarness.with { harness in
-            let users = try await TerminalSession.run([], BuiltProducts.server, ["user", "list", "--db", harness.server.databasePath])
+            let users = try await TerminalSession.run([], BuiltProducts.server, ["user", "list", "--db", harness.server.databaseLocation])
             #expect(users.status == 0, "\(users.output)")
             #expect(users.output.contains("USER  CREATED"), "\(users.output)")
             #expect(users.output.contains("\(ClientHarness.username)  "), "\(users.output)")
-            let sessions = try await TerminalSession.run([], BuiltProducts.server, ["sessions", "list", "--db", harness.server.databasePath])
+            let sessions = try await TerminalSession.run([], BuiltProducts.server, ["sessions", "list", "--db", harness.server.databaseLocation])
             #expect(sessions.status == 0, "\(sessions.output)")
             #expect(sessions.output.contains("ID  USER  DEVICE  CREATED"), "\(sessions.output)")
         }

@@ -86,7 +86,7 @@ struct SyncAttachmentLargeTests {
         try await SyncHarness.with { h in
             try await h.initFolder("a")
             let hash = try Self.writeLargeFile(h.folder("a") + "/disk.img", mebibytes: 200, seed: 32)
-            let content = h.client.server.databasePath + ".content"
+            let content = (h.client.server.sqlitePath ?? "") + ".content"
             // The server keeps the verified chunks of an open upload as files named by index.
             func storedChunks() -> Int {
                 guard let users = try? FileManager.default.contentsOfDirectory(atPath: content + "/uploads") else { return 0 }

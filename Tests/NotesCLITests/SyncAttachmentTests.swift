@@ -273,7 +273,7 @@ struct SyncAttachmentTests {
 
     /// Every file in the server's content directory (`<db>.content`), relative paths.
     static func contentFiles(_ h: SyncHarness) -> [String] {
-        let root = h.client.server.databasePath + ".content"
+        let root = (h.client.server.sqlitePath ?? "") + ".content"
         guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
         var files: [String] = []
         while let path = walk.nextObject() as? String {

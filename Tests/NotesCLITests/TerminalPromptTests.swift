@@ -40,7 +40,7 @@ struct TerminalPromptTests {
         try await ClientHarness.with { harness in
             let password = "tyrannosaurus in the kitchen"
             let session = try await TerminalSession.run([("New password:", password + "\r"), ("Repeat it:", password + "\r")],
-                                                        BuiltProducts.server, ["user", "add", "bob", "--db", harness.server.databasePath])
+                                                        BuiltProducts.server, ["user", "add", "bob", "--db", harness.server.databaseLocation])
             #expect(session.status == 0, "\(session.output)")
             #expect(!session.output.contains(password))
             #expect(session.output.contains("Added user bob."))

@@ -4,6 +4,10 @@ import Foundation
 ///
 /// Start one per test (they run in parallel); `stop()` sends SIGTERM and waits, and removes the
 /// temporary folder. The server's stderr (its request log) is kept for assertions.
+///
+/// The database is on this pass's backend (`TestBackend.current`): a SQLite file in the server's
+/// folder, or with `NOTES_TEST_BACKEND=postgres` a fresh database in the test cluster, dropped
+/// by `stop()`.
 public final class TestServer: @unchecked Sendable {
     // @unchecked: the mutable log buffer is only touched under `lock`.
     public let directory: TemporaryDirectory
@@ -14,20 +18,43 @@ public final class TestServer: @unchecked Sendable {
     private let errors: FileHandle
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    public let databasePath: String
+    /// The server's database; `database.location` is what `--db` takes (a path or a URL).
+    public let database: TestDatabase
+    /// Whether `stop()` drops the database: it made it (the default), nobody shares it.
+    private let ownsDatabase: Bool
+
+    /// What `--db` takes for this server's database: a SQLite path or a PostgreSQL URL.
+    public var databaseLocation: String { database.location }
+
+    /// The SQLite file, for the tests that open it themselves; `nil` on the PostgreSQL pass
+    /// (such tests are SQLite-only: `TestBackend.sqliteOnlyReason`).
+    public var sqlitePath: String? { database.sqlitePath }
 
     /// Starts the server and waits until it prints the address it listens on.
     /// - Parameters:
     ///   - extraArguments: more `serve` flags, such as `["--access-token-ttl", "2"]`.
-    ///   - database: a database that outlives this server (a restart test); by default a new
-    ///     one in the server's temporary folder, removed by `stop()`.
+    ///   - database: a database that outlives this server (a restart, two servers sharing one),
+    ///     as a `--db` value; by default a new one on this pass's backend, removed by `stop()`.
     ///   - port: a fixed port (a restart on the same address); by default a free one.
     public init(extraArguments: [String] = [], database: String? = nil, port: Int = 0) async throws {
         let directory = try TemporaryDirectory("notes-server")
-        let databasePath = database ?? directory.appending("notes.sqlite").path
-        let arguments = ["serve", "--db", databasePath, "--listen", "127.0.0.1:\(port)"] + extraArguments
-        let process = try ChildProcess(BuiltProducts.server, arguments, environment: ["PATH": "/usr/bin:/bin"],
+        let owned: TestDatabase
+        do {
+            owned = try await Self.database(database, in: directory)
+        } catch {
+            directory.remove()
+            throw error
+        }
+        let process: ChildProcess
+        do {
+            let arguments = ["serve", "--db", owned.location, "--listen", "127.0.0.1:\(port)"] + extraArguments
+            process = try ChildProcess(BuiltProducts.server, arguments, environment: ["PATH": "/usr/bin:/bin"],
                                        stdout: .pipe, stderr: .pipe)
+        } catch {
+            if database == nil { await owned.drop() }
+            directory.remove()
+            throw error
+        }
         // Both are pipes, as asked just above.
         let (output, errors) = (process.standardOutput!, process.standardError!)
         let listening: Int
@@ -37,11 +64,13 @@ public final class TestServer: @unchecked Sendable {
             // Exited (a port still held, a bad flag) or silent past the deadline: leave nothing behind.
             process.send(SIGKILL)
             await process.wait()
+            if database == nil { await owned.drop() }
             directory.remove()
             throw error
         }
         self.directory = directory
-        self.databasePath = databasePath
+        self.database = owned
+        self.ownsDatabase = database == nil
         self.process = process
         self.errors = errors
         self.port = listening
@@ -51,6 +80,16 @@ public final class TestServer: @unchecked Sendable {
             lock.lock()
             self?.logData.append(data)
             lock.unlock()
+        }
+    }
+
+    /// The database a new server runs on: `location` as given, or a fresh one on this pass's
+    /// backend (a SQLite file in the server's own folder, as it always was).
+    private static func database(_ location: String?, in directory: TemporaryDirectory) async throws -> TestDatabase {
+        if let location { return .existing(location) }
+        switch TestBackend.current {
+        case .sqlite: return .existing(directory.appending("notes.sqlite").path)
+        case .postgres: return try await .make(on: .postgres)
         }
     }
 
@@ -90,7 +129,7 @@ public final class TestServer: @unchecked Sendable {
     /// Runs an admin command (`notes-server ARGS --db <this db>`), such as `user add`.
     @discardableResult
     public func admin(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
-        try await ProcessRunner.run(BuiltProducts.server, arguments + ["--db", databasePath], stdin: stdin)
+        try await ProcessRunner.run(BuiltProducts.server, arguments + ["--db", databaseLocation], stdin: stdin)
     }
 
     /// Creates a user with `password` through the real admin command.
@@ -110,6 +149,7 @@ public final class TestServer: @unchecked Sendable {
             status = await process.wait()
         }
         errors.readabilityHandler = nil
+        if ownsDatabase { await database.drop() }
         directory.remove()
         return status ?? -1
     }

@@ -568,5 +568,56 @@ SCENARIOS += [
 ]
 
 
+# --- the editor's preview shows embedded images; an oversized upload gets a page (issue 15) ---
+
+def scenario_preview_image_and_oversized_upload(h):
+    import os
+    import tempfile
+    folder = tempfile.mkdtemp()
+    image = os.path.join(folder, "dot.png")
+    with open(image, "wb") as file:
+        file.write(tiny_png(120, 80, (30, 90, 200)))
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, "/upload?folder=Sketches")
+    d.find_element(By.ID, "upload-file").send_keys(image)
+    d.find_element(By.CSS_SELECTOR, "form[action='/upload'] button[type=submit]").click()
+    wait_for(d, lambda d: "Uploaded." in d.page_source, "the upload's notice")
+    # Editing a saved note: the preview resolves its relative image from the note's folder.
+    note_id, status, _ = h.put_note(h.token(), "Sketches/Board.md", "# Board\n\nA dot:\n")
+    assert status == 201, status
+    h.open(d, f"/notes/{note_id}/edit")
+    editor = d.find_element(By.ID, "content")
+    editor.send_keys("\n![a blue dot](dot.png)\n")
+    wait_for(d, lambda d: image_shows(d, "a blue dot"), "the preview to show the embedded image")
+    src = d.execute_script("return [...document.querySelectorAll('#preview img')].map(i => i.getAttribute('src'))")
+    assert src == ["/files/Sketches/dot.png"], src
+    assert d.execute_script("return window.__csp") == [], "no CSP violation"
+    h.shot(d, "preview-1-edit-with-image")
+    # A new note: the preview follows the folder typed into the path.
+    h.open(d, "/new")
+    d.find_element(By.ID, "path").send_keys("Sketches/Another board")
+    d.find_element(By.ID, "content").send_keys("![the same dot](dot.png)")
+    wait_for(d, lambda d: image_shows(d, "the same dot"), "the new note's preview to show the image")
+    h.shot(d, "preview-2-new-note-with-image")
+    # A file over the server's request limit (32 MiB by default): a page of the web app, not JSON.
+    big = os.path.join(folder, "huge.bin")
+    with open(big, "wb") as file:
+        file.truncate(33 * 1024 * 1024)
+    h.open(d, "/upload")
+    d.find_element(By.ID, "upload-file").send_keys(big)
+    d.find_element(By.CSS_SELECTOR, "form[action='/upload'] button[type=submit]").click()
+    wait_for(d, lambda d: d.find_elements(By.TAG_NAME, "h1") and "Too large" in text_of(d, "h1"), "the too-large page")
+    body = d.find_element(By.TAG_NAME, "body").text
+    assert "This file is too large to upload: a file may have at most 31 MB. Nothing was stored." in body, body
+    assert d.find_elements(By.CSS_SELECTOR, "nav.site-nav"), "in the signed-in layout"
+    h.shot(d, "preview-3-upload-too-large")
+    status, listing = h.api("GET", "/v1/notes?kinds=note,attachment", token=h.token())
+    assert status == 200 and not any(n["path"].endswith("huge.bin") for n in listing["notes"]), listing
+
+
+SCENARIOS.append(scenario_preview_image_and_oversized_upload)
+
+
 if __name__ == "__main__":
     main()

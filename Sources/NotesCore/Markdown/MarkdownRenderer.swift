@@ -138,11 +138,11 @@ public struct RenderedMarkdown: Sendable, Equatable {
 }
 
 extension RenderedMarkdown {
-    /// The page title: the first heading's text, else `fileName` without its `.md` extension
-    /// (what static-site generators show for a page without a heading).
+    /// The page title: the first heading's text, else `fileName` without its note extension
+    /// (`.md`, `.markdown`: what static-site generators show for a page without a heading).
     public func title(orFileName fileName: String) -> String {
         if let title { return title }
-        let stem = fileName.hasSuffix(NotePath.fileExtension) ? String(fileName.dropLast(NotePath.fileExtension.count)) : fileName
+        let stem = EntryKind.droppingNoteExtension(fileName)
         return stem.isEmpty ? fileName : stem
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Resolves wiki links against the files of one notes folder, as Obsidian, Foam and Logseq do:
-/// by file name, `.md` implied, a folder prefix (`sub/Note`) narrowing the choice, letter case
-/// ignored. When several files match, the one with the shortest path wins (then one in the
-/// linking note's folder, then the first by path), so `[[Note]]` finds `Note.md` at the top
-/// over `archive/Note.md`.
+/// by file name, `.md` (else `.markdown`) implied, a folder prefix (`sub/Note`) narrowing the
+/// choice, letter case ignored. When several files match, the one with the shortest path wins
+/// (then one in the linking note's folder, then the first by path), so `[[Note]]` finds
+/// `Note.md` at the top over `archive/Note.md`.
 ///
 /// The answer is a destination as a Markdown link would write it, relative to the linking note
 /// (`../sub/Note.md#heading`, percent-encoded), so whatever handles Markdown links next (export
@@ -40,9 +40,9 @@ public struct WikiLinkResolver: Sendable {
         let segments = written.split(separator: "/", omittingEmptySubsequences: false)
         guard !written.isEmpty, segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
         let lowered = Self.key(written)
-        // `Note` means `Note.md`; a name that already ends in `.md` or names another file is
-        // tried as written.
-        let spellings = lowered.hasSuffix(".md") ? [lowered] : [lowered + ".md", lowered]
+        // `Note` means `Note.md` (else `Note.markdown`); a name that already ends in a note
+        // extension or names another file is tried as written.
+        let spellings = EntryKind(path: lowered) == .note ? [lowered] : Self.impliedExtensions.map { lowered + $0 } + [lowered]
         let noteFolder = note.lastIndex(of: "/").map { String(note[..<$0]) } ?? ""
         for spelling in spellings {
             let name = spelling.split(separator: "/").last.map(String.init) ?? spelling
@@ -61,6 +61,9 @@ public struct WikiLinkResolver: Sendable {
         }
         return nil
     }
+
+    /// What a link without a note extension may mean, in order: `.md` first, as those tools do.
+    private static let impliedExtensions = EntryKind.noteExtensions.sorted { ($0.count, $0) < ($1.count, $1) }.map { "." + $0 }
 
     /// File extensions an embed shows as an image.
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif", "bmp"]

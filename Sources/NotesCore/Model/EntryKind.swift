@@ -10,16 +10,30 @@ public enum EntryKind: String, Codable, Sendable, CaseIterable, Hashable {
     /// The kind a path names: `.md` or `.markdown` in any letter case is a note, anything else
     /// an attachment.
     public init(path: String) {
-        self = Self.isMarkdownName(path) ? .note : .attachment
+        self = Self.noteExtension(of: path) == nil ? .attachment : .note
     }
 
     /// The extensions (lowercased, without the dot) that make a file a note.
     public static let noteExtensions: Set<String> = ["md", "markdown"]
 
-    private static func isMarkdownName(_ path: String) -> Bool {
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return noteExtensions.contains(name[name.index(after: dot)...].lowercased())
+    /// The extension that makes `path` a note, with its dot and as written (`.md`, `.MD`,
+    /// `.Markdown`), or nil when `path` names an attachment (a name that only starts with a dot
+    /// has no extension).
+    ///
+    /// The one answer to "is this file a note" for server and client alike: the kind of an
+    /// entry, `NotePath`'s rule for notes, export's pages and links, wiki links, titles and
+    /// conflict copies all ask it, so no part can take a `.Markdown` file for an attachment.
+    public static func noteExtension(of path: String) -> Substring? {
+        let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        guard let dot = path[nameStart...].lastIndex(of: "."), dot != nameStart else { return nil }
+        return noteExtensions.contains(path[path.index(after: dot)...].lowercased()) ? path[dot...] : nil
+    }
+
+    /// `path` without the extension that makes it a note (`a/b.Markdown` → `a/b`); `path` itself
+    /// when it names an attachment.
+    public static func droppingNoteExtension(_ path: String) -> String {
+        guard let ext = noteExtension(of: path) else { return path }
+        return String(path[..<ext.startIndex])
     }
 }
 

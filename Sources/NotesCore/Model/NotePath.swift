@@ -1,6 +1,7 @@
 import Foundation
 
-/// A note's place in a notes folder: relative, `/`-separated, NFC-normalised, ending in `.md`.
+/// A note's place in a notes folder: relative, `/`-separated, NFC-normalised, ending in `.md` or
+/// `.markdown` in any letter case (`EntryKind.noteExtension(of:)`).
 ///
 /// Server and client validate every path through this one type (DESIGN 4.8), so a path the
 /// server accepts is one every client can write safely inside its folder, and a hostile path
@@ -13,7 +14,8 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     public static let maxBytes = 1024
     /// The longest single segment, in UTF-8 bytes (common filesystems stop at 255).
     public static let maxSegmentBytes = 255
-    /// The required extension.
+    /// The extension of the notes the software names itself (a new note from the web app
+    /// without one, a conflict copy of an attachment); any of `EntryKind.noteExtensions` makes a note.
     public static let fileExtension = ".md"
     /// The folder inside a notes folder where the client keeps its own state.
     public static let stateFolderName = ".notes"
@@ -29,7 +31,7 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// Validates and NFC-normalises the path of any entry, note or attachment: every rule of
-    /// `init(_:)` except the `.md` extension (see `EntryKind(path:)` for which kind it names).
+    /// `init(_:)` except the note extension (see `EntryKind(path:)` for which kind it names).
     /// - Throws: `NotePathError` naming the rule the path breaks.
     public init(entry raw: String) throws(NotePathError) {
         let normalized = Self.isASCII(raw) ? raw : raw.precomposedStringWithCanonicalMapping
@@ -98,9 +100,8 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
             if segment.hasPrefix(".") { throw .hiddenSegment(String(segment)) }
             if segment.utf8.count > maxSegmentBytes { throw .segmentTooLong(maxBytes: maxSegmentBytes) }
         }
-        if requireMarkdown, !path.hasSuffix(fileExtension) || path.hasSuffix("/" + fileExtension) || path == fileExtension {
-            throw .notMarkdown
-        }
+        // A name that is only an extension (`.md`) was refused above as a hidden segment.
+        if requireMarkdown, EntryKind.noteExtension(of: path) == nil { throw .notMarkdown }
     }
 
     /// The same rules, in the same order, over the bytes of an ASCII path (every byte is a
@@ -117,13 +118,7 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
             if segment.first == dot { throw .hiddenSegment(String(decoding: segment, as: UTF8.self)) }
             if segment.count > maxSegmentBytes { throw .segmentTooLong(maxBytes: maxSegmentBytes) }
         }
-        guard requireMarkdown else { return }
-        let bytes = Array(path.utf8)
-        let suffix = Array(fileExtension.utf8)
-        guard bytes.count > suffix.count, bytes.suffix(suffix.count).elementsEqual(suffix),
-              bytes[bytes.count - suffix.count - 1] != UInt8(ascii: "/") else {
-            throw .notMarkdown
-        }
+        if requireMarkdown, EntryKind.noteExtension(of: path) == nil { throw .notMarkdown }
     }
 }
 
@@ -157,7 +152,7 @@ public enum NotePathError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dotSegment: "the path has a . or .. segment"
         case .hiddenSegment: "the path has a segment starting with a dot (hidden files and .notes/ are never synced)"
         case .segmentTooLong(let max): "a path segment is longer than \(max) bytes"
-        case .notMarkdown: "the path must name a Markdown file ending in .md"
+        case .notMarkdown: "the path must name a Markdown file ending in .md or .markdown"
         case .invisibleCharacter(let what): "the path contains \(what), an invisible character that can disguise a name"
         case .bidiControl(let what): "the path contains \(what), a text-direction control that can disguise a name"
         case .segmentSpaces(let segment): "the path segment \"\(segment)\" starts or ends with a space, which cannot be seen in listings"

@@ -1,4 +1,5 @@
-/// Names of conflict copies: `NAME.conflict-<device>-<UTC yyyyMMdd-HHmmss>.md` beside the note.
+/// Names of conflict copies: `NAME.conflict-<device>-<UTC yyyyMMdd-HHmmss>.md` beside the note
+/// (with the note's own extension: `NAME.conflict-….markdown` for `NAME.markdown`).
 ///
 /// The time is only part of a name for people to read; no sync decision ever compares it
 /// (DESIGN 4.5). A conflict copy is an ordinary note and syncs like one.
@@ -17,8 +18,9 @@ public enum ConflictName {
             folder = ""
             file = path
         }
-        let stem = file.hasSuffix(NotePath.fileExtension) ? String(file.dropLast(NotePath.fileExtension.count)) : file
-        let suffix = ".conflict-\(sanitized(device))-\(stamp(millisecondsSinceEpoch))" + (attempt > 1 ? "-\(attempt)" : "") + NotePath.fileExtension
+        let ext = EntryKind.noteExtension(of: file).map(String.init) ?? NotePath.fileExtension
+        let stem = EntryKind.droppingNoteExtension(file)
+        let suffix = ".conflict-\(sanitized(device))-\(stamp(millisecondsSinceEpoch))" + (attempt > 1 ? "-\(attempt)" : "") + ext
         // A few bytes of the name at least, so the copy still says which note it is.
         let minimumStem = min(stem.utf8.count, 8)
         while !folder.isEmpty && folder.utf8.count + minimumStem + suffix.utf8.count > NotePath.maxBytes {
@@ -35,9 +37,9 @@ public enum ConflictName {
     /// The note's path is read back from the name: exact unless `path(for:)` had to shorten
     /// the name or move the copy up to a shorter folder to fit the limits.
     public static func parse(_ path: String) -> (note: String, device: String)? {
-        guard path.hasSuffix(NotePath.fileExtension) else { return nil }
+        guard let ext = EntryKind.noteExtension(of: path) else { return nil }
         let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let file = path[folderEnd...].dropLast(NotePath.fileExtension.count)
+        let file = path[folderEnd..<ext.startIndex]
         guard let marker = file.range(of: ".conflict-", options: .backwards) else { return nil }
         var parts = file[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
         func digits(_ part: Substring?, _ count: Int) -> Bool { part.map { $0.count == count && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } ?? false }
@@ -48,7 +50,7 @@ public enum ConflictName {
         let device = parts.dropLast(2).joined(separator: "-")
         let stem = file[..<marker.lowerBound]
         guard !device.isEmpty, !stem.isEmpty else { return nil }
-        return (String(path[..<folderEnd]) + stem + NotePath.fileExtension, device)
+        return (String(path[..<folderEnd]) + stem + ext, device)
     }
 
     /// Whether `path` names a conflict copy (so a conflict of a conflict copy stays readable).

@@ -14,8 +14,12 @@ public struct TrashEntry: Codable, Sendable, Equatable {
     /// When the server drops the deletion, with every revision of the note (`--tombstone-ttl`);
     /// from then on it can no longer be restored.
     public var purgeAt: String
+    /// Note or attachment; absent (servers from before the trash said it) means what the path
+    /// names (`EntryKind(path:)`), which is what the server decided from it too.
+    public var kind: EntryKind
 
-    public init(id: NoteID, path: String, rev: Int64, lastRev: Int64, size: Int, deletedAt: String, purgeAt: String) {
+    public init(id: NoteID, path: String, rev: Int64, lastRev: Int64, size: Int, deletedAt: String, purgeAt: String,
+                kind: EntryKind? = nil) {
         self.id = id
         self.path = path
         self.rev = rev
@@ -23,6 +27,20 @@ public struct TrashEntry: Codable, Sendable, Equatable {
         self.size = size
         self.deletedAt = deletedAt
         self.purgeAt = purgeAt
+        self.kind = kind ?? EntryKind(path: path)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, rev, lastRev, size, deletedAt, purgeAt, kind
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(NoteID.self, forKey: .id), path: try container.decode(String.self, forKey: .path),
+                  rev: try container.decode(Int64.self, forKey: .rev), lastRev: try container.decode(Int64.self, forKey: .lastRev),
+                  size: try container.decode(Int.self, forKey: .size), deletedAt: try container.decode(String.self, forKey: .deletedAt),
+                  purgeAt: try container.decode(String.self, forKey: .purgeAt),
+                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind))
     }
 }
 

@@ -44,7 +44,10 @@ struct BackupCommand: AdminCommand {
         guard !FileManager.default.fileExists(atPath: destination + ".content") else {
             throw AdminError("\(destination).content already exists; choose a new file")
         }
-        let database = try openExistingDatabase(at: databasePath)
+        guard case .sqlite(let queue) = try openExistingDatabase(at: databasePath) else {
+            throw AdminError("backup copies a SQLite database; for PostgreSQL use pg_dump (see the README's operations section)")
+        }
+        let database = queue
         let source = FileBlobStore(databasePath: databasePath)
         let target = FileBlobStore(databasePath: destination)
         let copied = try source.withRemovalsHeld { () throws -> Int in

@@ -39,6 +39,8 @@ struct ServeCommand: AdminCommand {
             .value("tls-cert", .file, placeholder: "PATH", help: "PEM certificate: serve HTTPS (or put a reverse proxy in front)"),
             .value("tls-key", .file, placeholder: "PATH", help: "PEM private key for --tls-cert"),
             .value("threads", .int, placeholder: "N", help: "HTTP threads (default 4)"),
+            .value("db-pool-size", .int, placeholder: "N",
+                   help: "PostgreSQL connections this server opens at most (default: one per HTTP thread)"),
             .value("max-connections", .int, placeholder: "N", help: "Connections served at once (default 1024)"),
             .value("max-connections-per-address", .int, placeholder: "N",
                    help: "Connections one client address may hold (default 64; 0: no limit, the default with --trusted-proxy)"),
@@ -104,6 +106,7 @@ struct ServeCommand: AdminCommand {
             configuration.revisionRetentionSeconds = try ServerConfiguration.parseDuration(ttl, option: "--revision-ttl")
         }
         if let threads = try Self.positive(parsed.int("threads"), "threads") { configuration.threadCount = min(threads, 64) }
+        if let size = try Self.positive(parsed.int("db-pool-size"), "db-pool-size") { configuration.databasePoolSize = min(size, 1000) }
         if let connections = try Self.positive(parsed.int("max-connections"), "max-connections") { configuration.connectionLimit = connections }
         if let perAddress = parsed.int("max-connections-per-address") {
             guard perAddress >= 0 else { throw UsageError("--max-connections-per-address must be 0 (no limit) or more") }

@@ -42,7 +42,7 @@ enum ServerCommandLine: DeclaredCommand {
                     printText(program.help(for: []))
                     return 2
                 }
-                try DatabaseLocation.requireSupported(parsed.value("db"))
+                try DatabaseLocation.validate(parsed.value("db"))
                 try command.init(parsed).run()
                 return 0
             }

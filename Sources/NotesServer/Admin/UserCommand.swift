@@ -34,7 +34,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openDatabase(at: databasePath), clock: ServerClock())
+            let users = UserStore(database: try openServerDatabase(databasePath, create: true), clock: ServerClock())
             try UserStore.validate(username: name)
             if try users.find(username: name) != nil { throw UserStoreError.exists(name) }
             let hash = try PasswordHash.make(try UserCommand.readNewPassword(fromStdin: passwordFromStdin))
@@ -199,7 +199,8 @@ enum UserCommand: DeclaredCommand {
             let notes = try users.delete(userID: user.id)
             // The rows are gone; their content files go too (a crash before this leaves only
             // files nothing refers to, which no user can reach).
-            try FileBlobStore(databasePath: databasePath).removeUser(user.id)
+            // (On PostgreSQL the bytes are rows keyed by the user, gone with the account.)
+            if case .sqlite(let path) = try DatabaseLocation(databasePath) { try FileBlobStore(databasePath: path).removeUser(user.id) }
             printLine("Deleted user \(user.username) and their \(notes) note\(notes == 1 ? "" : "s"), sessions and tokens.")
         }
     }

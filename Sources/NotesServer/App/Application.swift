@@ -6,7 +6,7 @@ import NotesCore
 /// `buildApplication` is what `serve` runs and what tests can build in-process.
 final class Application: Sendable {
     let configuration: ServerConfiguration
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let router: Router
     /// What the HTTP server answers with: the web app's pages, and `router` for the API.
     let responder: SiteResponder
@@ -15,21 +15,22 @@ final class Application: Sendable {
     /// Attachment contents, holds and uploads (purged with the tombstones).
     let contents: ContentStore
     /// Wakes held changes requests (the long poll); closed at shutdown to answer them all.
-    let changeNotifier: InProcessChangeNotifier
+    let changeNotifier: any ChangeNotifier
     /// The held changes requests, within their caps.
     let waitingRequests: WaitingRequests
+    /// Shares the request-rate allowances with the other servers on a PostgreSQL database.
+    let rateLedger: SharedRateLedger?
     let log: @Sendable (String) -> Void
 
-    init(configuration: ServerConfiguration, database: DatabaseQueue, log: @escaping @Sendable (String) -> Void) {
+    init(configuration: ServerConfiguration, database: ServerDatabase, blobs: any BlobStore, changeNotifier: any ChangeNotifier,
+         log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.database = database
         self.log = log
         let clock = configuration.clock
         let users = UserStore(database: database, clock: clock)
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
-        let changeNotifier = InProcessChangeNotifier()
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier)
-        let blobs = FileBlobStore(databasePath: configuration.databasePath)
         let contents = ContentStore(database: database, blobs: blobs, clock: clock, limits: configuration.attachments)
         let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
                                                           perAddress: configuration.effectiveMaxWaitersPerAddress,
@@ -40,7 +41,7 @@ final class Application: Sendable {
                             openBodyLimit: openBodyLimit, log: log)
         // One password pool, one throttle and one token store, shared by the API and the web app.
         let passwords = PasswordWorker()
-        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock)
+        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers)
         let tokens = PersonalTokenStore(database: database, clock: clock)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
@@ -54,8 +55,14 @@ final class Application: Sendable {
         HistoryController(store: notes, tombstoneRetentionSeconds: configuration.tombstoneRetentionSeconds).register(in: &router)
         let publications = PublicationStore(database: database, clock: clock)
         PublicationsController(store: publications).register(in: &router)
+        let publicationRateLimiter = RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)
         PublicationPageController(store: publications, notes: notes, contents: contents,
-                                  rateLimiter: RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)).register(in: &router)
+                                  rateLimiter: publicationRateLimiter).register(in: &router)
+        if case .postgres(let pool) = database {
+            rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
+        } else {
+            rateLedger = nil
+        }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
         AttachmentsController(notes: notes, contents: contents).register(in: &router)
@@ -86,24 +93,60 @@ func openDatabase(at path: String, options: Database.Options = .init(), readers:
                              beforeCommit: ServerSchema.indexQueuedSearchChanges, readers: readers)
 }
 
-/// Opens the database at `path` for an admin command that needs one to exist (`user list`,
-/// `backup`, ...): a mistyped `--db` must fail, not create and report on an empty database.
-/// Only `serve` and `user add` create one.
-/// - Throws: `AdminError` "no database at PATH" when no file is there.
-func openExistingDatabase(at path: String) throws -> DatabaseQueue {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        throw AdminError("no database at \(path) (pass the server's --db PATH; only `serve` and `user add` create a database)")
+/// Opens the database `--db` names for an admin command, migrated to this program's schema.
+///
+/// Only `serve` and `user add` pass `create`: any other command needs a database that exists,
+/// so a mistyped `--db` fails instead of reporting on a new empty one. A PostgreSQL database
+/// "exists" once it holds the Notes schema; an empty one is created into by `create` only.
+/// - Throws: `AdminError` "no database at ..." (the URL shown without its password).
+func openServerDatabase(_ value: String, create: Bool = false) throws -> ServerDatabase {
+    switch try DatabaseLocation(value) {
+    case .sqlite(let path):
+        var isDirectory: ObjCBool = false
+        guard create || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue) else {
+            throw AdminError("no database at \(path) (pass the server's --db PATH; only `serve` and `user add` create a database)")
+        }
+        return .sqlite(try openDatabase(at: path))
+    case .postgres(let url):
+        let pool = try PostgresPool(url: url, size: 1, applicationName: "notes-server admin")
+        do {
+            try pool.withConnection { connection in
+                let version = try PostgresSchema.version(connection)
+                guard create || version > 0 else {
+                    throw AdminError("no Notes database at \(url) (its schema is empty; `serve` or `user add` creates it)")
+                }
+                try PostgresSchema.migrate(connection)
+            }
+        } catch {
+            pool.close()
+            throw error
+        }
+        return .postgres(pool)
     }
-    return try openDatabase(at: path)
+}
+
+/// Opens the database `--db` names for an admin command that needs one to exist.
+func openExistingDatabase(at value: String) throws -> ServerDatabase {
+    try openServerDatabase(value)
 }
 
 /// Builds the application for `configuration`: opens and migrates the database, wires the routes.
 func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) throws -> Application {
-    var options = Database.Options()
-    options.maxSizeBytes = configuration.maxDatabaseBytes
-    // A server acknowledges writes: into a deleted file they would be lost at restart.
-    options.refusesWritesWhenFileMoved = true
-    let database = try openDatabase(at: configuration.databasePath, options: options, readers: configuration.threadCount)
-    return Application(configuration: configuration, database: database, log: log)
+    switch try DatabaseLocation(configuration.databasePath) {
+    case .sqlite(let path):
+        var options = Database.Options()
+        options.maxSizeBytes = configuration.maxDatabaseBytes
+        // A server acknowledges writes: into a deleted file they would be lost at restart.
+        options.refusesWritesWhenFileMoved = true
+        let database = try openDatabase(at: path, options: options, readers: configuration.threadCount)
+        return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path),
+                           changeNotifier: InProcessChangeNotifier(), log: log)
+    case .postgres(let url):
+        // One connection per HTTP thread: a handler holds one for its request, never two.
+        let pool = try PostgresPool(url: url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount))
+        try pool.withConnection { try PostgresSchema.migrate($0) }
+        let notifier = PostgresChangeNotifier(url: url, pool: pool, log: log)
+        return Application(configuration: configuration, database: .postgres(pool), blobs: PostgresBlobStore(pool: pool),
+                           changeNotifier: notifier, log: log)
+    }
 }

@@ -10,9 +10,6 @@ enum DatabaseLocation: Equatable {
     case sqlite(path: String)
     case postgres(PostgresURL)
 
-    /// What a PostgreSQL `--db` answers until the stores run on PostgreSQL.
-    static let postgresNotReady = "the PostgreSQL backend is not complete yet: stores are SQLite-only in this build"
-
     /// Reads a `--db` value.
     /// - Throws: `UsageError` for a malformed PostgreSQL URL, or another scheme; the message
     ///   never repeats the value (it may hold a password).
@@ -30,10 +27,18 @@ enum DatabaseLocation: Equatable {
         }
     }
 
-    /// Refuses, before a command runs, a `--db` this build cannot serve (exit 2).
-    static func requireSupported(_ value: String?) throws(UsageError) {
+    /// Refuses, before a command runs, a malformed `--db` (a usage error: exit 2).
+    static func validate(_ value: String?) throws(UsageError) {
         guard let value else { return }
-        if case .postgres = try DatabaseLocation(value) { throw UsageError(postgresNotReady) }
+        _ = try DatabaseLocation(value)
+    }
+
+    /// How logs and messages name the database: the path, or the URL without its password.
+    var displayName: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): url.description
+        }
     }
 
     /// The scheme of a `scheme://...` value (RFC 3986 letters), nil for anything else.

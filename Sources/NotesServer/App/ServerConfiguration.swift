@@ -4,7 +4,10 @@ import NotesCore
 
 /// Everything `notes-server serve` can be told, with the embedded defaults.
 struct ServerConfiguration: Sendable {
+    /// `--db`: a SQLite file's path, or a `postgres://` URL (see `DatabaseLocation`).
     var databasePath = ServerConfiguration.defaultDatabasePath()
+    /// `--db-pool-size`: PostgreSQL connections per server; nil means one per HTTP thread.
+    var databasePoolSize: Int?
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var lifetimes = TokenLifetimes()

@@ -37,21 +37,25 @@ struct ServerRunner {
         let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         printLine("notes-server \(NotesVersion.current) listening on \(scheme)://\(shownHost):\(port)")
-        printLine("database: \(configuration.databasePath)")
+        let databaseName = (try? DatabaseLocation(configuration.databasePath).displayName) ?? configuration.databasePath
+        printLine("database: \(databaseName)")
         if configuration.maxDatabaseBytes != nil {
-            let (size, limit) = try app.database.withWriter { db in (try db.sizeBytes(), try db.sizeLimitBytes()) }
-            printLine("database size limit: \(limit) bytes (now \(size)); writes past it answer 507 insufficient_storage")
+            if let queue = app.database.sqliteQueue {
+                let (size, limit) = try queue.withWriter { db in (try db.sizeBytes(), try db.sizeLimitBytes()) }
+                printLine("database size limit: \(limit) bytes (now \(size)); writes past it answer 507 insufficient_storage")
+            }
         }
         if (try? UserStore(database: app.database, clock: configuration.clock).all().isEmpty) == true {
             // Show the command as this binary was started, so it can be pasted as is.
             let program = CommandLine.arguments.first ?? "notes-server"
-            printLine("No users yet. Add the first one with: \(program) user add NAME --db \(configuration.databasePath)")
+            printLine("No users yet. Add the first one with: \(program) user add NAME --db \(databaseName)")
         }
         let received = TerminationSignals.wait()
         log("shutting down on \(received == SIGINT ? "SIGINT" : "SIGTERM"): draining in-flight requests")
         for timer in purge { timer.cancel() }
         // Long polls are answered first (an empty page each), or the drain would wait out their waits.
         server.shutdown(releasingWaiters: app.changeNotifier.close)
+        app.rateLedger?.stop()
         do {
             try app.database.close()
         } catch {

@@ -20,8 +20,12 @@ import Synchronization
 /// exactly like known ones, so the limits cannot tell them apart either. A refused attempt is
 /// not counted, so waiting is always enough.
 ///
-/// The state is in memory (a restart forgets it) and bounded: each table holds at most
-/// `capacity` keys, dropping finished entries first and then the ones closest to finishing.
+/// Where the counts live: in memory for a server alone on its database (SQLite; a restart
+/// forgets them), bounded: each table holds at most `capacity` keys, dropping finished entries
+/// first and then the ones closest to finishing. Servers sharing a PostgreSQL database share the
+/// counts in its `login_attempts` table instead (`shared`), so N servers do not give a guesser
+/// N times the attempts; each attempt is then one short transaction, rows past their expiry go
+/// as attempts meet them.
 final class LoginThrottle: Sendable {
     /// The limits; `--login-attempts`, `--login-attempts-per-address` and `--login-window`.
     struct Limits: Sendable {
@@ -42,7 +46,13 @@ final class LoginThrottle: Sendable {
         fileprivate let address: String
         fileprivate var pair: String { Self.pairKey(account, address) }
 
-        fileprivate static func pairKey(_ account: String, _ address: String) -> String { account + "\u{0}" + address }
+        // U+0001: no address holds it, and PostgreSQL's text cannot hold the U+0000 once used here.
+        fileprivate static func pairKey(_ account: String, _ address: String) -> String { account + "\u{1}" + address }
+    }
+
+    /// The three tables, named as the shared table's `kind` column names them.
+    private enum Table: String {
+        case pair, account, address
     }
 
     /// Attempts under one key, and when the key may be forgotten (Unix milliseconds).
@@ -56,17 +66,41 @@ final class LoginThrottle: Sendable {
         var pairs: [String: Entry] = [:]
         var accounts: [String: Entry] = [:]
         var addresses: [String: Entry] = [:]
+
+        subscript(table: Table) -> [String: Entry] {
+            get {
+                switch table {
+                case .pair: pairs
+                case .account: accounts
+                case .address: addresses
+                }
+            }
+            set {
+                switch table {
+                case .pair: pairs = newValue
+                case .account: accounts = newValue
+                case .address: addresses = newValue
+                }
+            }
+        }
     }
 
     let limits: Limits
     private let clock: ServerClock
     private let capacity: Int
     private let state = Mutex(State())
+    /// The database whose `login_attempts` holds the counts, when servers share one.
+    private let shared: ServerDatabase?
+    /// Set before every key in the shared table, so throttles with other limits (the device
+    /// page's) keep counts of their own there.
+    private let scope: String
 
-    init(limits: Limits, clock: ServerClock, capacity: Int = 20_000) {
+    init(limits: Limits, clock: ServerClock, capacity: Int = 20_000, shared: ServerDatabase? = nil, scope: String = "sign-in") {
         self.limits = limits
         self.clock = clock
         self.capacity = capacity
+        self.shared = shared
+        self.scope = scope
     }
 
     /// Counts an attempt to sign in as `username` from `address`.
@@ -76,20 +110,23 @@ final class LoginThrottle: Sendable {
         let attempt = Attempt(account: UserStore.key(username), address: address)
         let now = clock.now()
         let window = Int64(limits.windowSeconds) * 1000
-        let refusal: (wait: Int64, reason: String)? = state.withLock { state in
-            if let wait = Self.windowWait(state.pairs[attempt.pair], limit: limits.perAccountAndAddress, now: now) {
-                return (wait, "Too many sign-in attempts for this account from your address")
+        let refusal: (wait: Int64, reason: String)?
+        if let shared {
+            do {
+                refusal = try shared.write { db in
+                    try db.run("DELETE FROM login_attempts WHERE expires_at <= ?", now)
+                    return try decide(attempt, now: now, window: window, read: { try Self.read($0, scoped($1), db) },
+                                      write: { try Self.write($0, scoped($1), $2, db) })
+                }
+            } catch {
+                throw HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
+                                headers: ["Retry-After": "5"])
             }
-            if let wait = Self.windowWait(state.addresses[attempt.address], limit: limits.perAddress, now: now) {
-                return (wait, "Too many sign-in attempts from your address")
+        } else {
+            refusal = state.withLock { state in
+                decide(attempt, now: now, window: window, read: { state[$0][$1] },
+                       write: { table, key, entry in Self.insert(key, entry, in: &state[table], now: now, capacity: capacity) })
             }
-            if let wait = spacingWait(state.accounts[attempt.account], now: now) {
-                return (wait, "This account has had many failed sign-ins, so attempts are spaced out")
-            }
-            Self.countInWindow(attempt.pair, in: &state.pairs, now: now, window: window, capacity: capacity)
-            Self.countInWindow(attempt.address, in: &state.addresses, now: now, window: window, capacity: capacity)
-            Self.countInRun(attempt.account, in: &state.accounts, now: now, window: window, capacity: capacity)
-            return nil
         }
         if let refusal {
             let seconds = max(1, Int((refusal.wait + 999) / 1000))
@@ -103,11 +140,64 @@ final class LoginThrottle: Sendable {
     /// over, and the address and the account get the attempt back. The account's run is not
     /// cleared: a guesser elsewhere must not win fast attempts back each time the owner signs in.
     func succeeded(_ attempt: Attempt) {
+        if let shared {
+            // Best effort: a failed refund leaves the counts as for a failed attempt.
+            try? shared.write { db in
+                try Self.write(.pair, scoped(attempt.pair), nil, db)
+                for (table, key) in [(Table.address, scoped(attempt.address)), (.account, scoped(attempt.account))] {
+                    try Self.write(table, key, Self.refunded(try Self.read(table, key, db)), db)
+                }
+            }
+            return
+        }
         state.withLock { state in
             state.pairs[attempt.pair] = nil
-            Self.refund(attempt.address, in: &state.addresses)
-            Self.refund(attempt.account, in: &state.accounts)
+            state.addresses[attempt.address] = Self.refunded(state.addresses[attempt.address])
+            state.accounts[attempt.account] = Self.refunded(state.accounts[attempt.account])
         }
+    }
+
+    /// The decision of `begin`, on whichever tables hold the counts: a refusal, or the attempt
+    /// counted in all three.
+    private func decide(_ attempt: Attempt, now: Int64, window: Int64, read: (Table, String) throws -> Entry?,
+                        write: (Table, String, Entry) throws -> Void) rethrows -> (wait: Int64, reason: String)? {
+        let pair = try read(.pair, attempt.pair), address = try read(.address, attempt.address)
+        let account = try read(.account, attempt.account)
+        if let wait = Self.windowWait(pair, limit: limits.perAccountAndAddress, now: now) {
+            return (wait, "Too many sign-in attempts for this account from your address")
+        }
+        if let wait = Self.windowWait(address, limit: limits.perAddress, now: now) {
+            return (wait, "Too many sign-in attempts from your address")
+        }
+        if let wait = spacingWait(account, now: now) {
+            return (wait, "This account has had many failed sign-ins, so attempts are spaced out")
+        }
+        try write(.pair, attempt.pair, Self.countedInWindow(pair, now: now, window: window))
+        try write(.address, attempt.address, Self.countedInWindow(address, now: now, window: window))
+        try write(.account, attempt.account, Self.countedInRun(account, now: now, window: window))
+        return nil
+    }
+
+    /// `key` in the shared table, where throttles with other scopes keep their counts too.
+    private func scoped(_ key: String) -> String { scope + "\u{1}" + key }
+
+    /// The shared table's entry under `key` (expired ones were deleted first).
+    private static func read(_ table: Table, _ key: String, _ db: any SQLConnection) throws -> Entry? {
+        try db.first("SELECT count, last_at, expires_at FROM login_attempts WHERE kind = ? AND key = ?", [table.rawValue, key]) {
+            Entry(count: $0.int(0), last: $0.int64(1), expiresAt: $0.int64(2))
+        }
+    }
+
+    /// Stores (or with nil, removes) the shared table's entry under `key`.
+    private static func write(_ table: Table, _ key: String, _ entry: Entry?, _ db: any SQLConnection) throws {
+        guard let entry else {
+            try db.run("DELETE FROM login_attempts WHERE kind = ? AND key = ?", table.rawValue, key)
+            return
+        }
+        try db.run("""
+            INSERT INTO login_attempts (kind, key, count, last_at, expires_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (kind, key) DO UPDATE SET count = excluded.count, last_at = excluded.last_at, expires_at = excluded.expires_at
+            """, table.rawValue, key, entry.count, entry.last, entry.expiresAt)
     }
 
     /// The spacing delay after `count` attempts in a run: none below `slowdownAfter`, then
@@ -133,33 +223,28 @@ final class LoginThrottle: Sendable {
         return entry.expiresAt - now
     }
 
-    /// Counts an attempt in a fixed window that starts with the key's first attempt.
-    private static func countInWindow(_ key: String, in table: inout [String: Entry], now: Int64, window: Int64, capacity: Int) {
-        if var entry = table[key], now < entry.expiresAt {
-            entry.count += 1
-            entry.last = now
-            table[key] = entry
-            return
-        }
-        insert(key, Entry(count: 1, last: now, expiresAt: now + window), in: &table, now: now, capacity: capacity)
+    /// An attempt counted in a fixed window that starts with the key's first attempt.
+    private static func countedInWindow(_ entry: Entry?, now: Int64, window: Int64) -> Entry {
+        guard var entry, now < entry.expiresAt else { return Entry(count: 1, last: now, expiresAt: now + window) }
+        entry.count += 1
+        entry.last = now
+        return entry
     }
 
-    /// Counts an attempt in a run that lasts until a whole window passes without attempts.
-    private static func countInRun(_ key: String, in table: inout [String: Entry], now: Int64, window: Int64, capacity: Int) {
-        if var entry = table[key], now < entry.expiresAt {
-            entry.count += 1
-            entry.last = max(entry.last, now)
-            entry.expiresAt = entry.last + window
-            table[key] = entry
-            return
-        }
-        insert(key, Entry(count: 1, last: now, expiresAt: now + window), in: &table, now: now, capacity: capacity)
+    /// An attempt counted in a run that lasts until a whole window passes without attempts.
+    private static func countedInRun(_ entry: Entry?, now: Int64, window: Int64) -> Entry {
+        guard var entry, now < entry.expiresAt else { return Entry(count: 1, last: now, expiresAt: now + window) }
+        entry.count += 1
+        entry.last = max(entry.last, now)
+        entry.expiresAt = entry.last + window
+        return entry
     }
 
-    private static func refund(_ key: String, in table: inout [String: Entry]) {
-        guard var entry = table[key] else { return }
+    /// The entry with one attempt given back (nil once none is left).
+    private static func refunded(_ entry: Entry?) -> Entry? {
+        guard var entry else { return nil }
         entry.count -= 1
-        table[key] = entry.count > 0 ? entry : nil
+        return entry.count > 0 ? entry : nil
     }
 
     private static func insert(_ key: String, _ entry: Entry, in table: inout [String: Entry], now: Int64, capacity: Int) {

@@ -9,7 +9,7 @@ struct TokenAuthenticator: Sendable {
     let tokens: BearerTokenStore
     let clock: ServerClock
 
-    init(database: DatabaseQueue, clock: ServerClock) {
+    init(database: ServerDatabase, clock: ServerClock) {
         tokens = BearerTokenStore(database: database)
         self.clock = clock
     }

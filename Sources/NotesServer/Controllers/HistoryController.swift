@@ -30,7 +30,7 @@ struct HistoryController: Sendable {
         let entries = rows.map { row in
             TrashEntry(id: row.id, path: row.path, rev: row.rev, lastRev: row.lastRev, size: row.size,
                        deletedAt: WireTime.string(fromMilliseconds: row.deletedAt),
-                       purgeAt: WireTime.string(fromMilliseconds: row.deletedAt + retention))
+                       purgeAt: WireTime.string(fromMilliseconds: row.deletedAt + retention), kind: row.kind)
         }
         let next = rows.count == limit ? rows.last.map { String($0.rev) } : nil
         return .wire(TrashPage(notes: entries, nextCursor: next))

@@ -29,7 +29,7 @@ struct SignInController: Sendable {
     let devices: DeviceController
     let log: @Sendable (String) -> Void
 
-    init(settings: SignInSettings, http: ProviderHTTPClient, database: DatabaseQueue, clock: ServerClock,
+    init(settings: SignInSettings, http: ProviderHTTPClient, database: ServerDatabase, clock: ServerClock,
          users: UserStore, sessions: SessionStore, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         var clients: [String: OIDCProviderClient] = [:]

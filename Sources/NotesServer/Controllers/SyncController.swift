@@ -57,7 +57,7 @@ struct SyncController: Sendable {
         return .wire(BatchResponse(results: results))
     }
 
-    private func apply(_ operation: BatchOperation, db: Database, userID: Int64, device: String?) throws -> BatchResult {
+    private func apply(_ operation: BatchOperation, db: some SQLConnection, userID: Int64, device: String?) throws -> BatchResult {
         switch operation.op {
         case .put where operation.kind == .attachment:
             guard let rawPath = operation.path, let hash = operation.hash, operation.content == nil else {

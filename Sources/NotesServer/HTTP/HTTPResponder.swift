@@ -25,6 +25,11 @@ protocol HTTPResponder: Sendable {
     /// `head` is the request with an empty body. Deciding here (route, method, credentials)
     /// means nobody without a token can make the server hold a large body.
     func admitBody(of head: HTTPRequest) -> BodyAdmission
+
+    /// The answer refusing a request for its body (larger than the limit, or refused by
+    /// `admitBody`), decided without the body: the JSON error by default. A responder that
+    /// serves pages to browsers answers with a page instead.
+    func refusal(_ error: HTTPError, for head: HTTPRequest) -> HTTPResponse
 }
 
 /// What a responder decides about a body from the request's head alone.
@@ -42,6 +47,11 @@ extension HTTPResponder {
     /// By default any body up to the server's limit is read.
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         .accept(maxBytes: .max)
+    }
+
+    /// By default the JSON error.
+    func refusal(_ error: HTTPError, for head: HTTPRequest) -> HTTPResponse {
+        .error(error)
     }
 }
 

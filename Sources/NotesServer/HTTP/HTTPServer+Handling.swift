@@ -142,7 +142,7 @@ extension HTTPServer {
         case .chunked:
             return admitBody(of: state, length: nil)
         case .tooLarge:
-            return send(.error(.payloadTooLarge(limit: configuration.maxBodyBytes)), for: state)
+            return refuseBody(of: state, .payloadTooLarge(limit: configuration.maxBodyBytes))
         case .malformed:
             let error = HTTPError.badRequest("The Content-Length header is not a valid length.", code: "invalid_content_length")
             return send(.error(error), for: state)
@@ -153,11 +153,10 @@ extension HTTPServer {
         }
     }
 
-    /// Asks the responder about a body from the head alone, then reserves its memory.
-    /// `length` is nil for a chunked body, whose memory is reserved as chunks arrive.
-    private func admitBody(of state: RequestState, length: Int?) -> MHD_Result {
+    /// The request as known before its body: everything but the body.
+    private func head(of state: RequestState) -> HTTPRequest {
         let connection = state.connection
-        let head = HTTPRequest(
+        return HTTPRequest(
             id: state.id,
             method: state.method,
             path: state.path,
@@ -166,9 +165,19 @@ extension HTTPServer {
             remoteAddress: state.remoteAddress,
             isSecure: state.isSecure
         )
-        switch responder.admitBody(of: head) {
+    }
+
+    /// Refuses the request for its body, with the responder's answer (a page for a browser).
+    private func refuseBody(of state: RequestState, _ error: HTTPError) -> MHD_Result {
+        send(responder.refusal(error, for: head(of: state)), for: state)
+    }
+
+    /// Asks the responder about a body from the head alone, then reserves its memory.
+    /// `length` is nil for a chunked body, whose memory is reserved as chunks arrive.
+    private func admitBody(of state: RequestState, length: Int?) -> MHD_Result {
+        switch responder.admitBody(of: head(of: state)) {
         case .refuse(let error):
-            return send(.error(error), for: state)
+            return refuseBody(of: state, error)
         case .accept(let maxBytes):
             state.bodyLimit = min(maxBytes, configuration.maxBodyBytes)
         case .stream(let sink, let maxBytes):
@@ -176,7 +185,7 @@ extension HTTPServer {
             state.sink = sink
             state.bodyLimit = min(maxBytes, configuration.maxBodyBytes)
             if let length, length > state.bodyLimit {
-                return send(.error(.payloadTooLarge(limit: state.bodyLimit)), for: state)
+                return refuseBody(of: state, .payloadTooLarge(limit: state.bodyLimit))
             }
             state.chunked = length == nil
             setBodyDeadline(of: state, length: length)
@@ -184,7 +193,7 @@ extension HTTPServer {
         }
         if let length {
             guard length <= state.bodyLimit else {
-                return send(.error(.payloadTooLarge(limit: state.bodyLimit)), for: state)
+                return refuseBody(of: state, .payloadTooLarge(limit: state.bodyLimit))
             }
             guard bodyBudget.reserve(length) else {
                 return send(.error(.bodyBudgetExhausted), for: state)
@@ -277,7 +286,7 @@ extension HTTPServer {
             return send(.error(refusal), for: state)
         }
         if state.overflowed {
-            return send(.error(.payloadTooLarge(limit: state.bodyLimit)), for: state)
+            return refuseBody(of: state, .payloadTooLarge(limit: state.bodyLimit))
         }
         guard let query = MHDConnection.query(of: connection) else {
             return send(.error(.badRequest("A query parameter holds a NUL character (%00).", code: "invalid_query")), for: state)

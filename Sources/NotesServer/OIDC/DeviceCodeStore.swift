@@ -38,7 +38,7 @@ enum DeviceDecision: Sendable {
 /// minutes impractical. A user code is found by the digest of its normalised form: the lookup
 /// compares digests, never the code, so its timing says nothing about how close a guess was.
 struct DeviceCodeStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
     /// How long a person has to approve (RFC 8628 `expires_in`).
     var lifetimeSeconds = 600

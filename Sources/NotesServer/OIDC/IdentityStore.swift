@@ -30,7 +30,7 @@ enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
 /// linked account, else join by a trusted verified email, else create one when sign-up is
 /// allowed) and the admin's links.
 struct IdentityStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
 
     /// The account this sign-in belongs to, linking or creating one as `provider` allows.
@@ -67,7 +67,7 @@ struct IdentityStore: Sendable {
         }
     }
 
-    private func insert(_ db: Database, userID: Int64, provider: String, claims: IDTokenClaims, email: String?, now: Int64) throws {
+    private func insert(_ db: some SQLConnection, userID: Int64, provider: String, claims: IDTokenClaims, email: String?, now: Int64) throws {
         try db.run("""
             INSERT INTO identities (user_id, provider, issuer, subject, verified_email, created_at, last_used_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -19,7 +19,7 @@ enum LoginCodeError: Error, Sendable, Equatable {
 /// the owner of `sign_in_states` and `login_codes`. Both are used once (deleted as they are
 /// read) and expire soon; expired rows are deleted whenever a new one is written.
 struct SignInStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
     /// From the redirect to the provider to its callback: time to type a password and a second factor.
     var stateLifetimeSeconds = 600

@@ -4,8 +4,8 @@ extension OpenAPIDocument {
         "/v1/trash": [
             "get": operation("listTrash", tag: "notes", access: .signedIn,
                 summary: """
-                    Deleted notes that can still be restored, most recently deleted first, with when each will be \
-                    purged.
+                    Deleted notes and attachments that can still be restored, most recently deleted first, with \
+                    each one's kind and when it will be purged.
                     """,
                 description: """
                     A deleted note stays restorable until its deletion is older than the server's tombstone retention \
@@ -79,7 +79,7 @@ extension OpenAPIDocument {
     static let historySchemas: OpenAPIValue = [
         "TrashEntry": [
             "type": "object",
-            "required": ["id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at"],
+            "required": ["id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at", "kind"],
             "properties": [
                 "id": ["type": "string", "format": "uuid"],
                 "path": ["type": "string", "description": "The path when deleted."],
@@ -96,6 +96,14 @@ extension OpenAPIDocument {
                     "format": "date-time",
                     "description": """
                         From then on the server may drop the note with every revision (`--tombstone-ttl`).
+                        """,
+                ],
+                "kind": [
+                    "type": "string",
+                    "enum": ["note", "attachment"],
+                    "description": """
+                        Note or attachment (absent from servers before the trash said it: what the path names, \
+                        `.md`/`.markdown` in any case being a note).
                         """,
                 ],
             ],

@@ -107,11 +107,11 @@ final class PostgresConnection {
     /// Runs a statement with `values` bound to its `?` placeholders, returning its whole answer.
     func result(_ sql: String, _ values: [any SQLBindable]) throws(PostgresError) -> PostgresResult {
         try checkOpen(sql)
-        let name = try preparedName(for: sql, parameters: values.count)
         var parameters: [Parameter] = []
         parameters.reserveCapacity(values.count)
         defer { for parameter in parameters { parameter.release() } }
         for value in values { parameters.append(try Parameter(value.sqlValue, sql: sql)) }
+        let name = try preparedName(for: sql, parameters: parameters)
         let raw = parameters.map { UnsafePointer($0.pointer) }
         let lengths = parameters.map(\.length)
         let formats = parameters.map(\.format)
@@ -127,15 +127,31 @@ final class PostgresConnection {
     }
 
     /// The server-side name of `sql` prepared on this connection, preparing it on first use.
-    private func preparedName(for sql: String, parameters: Int) throws(PostgresError) -> String {
+    ///
+    /// PostgreSQL infers each parameter's type from where it stands. Where nothing says (`? IS
+    /// NULL`, a bare `SELECT ?`) it refuses (42P18); the statement is then prepared again with
+    /// the types of this call's values (a NULL as text), which serve every later call. (Not
+    /// typed from the start: `substr(text, ?)` has no `int8` form, and the context knows best.)
+    private func preparedName(for sql: String, parameters: [Parameter]) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let translated = PostgresPlaceholders.translate(sql)
-        guard translated.count == parameters || translated.count == 0 else {
-            throw PostgresError(message: "expected \(translated.count) parameters, got \(parameters)", sql: sql)
+        guard translated.count == parameters.count || translated.count == 0 else {
+            throw PostgresError(message: "expected \(translated.count) parameters, got \(parameters.count)", sql: sql)
         }
         preparedCount += 1
         let name = "n\(preparedCount)"
-        _ = try check(PQprepare(handle, name, translated.sql, 0, nil), sql: sql)
+        // A failed prepare aborts the transaction it ran in: inside one, try under a savepoint.
+        let guarded = transactionDepth > 0
+        if guarded { try execute("SAVEPOINT prepare_untyped") }
+        do {
+            _ = try check(PQprepare(handle, name, translated.sql, 0, nil), sql: sql)
+            if guarded { try execute("RELEASE SAVEPOINT prepare_untyped") }
+        } catch where error.sqlState == "42P18" || error.sqlState == "42P08" {
+            if guarded { try execute("ROLLBACK TO SAVEPOINT prepare_untyped; RELEASE SAVEPOINT prepare_untyped") }
+            // A NULL says nothing of its type: text, the most common in such spots (`? IS NULL OR path = ?`).
+            let types = parameters.map { $0.type == 0 ? Oid(25) : $0.type }
+            _ = try check(PQprepare(handle, name, translated.sql, Int32(types.count), types), sql: sql)
+        }
         prepared[sql] = name
         return name
     }
@@ -330,6 +346,9 @@ private struct Parameter {
     let pointer: UnsafeMutablePointer<CChar>?
     let length: Int32
     let format: Int32
+    /// The value's type, for a statement whose context leaves a parameter's type open: `int8`,
+    /// `float8`, `text`, `bytea`, or 0 (unknown) for NULL.
+    let type: Oid
 
     init(_ value: SQLValue, sql: String) throws(PostgresError) {
         switch value {
@@ -337,23 +356,24 @@ private struct Parameter {
             pointer = nil
             length = 0
             format = 0
+            type = 0
         case .integer(let int):
             (pointer, length) = Self.copy(Array(String(int).utf8))
             format = 0
+            type = 20
         case .real(let double):
             (pointer, length) = Self.copy(Array("\(double)".utf8))
             format = 0
+            type = 701
         case .text(let text):
-            // Text goes as a C string: a NUL inside would silently cut it short. PostgreSQL's
-            // text cannot hold U+0000 at all, so the write is refused instead.
-            guard !text.utf8.contains(0) else {
-                throw PostgresError(sqlState: "22021", message: "text containing a NUL character (U+0000) cannot be stored in PostgreSQL", sql: sql)
-            }
-            (pointer, length) = Self.copy(Array(text.utf8))
+            // PostgreSQL's text cannot hold U+0000: stored through a reversible mapping.
+            (pointer, length) = Self.copy(Array(PostgresTextEscape.escape(text).utf8))
             format = 0
+            type = 25
         case .blob(let bytes):
             (pointer, length) = Self.copy(bytes)
             format = 1
+            type = 17
         }
     }
 

@@ -1,7 +1,7 @@
 /// Turns the `?` placeholders the stores write (SQLite's spelling) into PostgreSQL's `$1`, `$2`, …
 /// so one statement text serves both backends.
 ///
-/// A `?` inside a string literal (`'...'`, with `''` escapes), a quoted identifier (`"..."`), a
+/// `?NNN` becomes `$NNN`. A `?` inside a string literal (`'...'`, with `''` escapes), a quoted identifier (`"..."`), a
 /// line comment (`-- ...`) or a block comment (`/* ... */`) is left alone. Dollar-quoted
 /// strings are not recognised: a statement with a literal `?` in one is written with `$n`
 /// placeholders throughout, which pass through unchanged (never mix the two spellings).
@@ -24,8 +24,22 @@ enum PostgresPlaceholders {
             pending = nil
             switch scalar {
             case "?":
-                count += 1
-                output += "$\(count)"
+                // `?NNN` (SQLite's numbered form, one value used twice) keeps its number.
+                var digits = ""
+                while let next = scalars.next() {
+                    guard ("0"..."9").contains(next) else {
+                        pending = next
+                        break
+                    }
+                    digits.unicodeScalars.append(next)
+                }
+                if let number = Int(digits) {
+                    count = max(count, number)
+                    output += "$\(number)"
+                } else {
+                    count += 1
+                    output += "$\(count)"
+                }
             case "'", "\"":
                 // A doubled quote ('' or "") inside simply closes and reopens: same result.
                 output.unicodeScalars.append(scalar)

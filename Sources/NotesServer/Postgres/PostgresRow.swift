@@ -91,7 +91,7 @@ struct PostgresRow {
 
     /// The column as text; a NULL reads as the empty string (use `optionalString` to tell them apart).
     func string(_ column: Int) -> String {
-        String(decoding: text(column), as: UTF8.self)
+        PostgresTextEscape.unescape(text(column))
     }
 
     func optionalString(_ column: Int) -> String? {

@@ -52,6 +52,10 @@ extension PostgresSchema {
     /// each, about 16 words, `…` where text was cut.
     static let headlineOptions = "StartSel=**, StopSel=**, MaxWords=16, MinWords=5, ShortWord=0, MaxFragments=1, FragmentDelimiter=\"…\""
 
+    /// `headlineOptions` with the matches between U+0002 and U+0003, as the SQLite backend's
+    /// snippets mark them, so one parser turns both into highlight ranges.
+    static let markedHeadlineOptions = headlineOptions.replacingOccurrences(of: "StartSel=**, StopSel=**", with: "StartSel=\u{2}, StopSel=\u{3}")
+
     /// The search statement a ported `NoteStore.search` runs: binds the words (`searchWords`),
     /// the headline options, the user id and the limit; answers id, path, rev and snippet, best first.
     static let searchStatement = """

@@ -30,6 +30,7 @@ enum PostgresSchema {
         .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
         .init(version: 11, name: "identities at OpenID Connect providers, sign-in state, one-time login codes", sql: signInV11),
         .init(version: 12, name: "device authorization codes (RFC 8628) for sign-in without a browser", sql: deviceCodesV12),
+        .init(version: 14, name: "request rates shared among the servers", sql: rateUsageV14),
     ]
 
     /// The newest version these migrations reach.
@@ -223,6 +224,21 @@ enum PostgresSchema {
 
     private static let renderingVersionV7 = """
         ALTER TABLE rendered_html ADD COLUMN renderer INTEGER NOT NULL DEFAULT 0;
+
+        """
+
+    /// What each server admitted per client address, exchanged about once a second
+    /// (`SharedRateLedger`); rows older than two minutes are deleted as servers meet them.
+    private static let rateUsageV14 = """
+        CREATE TABLE rate_usage (
+            seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            limiter TEXT NOT NULL,
+            server TEXT NOT NULL,
+            address TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            at BIGINT NOT NULL
+        );
+        CREATE INDEX rate_usage_at ON rate_usage(at);
 
         """
 }

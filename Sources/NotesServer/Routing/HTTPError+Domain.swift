@@ -24,7 +24,11 @@ extension HTTPError {
     /// - A read-only, vanished or unreachable database, or one locked past the busy timeout:
     ///   `503 storage_unavailable` with `Retry-After`.
     init?(storageFailure error: DatabaseError) {
-        switch error.kind {
+        self.init(storageFailureOf: error.kind)
+    }
+
+    private init?(storageFailureOf kind: DatabaseError.Kind) {
+        switch kind {
         case .full:
             self.init(507, code: "insufficient_storage",
                       message: "The server has no room left to store this change; nothing was saved. Retry once its operator has freed space.")
@@ -40,6 +44,22 @@ extension HTTPError {
         }
     }
 
+    /// The same answers for PostgreSQL: its disk full (`53100`) is a 507; a lost or refused
+    /// connection, a server shutting down, too many connections or a pool that stayed busy is a
+    /// 503 `storage_unavailable`; a transaction that kept losing races past its retries is a 503
+    /// `storage_busy`. Nothing was written in either case.
+    init?(storageFailure error: PostgresError) {
+        if error.sqlState == "53100" {
+            self.init(storageFailureOf: .full)
+        } else if error.isRetryable {
+            self.init(storageFailureOf: .busy)
+        } else if error.isConnectionFailure || error.isStorageFailure {
+            self.init(storageFailureOf: .unavailable)
+        } else {
+            return nil
+        }
+    }
+
     /// `error` as the answer the client gets: the one the API names (an `HTTPError` itself, a
     /// refused path, or a storage failure, which is also logged for the operator with
     /// `requestID`), or for anything else a 500 whose details go only to the log.
@@ -47,6 +67,10 @@ extension HTTPError {
         if let refusal = refusal(for: error) { return refusal }
         if let error = error as? DatabaseError, let answer = HTTPError(storageFailure: error) {
             // Loud on purpose: the operator must act (free space, restore the file, fix the mount).
+            log("req=\(requestID) STORAGE FAILURE, answered \(answer.status): \(error)")
+            return answer
+        }
+        if let error = error as? PostgresError, let answer = HTTPError(storageFailure: error) {
             log("req=\(requestID) STORAGE FAILURE, answered \(answer.status): \(error)")
             return answer
         }

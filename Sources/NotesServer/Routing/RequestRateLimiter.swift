@@ -11,6 +11,11 @@ import Synchronization
 /// (it sits on every request's path). Memory is bounded: when the table is full, clients whose
 /// bucket has refilled (the same as no entry) are dropped, and if that frees too little the
 /// table starts over, briefly forgiving everyone rather than growing without end.
+///
+/// Servers sharing one PostgreSQL database share the allowance through `SharedRateLedger`: each
+/// server reports what it admitted (`takeAdmitted`) and is charged what the others admitted
+/// (`charge`), about once a second, so an address gets the published rate across all servers,
+/// give or take one second's worth on each.
 final class RequestRateLimiter: Sendable {
     let perMinute: Int
     /// Nanoseconds one request "costs": the time the bucket takes to regain it.
@@ -19,6 +24,9 @@ final class RequestRateLimiter: Sendable {
     private let burst: UInt64
     private let maxClients: Int
     private let arrivals = Mutex<[String: UInt64]>([:])
+    /// Requests admitted per address since the ledger last took them (only when one is attached).
+    private let admitted = Mutex<[String: Int]>([:])
+    private let isShared = Atomic<Bool>(false)
 
     init(perMinute: Int, maxClients: Int = 10_000) {
         precondition(perMinute > 0, "a request rate must be positive")
@@ -40,8 +48,38 @@ final class RequestRateLimiter: Sendable {
             arrivals[address] = next
             return 0
         }
-        guard wait > 0 else { return }
+        guard wait > 0 else {
+            if isShared.load(ordering: .relaxed) { admitted.withLock { $0[address, default: 0] += 1 } }
+            return
+        }
         throw HTTPError.tooManyRequests(retryAfter: Int((wait + 999_999_999) / 1_000_000_000))
+    }
+
+    /// From now on, counts what it admits for a `SharedRateLedger` to report.
+    func startSharing() {
+        isShared.store(true, ordering: .relaxed)
+    }
+
+    /// What was admitted per address since the last call (bounded like the table: past
+    /// `maxClients` addresses in one period, the rest go unreported).
+    func takeAdmitted() -> [String: Int] {
+        admitted.withLock { counts in
+            defer { counts.removeAll(keepingCapacity: true) }
+            return counts.count > maxClients ? Dictionary(uniqueKeysWithValues: counts.prefix(maxClients).map { ($0.key, $0.value) }) : counts
+        }
+    }
+
+    /// Charges `address` for `requests` admitted by other servers, as if they had come here;
+    /// never more than a full minute's allowance ahead, so the address is never refused longer
+    /// than a local burst would have made it wait.
+    func charge(_ address: String, requests: Int) {
+        guard requests > 0 else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        arrivals.withLock { arrivals in
+            if arrivals[address] == nil && arrivals.count >= maxClients { evict(&arrivals, now: now) }
+            let start = max(arrivals[address] ?? now, now)
+            arrivals[address] = min(start + interval * UInt64(min(requests, perMinute)), now + burst + interval)
+        }
     }
 
     private func evict(_ arrivals: inout [String: UInt64], now: UInt64) {

@@ -31,7 +31,7 @@ struct BearerTokenRecord: Sendable {
 /// tokens) and `PersonalTokenStore` (personal tokens) write; the authenticator asks here and
 /// runs no SQL of its own.
 struct BearerTokenStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
 
     /// How stale a recorded "last used" time may get before a request writes a new one. Writing
     /// on every request would turn each authenticated read into a write.

@@ -24,6 +24,9 @@ protocol ChangeNotifier: Sendable {
 
     /// Ends every wait with `.closed`, now and from now on (shutdown).
     func close()
+
+    /// Requests waiting on this server now: for `user`, or for everyone when nil (tests and the bench read it).
+    func waiting(user: Int64?) -> Int
 }
 
 /// A point in one user's sequence of change signals (opaque outside the notifier).

@@ -8,7 +8,7 @@ import NotesCore
 /// removed in the other order, always while holding the database's writer, so a row never
 /// names a missing file.
 struct ContentStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let blobs: any BlobStore
     let clock: ServerClock
     let limits: AttachmentLimits
@@ -211,26 +211,26 @@ struct ContentStore: Sendable {
 
     /// Forgets every content, hold and upload of `userID`, inside the caller's transaction (the
     /// account is being deleted; the caller removes the files once it committed).
-    static func deleteAll(of userID: Int64, in db: Database) throws {
+    static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try db.run("DELETE FROM content_holds WHERE user_id = ?", userID)
         try db.run("DELETE FROM uploads WHERE user_id = ?", userID)
         try db.run("DELETE FROM contents WHERE user_id = ?", userID)
     }
 
-    private func hold(_ db: Database, userID: Int64, hash: String, until expires: Int64) throws {
+    private func hold(_ db: some SQLConnection, userID: Int64, hash: String, until expires: Int64) throws {
         try db.run("""
             INSERT INTO content_holds (user_id, hash, expires_at) VALUES (?, ?, ?)
-            ON CONFLICT (user_id, hash) DO UPDATE SET expires_at = max(expires_at, excluded.expires_at)
+            ON CONFLICT (user_id, hash) DO UPDATE SET expires_at = \(db.greatest("content_holds.expires_at", "excluded.expires_at"))
             """, userID, hash, expires)
     }
 
     /// The size of content `hash` in `userID`'s store, or nil when it holds none.
-    static func size(_ db: Database, userID: Int64, hash: String) throws -> Int? {
+    static func size(_ db: some SQLConnection, userID: Int64, hash: String) throws -> Int? {
         try db.scalarInt("SELECT size FROM contents WHERE user_id = ? AND hash = ?", [userID, hash]).map(Int.init)
     }
 
     /// Stored contents plus the sizes reserved by open uploads (but the upload of `hash`).
-    static func usage(_ db: Database, userID: Int64, excludingUpload hash: String?) throws -> Int {
+    static func usage(_ db: some SQLConnection, userID: Int64, excludingUpload hash: String?) throws -> Int {
         let stored = try db.scalarInt("SELECT coalesce(sum(size), 0) FROM contents WHERE user_id = ?", [userID]) ?? 0
         let reserved = try db.scalarInt("SELECT coalesce(sum(size), 0) FROM uploads WHERE user_id = ? AND hash != ?",
                                         [userID, hash ?? ""]) ?? 0

@@ -39,8 +39,10 @@ enum EntryKindFilter: Sendable, Equatable {
     func sql(table: String?) -> String {
         let prefix = table.map { $0 + "." } ?? ""
         return switch self {
-        case .legacyNotes: "(\(prefix)kind = 'note' AND \(prefix)path GLOB '*.md')"
-        case .kinds(let kinds) where kinds.count == EntryKind.allCases.count: "1"
+        // `substr(path, length(path) - 2)`: the last three characters, case-sensitive, in both
+        // dialects (SQLite's GLOB is not PostgreSQL's).
+        case .legacyNotes: "(\(prefix)kind = 'note' AND substr(\(prefix)path, length(\(prefix)path) - 2) = '.md')"
+        case .kinds(let kinds) where kinds.count == EntryKind.allCases.count: "TRUE"
         case .kinds(let kinds) where kinds == [.attachment]: "\(prefix)kind = 'attachment'"
         case .kinds: "\(prefix)kind = 'note'"
         }

@@ -50,7 +50,7 @@ struct NoteRecord: Sendable {
     }
 
     /// Reads a row selected with `columns` (plus `content` last when `withContent`).
-    init(row: Statement, withContent: Bool) throws {
+    init(row: any SQLRow, withContent: Bool) throws {
         guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
         self.init(id: id, path: row.string(1), content: withContent ? row.string(10) : nil, hash: row.string(2),
                   size: row.int(3), rev: row.int64(4), createdAt: row.int64(5), updatedAt: row.int64(6), deleted: row.bool(7),

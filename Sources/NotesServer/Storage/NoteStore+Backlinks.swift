@@ -15,13 +15,24 @@ extension NoteStore {
         let stem = WebLinkText.stem(of: path)
         guard !stem.isEmpty else { return [] }
         let phrase = "\"" + stem.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let columns = NoteRecord.columnsWithContent.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
         return try database.read { db in
-            let candidates = try db.query("""
-                SELECT \(NoteRecord.columnsWithContent.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-                FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
-                WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.path != ?
-                LIMIT ?
-                """, [phrase, userID, path, Self.backlinkCandidates]) { try NoteRecord(row: $0, withContent: true) }
+            let candidates: [NoteRecord]
+            if db.dialect == .postgres {
+                guard let words = PostgresSchema.searchWords(stem.replacingOccurrences(of: "*", with: " ")) else { return [] }
+                candidates = try db.query("""
+                    SELECT \(columns) FROM notes n
+                    WHERE n.user_id = ? AND n.deleted = 0 AND n.path != ? AND n.search @@ notes_search_query(?)
+                    LIMIT ?
+                    """, [userID, path, words, Self.backlinkCandidates]) { try NoteRecord(row: $0, withContent: true) }
+            } else {
+                candidates = try db.query("""
+                    SELECT \(columns)
+                    FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
+                    WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.path != ?
+                    LIMIT ?
+                    """, [phrase, userID, path, Self.backlinkCandidates]) { try NoteRecord(row: $0, withContent: true) }
+            }
             guard !candidates.isEmpty else { return [] }
             let paths = try db.query("SELECT path FROM notes WHERE user_id = ? AND deleted = 0", [userID]) { $0.string(0) }
             let resolver = WikiLinkResolver(files: paths)
@@ -34,10 +45,10 @@ extension NoteStore {
 
 /// Reading link targets out of Markdown text, just well enough to find backlinks.
 enum WebLinkText {
-    /// The file name without `.md`, as a wiki link writes it.
+    /// The file name without its note extension (`.md`, `.markdown`), as a wiki link writes it.
     static func stem(of path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+        return EntryKind.droppingNoteExtension(name)
     }
 
     /// Whether `text`, the note at `source`, links to `target` by a wiki link or a Markdown link.

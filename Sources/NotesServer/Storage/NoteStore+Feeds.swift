@@ -23,24 +23,23 @@ extension NoteStore {
                 throw NoteStoreError.resyncRequired
             }
             let columns = includeContent ? NoteRecord.columnsWithContent : NoteRecord.columns
-            let statement = try db.statement("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? AND \(kinds.sql) ORDER BY rev LIMIT ?")
-            try statement.bind([userID, since.rev, limit + 1])
-            defer { statement.reset() }
             var taken = 0
             var lastTaken = since.rev
             var hasMore = false
-            while try statement.step() {
+            try db.each("SELECT \(columns) FROM notes WHERE user_id = ? AND rev > ? AND \(kinds.sql) ORDER BY rev LIMIT ?",
+                        [userID, since.rev, limit + 1]) { row in
                 if taken == limit {
                     hasMore = true
-                    break
+                    return false
                 }
-                let record = try NoteRecord(row: statement, withContent: includeContent)
+                let record = try NoteRecord(row: row, withContent: includeContent)
                 guard try take(record) else {
                     hasMore = true
-                    break
+                    return false
                 }
                 taken += 1
                 lastTaken = record.rev
+                return true
             }
             // The last page has seen everything up to the account's latest revision, whatever the
             // last row was (a purged tombstone may have been the newest change).
@@ -88,27 +87,42 @@ extension NoteStore {
     /// ranges beside it (FTS5 marks them with two control characters, taken out here; a note
     /// that itself holds U+0002 or U+0003 at a match may get a highlight slightly off, never more).
     func search(userID: Int64, query: String, limit: Int) throws -> SearchResults {
+        try database.read { db in
+            let hits = db.dialect == .postgres ? try Self.searchPostgres(db, userID: userID, query: query, limit: limit)
+                                               : try Self.searchSQLite(db, userID: userID, query: query, limit: limit)
+            return SearchResults(results: hits)
+        }
+    }
+
+    /// FTS5's answer, each word quoted (so no query syntax can fail), `*` kept for a prefix.
+    private static func searchSQLite(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {
         let terms = query.split(whereSeparator: { $0.isWhitespace }).prefix(16).compactMap { word -> String? in
             let prefix = word.hasSuffix("*")
             let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))
             guard !bare.isEmpty else { return nil }
             return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
         }
-        guard !terms.isEmpty else { return SearchResults(results: []) }
-        let match = terms.joined(separator: " ")
-        return try database.read { db in
-            let hits = try db.query("""
-                SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, char(2), char(3), '…', 16)
-                FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
-                WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.kind = 'note'
-                ORDER BY bm25(notes_fts) LIMIT ?
-                """, [match, userID, limit]) { row -> SearchResults.Hit? in
-                guard let id = NoteID(row.string(0)) else { return nil }
-                let (text, highlights) = SearchHighlight.parse(row.string(3), open: "\u{2}", close: "\u{3}")
-                return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
-            }
-            return SearchResults(results: hits.compactMap { $0 })
-        }
+        guard !terms.isEmpty else { return [] }
+        return try db.query("""
+            SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, char(2), char(3), '…', 16)
+            FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
+            WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.kind = 'note'
+            ORDER BY bm25(notes_fts) LIMIT ?
+            """, [terms.joined(separator: " "), userID, limit], row: hit).compactMap { $0 }
+    }
+
+    /// PostgreSQL's text search with the same semantics (`PostgresSchema+Search.swift`).
+    private static func searchPostgres(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {
+        guard let words = PostgresSchema.searchWords(query) else { return [] }
+        return try db.query(PostgresSchema.searchStatement, [PostgresSchema.markedHeadlineOptions, words, userID, limit], row: hit)
+            .compactMap { $0 }
+    }
+
+    /// A hit from a row of id, path, rev and a snippet whose matches sit between U+0002 and U+0003.
+    private static func hit(_ row: any SQLRow) -> SearchResults.Hit? {
+        guard let id = NoteID(row.string(0)) else { return nil }
+        let (text, highlights) = SearchHighlight.parse(row.string(3), open: "\u{2}", close: "\u{3}")
+        return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
     }
 
     /// Removes tombstones older than `age` milliseconds, with their revisions, and records per
@@ -118,8 +132,8 @@ extension NoteStore {
         let cutoff = clock.now() - age
         return try database.write { db in
             try db.run("""
-                UPDATE users SET purged_through = max(purged_through,
-                    (SELECT max(rev) FROM notes WHERE notes.user_id = users.id AND deleted = 1 AND updated_at < ?))
+                UPDATE users SET purged_through = \(db.greatest("purged_through",
+                    "(SELECT max(rev) FROM notes WHERE notes.user_id = users.id AND deleted = 1 AND updated_at < ?)"))
                 WHERE EXISTS (SELECT 1 FROM notes WHERE notes.user_id = users.id AND deleted = 1 AND updated_at < ?)
                 """, cutoff, cutoff)
             try db.run("""

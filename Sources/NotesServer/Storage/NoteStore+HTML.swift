@@ -51,7 +51,7 @@ extension NoteStore {
     /// Drops the kept rendering of a note that is being changed or deleted, in the writing
     /// transaction: only the live revision's HTML is kept, so the text of an old revision or a
     /// deleted note lives nowhere but in `revisions` (which `purge` erases).
-    static func forgetRendered(_ db: Database, userID: Int64, id: NoteID) throws {
+    static func forgetRendered(_ db: some SQLConnection, userID: Int64, id: NoteID) throws {
         try db.run("DELETE FROM rendered_html WHERE nid = (SELECT nid FROM notes WHERE user_id = ? AND id = ?)", userID, id.value)
     }
 

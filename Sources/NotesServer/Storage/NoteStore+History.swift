@@ -11,6 +11,7 @@ extension NoteStore {
         let deletedAt: Int64
         let lastRev: Int64
         let size: Int
+        let kind: EntryKind
     }
 
     /// Deleted notes that still have content to bring back, most recently deleted first:
@@ -20,14 +21,15 @@ extension NoteStore {
     func trash(userID: Int64, path: String?, before: Int64?, limit: Int, kinds: EntryKindFilter = .legacyNotes) throws -> [TrashRow] {
         try database.read { db in
             try db.query("""
-                SELECT n.id, n.path, n.rev, n.updated_at, r.rev, r.size
+                SELECT n.id, n.path, n.rev, n.updated_at, r.rev, r.size, n.kind
                 FROM notes n JOIN revisions r ON r.user_id = n.user_id AND r.note_id = n.id AND r.rev =
                     (SELECT max(rev) FROM revisions WHERE user_id = n.user_id AND note_id = n.id AND deleted = 0)
                 WHERE n.user_id = ? AND n.deleted = 1 AND n.rev < ? AND (? IS NULL OR n.path = ?) AND \(kinds.sql(table: "n"))
                 ORDER BY n.rev DESC LIMIT ?
                 """, [userID, before ?? Int64.max, path, path, limit]) { row -> TrashRow in
                 guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
-                return TrashRow(id: id, path: row.string(1), rev: row.int64(2), deletedAt: row.int64(3), lastRev: row.int64(4), size: row.int(5))
+                return TrashRow(id: id, path: row.string(1), rev: row.int64(2), deletedAt: row.int64(3), lastRev: row.int64(4), size: row.int(5),
+                                kind: EntryKind(rawValue: row.string(6)) ?? .note)
             }
         }
     }
@@ -44,28 +46,19 @@ extension NoteStore {
     /// - Throws: 404 for no such note, `StaleNoteError` when the note is not at `ifMatch`.
     func purge(userID: Int64, id: NoteID, ifMatch: Int64) throws -> PurgeResult {
         let purged = try database.withWriter { db in
+            // PostgreSQL has no secure_delete or search segments: the rows' space is reused
+            // after VACUUM (autovacuum), and the search column goes with the row.
+            guard let db = db as? Database else { return try db.transaction { try purgeRows(db, userID: userID, id: id, ifMatch: ifMatch) } }
             let secureDelete = try db.scalarInt("PRAGMA secure_delete") ?? 0
             try db.execute("PRAGMA secure_delete = ON")
             defer { try? db.execute(secureDelete == 0 ? "PRAGMA secure_delete = OFF" : "PRAGMA secure_delete = ON") }
             let result = try db.transaction { () throws -> PurgeResult in
-                guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
-                    throw NoteStoreError.notFound
-                }
-                let kept = try db.scalarInt("SELECT count(*) FROM revisions WHERE user_id = ? AND note_id = ?", [userID, id.value]) ?? 0
-                if existing.deleted && kept == 0 {
-                    return PurgeResult(id: id, path: existing.path, purgedRevisions: 0, rev: existing.rev)
-                }
-                guard existing.rev == ifMatch else {
-                    throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
-                                         message: "The note changed since revision \(ifMatch); it is now at \(existing.rev).")
-                }
-                let tombstone = existing.deleted ? existing : try delete(db, userID: userID, id: id, ifMatch: ifMatch)
-                let erased = try db.run("DELETE FROM revisions WHERE user_id = ? AND note_id = ?", userID, id.value)
+                let result = try purgeRows(db, userID: userID, id: id, ifMatch: ifMatch)
                 // The deletion's index change is queued until commit; apply it now, so the
                 // merge below drops the note's terms instead of leaving them in two segments.
                 try ServerSchema.indexQueuedSearchChanges(db)
                 try db.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")
-                return PurgeResult(id: id, path: existing.path, purgedRevisions: erased, rev: tombstone.rev)
+                return result
             }
             // Old page images of the note stay in the WAL file until it is reused; truncate it.
             // Best effort: a busy checkpoint only delays that until the next one.
@@ -75,6 +68,24 @@ extension NoteStore {
         // Purging a live note deleted it first: a change its user's long polls must hear of.
         notifier.changed(user: userID)
         return purged
+    }
+
+    /// The rows of `purge`: the note deleted first if live, then every revision of it.
+    private func purgeRows(_ db: some SQLConnection, userID: Int64, id: NoteID, ifMatch: Int64) throws -> PurgeResult {
+        guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
+            throw NoteStoreError.notFound
+        }
+        let kept = try db.scalarInt("SELECT count(*) FROM revisions WHERE user_id = ? AND note_id = ?", [userID, id.value]) ?? 0
+        if existing.deleted && kept == 0 {
+            return PurgeResult(id: id, path: existing.path, purgedRevisions: 0, rev: existing.rev)
+        }
+        guard existing.rev == ifMatch else {
+            throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
+                                 message: "The note changed since revision \(ifMatch); it is now at \(existing.rev).")
+        }
+        let tombstone = existing.deleted ? existing : try delete(db, userID: userID, id: id, ifMatch: ifMatch)
+        let erased = try db.run("DELETE FROM revisions WHERE user_id = ? AND note_id = ?", userID, id.value)
+        return PurgeResult(id: id, path: existing.path, purgedRevisions: erased, rev: tombstone.rev)
     }
 
     /// Deletes revisions created more than `age` milliseconds ago, except each note's latest

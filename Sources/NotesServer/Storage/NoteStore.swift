@@ -7,7 +7,7 @@ import NotesCore
 /// first read of a revision and kept (`NoteStore+HTML.swift`), not at every write. Once a write
 /// that can move a user's changes feed has committed, `notifier` wakes that user's long polls.
 struct NoteStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
     let limits: ServerLimits
     let notifier: any ChangeNotifier
@@ -20,7 +20,7 @@ struct NoteStore: Sendable {
     /// retried create) wakes them for nothing: they read the feed again and wait on. Purging old
     /// tombstones signals nothing: it never moves a held request's cursor (held means the cursor
     /// is at the user's latest revision, which no purge passes).
-    func write<T>(for userID: Int64, _ body: (Database) throws -> T) throws -> T {
+    func write<T>(for userID: Int64, _ body: (any SQLConnection) throws -> T) throws -> T {
         let result = try database.write(body)
         notifier.changed(user: userID)
         return result
@@ -55,7 +55,7 @@ struct NoteStore: Sendable {
     }
 
     /// `put` inside an existing transaction (batch).
-    func put(_ db: Database, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
+    func put(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
         let size = content.utf8.count
         guard size <= limits.maxNoteBytes else {
             throw NoteStoreError.tooLarge(limit: limits.maxNoteBytes, size: size)
@@ -68,7 +68,7 @@ struct NoteStore: Sendable {
     /// user's content store must hold `hash` (uploaded, or reported present and held), whose
     /// size is recorded; the media type comes from the path.
     /// - Throws: as `put`, and `ContentStoreError.contentMissing` when the store lacks `hash`.
-    func putAttachment(_ db: Database, userID: Int64, id: NoteID, path: NotePath, hash: String, precondition: WritePrecondition,
+    func putAttachment(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, hash: String, precondition: WritePrecondition,
                        device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
         guard let size = try ContentStore.size(db, userID: userID, hash: hash) else { throw ContentStoreError.contentMissing(hash) }
         return try putEntry(db, userID: userID, id: id, path: path, body: .attachment, hash: hash, size: size,
@@ -86,7 +86,7 @@ struct NoteStore: Sendable {
         }
     }
 
-    private func putEntry(_ db: Database, userID: Int64, id: NoteID, path: NotePath, body: EntryBody, hash: String, size: Int,
+    private func putEntry(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, body: EntryBody, hash: String, size: Int,
                           precondition: WritePrecondition, device: String?) throws -> (note: NoteRecord, created: Bool) {
         let kind = body.kind
         let content: String
@@ -146,7 +146,7 @@ struct NoteStore: Sendable {
     }
 
     /// `delete` inside an existing transaction (batch).
-    func delete(_ db: Database, userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
+    func delete(_ db: some SQLConnection, userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
         guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
             throw NoteStoreError.notFound
         }
@@ -168,19 +168,19 @@ struct NoteStore: Sendable {
                           createdAt: existing.createdAt, updatedAt: now, deleted: true, kind: existing.kind, mediaType: existing.mediaType)
     }
 
-    static func load(_ db: Database, userID: Int64, id: NoteID, withContent: Bool) throws -> NoteRecord? {
+    static func load(_ db: some SQLConnection, userID: Int64, id: NoteID, withContent: Bool) throws -> NoteRecord? {
         try db.first("SELECT \(withContent ? NoteRecord.columnsWithContent : NoteRecord.columns) FROM notes WHERE user_id = ? AND id = ?",
                      [userID, id.value]) { try NoteRecord(row: $0, withContent: withContent) }
     }
 
-    private func nextRevision(_ db: Database, userID: Int64) throws -> Int64 {
+    private func nextRevision(_ db: some SQLConnection, userID: Int64) throws -> Int64 {
         guard let rev = try db.scalarInt("UPDATE users SET last_rev = last_rev + 1 WHERE id = ? RETURNING last_rev", [userID]) else {
             throw DatabaseError(code: 1, message: "the user of a note write does not exist")
         }
         return rev
     }
 
-    private func appendRevision(_ db: Database, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, size: Int,
+    private func appendRevision(_ db: some SQLConnection, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, size: Int,
                                 deleted: Bool, now: Int64, device: String?, kind: EntryKind, mediaType: String?) throws {
         try db.run("""
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
@@ -189,13 +189,13 @@ struct NoteStore: Sendable {
     }
 
     /// How many live (not deleted) notes `userID` has.
-    static func liveNoteCount(of userID: Int64, in db: Database) throws -> Int {
+    static func liveNoteCount(of userID: Int64, in db: some SQLConnection) throws -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM notes WHERE user_id = ? AND deleted = 0", [userID]) ?? 0)
     }
 
     /// Deletes every note and revision of `userID`, inside the caller's transaction (the
     /// account is being deleted); the search rows go with the notes (`notes_fts_delete`).
-    static func deleteAll(of userID: Int64, in db: Database) throws {
+    static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try ContentStore.deleteAll(of: userID, in: db)
         try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
         try db.run("DELETE FROM notes WHERE user_id = ?", userID)

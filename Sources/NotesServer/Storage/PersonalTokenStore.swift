@@ -32,7 +32,7 @@ enum PersonalTokenError: Error, Sendable, Equatable {
 /// by their owner. They live in the `tokens` table beside access tokens (kind `personal`, no
 /// session), so one lookup authenticates both.
 struct PersonalTokenStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
 
     /// The most tokens one user may hold at once; a bound on what one account can store.
@@ -105,13 +105,13 @@ struct PersonalTokenStore: Sendable {
 
     /// Revokes every live personal token of `userID`, inside the caller's transaction (a
     /// password change or a disabled account ends them with it).
-    static func revokeAll(of userID: Int64, in db: Database, now: Int64) throws {
+    static func revokeAll(of userID: Int64, in db: some SQLConnection, now: Int64) throws {
         try db.run("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL", now, userID)
     }
 
     /// Deletes every personal token of `userID`, inside the caller's transaction (the account
     /// is being deleted).
-    static func deleteAll(of userID: Int64, in db: Database) throws {
+    static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try db.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'personal'", userID)
     }
 }

@@ -68,7 +68,7 @@ enum PublicationToken {
 /// revokes it, it expires, or the note is deleted (see `ServerSchema.publicationsV9`, whose
 /// trigger ends it with the note). The only owner of the `publications` table.
 struct PublicationStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
 
     /// The longest lifetime a link may ask for: ten years, as for personal tokens.

@@ -27,12 +27,22 @@ protocol SQLRow {
 protocol SQLConnection: AnyObject {
     associatedtype Row: SQLRow
 
+    /// Which database answers: for the few statements the two spell differently.
+    var dialect: SQLDialect { get }
+
+    /// Runs statements without values (schema changes, pragmas); nothing from outside in `sql`.
+    func execute(_ sql: String) throws
+
     /// Runs a write with bound values; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ values: any SQLBindable...) throws -> Int
 
     /// Every row of a query, each mapped by `row` while it is current.
     func query<T>(_ sql: String, _ values: [any SQLBindable], row: (Row) throws -> T) throws -> [T]
+
+    /// Visits the rows of a query in order while `body` returns true: SQLite steps its
+    /// statement, so rows past the stop are never read.
+    func each(_ sql: String, _ values: [any SQLBindable], _ body: (Row) throws -> Bool) throws
 
     /// The first row of a query, or `nil`.
     func first<T>(_ sql: String, _ values: [any SQLBindable], row: (Row) throws -> T) throws -> T?
@@ -48,7 +58,18 @@ protocol SQLConnection: AnyObject {
     func transaction<T>(_ body: () throws -> T) throws -> T
 }
 
+/// The two databases the stores run on, for the statements they spell differently.
+enum SQLDialect: Sendable {
+    case sqlite
+    case postgres
+}
+
 extension SQLConnection {
+    /// `max(a, b)` of two values: SQLite's scalar `max`, PostgreSQL's `GREATEST`.
+    func greatest(_ a: String, _ b: String) -> String {
+        dialect == .sqlite ? "max(\(a), \(b))" : "GREATEST(\(a), \(b))"
+    }
+
     /// Every row of a query without parameters.
     func query<T>(_ sql: String, row: (Row) throws -> T) throws -> [T] {
         try query(sql, [], row: row)

@@ -58,7 +58,7 @@ extension SessionStore {
     /// caller's transaction (a password change or a disabled account ends them with it).
     /// - Returns: how many sessions were ended.
     @discardableResult
-    static func revokeAll(of userID: Int64, in db: Database, now: Int64) throws -> Int {
+    static func revokeAll(of userID: Int64, in db: some SQLConnection, now: Int64) throws -> Int {
         let count = try db.run("UPDATE sessions SET revoked_at = ?, successor_box = NULL WHERE user_id = ? AND revoked_at IS NULL", now, userID)
         try db.run("""
             UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND kind = 'access' AND revoked_at IS NULL
@@ -68,7 +68,7 @@ extension SessionStore {
 
     /// Deletes every session of `userID`, with its spent refresh tokens and access tokens,
     /// inside the caller's transaction (the account is being deleted).
-    static func deleteAll(of userID: Int64, in db: Database) throws {
+    static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try db.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'access'", userID)
         try db.run("DELETE FROM spent_refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)", userID)
         try db.run("DELETE FROM sessions WHERE user_id = ?", userID)

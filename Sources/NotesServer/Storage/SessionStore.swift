@@ -35,7 +35,7 @@ enum SessionError: Error, Sendable, Equatable {
 /// stored is usable without the spent token itself, and the sealed answer is deleted when the
 /// grace window ends.
 struct SessionStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
     let lifetimes: TokenLifetimes
 
@@ -60,7 +60,7 @@ struct SessionStore: Sendable {
             s.refresh_hash, s.previous_refresh_hash, s.previous_rotated_at, s.successor_box
             """
 
-        init(_ row: Statement) {
+        init(_ row: any SQLRow) {
             id = row.int64(0)
             userID = row.int64(1)
             createdAt = row.int64(2)
@@ -87,11 +87,11 @@ struct SessionStore: Sendable {
                let replaced = try session(of: userID, holding: TokenKind.digest(replacedRefreshToken), db) {
                 try revoke(db, sessionID: replaced, now: now)
             }
-            try db.run("""
+            let sessionID = try db.scalarInt("""
                 INSERT INTO sessions (user_id, device, created_at, last_used_at, refresh_hash, refresh_issued_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, userID, device, now, now, TokenKind.digest(refresh), now)
-            let access = try issueAccess(db, userID: userID, sessionID: db.lastInsertRowID, now: now)
+                VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                """, [userID, device, now, now, TokenKind.digest(refresh), now]) ?? 0
+            let access = try issueAccess(db, userID: userID, sessionID: sessionID, now: now)
             return IssuedTokens(accessToken: access, accessExpiresIn: lifetimes.accessSeconds, refreshToken: refresh)
         }
     }
@@ -151,7 +151,7 @@ struct SessionStore: Sendable {
     }
 
     /// The id of `userID`'s session whose current, previous or a spent refresh token has `digest`.
-    private func session(of userID: Int64, holding digest: [UInt8], _ db: Database) throws -> Int64? {
+    private func session(of userID: Int64, holding digest: [UInt8], _ db: some SQLConnection) throws -> Int64? {
         try db.scalarInt("""
             SELECT id FROM sessions WHERE user_id = ?1 AND (refresh_hash = ?2 OR previous_refresh_hash = ?2)
             UNION SELECT t.session_id FROM spent_refresh_tokens t JOIN sessions s ON s.id = t.session_id
@@ -159,13 +159,13 @@ struct SessionStore: Sendable {
             """, [userID, digest])
     }
 
-    private func revoke(_ db: Database, sessionID: Int64, now: Int64) throws {
+    private func revoke(_ db: some SQLConnection, sessionID: Int64, now: Int64) throws {
         try db.run("UPDATE sessions SET revoked_at = ?, successor_box = NULL WHERE id = ? AND revoked_at IS NULL", now, sessionID)
         try db.run("UPDATE tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL", now, sessionID)
     }
 
     /// Why a session may not refresh, or `nil` when it may.
-    private func check(_ db: Database, _ session: SessionRow, now: Int64) throws -> SessionError? {
+    private func check(_ db: some SQLConnection, _ session: SessionRow, now: Int64) throws -> SessionError? {
         if session.revoked { return .invalidGrant("The session was ended. Sign in again.") }
         if session.userDisabled { return .invalidGrant("The account is disabled.") }
         if isExpired(createdAt: session.createdAt, lastUsedAt: session.lastUsedAt, now: now) {
@@ -177,13 +177,13 @@ struct SessionStore: Sendable {
 
     /// Spends the session's current token `spent` and issues the next pair, keeping that answer
     /// sealed under `spent` for replays within the grace window.
-    private func rotate(_ db: Database, _ session: SessionRow, spent: String, spentDigest: [UInt8], now: Int64) throws -> IssuedTokens {
+    private func rotate(_ db: some SQLConnection, _ session: SessionRow, spent: String, spentDigest: [UInt8], now: Int64) throws -> IssuedTokens {
         let refresh = TokenKind.refresh.makeSecret()
         let access = try issueAccess(db, userID: session.userID, sessionID: session.id, now: now)
         let box = lifetimes.refreshGraceSeconds > 0
             ? SecretBox.seal(Array((refresh + access).utf8), key: SecretBox.key(fromSecret: spent, context: Self.successorKeyContext))
             : nil
-        try db.run("INSERT OR IGNORE INTO spent_refresh_tokens (hash, session_id, spent_at) VALUES (?, ?, ?)", spentDigest, session.id, now)
+        try db.run("INSERT INTO spent_refresh_tokens (hash, session_id, spent_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", spentDigest, session.id, now)
         try db.run("""
             UPDATE sessions SET refresh_hash = ?, refresh_issued_at = ?, previous_refresh_hash = ?, previous_rotated_at = ?,
                 successor_box = ?, last_used_at = ?
@@ -194,7 +194,7 @@ struct SessionStore: Sendable {
 
     /// The tokens the last rotation answered, opened with the spent token `spent`; `nil` when
     /// there is no sealed answer (a rotation made before this was kept) or it does not open.
-    private func replayedAnswer(_ db: Database, _ session: SessionRow, spent: String, now: Int64) throws -> IssuedTokens? {
+    private func replayedAnswer(_ db: some SQLConnection, _ session: SessionRow, spent: String, now: Int64) throws -> IssuedTokens? {
         guard let box = session.successorBox,
               let plain = SecretBox.open(box, key: SecretBox.key(fromSecret: spent, context: Self.successorKeyContext)),
               plain.count == 2 * TokenKind.secretLength else { return nil }
@@ -209,12 +209,12 @@ struct SessionStore: Sendable {
 
     /// Deletes the sealed answers of rotations whose grace window has ended: past it a replay
     /// revokes the session, so nothing may be kept that a spent token could open.
-    func forgetEndedGrace(_ db: Database, now: Int64) throws {
+    func forgetEndedGrace(_ db: some SQLConnection, now: Int64) throws {
         try db.run("UPDATE sessions SET successor_box = NULL WHERE successor_box IS NOT NULL AND previous_rotated_at < ?",
                    now - Int64(lifetimes.refreshGraceSeconds) * 1000)
     }
 
-    private func issueAccess(_ db: Database, userID: Int64, sessionID: Int64, now: Int64) throws -> String {
+    private func issueAccess(_ db: some SQLConnection, userID: Int64, sessionID: Int64, now: Int64) throws -> String {
         let secret = TokenKind.access.makeSecret()
         try db.run("""
             INSERT INTO tokens (id, hash, kind, user_id, session_id, scope, created_at, expires_at)

@@ -16,18 +16,19 @@ extension UserStore {
     }
 
     /// Inserts a user named `baseName`, or `baseName-2`, `-3`, … when taken, inside `db`'s transaction.
-    static func insertUnique(baseName: String, passwordHash: String, in db: Database, now: Int64) throws -> UserRecord {
+    static func insertUnique(baseName: String, passwordHash: String, in db: some SQLConnection, now: Int64) throws -> UserRecord {
         for attempt in 1...1000 {
             let name = attempt == 1 ? baseName : "\(baseName)-\(attempt)"
             if try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [key(name)]) != nil { continue }
-            try db.run("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)", name, key(name), passwordHash, now)
-            return UserRecord(id: db.lastInsertRowID, username: name, passwordHash: passwordHash, disabled: false, createdAt: now)
+            let id = try db.scalarInt("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                                      [name, key(name), passwordHash, now]) ?? 0
+            return UserRecord(id: id, username: name, passwordHash: passwordHash, disabled: false, createdAt: now)
         }
         throw UserStoreError.exists(baseName)
     }
 
     /// The account `id`, read inside a transaction another store runs.
-    static func find(id: Int64, in db: Database) throws -> UserRecord? {
+    static func find(id: Int64, in db: some SQLConnection) throws -> UserRecord? {
         try db.first("SELECT id, username, password_hash, disabled, created_at FROM users WHERE id = ?", [id]) {
             UserRecord(id: $0.int64(0), username: $0.string(1), passwordHash: $0.string(2), disabled: $0.bool(3), createdAt: $0.int64(4))
         }

@@ -15,7 +15,7 @@ struct UserRecord: Sendable {
 
 /// Accounts: creation, lookup, password changes and disabling.
 struct UserStore: Sendable {
-    let database: DatabaseQueue
+    let database: ServerDatabase
     let clock: ServerClock
 
     /// The longest accepted username, in bytes.
@@ -62,8 +62,9 @@ struct UserStore: Sendable {
         let now = clock.now()
         return try database.write { db in
             if try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [key]) != nil { throw UserStoreError.exists(username) }
-            try db.run("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)", username, key, passwordHash, now)
-            return UserRecord(id: db.lastInsertRowID, username: username, passwordHash: passwordHash, disabled: false, createdAt: now)
+            let id = try db.scalarInt("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                                      [username, key, passwordHash, now]) ?? 0
+            return UserRecord(id: id, username: username, passwordHash: passwordHash, disabled: false, createdAt: now)
         }
     }
 
@@ -154,12 +155,12 @@ struct UserStore: Sendable {
 
     /// Ends every session, access token and personal token of `userID`: whoever held one must
     /// sign in again.
-    private static func revokeEverything(of userID: Int64, in db: Database, now: Int64) throws {
+    private static func revokeEverything(of userID: Int64, in db: some SQLConnection, now: Int64) throws {
         try SessionStore.revokeAll(of: userID, in: db, now: now)
         try PersonalTokenStore.revokeAll(of: userID, in: db, now: now)
     }
 
-    private static func record(_ row: Statement) -> UserRecord {
+    private static func record(_ row: any SQLRow) -> UserRecord {
         UserRecord(id: row.int64(0), username: row.string(1), passwordHash: row.string(2), disabled: row.bool(3), createdAt: row.int64(4))
     }
 }

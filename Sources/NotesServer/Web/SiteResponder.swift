@@ -22,4 +22,8 @@ struct SiteResponder: HTTPResponder {
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         WebApp.owns(path: head.path) ? web.admitBody(of: head) : api.admitBody(of: head)
     }
+
+    func refusal(_ error: HTTPError, for head: HTTPRequest) -> HTTPResponse {
+        WebApp.owns(path: head.path) ? web.refusal(error, for: head) : api.refusal(error, for: head)
+    }
 }

@@ -102,6 +102,23 @@ struct WebApp: Sendable {
         return .accept(maxBytes: session == nil ? openBodyLimit : .max)
     }
 
+    /// A request refused for its body before it was read, as a page: above all an upload larger
+    /// than the server reads, which says so and names the limit in words a person reads.
+    func refusal(_ error: HTTPError, for head: HTTPRequest) -> HTTPResponse {
+        let session = try? currentSession(head)
+        guard error.status == 413 else { return errorPage(for: error, request: head, session: session) }
+        let message: String
+        if session == nil {
+            message = "This form is larger than the server takes from someone who is not signed in. Sign in, then send it again."
+        } else if head.path == "/upload" {
+            let limit = FilePages(services: services).uploadLimit
+            message = "This file is too large to upload: a file may have at most \(WebFormat.size(limit)). Nothing was stored."
+        } else {
+            message = "This form is too large: the server reads at most \(WebFormat.size(services.maxRequestBytes)) at once. Nothing was saved."
+        }
+        return errorPage(for: HTTPError(413, code: error.code, message: message), request: head, session: session)
+    }
+
     private func route(_ request: HTTPRequest, session: BrowserSession?) throws -> HTTPOutcome {
         guard let (route, parameters) = match(request) else {
             throw allowedMethods(request.path).isEmpty ? HTTPError.notFound("There is no page at this address.")

@@ -103,10 +103,11 @@ enum WebFormat {
         bytes < 1024 ? "\(bytes) B" : bytes < 1024 * 1024 ? "\(bytes / 1024) KB" : "\(bytes / (1024 * 1024)) MB"
     }
 
-    /// A note's title from its path: the file name without `.md`.
+    /// A note's title from its path: the file name without its note extension (`.md`, `.markdown`).
     static func title(ofPath path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+        let stem = EntryKind.droppingNoteExtension(name)
+        return stem.isEmpty ? name : stem
     }
 
     /// The folder part of a path (`a/b` for `a/b/c.md`), empty at the top.

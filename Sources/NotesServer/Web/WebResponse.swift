@@ -20,6 +20,7 @@ enum WebResponse {
         let heading: String = switch error.status {
         case 404: "Not found"
         case 403: "Not allowed"
+        case 413: "Too large"
         case 429: "Too many requests"
         case 400..<500: "Something is wrong with that request"
         default: "Something went wrong"

@@ -101,11 +101,12 @@ extension APIClient {
         try await json(RevisionResource.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions/\(rev)"))
     }
 
-    /// Every page of `GET /v1/trash` (only entries that had `path` when given), most recently deleted first.
+    /// Every page of `GET /v1/trash`, notes and attachments (only entries that had `path` when
+    /// given), most recently deleted first.
     func trash(path: String? = nil) async throws -> [TrashEntry] {
         var entries: [TrashEntry] = [], cursor: String?
         repeat {
-            let query = [("limit", "500")] + (path.map { [("path", $0)] } ?? []) + (cursor.map { [("before", $0)] } ?? [])
+            let query = [("limit", "500"), ("kinds", "note,attachment")] + (path.map { [("path", $0)] } ?? []) + (cursor.map { [("before", $0)] } ?? [])
             let page = try await json(TrashPage.self, APIRequest("GET", "/v1/trash", query: query))
             entries += page.notes
             guard page.nextCursor != cursor else { break }

@@ -10,7 +10,8 @@ struct ExportCommand: Command {
         discussion: """
             Renders every note of DIR (default: the current folder), or with --remote every live
             note of your account on the server, into OUTDIR: one page per note at the mirrored path
-            (a/b.md → a/b.html), index.html listing every note by folder, and style.css. A top-level
+            (a/b.md → a/b.html; a note is a file ending in .md or .markdown in any letter case, so
+            c.Markdown → c.html), index.html listing every note by folder, and style.css. A top-level
             index.md becomes the home page, above the listing. Notes are rendered in safe mode: raw
             HTML is omitted and a link to javascript:, vbscript:, file: or non-image data: renders
             as its text.
@@ -18,8 +19,9 @@ struct ExportCommand: Command {
             Links between notes are rewritten to their pages, and headings get GitHub-style ids, so
             faq.md#networking lands on its heading. Wiki links as Obsidian, Foam and Logseq write them
             work too: [[Note]], [[Note|label]], [[folder/Note#Heading]], and ![[image.png]] embeds
-            (an image shows, any other file is linked). They resolve by file name, .md implied, the
-            shortest path winning when several files share a name; --commonmark leaves them as text.
+            (an image shows, any other file is linked). They resolve by file name, .md (else .markdown)
+            implied, the shortest path winning when several files share a name; --commonmark leaves
+            them as text.
             Every file of DIR that a note links to or embeds (images, PDFs) is copied to the same
             place in OUTDIR, or every file with --all-files. A link to a missing note or file, or a
             wiki link that names none, is reported on stderr (an error with --strict). Conflict copies

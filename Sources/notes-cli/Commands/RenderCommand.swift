@@ -13,8 +13,8 @@ struct RenderCommand: Command {
 
             Given a FILE, wiki links ([[Note]], [[Note|label]], [[folder/Note#Heading]], ![[image.png]])
             are resolved as Obsidian does, against the notes folder holding FILE (the nearest folder
-            above it with a .notes folder, else FILE's own folder): by file name, .md implied, the
-            shortest path winning. They become relative links to the files (Note.md#heading); one that
+            above it with a .notes folder, else FILE's own folder): by file name, .md (else .markdown)
+            implied, the shortest path winning. They become relative links to the files (Note.md#heading); one that
             names no file is its plain text, with a warning on stderr. From stdin, or with
             --commonmark, [[...]] stays text: pure CommonMark.
             """,

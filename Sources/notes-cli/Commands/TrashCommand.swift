@@ -2,17 +2,22 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 
-/// `notes trash`: deleted notes the server still keeps, and when each will be purged.
+/// `notes trash`: deleted notes and attachments the server still keeps, and when each will be purged.
 struct TrashCommand: Command {
     static let spec = CommandSpec(
-        "trash", abstract: "List deleted notes that can still be restored",
+        "trash", abstract: "List deleted notes and attachments that can still be restored",
         discussion: """
-            Lists the deleted notes the server still keeps, most recently deleted first: when each
-            was deleted, when the server will purge it for good (its tombstone retention), its
-            last size in bytes and its path. Bring one back with `notes restore PATH`.
+            Lists the deleted notes and attachments the server still keeps, most recently deleted
+            first: when each was deleted, when the server will purge it for good (its tombstone
+            retention), its last size in bytes, its path and its kind (note or attachment, last, so
+            scripts reading the first four columns keep working). On a terminal with a header and
+            aligned columns, elsewhere tab-separated without a header. Bring one back with
+            `notes restore PATH`.
             """,
         options: [
-            .flag("json", help: "Print {\"notes\": [{\"id\", \"path\", \"rev\", \"last_rev\", \"size\", \"deleted_at\", \"purge_at\"}]}"),
+            .flag("json", help: """
+                Print {"notes": [{"id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at", "kind"}]}
+                """),
         ] + CommandSupport.accountOptions,
         epilogue: "Exit codes: 0 listed, 4 sign-in required, 5 server unreachable.")
 
@@ -41,11 +46,13 @@ struct TrashCommand: Command {
             terminal.printError("notes trash: no deleted notes are kept")
             return .success
         }
-        var lines = terminal.stdoutIsTTY ? "DELETED\tPURGED AFTER\tSIZE\tPATH\n" : ""
+        // Server text with control characters made visible, as `notes ls` shows it.
+        var table = TextTable(header: ["DELETED", "PURGED AFTER", "SIZE", "PATH", "KIND"])
         for entry in entries {
-            lines += "\(HistoryTarget.shortTime(entry.deletedAt))\t\(HistoryTarget.shortTime(entry.purgeAt))\t\(entry.size)\t\(entry.path)\n"
+            table.append([HistoryTarget.shortTime(entry.deletedAt), HistoryTarget.shortTime(entry.purgeAt), String(entry.size),
+                          Terminal.printable(entry.path), entry.kind.rawValue])
         }
-        terminal.write(lines)
+        terminal.write(table.render(forTerminal: terminal.stdoutIsTTY))
         return .success
     }
 }

@@ -60,7 +60,7 @@ struct LocalFolderSource: ExportSource {
         var seenFiles: Set<String> = []
         for entry in listing.entries {
             let url = root.appendingPathComponent(entry.path)
-            guard entry.path.hasSuffix(NotePath.fileExtension) else {
+            guard EntryKind(path: entry.path) == .note else {
                 let path = entry.path.precomposedStringWithCanonicalMapping
                 if !ignore.isIgnored(path), seenFiles.insert(path).inserted {
                     result.files.append(ExportFile(path: path, source: url))

@@ -4,7 +4,8 @@ import NotesCore
 /// Turns links between notes into links between exported pages.
 ///
 /// A relative destination (resolved against the linking note's folder, or against the notes
-/// root when it starts with `/`) that names a note, `other.md#part` or `../b/c.md?x`, becomes
+/// root when it starts with `/`) that names a note (any note extension, as `EntryKind` says),
+/// `other.md#part`, `../b/c.markdown?x`, becomes
 /// the relative href of that note's page with the query and fragment kept. One that names a
 /// folder holding notes (`sub/`, `..`) becomes that folder's heading on the index page.
 /// A fragment of a link to a note is made the heading id export gives (`#Some%20Heading` →
@@ -31,6 +32,8 @@ struct LinkRewriter: Sendable {
     }
 
     private let notes: Set<String>
+    /// The page of each note.
+    private let pages: Set<String>
     private let folders: Set<String>
     private let files: Set<String>
 
@@ -47,6 +50,7 @@ struct LinkRewriter: Sendable {
             }
         }
         self.notes = notes
+        self.pages = Set(notes.map(SitePaths.page(forNoteAt:)))
         self.folders = folders
     }
 
@@ -60,7 +64,7 @@ struct LinkRewriter: Sendable {
         let rawPath = String(destination[..<pathEnd])
         let suffix = String(destination[pathEnd...])
         guard !rawPath.isEmpty, let decoded = SitePaths.percentDecode(rawPath) else { return .keep }
-        let isNoteLink = decoded.hasSuffix(NotePath.fileExtension)
+        let isNoteLink = EntryKind(path: decoded) == .note
         guard let resolved = Self.resolve(decoded, from: note.folder) else {
             return .missing(reason: "it points outside the notes folder")
         }
@@ -68,8 +72,7 @@ struct LinkRewriter: Sendable {
         let page = SitePaths.page(for: note)
         if isNoteLink {
             guard notes.contains(target) else { return .missing(reason: "there is no note \(target)") }
-            let targetPage = String(target.dropLast(NotePath.fileExtension.count)) + ".html"
-            return .rewrite(SitePaths.href(from: page, to: targetPage) + Self.headingSuffix(suffix))
+            return .rewrite(SitePaths.href(from: page, to: SitePaths.page(forNoteAt: target)) + Self.headingSuffix(suffix))
         }
         if folders.contains(target) {
             let index = SitePaths.href(from: page, to: SitePaths.index)
@@ -77,8 +80,7 @@ struct LinkRewriter: Sendable {
         }
         if files.contains(target) { return .file(target) }
         // A link written to the site itself (the index, the stylesheet, another note's page).
-        if target == SitePaths.index || target == SitePaths.stylesheet
-            || (target.hasSuffix(".html") && notes.contains(String(target.dropLast(5)) + NotePath.fileExtension)) {
+        if target == SitePaths.index || target == SitePaths.stylesheet || pages.contains(target) {
             return .keep
         }
         return .missing(reason: "there is no file \(target)")

@@ -28,7 +28,7 @@ struct RemoteSource: ExportSource {
         for change in latest where !change.deleted {
             let path: NotePath
             do {
-                // Pages are made from `.md` notes, as from a folder (where a `.markdown` file is a file).
+                // A note's path must name a note (`.md`, `.markdown`, any case), as a folder's would.
                 path = change.kind == .attachment ? try NotePath(entry: change.path) : try NotePath(change.path)
             } catch {
                 skipped.append("\(Terminal.printable(change.path)): the server sent a path that is not a valid note path (\(error)); refused")

@@ -75,6 +75,8 @@ struct SiteBuilder: Sendable {
         var linkedFiles: Set<String> = allFiles ? Set(filesByPath.keys) : []
         var entries: [SiteIndex.Entry] = []
         var homeNote: RenderedMarkdown?
+        // `a.md` and `a.markdown` would both be `a.html`.
+        var pageOwners: [String: NotePath] = [:]
         files.reserveCapacity(notes.count + 2)
         entries.reserveCapacity(notes.count)
         for note in notes {
@@ -102,6 +104,9 @@ struct SiteBuilder: Sendable {
             let title = rendered.title(orFileName: note.path.fileName)
             entries.append(SiteIndex.Entry(path: note.path, title: title))
             let pagePath = SitePaths.page(for: note.path)
+            if let other = pageOwners.updateValue(note.path, forKey: pagePath) {
+                throw .failure("\(other) and \(note.path) would both be exported as \(pagePath); rename one of them")
+            }
             // A top-level index.md is the home page: its page is the index, with the listing under it.
             if pagePath == SitePaths.index {
                 homeNote = rendered

@@ -9,9 +9,14 @@ enum SitePaths {
     /// The one stylesheet.
     static let stylesheet = "style.css"
 
-    /// `a/b.md` → `a/b.html`.
+    /// `a/b.md` → `a/b.html`, and so for every note extension (`a/b.Markdown` → `a/b.html`).
     static func page(for note: NotePath) -> String {
-        String(note.value.dropLast(NotePath.fileExtension.count)) + ".html"
+        page(forNoteAt: note.value)
+    }
+
+    /// The page of the note at `path` (a path `EntryKind` calls a note).
+    static func page(forNoteAt path: String) -> String {
+        EntryKind.droppingNoteExtension(path) + ".html"
     }
 
     /// The href from the page at `from` to the file at `to` (both site paths, `/`-separated).

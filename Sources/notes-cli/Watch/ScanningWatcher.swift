@@ -63,9 +63,10 @@ final class ScanningWatcher: FolderWatcher {
         }
     }
 
-    /// Every note file with its metadata, or nil when the folder cannot be walked right now.
+    /// Every file with its metadata (notes of every extension and attachments: sync carries
+    /// them all), or nil when the folder cannot be walked right now.
     private func walk() -> [String: FileStat]? {
-        guard let listing = try? FolderWalker(root: root).walk() else { return nil }
+        guard let listing = try? FolderWalker(root: root, fileSuffix: "").walk() else { return nil }
         var files: [String: FileStat] = [:]
         for entry in listing.entries {
             files[entry.path] = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,

@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import Testing
+@testable import NotesServer
 
 /// Spoofable names (text-direction controls, invisible characters, segments with outer
 /// spaces) are refused for new paths, over real HTTP, while notes already stored under such a
@@ -64,9 +65,9 @@ struct NewPathRulesTests {
             // What an older server stored: the same note under a path the rule now refuses.
             let legacy = try NotePath("old\u{202E}name .md")
             #expect(legacy.newNoteProblem != nil)
-            let database = try Database(path: server.databasePath)
-            try database.run("UPDATE notes SET path = ?, path_key = ? WHERE id = ?", legacy.value, legacy.collisionKey, note.id.value)
-            try database.close()
+            let database = try DirectDatabase(server.databaseLocation)
+            try database.db.run("UPDATE notes SET path = ?, path_key = ? WHERE id = ?", legacy.value, legacy.collisionKey, note.id.value)
+            database.close()
 
             let read = try await api.send("GET", "/v1/notes/\(note.id)")
             #expect(read.status == 200)

@@ -8,7 +8,7 @@ import Testing
 /// from before the server recorded it come through the migration and show none.
 @Suite("Revision devices")
 struct RevisionDeviceTests {
-    @Test func revisionsFromBeforeTheMigrationShowNoDeviceAndNewOnesShowTheSessions() async throws {
+    @Test(.sqliteOnly) func revisionsFromBeforeTheMigrationShowNoDeviceAndNewOnesShowTheSessions() async throws {
         let folder = try TemporaryDirectory("notes-device-migration")
         defer { folder.remove() }
         let path = folder.appending("notes.sqlite").path

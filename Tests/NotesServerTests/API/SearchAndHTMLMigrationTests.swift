@@ -10,7 +10,7 @@ import Testing
 /// renderings made again, and stay searchable as notes change afterwards.
 @Suite("Search index and rendered HTML: upgrade from version 4")
 struct SearchAndHTMLMigrationTests {
-    @Test func notesIndexedBeforeTheUpgradeStaySearchableOldRenderingsAreRemadeAndEditsReindex() async throws {
+    @Test(.sqliteOnly) func notesIndexedBeforeTheUpgradeStaySearchableOldRenderingsAreRemadeAndEditsReindex() async throws {
         let folder = try TemporaryDirectory("notes-search-migration")
         defer { folder.remove() }
         let path = folder.appending("notes.sqlite").path

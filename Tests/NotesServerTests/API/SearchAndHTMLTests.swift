@@ -94,13 +94,13 @@ struct SearchAndHTMLTests {
     @Test func htmlRenderedAtFirstReadIsKeptForItsRevisionOnlyAndFollowsEveryEdit() async throws {
         try await withAPIServer { server, api in
             let note = try await api.create("kept.md", "# First\n")
-            #expect(try TrashAndPurgeTests.keptRenderings(server.databasePath) == 0, "a write renders nothing")
+            #expect(try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 0, "a write renders nothing")
             #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1>First</h1>\n")
-            #expect(try await waitUntil { try TrashAndPurgeTests.keptRenderings(server.databasePath) == 1 }, "the first read keeps its rendering")
+            #expect(try await waitUntil { try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 1 }, "the first read keeps its rendering")
             #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1>First</h1>\n", "the kept copy is served")
 
             let edited = try await api.update(note, content: "# Second\n")
-            #expect(try TrashAndPurgeTests.keptRenderings(server.databasePath) == 0, "an edit drops the old revision's rendering")
+            #expect(try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 0, "an edit drops the old revision's rendering")
             let fresh = try await api.send("GET", "/v1/notes/\(note.id)/html")
             #expect(fresh.text == "<h1>Second</h1>\n" && fresh.header("ETag") == "\"\(edited.rev)\"")
         }

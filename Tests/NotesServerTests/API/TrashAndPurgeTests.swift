@@ -54,7 +54,7 @@ struct TrashAndPurgeTests {
             #expect(try await api.send("GET", "/v1/search", query: [("q", secret)]).decode(SearchResults.self).results.count == 1)
             // Rendered HTML is kept once read: it must go with the note too.
             #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text.contains(secret))
-            #expect(try await waitUntil { try Self.keptRenderings(server.databasePath) == 1 }, "the rendered HTML is kept")
+            #expect(try await waitUntil { try Self.keptRenderings(server.databaseLocation) == 1 }, "the rendered HTML is kept")
 
             #expect(try await api.send("POST", "/v1/notes/\(note.id)/purge").status == 428)
             let stale = try await api.send("POST", "/v1/notes/\(note.id)/purge", headers: ["If-Match": "\"\(note.rev)\""])
@@ -79,20 +79,19 @@ struct TrashAndPurgeTests {
             #expect(again.status == 200, "a retried purge answers as the first")
             #expect(try again.decode(PurgeResult.self).purgedRevisions == 0)
 
-            // Not a byte of it is left in the database or its write-ahead log.
-            let files = ["notes.sqlite", "notes.sqlite-wal"].map { server.directory.appending($0).path }
-            let bytes = files.compactMap { FileManager.default.contents(atPath: $0) }.reduce(Data(), +)
+            // Not a byte of it is left in the database (on SQLite: its file and write-ahead log).
+            let bytes = try await server.database.storedBytes()
             #expect(bytes.range(of: Data("keepmevisible".utf8)) != nil, "the scan sees what is kept")
-            #expect(bytes.range(of: Data(secret.utf8)) == nil, "the purged text is still in the database files")
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "the purged text is still in the database")
             #expect(other.deleted == false)
         }
     }
 
-    /// How many renderings the server keeps, read from a second connection.
-    static func keptRenderings(_ databasePath: String) throws -> Int64 {
-        let database = try Database(path: databasePath)
-        defer { try? database.close() }
-        return try database.scalarInt("SELECT count(*) FROM rendered_html") ?? -1
+    /// How many renderings the server keeps, read from a second connection to `database` (a `--db` value).
+    static func keptRenderings(_ database: String) throws -> Int64 {
+        let connection = try DirectDatabase(database)
+        defer { connection.close() }
+        return try connection.db.scalarInt("SELECT count(*) FROM rendered_html") ?? -1
     }
 
     @Test func purgeOfADeletedNoteKeepsItsDeletionAndNeedsAWriteToken() async throws {

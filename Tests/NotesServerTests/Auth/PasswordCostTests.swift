@@ -38,18 +38,18 @@ struct PasswordCostTests {
     func signInUpgradesLegacyHash() async throws {
         try await AuthFixture.withServer { server, client in
             let before = try await client.signIn()
-            let database = try Database(path: server.databasePath)
-            try database.run("UPDATE users SET password_hash = ? WHERE username = ?", Self.legacyHash, AuthFixture.username)
+            let database = try DirectDatabase(server.databaseLocation)
+            defer { database.close() }
+            try database.db.run("UPDATE users SET password_hash = ? WHERE username = ?", Self.legacyHash, AuthFixture.username)
 
             #expect(try await client.login(AuthFixture.username, Self.legacyPassword).status == 200)
-            let stored = try #require(try database.scalarString("SELECT password_hash FROM users WHERE username = ?", [AuthFixture.username]))
+            let stored = try #require(try database.db.scalarString("SELECT password_hash FROM users WHERE username = ?", [AuthFixture.username]))
             #expect(stored.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"), "still \(stored)")
             #expect(PasswordHash.verify(Self.legacyPassword, against: stored))
             // Not a password change: the session from before is still signed in.
             #expect(try await client.me(before.accessToken).status == 200)
             #expect(try await client.login(AuthFixture.username, Self.legacyPassword).status == 200)
             #expect(try await client.login(AuthFixture.username, "wrong password").status == 401)
-            try database.close()
         }
     }
 

@@ -11,7 +11,7 @@ struct RefreshReplayTests {
     @Test("20 concurrent refreshes with one token, split over two servers sharing a database, all get the same successor pair")
     func concurrentReplaysAcrossServersGetOnePair() async throws {
         try await AuthFixture.withServer { first, client in
-            let second = try await TestServer(database: first.databasePath)
+            let second = try await TestServer(database: first.databaseLocation)
             let secondClient = TestAPIClient(second)
             do {
                 let tokens = try await client.signIn(device: "laptop")

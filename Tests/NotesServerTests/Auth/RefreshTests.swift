@@ -108,14 +108,12 @@ struct RefreshTests {
         try await AuthFixture.withServer(["--access-token-ttl", "1"]) { server, client in
             let tokens = try await client.signIn()
             _ = try await client.refresh(try #require(tokens.refreshToken))
-            var options = Database.Options()
-            options.readOnly = true
-            let database = try Database(path: server.databasePath, options: options)
-            let count = { try database.scalarInt("SELECT count(*) FROM tokens WHERE kind = 'access'") ?? -1 }
+            let database = try DirectDatabase(server.databaseLocation)
+            defer { database.close() }
+            let count = { try database.db.scalarInt("SELECT count(*) FROM tokens WHERE kind = 'access'") ?? -1 }
             #expect(try count() == 2)
             // Kept a few seconds after expiry (so clients hear "expired"), then purged.
             #expect(try await AuthFixture.eventually(timeout: 20) { try count() == 0 })
-            try database.close()
         }
     }
 }

@@ -49,7 +49,7 @@ struct DeviceAuthorizationTests {
                 try db.query("SELECT device_code_hash, user_code_hash FROM device_codes") { [$0.bytes(0), $0.bytes(1)] }
             }
             #expect(stored.count == 1 && stored[0].allSatisfy { $0.count == 32 })
-            let file = try Data(contentsOf: URL(fileURLWithPath: app.databasePath)) + ((try? Data(contentsOf: URL(fileURLWithPath: app.databasePath + "-wal"))) ?? Data())
+            let file = try await app.storedBytes()
             #expect(file.range(of: Data(codes.deviceCode.utf8)) == nil && file.range(of: Data(codes.userCode.replacingOccurrences(of: "-", with: "").utf8)) == nil)
         }
     }

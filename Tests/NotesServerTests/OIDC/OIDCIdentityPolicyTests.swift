@@ -21,7 +21,7 @@ struct OIDCIdentityPolicyTests {
     static func withStores(_ body: (IdentityStore, UserStore) throws -> Void) throws {
         let directory = try TemporaryDirectory("notes-oidc-db")
         defer { directory.remove() }
-        let database = try openDatabase(at: directory.appending("notes.sqlite").path)
+        let database = ServerDatabase.sqlite(try openDatabase(at: directory.appending("notes.sqlite").path))
         try body(IdentityStore(database: database, clock: ServerClock()), UserStore(database: database, clock: ServerClock()))
     }
 

@@ -13,7 +13,7 @@ struct ServeLifecycleTests {
         #expect(server.log.contains("shutting down on SIGTERM"))
     }
 
-    @Test("after a graceful stop the database is whole and keeps what was written")
+    @Test("after a graceful stop the database is whole and keeps what was written", .sqliteOnly)
     func gracefulStopLeavesAHealthyDatabase() async throws {
         let server = try await TestServer()
         try await server.addUser("alice", password: TestAccount.password)

@@ -11,7 +11,7 @@ import Testing
 /// connection), no mount needed. The test plays "other files on the same disk": from a second
 /// connection it fills the database with a ballast table right up to the limit, then drops the
 /// ballast to give the room back, as an operator deleting files would, without a restart.
-@Suite("notes-server: full and vanished storage")
+@Suite("notes-server: full and vanished storage", .sqliteOnly)
 struct StorageFailureTests {
     static let limit: Int64 = 1 << 20
     static let password = AuthFixture.password
@@ -27,7 +27,7 @@ struct StorageFailureTests {
         let kept = try await api.create("kept.md", "# Kept\nthrough a full disk\n")
         let big = String(repeating: "many words of a long note ", count: 2_600)  // ~66 KB: 16+ pages per copy
 
-        try Self.fillWithBallast(server.databasePath)
+        try Self.fillWithBallast(server.databaseLocation)
 
         let put = try await api.put(NoteID(), path: "big.md", content: big, headers: ["If-None-Match": "*"])
         Self.expectInsufficientStorage(put, "PUT")
@@ -74,7 +74,7 @@ struct StorageFailureTests {
         #expect(try await api.send("GET", "/v1/notes/\(kept.id)", token: personal).status == 200)
 
         // Space returns: every kind of write works again, without a restart.
-        let ballast = try Database(path: server.databasePath)
+        let ballast = try Database(path: server.databaseLocation)
         try ballast.execute("DROP TABLE ballast")
         try ballast.close()
         let again = try await api.put(NoteID(), path: "big.md", content: big, headers: ["If-None-Match": "*"])
@@ -105,7 +105,7 @@ struct StorageFailureTests {
         let api = TestAPIClient(baseURL: server.baseURL, token: session.accessToken)
         let note = try await api.create("doomed.md", "# Written before\n")
 
-        try FileManager.default.removeItem(atPath: server.databasePath)
+        try FileManager.default.removeItem(atPath: server.databaseLocation)
 
         let update = try await api.put(note.id, path: note.path, content: "# Would be lost\n", headers: ["If-Match": "\"\(note.rev)\""])
         #expect(update.status == 503)
@@ -119,7 +119,7 @@ struct StorageFailureTests {
         #expect(try read.decode(NoteResource.self).content == "# Written before\n")
         let logged = try await Self.eventually { server.log.contains("was deleted, moved or replaced while open") }
         #expect(logged, "the log does not say why writes fail: \(server.log)")
-        #expect(server.log.contains(server.databasePath))
+        #expect(server.log.contains(server.databaseLocation))
         let refreshToken = try #require(session.refreshToken)
         #expect(!server.log.contains(session.accessToken) && !server.log.contains(refreshToken))
         }

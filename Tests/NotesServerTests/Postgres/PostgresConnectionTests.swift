@@ -32,14 +32,18 @@ struct PostgresConnectionTests {
         }
     }
 
-    @Test("text with a NUL character is refused, not silently cut short")
-    func nulTextRefused() async throws {
+    @Test("text with U+0000 (which PostgreSQL's text cannot hold) and U+10FFFF comes back exactly, and still matches in SQL")
+    func nulTextRoundTrips() async throws {
         try await withPostgresDatabase { database in
             let db = try database.connect()
             defer { db.close() }
             try db.execute("CREATE TABLE v (t TEXT)")
-            #expect(throws: PostgresError.self) { try db.run("INSERT INTO v VALUES (?)", "before\u{0}after") }
-            #expect(try db.scalarInt("SELECT count(*) FROM v") == 0)
+            let texts = ["before\u{0}after", "\u{10FFFF}0", "\u{0}\u{10FFFF}\u{0}", "plain", "ends with \u{10FFFF}"]
+            for text in texts { try db.run("INSERT INTO v VALUES (?)", text) }
+            #expect(try db.query("SELECT t FROM v") { $0.string(0) } == texts)
+            for text in texts {
+                #expect(try db.scalarInt("SELECT count(*) FROM v WHERE t = ?", [text]) == 1, "\(text.unicodeScalars.map(\.value))")
+            }
         }
     }
 

@@ -76,16 +76,18 @@ struct PostgresURLTests {
         #expect(PostgresPlaceholders.translate("SELECT 1 - ?, 4 / ?") == ("SELECT 1 - $1, 4 / $2", 2))
     }
 
-    @Test("serve and the admin commands answer a PostgreSQL --db with exit 2 and create no file", arguments: [
+    @Test("serve and the admin commands fail on an unreachable PostgreSQL --db without showing its password or creating a file", arguments: [
         ["serve", "--listen", "127.0.0.1:0"], ["user", "list"], ["user", "add", "alice", "--password-stdin"], ["backup", "out.sqlite"],
     ])
-    func postgresNotServedYet(_ command: [String]) async throws {
+    func unreachablePostgres(_ command: [String]) async throws {
         try await withTemporaryDirectory { folder in
-            let url = "postgres://alice:hunter2secret@localhost/notes"
+            let closed = try ClosedPort()
+            let url = "postgres://alice:hunter2secret@127.0.0.1:\(closed.port)/notes"
             let result = try await ProcessRunner.run(BuiltProducts.server, command + ["--db", url], stdin: "password123\n",
                                                      currentDirectory: folder.url)
-            #expect(result.exitCode == 2, "\(result.stderr)")
-            #expect(result.stderr.contains(DatabaseLocation.postgresNotReady), "\(result.stderr)")
+            withExtendedLifetime(closed) {}
+            #expect(result.exitCode == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("127.0.0.1"), "the message names the server: \(result.stderr)")
             #expect(!result.stderr.contains("hunter2secret"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing may be created")
         }

@@ -1,7 +1,8 @@
 // Notes web app: progressive enhancement only. Every page works without this file.
 // Live preview: while typing in the editor, ask the server to render the draft (same safe
-// renderer as saved notes) and show it beside the text. The HTML comes from our own server's
-// safe renderer and is shown in a sandboxed container with the page's strict CSP.
+// renderer and link rewriting as saved notes) and show it beside the text. The HTML comes from
+// our own server's safe renderer and is shown in a sandboxed container with the page's strict CSP.
+// The note's path goes along (a new note's as typed), so relative images resolve from its folder.
 (function () {
   "use strict";
   var editor = document.querySelector("textarea[data-preview-url]");
@@ -9,12 +10,14 @@
   if (editor && preview) {
     var form = editor.form;
     var token = form ? form.querySelector("input[name=csrf]") : null;
+    var pathField = form ? form.querySelector("input[name=path]") : null;
     var timer = null;
     var sequence = 0;
     var render = function () {
       var mine = ++sequence;
       var body = new URLSearchParams();
       body.set("content", editor.value);
+      body.set("path", pathField ? pathField.value : (editor.getAttribute("data-note-path") || ""));
       if (token) body.set("csrf", token.value);
       fetch(editor.getAttribute("data-preview-url"), {
         method: "POST", credentials: "same-origin", body: body,
@@ -31,10 +34,12 @@
     preview.hidden = false;
     var container = editor.closest(".editor");
     if (container) container.classList.add("with-preview");
-    editor.addEventListener("input", function () {
+    var later = function () {
       clearTimeout(timer);
       timer = setTimeout(render, 250);
-    });
+    };
+    editor.addEventListener("input", later);
+    if (pathField) pathField.addEventListener("input", later);
     render();
   }
 })();

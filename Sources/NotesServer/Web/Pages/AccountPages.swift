@@ -1,7 +1,8 @@
 import NotesCore
 
 /// `/account`: the signed-in devices and browsers (end one, or all), personal access tokens
-/// (create, with the secret shown once; revoke) and the password.
+/// (create, with the secret shown once; revoke) and the password (for accounts that have one:
+/// an account made by an identity provider has none, and is not offered a form to change it).
 struct AccountPages: Sendable {
     let services: WebServices
 
@@ -69,6 +70,7 @@ struct AccountPages: Sendable {
             """
         }
         let publications = try services.publications.list(userID: session.userID)
+        let hasPassword = try services.users.find(id: session.userID).map(UserStore.hasPassword) ?? false
         let publicationItems = publications.map { item -> HTML in
             """
             <li><span><a class="title" href="\(WebFormat.notePath(item.noteID))">\(item.path)</a>\
@@ -109,23 +111,43 @@ struct AccountPages: Sendable {
             <p class="muted small">Anyone with a note's link can read it. Links are shown only when made; revoking one ends it at once.</p>
             \(publications.isEmpty ? "<p class=\"empty\">No published notes. Publish one from its page.</p>" : "<ul class=\"list\">\(publicationItems)</ul>" as HTML)
             </section>
-            <section class="card" aria-labelledby="password-heading">
-            <h2 id="password-heading">Change password</h2>
-            <form action="/account/password" method="post">\(WebFormat.csrfField(token))
-            <input type="text" name="username" value="\(session.username)" autocomplete="username" hidden>
-            <label for="current-password">Current password</label>
-            <input type="password" id="current-password" name="current" autocomplete="current-password" required>
-            <label for="new-password">New password</label>
-            <input type="password" id="new-password" name="new" autocomplete="new-password" required minlength="8" aria-describedby="password-hint">
-            <label for="repeat-password">New password again</label>
-            <input type="password" id="repeat-password" name="repeat" autocomplete="new-password" required minlength="8">
-            <p class="hint" id="password-hint">At least 8 characters. Every other session and every personal token is signed out.</p>
-            <div class="form-actions"><button type="submit">Change password</button></div>
-            </form>
-            </section>
+            \(hasPassword ? passwordForm(username: session.username, token: token) : Self.noPassword)
             </div>
             """, status: status)
     }
+
+    private func passwordForm(username: String, token: String) -> HTML {
+        """
+        <section class="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Change password</h2>
+        <form action="/account/password" method="post">\(WebFormat.csrfField(token))
+        <input type="text" name="username" value="\(username)" autocomplete="username" hidden>
+        <label for="current-password">Current password</label>
+        <input type="password" id="current-password" name="current" autocomplete="current-password" required>
+        <label for="new-password">New password</label>
+        <input type="password" id="new-password" name="new" autocomplete="new-password" required minlength="8" aria-describedby="password-hint">
+        <label for="repeat-password">New password again</label>
+        <input type="password" id="repeat-password" name="repeat" autocomplete="new-password" required minlength="8">
+        <p class="hint" id="password-hint">At least 8 characters. Every other session and every personal token is signed out.</p>
+        <div class="form-actions"><button type="submit">Change password</button></div>
+        </form>
+        </section>
+        """
+    }
+
+    /// In place of the password form for an account made by an identity provider: there is no
+    /// password to change (and none to check a change against).
+    private static let noPassword: HTML = """
+        <section class="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <p>\(noPasswordText)</p>
+        </section>
+        """
+
+    private static let noPasswordText = """
+        This account signs in through an identity provider and has no password. \
+        The server's administrator can give it one (notes-server user passwd).
+        """
 
     /// Makes a token and shows its secret this once, in this answer only (never cached).
     private func createToken(_ context: WebContext) throws -> HTTPResponse {
@@ -155,6 +177,10 @@ struct AccountPages: Sendable {
         let current = context.form["current"] ?? "", new = context.form["new"] ?? "", repeated = context.form["repeat"] ?? ""
         func refuse(_ message: String, _ status: Int = 422) throws -> HTTPOutcome {
             .now(try page(context, notice: WebFormat.notice(message, error: true), status: status))
+        }
+        // Checked before the throttle: an account without a password has nothing to guess.
+        guard try services.users.find(id: session.userID).map(UserStore.hasPassword) ?? false else {
+            return try refuse(Self.noPasswordText, 409)
         }
         guard new == repeated else { return try refuse("The two new passwords differ.") }
         guard new.count >= 8 else { return try refuse("A password needs at least 8 characters.") }

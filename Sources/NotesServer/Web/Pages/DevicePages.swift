@@ -21,7 +21,8 @@ struct DevicePages: Sendable {
         // The same database and clock as every other store of the web app.
         devices = DeviceCodeStore(database: services.users.database, clock: services.users.clock)
         throttle = LoginThrottle(limits: .init(perAccountAndAddress: 10, perAddress: 30, windowSeconds: 15 * 60,
-                                               slowdownAfter: 20, maxDelaySeconds: 60), clock: services.users.clock)
+                                               slowdownAfter: 20, maxDelaySeconds: 60), clock: services.users.clock,
+                                 shared: services.users.database.sharedByServers, scope: "device")
     }
 
     func register(in app: inout WebApp) {

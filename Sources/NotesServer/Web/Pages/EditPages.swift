@@ -18,12 +18,30 @@ struct EditPages: Sendable {
         app.add("GET", "/notes/:id/rename") { context in .now(try renameForm(context)) }
         app.add("POST", "/notes/:id/rename") { context in .now(try rename(context)) }
         app.add("POST", "/notes/:id/delete") { context in .now(try delete(context)) }
-        app.add("POST", "/preview") { context in
-            var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
-                                        body: Array(MarkdownRenderer.safe.html(from: context.formText("content")).utf8))
-            WebSecurity.secure(&response)
-            return .now(response)
+        app.add("POST", "/preview") { context in .now(try preview(context)) }
+    }
+
+    /// The editor's live preview: the draft rendered as the note page renders the saved note,
+    /// its relative images and links leading to the user's files and notes (`WebNoteLinks`) from
+    /// the folder of `path`, the note's own path or the one being typed for a new note.
+    private func preview(_ context: WebContext) throws -> HTTPResponse {
+        let session = try context.signedIn()
+        let links = WebNoteLinks(notePath: Self.previewPath(context.form["path"]), userID: session.userID, notes: services.notes)
+        let rendered = MarkdownRenderer.safe.render(context.formText("content").utf8, treatingLinks: links.treat)
+        var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(rendered.html.utf8))
+        WebSecurity.secure(&response)
+        return response
+    }
+
+    /// Where a preview's relative links resolve from: a note in the folder of `typed` (only the
+    /// folder matters, and a path still being typed has no name yet), or at the top level when
+    /// that folder is not a valid one.
+    static func previewPath(_ typed: String?) -> String {
+        let text = (typed ?? "").trimmingCharacters(in: .whitespaces)
+        guard let slash = text.lastIndex(of: "/"), let path = try? NotePath(entry: text[..<slash] + "/preview.md") else {
+            return "preview.md"
         }
+        return path.value
     }
 
     private func liveNote(_ context: WebContext) throws -> NoteRecord {
@@ -37,8 +55,10 @@ struct EditPages: Sendable {
     /// The editor: a labelled text area, the revision it started from, and a preview pane the
     /// script fills (hidden without JavaScript).
     /// `beside`, when given, takes the preview's place (the conflict page's saved version).
-    private func editor(action: WebPath, token: String, rev: Int64, content: String, extra: HTML = .empty, submit: String = "Save",
-                        beside: HTML? = nil) -> HTML {
+    /// `notePath` is the saved note's path, which the preview resolves relative links from (a new
+    /// note's form sends the path typed instead).
+    private func editor(action: WebPath, token: String, rev: Int64, content: String, notePath: String = "", extra: HTML = .empty,
+                        submit: String = "Save", beside: HTML? = nil) -> HTML {
         // The newline after <textarea> is eaten by the HTML parser, so a note's own leading
         // newline survives.
         """
@@ -49,7 +69,7 @@ struct EditPages: Sendable {
         <div class="editor\(beside == nil ? "" : " with-preview")">
         <div>
         <label for="content">Text (Markdown)</label>
-        <textarea id="content" name="content"\(beside == nil ? " data-preview-url=\"/preview\"" as HTML : .empty) spellcheck="true">
+        <textarea id="content" name="content"\(beside == nil ? " data-preview-url=\"/preview\" data-note-path=\"\(notePath)\"" as HTML : .empty) spellcheck="true">
         \(content)</textarea>
         </div>
         \(beside ?? "<section class=\"card note-body preview\" id=\"preview\" aria-label=\"Preview\" aria-live=\"polite\" hidden></section>")
@@ -65,7 +85,7 @@ struct EditPages: Sendable {
         return WebResponse.page(context.layout("Edit " + WebFormat.title(ofPath: note.path)), """
             <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>Edit \(WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Cancel</a></div></div>
-            \(editor(action: page.appending("edit"), token: context.csrfToken, rev: note.rev, content: note.content ?? ""))
+            \(editor(action: page.appending("edit"), token: context.csrfToken, rev: note.rev, content: note.content ?? "", notePath: note.path))
             """)
     }
 
@@ -131,10 +151,11 @@ struct EditPages: Sendable {
             """, status: error == nil ? 200 : 422)
     }
 
-    /// `name` as a note path: `.md` added when missing, then the server's path rules.
+    /// `name` as a note path: `.md` added unless it already ends in a note extension, then the
+    /// server's path rules.
     private static func notePath(_ raw: String) -> Result<NotePath, HTTPError> {
         var text = raw.trimmingCharacters(in: .whitespaces)
-        if !text.lowercased().hasSuffix(".md") { text += ".md" }
+        if EntryKind(path: text) != .note { text += NotePath.fileExtension }
         do {
             let path = try NotePath(text)
             if let problem = path.newNoteProblem { return .failure(.invalidPath(problem)) }

@@ -179,6 +179,17 @@ struct WebNoteLinks {
     /// The live entry at a path (a read per relative link: notes hold few).
     let entry: (String) -> NoteRecord?
 
+    init(notePath: String, entry: @escaping (String) -> NoteRecord?) {
+        self.notePath = notePath
+        self.entry = entry
+    }
+
+    /// The links of `userID`'s note at `notePath`, leading to that user's entries as they are
+    /// now: what the note page and the editor's preview both render with.
+    init(notePath: String, userID: Int64, notes: NoteStore) {
+        self.init(notePath: notePath) { path in try? FilePages.entry(at: path, userID: userID, notes: notes) }
+    }
+
     func treat(_ destination: LinkDestination) -> LinkTreatment {
         let url = destination.url
         guard !url.isEmpty, !url.hasPrefix("#"), !url.hasPrefix("/"), !PublicationLinks.hasScheme(url),

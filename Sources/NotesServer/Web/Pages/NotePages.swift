@@ -79,9 +79,7 @@ struct NotePages: Sendable {
         }
         // Rendered at each read: its relative images and links lead to the user's files and notes
         // as they are now (see `WebNoteLinks`).
-        let links = WebNoteLinks(notePath: note.path) { path in
-            try? FilePages.entry(at: path, userID: session.userID, notes: services.notes)
-        }
+        let links = WebNoteLinks(notePath: note.path, userID: session.userID, notes: services.notes)
         let rendered = MarkdownRenderer.safe.render((note.content ?? "").utf8, treatingLinks: links.treat)
         let backlinks = try services.notes.notes(linkingTo: note.path, userID: session.userID)
         let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }

@@ -9,9 +9,13 @@ struct TrashPages: Sendable {
         app.add("POST", "/trash/:id/restore") { context in .now(try undelete(context)) }
     }
 
+    /// Notes of every note extension (`.md`, `.markdown`, any case), not only the `.md` ones
+    /// the API lists to clients that announce no kinds.
+    private static let kinds = EntryKindFilter.kinds([.note])
+
     private func trash(_ context: WebContext, error: String? = nil) throws -> HTTPResponse {
         let session = try context.signedIn()
-        let rows = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500)
+        let rows = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500, kinds: Self.kinds)
         let notice: HTML = error.map { WebFormat.notice($0, error: true) }
             ?? (context.request.query["done"] == "deleted" ? WebFormat.notice("The note was moved to the trash. Undelete it here if that was a mistake.") : .empty)
         let items = rows.map { row -> HTML in
@@ -37,7 +41,8 @@ struct TrashPages: Sendable {
         let session = try context.signedIn()
         let id = try context.noteID()
         let tombstone = try context.formInt("rev")
-        guard let row = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500).first(where: { $0.id == id }),
+        guard let row = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500, kinds: Self.kinds)
+                .first(where: { $0.id == id }),
               let last = try services.notes.revision(userID: session.userID, id: id, rev: row.lastRev) else {
             throw HTTPError.notFound("That note is not in the trash any more.")
         }

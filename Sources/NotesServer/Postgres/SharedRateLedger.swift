@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// Shares request-rate allowances among the servers on one PostgreSQL database, so that N servers
+/// do not give one client address N times the published rate.
+///
+/// Checking a shared counter on every request would put a database write on every request's
+/// path. Instead each server keeps its local limiters (`RequestRateLimiter`) and, once a
+/// `period`, on a thread of its own:
+/// 1. writes what each limiter admitted per address since the last round into `rate_usage`
+///    (one row per limiter, server and address);
+/// 2. reads the rows other servers wrote since its last read and charges each address with
+///    them locally (`RequestRateLimiter.charge`);
+/// 3. deletes rows older than two minutes (any server may; a limiter's memory is one minute).
+///
+/// So the allowance holds across servers within one period's worth of requests per server.
+/// Rows are read by their sequence number; a row whose number was taken before, but committed
+/// after, a read is missed (a few requests uncounted, never a refusal that should not be).
+final class SharedRateLedger: Sendable {
+    private let pool: PostgresPool
+    private let limiters: [String: RequestRateLimiter]
+    /// This process among the servers: random per start.
+    private let serverID = UUID().uuidString
+    private let period: Duration
+    private let log: @Sendable (String) -> Void
+    private let stopped = Atomic<Bool>(false)
+    /// The highest row number read so far (nil: none yet).
+    private let lastSeen = Mutex<Int64?>(nil)
+
+    /// Starts sharing `limiters` (by a name that is the same on every server) through `pool`.
+    init(pool: PostgresPool, limiters: [String: RequestRateLimiter], period: Duration = .seconds(1),
+         log: @escaping @Sendable (String) -> Void) {
+        self.pool = pool
+        self.limiters = limiters
+        self.period = period
+        self.log = log
+        for limiter in limiters.values { limiter.startSharing() }
+        let thread = Thread { [self] in run() }
+        thread.name = "notes-rates"
+        thread.start()
+    }
+
+    /// Ends the exchange after the round in progress.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    private func run() {
+        var failures = 0
+        while !stopped.load(ordering: .relaxed) {
+            Thread.sleep(forTimeInterval: Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18)
+            do {
+                try exchange()
+                failures = 0
+            } catch {
+                // Logged once per outage: the limiters go on locally meanwhile.
+                if failures == 0 { log("sharing request rates with the other servers failed (local limits only until it works): \(error)") }
+                failures += 1
+            }
+        }
+    }
+
+    /// One round: report, read the others, forget old rows.
+    func exchange() throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let reports = limiters.map { (name: $0.key, counts: $0.value.takeAdmitted()) }
+        try pool.withConnection { db in
+            for report in reports {
+                for (address, count) in report.counts {
+                    try db.run("INSERT INTO rate_usage (limiter, server, address, count, at) VALUES (?, ?, ?, ?, ?)",
+                               report.name, serverID, address, count, now)
+                }
+            }
+            // A server just started reads back a minute (a limiter's memory): what others admitted
+            // then still counts against the address here.
+            let since = lastSeen.withLock { $0 } ?? 0
+            var highest = since
+            try db.each("SELECT seq, limiter, address, count FROM rate_usage WHERE seq > ? AND server <> ? AND at > ? ORDER BY seq",
+                        [since, serverID, now - 60_000]) { row in
+                highest = max(highest, row.int64(0))
+                limiters[row.string(1)]?.charge(row.string(2), requests: row.int(3))
+                return true
+            }
+            lastSeen.withLock { $0 = max($0 ?? highest, highest) }
+            try db.run("DELETE FROM rate_usage WHERE at < ?", now - 120_000)
+        }
+    }
+}
