@@ -42,24 +42,6 @@ public enum TestPostgresCluster {
         cluster with scripts/postgres-test-cluster and sets it; NOTES_REQUIRE_POSTGRES=1 makes this a failure)
         """
 
-    /// Whether this build's `notes-server` runs on PostgreSQL: until issue 16's port of the stores
-    /// lands it refuses a PostgreSQL `--db` with exit 2 ("not complete yet"), before connecting.
-    /// Asked once, of an admin command on a database that does not exist.
-    public static func serverRunsOnPostgres() async -> Bool {
-        await serverProbe.value
-    }
-
-    private static let serverProbe = Task<Bool, Never> {
-        guard let url else { return false }
-        let absent = Self.url(url, database: "notes_probe_absent")
-        guard let result = try? await ProcessRunner.run(BuiltProducts.server, ["user", "list", "--db", absent]) else { return false }
-        return !(result.exitCode == 2 && result.stderr.contains("not complete yet"))
-    }
-
-    /// Why a test that needs the server on PostgreSQL did not run.
-    public static let serverSkipReason =
-        "this build's notes-server does not run on PostgreSQL yet (issue 16's port of the stores): it refuses a postgres:// --db"
-
     /// The cluster's `psql`.
     static let psql = clientProgram("psql")
 

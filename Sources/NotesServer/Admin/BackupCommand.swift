@@ -8,8 +8,11 @@ import Glibc
 import Darwin
 #endif
 
-/// `notes-server backup FILE`: a consistent copy of the live database (SQLite online backup)
-/// and of its attachment content store.
+/// `notes-server backup FILE`: a consistent copy of the live database and its attachments.
+///
+/// On PostgreSQL (a `postgres://` `--db`) that is `pg_dump --format=custom` into FILE, the
+/// attachments being rows like the rest (`BackupCommand+PostgreSQL.swift`). On SQLite, what
+/// follows: SQLite's online backup, and the content store's files beside it.
 ///
 /// Consistency: content files are immutable and named by hash, and a content's row is written
 /// only after its file is in place and removed before its file is. The backup holds the content
@@ -22,32 +25,47 @@ struct BackupCommand: AdminCommand {
     static let spec = CommandSpec(
         "backup", abstract: "Copy the live database and its attachments to a file",
         discussion: """
-            Writes a consistent copy of the database to FILE, and of the attachment contents it refers
-            to to FILE.content, while the server keeps running. FILE must not exist yet; it is made
-            readable by its owner only (0600), as it holds password and token hashes. Restore by
+            Writes a consistent copy of the database to FILE while the server keeps running. FILE must
+            not exist yet; it is made readable by its owner only (0600), as it holds password and token
+            hashes. SQLite: the attachment contents the copy refers to go to FILE.content; restore by
             stopping the server and using FILE as --db (FILE.content beside it goes with it).
+            PostgreSQL (--db postgres://...): runs pg_dump --format=custom into FILE, attachments
+            included (pg_dump must be as new as the server; the password goes to it through PGPASSWORD,
+            never its arguments); restore with pg_restore --no-owner --dbname=URL FILE into an empty
+            database.
             """,
+        options: [.value("pg-dump", .file, placeholder: "PATH", help: "The pg_dump to run for a PostgreSQL --db (default: pg_dump on PATH)")],
         positionals: [PositionalSpec("FILE", .file, help: "The backup to write (must not exist)")])
 
-    let databasePath: String
+    let location: DatabaseLocation
     let destination: String
+    let pgDump: String?
 
-    init(_ parsed: ParsedCommand) {
-        databasePath = parsed.databasePath
+    init(_ parsed: ParsedCommand) throws {
+        location = try DatabaseLocation(parsed.databasePath)
         destination = parsed.argument("FILE")
+        pgDump = parsed.value("pg-dump")
     }
 
     func run() throws {
+        switch location {
+        case .postgres(let url):
+            try PostgresBackup(url: url, destination: destination, pgDump: pgDump).run()
+        case .sqlite(let path):
+            try backUpSQLite(path)
+        }
+    }
+
+    private func backUpSQLite(_ databasePath: String) throws {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw AdminError("\(destination) already exists; choose a new file")
         }
         guard !FileManager.default.fileExists(atPath: destination + ".content") else {
             throw AdminError("\(destination).content already exists; choose a new file")
         }
-        guard case .sqlite(let queue) = try openExistingDatabase(at: databasePath) else {
-            throw AdminError("backup copies a SQLite database; for PostgreSQL use pg_dump (see the README's operations section)")
+        guard case .sqlite(let database) = try openExistingDatabase(at: databasePath) else {
+            throw AdminError("\(databasePath) is not a SQLite database")
         }
-        let database = queue
         let source = FileBlobStore(databasePath: databasePath)
         let target = FileBlobStore(databasePath: destination)
         let copied = try source.withRemovalsHeld { () throws -> Int in

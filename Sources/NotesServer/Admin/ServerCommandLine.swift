@@ -15,7 +15,7 @@ enum ServerCommandLine: DeclaredCommand {
         ])
 
     static var subcommands: [any DeclaredCommand.Type] {
-        [ServeCommand.self, UserCommand.self, SessionsCommand.self, BackupCommand.self]
+        [ServeCommand.self, UserCommand.self, SessionsCommand.self, BackupCommand.self, MigrateDataCommand.self]
     }
 
     static let program = CommandLineProgram("notes-server", root: tree)

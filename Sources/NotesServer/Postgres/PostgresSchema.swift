@@ -30,6 +30,7 @@ enum PostgresSchema {
         .init(version: 10, name: "browser sessions carried in a cookie", sql: webSessionsV10),
         .init(version: 11, name: "identities at OpenID Connect providers, sign-in state, one-time login codes", sql: signInV11),
         .init(version: 12, name: "device authorization codes (RFC 8628) for sign-in without a browser", sql: deviceCodesV12),
+        .init(version: 13, name: "attachment content in the database (PostgreSQL only: SQLite keeps a directory)", sql: contentStorageV13),
         .init(version: 14, name: "request rates shared among the servers", sql: rateUsageV14),
     ]
 

@@ -11,16 +11,13 @@ import Testing
 /// every folder equals the server and nothing a sync acknowledged is missing.
 ///
 /// Loopback only: the servers, nginx and the cluster's Unix socket. Skipped, with the reason,
-/// when no PostgreSQL cluster is configured (unless `NOTES_REQUIRE_POSTGRES=1`), when nginx is
-/// not installed, or while this build's server does not run on PostgreSQL yet.
+/// when no PostgreSQL cluster is configured (unless `NOTES_REQUIRE_POSTGRES=1`) or nginx is not
+/// installed.
 @Suite("Deployment: two servers on one PostgreSQL behind nginx",
        .timeLimit(.minutes(5)),
        .enabled(if: TestPostgresCluster.shouldRun, Comment(rawValue: TestPostgresCluster.skipReason)),
        .enabled(if: NginxLoadBalancer.isInstalled || TestPostgresCluster.isRequired,
-                "nginx is not installed (scripts/install-deps --for-tests installs Debian's nginx-light)"),
-       .enabled(Comment(rawValue: TestPostgresCluster.serverSkipReason)) {
-           TestPostgresCluster.isRequired ? true : await TestPostgresCluster.serverRunsOnPostgres()
-       })
+                "nginx is not installed (scripts/install-deps --for-tests installs Debian's nginx-light)"))
 struct LoadBalancedDeploymentTests {
     static let clients = 3
     static let rounds = 6

@@ -33,37 +33,26 @@ final class TestApp: Sendable {
     init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory("notes-app")
         clock = TestClock()
-        var configuration = ServerConfiguration()
-        configuration.databasePath = directory.appending("notes.sqlite").path
-        configuration.clock = clock.serverClock
-        configure(&configuration)
         do {
-            postgres = try Self.postgresDatabase()
+            postgres = TestBackend.current == .postgres ? try PostgresTestDatabase.create() : nil
         } catch {
             directory.remove()
             throw error
         }
+        var configuration = ServerConfiguration()
+        configuration.databasePath = directory.appending("notes.sqlite").path
+        if let postgres, let cluster = PostgresTestCluster.url {
+            configuration.databasePath = TestPostgresCluster.url(cluster, database: postgres.name)
+        }
+        configuration.clock = clock.serverClock
+        configure(&configuration)
         do {
-            application = try Self.build(configuration, on: postgres, log: log.append)
+            application = try buildApplication(configuration, log: log.append)
         } catch {
             postgres?.drop()
             directory.remove()
             throw error
         }
-    }
-
-    /// A fresh database in the test cluster on the PostgreSQL pass, `nil` on the SQLite pass.
-    private static func postgresDatabase() throws -> PostgresTestDatabase? {
-        TestBackend.current == .postgres ? try PostgresTestDatabase.create() : nil
-    }
-
-    /// The application on `postgres` when given, else on the configuration's SQLite file.
-    private static func build(_ configuration: ServerConfiguration, on postgres: PostgresTestDatabase?,
-                              log: @escaping @Sendable (String) -> Void) throws -> Application {
-        guard postgres != nil else { return try buildApplication(configuration, log: log) }
-        // The stores run on PostgreSQL once they take a `ServerDatabase` (issue 16's port); until
-        // that lands, a PostgreSQL TestApp refuses to exist rather than quietly run on SQLite.
-        throw PostgresTestSetupError("TestApp on PostgreSQL needs the stores' port to ServerDatabase; this build's stores are SQLite-only")
     }
 
     /// Runs `body` with a fresh app that has the user `alice` (AuthFixture's password), then
