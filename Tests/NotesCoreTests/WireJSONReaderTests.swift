@@ -86,4 +86,58 @@ struct WireJSONReaderTests {
         let accepted = Self.both(NoteResource.self, note + "7}")
         #expect(accepted.hand != nil && accepted.hand == accepted.foundation)
     }
+
+    static func randomBatchRequest(_ random: inout SeededRandom) -> BatchRequest {
+        BatchRequest(operations: (0..<Int(random.next() % 6)).map { _ in
+            switch random.next() % 3 {
+            case 0:
+                return BatchOperation(op: .put, id: NoteID(), path: WireJSONWriterTests.randomString(&random) + ".md",
+                                      content: WireJSONWriterTests.randomString(&random),
+                                      ifMatch: random.next() % 2 == 0 ? nil : Int64(random.next() % 1000),
+                                      ifNoneMatch: random.next() % 2 == 0 ? "*" : nil)
+            case 1:
+                return BatchOperation(op: .put, id: NoteID(), path: WireJSONWriterTests.randomString(&random) + ".png",
+                                      ifNoneMatch: "*", kind: .attachment, hash: String(repeating: "0f", count: 32))
+            default:
+                return BatchOperation(op: .delete, id: NoteID(), ifMatch: Int64(random.next() % 1000))
+            }
+        })
+    }
+
+    @Test("batch bodies (note and attachment puts, deletes), as the client and JSONEncoder write them, read back as JSONDecoder reads them (seeded random values)")
+    func readsBatchBodies() throws {
+        var random = SeededRandom(seed: 20261201)
+        let pretty = WireJSON.encoder()
+        pretty.outputFormatting.insert(.prettyPrinted)
+        for _ in 0..<200 {
+            let batch = Self.randomBatchRequest(&random)
+            for data in [Data(batch.wireJSON()), try WireJSON.encoder().encode(batch), try pretty.encode(batch)] {
+                #expect(WireJSONReading.decode(BatchRequest.self, from: data) == batch)
+                #expect(try WireJSON.decoder().decode(BatchRequest.self, from: data) == batch)
+            }
+        }
+        let id = NoteID()
+        let nulls = #"{"operations": [{"op": "put", "id": "\#(id)", "path": "a.md", "content": "x", "if_match": null, "if_none_match": null, "kind": null, "hash": null, "future": [1]}], "later": {}}"#
+        let (foundation, hand) = Self.both(BatchRequest.self, nulls)
+        #expect(foundation != nil)
+        #expect(hand == foundation)
+    }
+
+    @Test("a batch body the hand reader does not take (a member twice, an unknown op or kind, a fraction) is left to JSONDecoder")
+    func refusesAmbiguousBatchBodies() throws {
+        let id = NoteID()
+        let refused = [
+            #"{"operations": [{"op": "put", "id": "\#(id)", "path": "a.md", "path": "b.md", "content": "x"}]}"#,
+            #"{"operations": [{"op": "delete", "id": "\#(id)", "if_match": 1, "if_match": 2}]}"#,
+            #"{"operations": [], "operations": [{"op": "delete", "id": "\#(id)", "if_match": 1}]}"#,
+            #"{"operations": [{"op": "PUT", "id": "\#(id)", "path": "a.md", "content": "x"}]}"#,
+            #"{"operations": [{"op": "put", "id": "\#(id)", "path": "a.png", "kind": "folder", "hash": "h"}]}"#,
+            #"{"operations": [{"op": "delete", "id": "\#(id)", "if_match": 1.0}]}"#,
+            #"{"operations": [{"op": "delete", "id": "not-a-uuid", "if_match": 1}]}"#,
+            #"{"operations": [{"id": "\#(id)", "if_match": 1}]}"#,
+        ]
+        for text in refused {
+            #expect(Self.both(BatchRequest.self, text).hand == nil, "\(text)")
+        }
+    }
 }

@@ -86,4 +86,20 @@ struct WireJSONWriterTests {
             #expect(try WireJSON.decoder().decode(BatchRequest.self, from: Data(request.wireJSON())) == request)
         }
     }
+
+    @Test("a byte that needs an escape is found at every position of a long text, whether the text is read eight bytes at a time or one")
+    func escapesAtEveryPosition() throws {
+        let specials: [Character] = ["\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", " ", "é", "\u{2028}"]
+        for length in 0...40 {
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var characters = Array(repeating: Character("a"), count: length)
+                    if length > 0 { characters[position] = special }
+                    let note = NoteResource(id: NoteID(), path: "a.md", content: String(characters), hash: "h", rev: 1, size: length,
+                                            createdAt: "c", updatedAt: "u", deleted: false)
+                    #expect(note.wireJSON() == (try Self.encoded(note)), "length \(length), \(special) at \(position)")
+                }
+            }
+        }
+    }
 }

@@ -8,22 +8,23 @@ public enum SHA256 {
     }
 
     /// The 32-byte digest of `bytes`.
+    ///
+    /// Through the plain-struct calls (`notes_sha256_*`) rather than the one-shot `SHA256()`,
+    /// which in OpenSSL 3 looks the algorithm up and allocates a context on every call: that
+    /// lookup cost more than hashing a bearer token on each authenticated request.
     public static func digest<Bytes: Collection>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let hashed: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            out.withUnsafeMutableBufferPointer { digest in
-                _ = CCrypto.SHA256(buffer.baseAddress, buffer.count, digest.baseAddress)
-            }
+        let hashed: [UInt8]? = bytes.withContiguousStorageIfAvailable { digest(UnsafeRawBufferPointer($0)) }
+        return hashed ?? Array(bytes).withUnsafeBytes { digest($0) }
+    }
+
+    private static func digest(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
+        var context = SHA256_CTX()
+        notes_sha256_init(&context)
+        notes_sha256_update(&context, buffer.baseAddress, buffer.count)
+        return [UInt8](unsafeUninitializedCapacity: Int(SHA256_DIGEST_LENGTH)) { out, count in
+            notes_sha256_final(&context, out.baseAddress)
+            count = Int(SHA256_DIGEST_LENGTH)
         }
-        if hashed == nil {
-            let copy = Array(bytes)
-            copy.withUnsafeBufferPointer { buffer in
-                out.withUnsafeMutableBufferPointer { digest in
-                    _ = CCrypto.SHA256(buffer.baseAddress, buffer.count, digest.baseAddress)
-                }
-            }
-        }
-        return out
     }
 
     /// The hex digest of a string's UTF-8 bytes.

@@ -240,7 +240,7 @@ public protocol WireJSONReadable: Decodable {
 public enum WireJSONReading {
     /// `data` read by hand as `type`, or nil when the hand reader refuses it (then decode with
     /// `WireJSON.decoder()`, which decides).
-    public static func decode<Value: WireJSONReadable>(_ type: Value.Type, from data: Data) -> Value? {
+    public static func decode<Value: WireJSONReadable>(_ type: Value.Type, from data: some ContiguousBytes) -> Value? {
         data.withUnsafeBytes { raw in
             var reader = WireJSONReader(raw)
             guard let value = try? Value(reading: &reader), reader.atEnd() else { return nil }
@@ -363,5 +363,50 @@ extension ContentMissingResponse: WireJSONReadable {
             }
         }
         self.init(missing: try required(missing))
+    }
+}
+
+extension BatchOperation: WireJSONReadable {
+    /// The members of a batch body's operation. A member sent twice is refused (`JSONDecoder`
+    /// then decides), so the two readers never disagree over which of the two counts.
+    public init(reading reader: inout WireJSONReader) throws {
+        var op: Kind?, id: NoteID?, path: String?, content: String?, ifMatch: Int64?, ifNoneMatch: String?
+        var kind: EntryKind?, hash: String?
+        var seen: UInt8 = 0
+        func once(_ bit: UInt8) throws {
+            guard seen & bit == 0 else { throw WireJSONReader.Refusal() }
+            seen |= bit
+        }
+        try reader.object { reader, key in
+            switch key {
+            case "op": try once(1); op = try required(Kind(rawValue: reader.string()))
+            case "id": try once(2); id = try required(NoteID(reader.string()))
+            case "path": try once(4); path = try reader.optional { try $0.string() }
+            case "content": try once(8); content = try reader.optional { try $0.string() }
+            case "if_match": try once(16); ifMatch = try reader.optional { try $0.int64() }
+            case "if_none_match": try once(32); ifNoneMatch = try reader.optional { try $0.string() }
+            case "kind": try once(64); kind = try reader.optional { try required(EntryKind(rawValue: $0.string())) }
+            case "hash": try once(128); hash = try reader.optional { try $0.string() }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(op: try required(op), id: try required(id), path: path, content: content, ifMatch: ifMatch,
+                  ifNoneMatch: ifNoneMatch, kind: kind ?? .note, hash: hash)
+    }
+}
+
+extension BatchRequest: WireJSONReadable {
+    /// A batch body (`POST /v1/batch`), the bulk of an upload: read by hand on the server.
+    public init(reading reader: inout WireJSONReader) throws {
+        var operations: [BatchOperation]?
+        try reader.object { reader, key in
+            switch key {
+            case "operations":
+                guard operations == nil else { throw WireJSONReader.Refusal() }
+                operations = try reader.array { try BatchOperation(reading: &$0) }
+            default: try reader.skipValue()
+            }
+        }
+        self.init(operations: try required(operations))
     }
 }

@@ -39,7 +39,8 @@ public struct WireJSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -61,7 +62,8 @@ public struct WireJSONWriter {
 
     public mutating func value(_ flag: Bool) {
         separate()
-        bytes.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        let literal: StaticString = flag ? "true" : "false"
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
         needsComma = true
     }
 
@@ -89,12 +91,21 @@ public struct WireJSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            let raw = UnsafeRawBufferPointer(utf8)
             var start = 0
-            for index in utf8.indices {
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time while none needs an escape: most of a note's text.
+                if index + 8 <= utf8.count, !Self.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
+                let escaped = index - 1
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<escaped]))
+                start = index
                 bytes.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
@@ -113,23 +124,42 @@ public struct WireJSONWriter {
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"` or `\`: never
+    /// false when one is (it may be true when none is; the caller then looks byte by byte).
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // A byte below n (n ≤ 128) leaves its high bit set in (x - n·ones) & ~x; a byte equal
+        // to c is a zero byte of x ^ c·ones, that is one below 1.
+        func hasByteBelow(_ x: UInt64, _ n: UInt64) -> Bool { (x &- ones &* n) & ~x & highBits != 0 }
+        return hasByteBelow(word, 0x20) || hasByteBelow(word ^ (ones &* 0x22), 1) || hasByteBelow(word ^ (ones &* 0x5C), 1)
+    }
 }
 
 /// A wire type that writes its own JSON (see `WireJSONWriter`); `Encodable` stays its contract.
 public protocol WireJSONWritable: Encodable {
     func write(to writer: inout WireJSONWriter)
+    /// About how many bytes `write(to:)` produces, so the buffer is allocated once rather than
+    /// regrown (and copied) on the way; a guess, never a limit.
+    var wireJSONSizeHint: Int { get }
 }
 
 extension WireJSONWritable {
+    public var wireJSONSizeHint: Int { 256 }
+
     /// The JSON bytes, as `WireJSON.encoder().encode(self)` would give them.
     public func wireJSON() -> [UInt8] {
-        var writer = WireJSONWriter()
+        var writer = WireJSONWriter(reservingCapacity: wireJSONSizeHint)
         write(to: &writer)
         return writer.bytes
     }
 }
 
 extension NoteResource: WireJSONWritable {
+    /// The content and path (plus a few escapes) and about 300 bytes of keys, stamps and hash.
+    public var wireJSONSizeHint: Int { (content?.utf8.count ?? 0) * 9 / 8 + path.utf8.count + 320 }
+
     public func write(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("content", ifPresent: content)

@@ -45,7 +45,7 @@ struct TokenAuthenticator: Sendable {
         let values = headers.values(for: "Authorization")
         guard let header = values.first else { throw HTTPError.unauthenticated() }
         guard values.count == 1 else { throw HTTPError.invalidRequest("Send one Authorization header, not several.") }
-        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
+        let parts = header.utf8.split(separator: UInt8(ascii: " ")).map { Substring($0) } // bytes: a `String` split walks characters
         guard let scheme = parts.first, scheme.lowercased() == "bearer" else { throw HTTPError.unauthenticated() }
         guard parts.count == 2, isB64Token(parts[1]) else {
             throw HTTPError.invalidRequest("The Authorization header must be `Bearer <token>`.")

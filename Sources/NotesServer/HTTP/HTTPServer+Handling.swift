@@ -118,10 +118,12 @@ extension HTTPServer {
         let validPath = url.flatMap { String(validatingCString: $0) }
         state.method = method.map { String(cString: $0).uppercased() } ?? ""
         state.path = validPath ?? url.map { String(cString: $0) } ?? ""
-        state.remoteAddress = resolvedAddress(of: connection)
-        state.isSecure = configuration.tlsCertificatePEM != nil || ClientAddress.forwardedHTTPS(
-            peer: MHDInfo.clientAddress(of: connection),
-            forwardedProto: MHDConnection.headers(of: connection).values(for: "X-Forwarded-Proto"), trusted: configuration.trustedProxies)
+        let peer = MHDInfo.clientAddress(of: connection)
+        state.remoteAddress = resolvedAddress(peer: peer, of: connection)
+        // Without trusted proxies no header can make a request secure: skip reading them.
+        state.isSecure = configuration.tlsCertificatePEM != nil || (!configuration.trustedProxies.isEmpty && ClientAddress.forwardedHTTPS(
+            peer: peer,
+            forwardedProto: MHDConnection.headers(of: connection).values(for: "X-Forwarded-Proto"), trusted: configuration.trustedProxies))
         if let refusal = state.refusal {
             return send(.error(refusal), for: state)
         }
@@ -248,8 +250,7 @@ extension HTTPServer {
     }
 
     /// The client's address: the TCP peer, or behind a trusted proxy the forwarded client.
-    private func resolvedAddress(of connection: OpaquePointer) -> String {
-        let peer = MHDInfo.clientAddress(of: connection)
+    private func resolvedAddress(peer: String, of connection: OpaquePointer) -> String {
         guard !configuration.trustedProxies.isEmpty else { return peer }
         let forwarded = MHDConnection.headers(of: connection).values(for: "X-Forwarded-For")
         return ClientAddress.resolve(peer: peer, forwardedFor: forwarded, trusted: configuration.trustedProxies)

@@ -18,26 +18,50 @@ enum MHDInfo {
 
     /// Renders an IPv4 or IPv6 socket address; IPv4-mapped IPv6 (`::ffff:a.b.c.d`) becomes `a.b.c.d`.
     private static func format(_ address: UnsafeMutablePointer<sockaddr>) -> String {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
-            let ok = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                inet_ntop(AF_INET, &ipv4.pointee.sin_addr, &text, socklen_t(text.count)) != nil
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                withUnsafeBytes(of: ipv4.pointee.sin_addr) { dottedQuad($0) }
             }
-            return ok ? string(from: text) : "unknown"
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
                 var raw = ipv6.pointee.sin6_addr
                 let bytes = withUnsafeBytes(of: &raw) { Array($0) }
                 let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
                 if Array(bytes[0..<12]) == mappedPrefix {
-                    return bytes[12..<16].map(String.init).joined(separator: ".")
+                    return dottedQuad(bytes[12..<16])
                 }
+                var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
                 guard inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil else { return "unknown" }
                 return string(from: text)
             }
         default:
             return "unknown"
+        }
+    }
+
+    /// Four octets as `a.b.c.d`, without `inet_ntop` (which formats through `sprintf`) and
+    /// without allocating: at most 15 bytes, which Swift keeps inline. Runs on every request.
+    static func dottedQuad(_ octets: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 15) { buffer in
+            var count = 0
+            for (index, octet) in octets.prefix(4).enumerated() {
+                if index > 0 {
+                    buffer[count] = UInt8(ascii: ".")
+                    count += 1
+                }
+                if octet >= 100 {
+                    buffer[count] = UInt8(ascii: "0") + octet / 100
+                    count += 1
+                }
+                if octet >= 10 {
+                    buffer[count] = UInt8(ascii: "0") + octet / 10 % 10
+                    count += 1
+                }
+                buffer[count] = UInt8(ascii: "0") + octet % 10
+                count += 1
+            }
+            return count
         }
     }
 

@@ -29,8 +29,14 @@ struct RequestContext: Sendable {
     }
 
     /// Decodes the JSON body as `T`, answering 400 with a useful message when it does not fit.
+    ///
+    /// A type with a hand reader (`WireJSONReadable`: the batch body of an upload) is read by it
+    /// first; whatever that reader refuses goes to `JSONDecoder`, whose value or error stands.
     func decode<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         guard !request.body.isEmpty else { throw HTTPError.badRequest("The request needs a JSON body.", code: "invalid_json") }
+        if let readable = T.self as? any WireJSONReadable.Type, let value = Self.readByHand(readable, from: request.body) as? T {
+            return value
+        }
         do {
             return try WireJSON.decoder().decode(T.self, from: Data(request.body))
         } catch let DecodingError.keyNotFound(key, _) {
@@ -53,6 +59,10 @@ struct RequestContext: Sendable {
             throw HTTPError.badRequest("The \(name) parameter must be a whole number from \(range.lowerBound) to \(range.upperBound).", code: "invalid_parameter")
         }
         return value
+    }
+
+    private static func readByHand<Value: WireJSONReadable>(_ type: Value.Type, from body: [UInt8]) -> Value? {
+        WireJSONReading.decode(type, from: body)
     }
 
     private static func snakeCase(_ key: String) -> String {

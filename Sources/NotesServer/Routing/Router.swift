@@ -75,12 +75,11 @@ struct Router: HTTPResponder {
 
     private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
         try rateLimiter?.admit(request.remoteAddress)
-        // `/` is the one path with no segments; every other empty segment never matches.
-        let segments = request.path == "/" ? [] : request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let segments = Self.segments(of: request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         var allowed: [String] = []
         for route in routes {
-            guard let parameters = Self.match(route.pattern, Array(segments)) else { continue }
+            guard let parameters = Self.match(route.pattern, segments) else { continue }
             guard route.method == method else {
                 allowed.append(route.method)
                 continue
@@ -109,7 +108,7 @@ struct Router: HTTPResponder {
     /// The route `method` and `path` reach, with its path parameters.
     /// - Throws: 404 or 405 (with `Allow`) when no route takes the request.
     func route(method rawMethod: String, path: String) throws(HTTPError) -> (route: Route, parameters: [String: String]) {
-        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        let segments = Self.segments(of: path)
         let method = rawMethod == "HEAD" ? "GET" : rawMethod
         var allowed: [String] = []
         for route in routes {
@@ -122,14 +121,26 @@ struct Router: HTTPResponder {
         throw HTTPError.methodNotAllowed(allowed: allowed)
     }
 
+    /// The path's `/`-separated segments after the leading `/` (none for `/` itself; every other
+    /// empty segment never matches). Split once per request, on the UTF-8 bytes: splitting the
+    /// `String` walks it character by character, which cost more than the rest of the routing.
+    private static func segments(of path: String) -> [Substring] {
+        guard path != "/" else { return [] }
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
+    }
+
     /// The parameters when `segments` fits `pattern`, else `nil`. Empty segments never match.
     /// A last pattern segment `*name` takes one or more segments, joined by `/` (a file path).
     private static func match(_ pattern: [Substring], _ segments: [Substring]) -> [String: String]? {
-        let takesRest = pattern.last?.first == "*"
+        let takesRest = pattern.last?.utf8.first == UInt8(ascii: "*")
         guard takesRest ? segments.count >= pattern.count : pattern.count == segments.count else { return nil }
+        // Literals first: most routes tried are not the one, and a miss then costs no allocation.
+        for (expected, actual) in zip(pattern, segments) where !isParameter(expected) {
+            if expected != actual { return nil }
+        }
         var parameters: [String: String] = [:]
         for (index, expected) in pattern.enumerated() {
-            if expected.first == "*" {
+            if expected.utf8.first == UInt8(ascii: "*") {
                 let rest = segments[index...]
                 if rest.contains(where: \.isEmpty) { return nil }
                 parameters[String(expected.dropFirst())] = rest.joined(separator: "/")
@@ -137,12 +148,17 @@ struct Router: HTTPResponder {
             }
             let actual = segments[index]
             if actual.isEmpty { return nil }
-            if expected.first == ":" {
+            if expected.utf8.first == UInt8(ascii: ":") {
                 parameters[String(expected.dropFirst())] = String(actual)
             } else if expected != actual {
                 return nil
             }
         }
         return parameters
+    }
+
+    /// Whether a pattern segment is a `:name` or `*name` parameter rather than a literal.
+    private static func isParameter(_ segment: Substring) -> Bool {
+        segment.utf8.first == UInt8(ascii: ":") || segment.utf8.first == UInt8(ascii: "*")
     }
 }

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import NotesServer
 
 @Suite("HTTP: trusted proxies and the client address")
@@ -55,5 +58,20 @@ struct ClientAddressTests {
     func untrustedPeerIgnored() {
         #expect(ClientAddress.resolve(peer: "198.51.100.1", forwardedFor: ["203.0.113.7"], trusted: proxies) == "198.51.100.1")
         #expect(ClientAddress.resolve(peer: "10.0.0.1", forwardedFor: ["203.0.113.7"], trusted: []) == "10.0.0.1")
+    }
+
+    @Test("the peer's IPv4 address is written as inet_ntop writes it, for every octet value in every position")
+    func dottedQuadMatchesInetNtop() {
+        for octet in 0...255 {
+            let value = UInt8(octet)
+            for octets in [[value, 0, 0, 1], [127, value, 0, 1], [10, 255, value, 9], [192, 168, 4, value], [value, value, value, value]] {
+                var address = in_addr()
+                withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: octets) }
+                var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+                let written = inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil
+                #expect(written)
+                #expect(MHDInfo.dottedQuad(octets) == String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+        }
     }
 }
