@@ -81,6 +81,16 @@ final class Application: Sendable {
     }
 }
 
+extension Application {
+    /// Stops what the application runs beside its requests (the request-rate exchange, the
+    /// change listener and its wake-ups) and closes the database. After the HTTP server stopped.
+    func close() {
+        rateLedger?.stop()
+        changeNotifier.close()
+        try? database.close()
+    }
+}
+
 /// Opens (creating and migrating) the database at `path`, making its folder private if new.
 /// `readers`: read-only connections beside the writing one (see `DatabaseQueue`); a serving
 /// server has one per HTTP thread, an admin command none.

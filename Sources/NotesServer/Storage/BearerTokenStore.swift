@@ -39,7 +39,7 @@ struct BearerTokenStore: Sendable {
 
     /// The token stored under `digest`, with its session and user, or `nil` when none is.
     func find(digest: [UInt8]) throws -> BearerTokenRecord? {
-        try database.read { db in
+        try database.readStatement { db in
             try db.first("""
                 SELECT t.hash, t.id, t.scope, t.expires_at, t.revoked_at, t.session_id, s.revoked_at, u.id, u.username, u.disabled,
                        t.last_used_at, s.last_used_at, s.device, t.name

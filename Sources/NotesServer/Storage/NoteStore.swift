@@ -28,7 +28,7 @@ struct NoteStore: Sendable {
 
     /// The note with `id`, live or tombstone, with its content.
     func note(userID: Int64, id: NoteID) throws -> NoteRecord? {
-        try database.read { db in try Self.load(db, userID: userID, id: id, withContent: true) }
+        try database.readStatement { db in try Self.load(db, userID: userID, id: id, withContent: true) }
     }
 
     /// Live entries of the kinds `kinds` lets through, ordered by path, after the path

@@ -140,7 +140,7 @@ final class TestApp: Sendable {
     }
 
     func close() {
-        try? application.database.close()
+        application.close()
         postgres?.drop()
         directory.remove()
     }

@@ -49,8 +49,6 @@ struct SharedLimitsTests {
                 if try await clientA.send("GET", "/v1/limits").status != 429 { admitted += 1 }
             }
             #expect(admitted == 20, "server A admits the minute's burst")
-            let refusedOnA = try await clientA.send("GET", "/v1/limits").status
-            #expect(refusedOnA == 429)
             // Server B learns within its exchange period (a second). Alone it would admit 20
             // more, and 5 s of polls every 300 ms are fewer than that.
             let refused = try await waitUntil(timeout: 5, every: .milliseconds(300)) {
