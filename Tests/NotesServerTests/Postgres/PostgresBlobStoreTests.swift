@@ -164,8 +164,11 @@ struct PostgresBlobStoreTests {
         }
     }
 
-    @Test("a 64 MiB content goes in and out without the process ever holding it whole (resident memory, loosely)")
-    func boundedMemory() async throws {
+    /// The memory bound itself is measured where nothing else shares the process: the 300 MiB
+    /// attachment test against the real server binary (`AttachmentLiveTests`), on the PostgreSQL
+    /// pass. Here, beside the suite's other tests in one process, resident memory says too little.
+    @Test("a 64 MiB content in 8 MiB chunks goes in and comes back byte for byte, through a descriptor")
+    func largeContentRoundTrips() async throws {
         try await withContentDatabase { fixture in
             let store = try fixture.store()
             let size = 64 << 20, chunkSize = 8 << 20, block = 1 << 20
@@ -176,8 +179,6 @@ struct PostgresBlobStoreTests {
             let hash = Hex.encode(whole.finalize())
             try fixture.openUpload(hash: hash, size: size, chunkSize: chunkSize)
 
-            let baseline = try MemoryStatus.residentBytes()
-            try MemoryStatus.resetPeak()
             for chunk in 0..<(size / chunkSize) {
                 let sink = try store.makeChunkSink(userID: fixture.userID, hash: hash, index: chunk)
                 var hasher = SHA256Hasher()
@@ -203,11 +204,6 @@ struct PostgresBlobStoreTests {
                 readBack.update(buffer[..<count])
             }
             #expect(Hex.encode(readBack.finalize()) == hash)
-            let peak = try MemoryStatus.peakResidentBytes()
-            // Holding the content whole would take 64 MiB, and 128 MiB more at once as libpq's hex
-            // text (192 MiB); the store holds about 4 MiB. Loose, since the tests running beside
-            // this one in the same process allocate too (up to ~90 MiB seen under the full suite).
-            #expect(peak - baseline < 2 * Int64(size), "peak resident memory grew by \((peak - baseline) >> 20) MiB")
         }
     }
 
@@ -327,25 +323,5 @@ func withContentDatabase(_ body: (ContentDatabaseFixture) async throws -> Void) 
             folder.remove()
         }
         try await body(fixture)
-    }
-}
-
-/// This process's resident memory, from `/proc/self/status`.
-enum MemoryStatus {
-    static func residentBytes() throws -> Int64 { try field("VmRSS") }
-    static func peakResidentBytes() throws -> Int64 { try field("VmHWM") }
-
-    /// Starts the peak (`VmHWM`) again from the current resident size.
-    static func resetPeak() throws {
-        try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
-
-    private static func field(_ name: String) throws -> Int64 {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
-              let kilobytes = Int64(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
-            throw PostgresTestSetupError("no \(name) in /proc/self/status")
-        }
-        return kilobytes * 1024
     }
 }
