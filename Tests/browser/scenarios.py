@@ -19,6 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
 ALICE = ("alice", "correct horse battery")
 BOB = ("bob", "another long secret")
@@ -112,8 +113,10 @@ class Harness:
 
 
 def wait_for(driver, condition, what, timeout=10):
+    # A condition that reads the page while the browser is still navigating meets elements of
+    # the page being left (stale) or not there yet: both mean "not yet", not a failure.
     try:
-        return WebDriverWait(driver, timeout).until(condition)
+        return WebDriverWait(driver, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
     except Exception:
         raise AssertionError(f"timed out waiting for {what} on {driver.current_url}")
 
