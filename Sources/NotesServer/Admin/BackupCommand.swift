@@ -63,7 +63,7 @@ struct BackupCommand: AdminCommand {
         guard !FileManager.default.fileExists(atPath: destination + ".content") else {
             throw AdminError("\(destination).content already exists; choose a new file")
         }
-        guard case .sqlite(let database) = try openExistingDatabase(at: databasePath) else {
+        guard case .sqlite(let database) = try openServerDatabase(databasePath) else {
             throw AdminError("\(databasePath) is not a SQLite database")
         }
         let source = FileBlobStore(databasePath: databasePath)

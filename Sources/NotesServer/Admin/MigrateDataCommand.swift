@@ -55,7 +55,7 @@ struct MigrateDataCommand: AdminCommand {
     }
 
     func run() throws {
-        guard case .sqlite(let database) = try openExistingDatabase(at: source) else {
+        guard case .sqlite(let database) = try openServerDatabase(source) else {
             throw UsageError("--from takes the SQLite database's path; the source cannot be PostgreSQL")
         }
         defer { try? database.close() }

@@ -38,7 +38,7 @@ enum SessionsCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let database = try openExistingDatabase(at: databasePath)
+            let database = try openServerDatabase(databasePath)
             let users = UserStore(database: database, clock: ServerClock())
             let sessions = SessionStore(database: database, clock: ServerClock(), lifetimes: TokenLifetimes())
             if let username, try users.find(username: username) == nil { throw UserStoreError.notFound(username) }
@@ -75,7 +75,7 @@ enum SessionsCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let database = try openExistingDatabase(at: databasePath)
+            let database = try openServerDatabase(databasePath)
             let users = UserStore(database: database, clock: ServerClock())
             let sessions = SessionStore(database: database, clock: ServerClock(), lifetimes: TokenLifetimes())
             if let username {

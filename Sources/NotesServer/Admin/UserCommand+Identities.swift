@@ -55,7 +55,7 @@ extension UserCommand {
         }
 
         func run() throws {
-            let database = try openExistingDatabase(at: databasePath)
+            let database = try openServerDatabase(databasePath)
             guard let user = try UserStore(database: database, clock: ServerClock()).find(username: name) else { throw UserStoreError.notFound(name) }
             do {
                 try IdentityStore(database: database, clock: ServerClock())
@@ -85,7 +85,7 @@ extension UserCommand {
         }
 
         func run() throws {
-            let database = try openExistingDatabase(at: databasePath)
+            let database = try openServerDatabase(databasePath)
             guard let user = try UserStore(database: database, clock: ServerClock()).find(username: name) else { throw UserStoreError.notFound(name) }
             do {
                 try IdentityStore(database: database, clock: ServerClock()).unlink(userID: user.id, issuer: identity.issuer, subject: identity.subject)

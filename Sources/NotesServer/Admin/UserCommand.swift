@@ -64,7 +64,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let database = try openExistingDatabase(at: databasePath)
+            let database = try openServerDatabase(databasePath)
             let users = UserStore(database: database, clock: ServerClock())
             let all = try users.all()
             let usage = try database.read { db in
@@ -96,7 +96,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            let users = try UserCommand.users(at: databasePath)
             guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
             let hash = try PasswordHash.make(try UserCommand.readNewPassword(fromStdin: passwordFromStdin))
             try users.setPassword(username: user.username, passwordHash: hash)
@@ -119,7 +119,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            let users = try UserCommand.users(at: databasePath)
             try users.setDisabled(username: name, disabled: true)
             printLine("Disabled \(name) and ended all of their sessions and tokens.")
         }
@@ -138,7 +138,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            let users = try UserCommand.users(at: databasePath)
             try users.setDisabled(username: name, disabled: false)
             printLine("Enabled \(name).")
         }
@@ -165,7 +165,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            let users = try UserCommand.users(at: databasePath)
             try users.rename(username: name, to: newName)
             printLine("Renamed \(name) to \(newName).")
         }
@@ -193,7 +193,7 @@ enum UserCommand: DeclaredCommand {
         }
 
         func run() throws {
-            let users = UserStore(database: try openExistingDatabase(at: databasePath), clock: ServerClock())
+            let users = try UserCommand.users(at: databasePath)
             guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
             try UserCommand.confirmDelete(user, users: users, confirmed: confirmed)
             let notes = try users.delete(userID: user.id)
@@ -239,6 +239,11 @@ enum UserCommand: DeclaredCommand {
         guard let answer, ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
             throw AdminError("kept \(user.username); nothing was deleted")
         }
+    }
+
+    /// The accounts of the existing database `--db` names.
+    static func users(at databasePath: String) throws -> UserStore {
+        UserStore(database: try openServerDatabase(databasePath), clock: ServerClock())
     }
 
     /// The new password: one stdin line for scripts, or typed twice at a no-echo prompt. The

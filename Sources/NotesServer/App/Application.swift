@@ -84,10 +84,10 @@ final class Application: Sendable {
 extension Application {
     /// Stops what the application runs beside its requests (the request-rate exchange, the
     /// change listener and its wake-ups) and closes the database. After the HTTP server stopped.
-    func close() {
+    func close() throws {
         rateLedger?.stop()
         changeNotifier.close()
-        try? database.close()
+        try database.close()
     }
 }
 
@@ -118,26 +118,27 @@ func openServerDatabase(_ value: String, create: Bool = false) throws -> ServerD
         }
         return .sqlite(try openDatabase(at: path))
     case .postgres(let url):
-        let pool = try PostgresPool(url: url, size: 1, applicationName: "notes-server admin")
-        do {
-            try pool.withConnection { connection in
-                let version = try PostgresSchema.version(connection)
-                guard create || version > 0 else {
-                    throw AdminError("no Notes database at \(url) (its schema is empty; `serve` or `user add` creates it)")
-                }
-                try PostgresSchema.migrate(connection)
-            }
-        } catch {
-            pool.close()
-            throw error
-        }
-        return .postgres(pool)
+        return .postgres(try openPostgres(url, size: 1, applicationName: "notes-server admin", create: create))
     }
 }
 
-/// Opens the database `--db` names for an admin command that needs one to exist.
-func openExistingDatabase(at value: String) throws -> ServerDatabase {
-    try openServerDatabase(value)
+/// A pool on the PostgreSQL database at `url`, its schema migrated to this program's (one server
+/// at a time: `PostgresSchema.migrate`). Without `create`, an empty database is refused.
+func openPostgres(_ url: PostgresURL, size: Int, applicationName: String = "notes-server", create: Bool) throws -> PostgresPool {
+    let pool = try PostgresPool(url: url, size: size, applicationName: applicationName)
+    do {
+        try pool.withConnection { connection in
+            let version = try PostgresSchema.version(connection)
+            guard create || version > 0 else {
+                throw AdminError("no Notes database at \(url) (its schema is empty; `serve` or `user add` creates it)")
+            }
+            try PostgresSchema.migrate(connection)
+        }
+    } catch {
+        pool.close()
+        throw error
+    }
+    return pool
 }
 
 /// Builds the application for `configuration`: opens and migrates the database, wires the routes.
@@ -153,8 +154,7 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
                            changeNotifier: InProcessChangeNotifier(), log: log)
     case .postgres(let url):
         // One connection per HTTP thread: a handler holds one for its request, never two.
-        let pool = try PostgresPool(url: url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount))
-        try pool.withConnection { try PostgresSchema.migrate($0) }
+        let pool = try openPostgres(url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
         let notifier = PostgresChangeNotifier(url: url, pool: pool, log: log)
         return Application(configuration: configuration, database: .postgres(pool), blobs: PostgresBlobStore(pool: pool),
                            changeNotifier: notifier, log: log)

@@ -55,9 +55,8 @@ struct ServerRunner {
         for timer in purge { timer.cancel() }
         // Long polls are answered first (an empty page each), or the drain would wait out their waits.
         server.shutdown(releasingWaiters: app.changeNotifier.close)
-        app.rateLedger?.stop()
         do {
-            try app.database.close()
+            try app.close()
         } catch {
             log("closing the database failed: \(error)")
             exit(1)

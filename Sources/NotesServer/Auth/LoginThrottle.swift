@@ -62,33 +62,11 @@ final class LoginThrottle: Sendable {
         var expiresAt: Int64
     }
 
-    private struct State {
-        var pairs: [String: Entry] = [:]
-        var accounts: [String: Entry] = [:]
-        var addresses: [String: Entry] = [:]
-
-        subscript(table: Table) -> [String: Entry] {
-            get {
-                switch table {
-                case .pair: pairs
-                case .account: accounts
-                case .address: addresses
-                }
-            }
-            set {
-                switch table {
-                case .pair: pairs = newValue
-                case .account: accounts = newValue
-                case .address: addresses = newValue
-                }
-            }
-        }
-    }
-
     let limits: Limits
     private let clock: ServerClock
     private let capacity: Int
-    private let state = Mutex(State())
+    /// The three tables, in memory (when not `shared`).
+    private let state = Mutex<[Table: [String: Entry]]>([:])
     /// The database whose `login_attempts` holds the counts, when servers share one.
     private let shared: ServerDatabase?
     /// Set before every key in the shared table, so throttles with other limits (the device
@@ -123,9 +101,9 @@ final class LoginThrottle: Sendable {
                                 headers: ["Retry-After": "5"])
             }
         } else {
-            refusal = state.withLock { state in
-                decide(attempt, now: now, window: window, read: { state[$0][$1] },
-                       write: { table, key, entry in Self.insert(key, entry, in: &state[table], now: now, capacity: capacity) })
+            refusal = state.withLock { tables in
+                decide(attempt, now: now, window: window, read: { tables[$0]?[$1] },
+                       write: { table, key, entry in Self.insert(key, entry, in: &tables[table, default: [:]], now: now, capacity: capacity) })
             }
         }
         if let refusal {
@@ -143,17 +121,21 @@ final class LoginThrottle: Sendable {
         if let shared {
             // Best effort: a failed refund leaves the counts as for a failed attempt.
             try? shared.write { db in
-                try Self.write(.pair, scoped(attempt.pair), nil, db)
-                for (table, key) in [(Table.address, scoped(attempt.address)), (.account, scoped(attempt.account))] {
-                    try Self.write(table, key, Self.refunded(try Self.read(table, key, db)), db)
-                }
+                try Self.refund(attempt, read: { try Self.read($0, scoped($1), db) }, write: { try Self.write($0, scoped($1), $2, db) })
             }
-            return
+        } else {
+            state.withLock { tables in
+                Self.refund(attempt, read: { tables[$0]?[$1] }, write: { tables[$0, default: [:]][$1] = $2 })
+            }
         }
-        state.withLock { state in
-            state.pairs[attempt.pair] = nil
-            state.addresses[attempt.address] = Self.refunded(state.addresses[attempt.address])
-            state.accounts[attempt.account] = Self.refunded(state.accounts[attempt.account])
+    }
+
+    /// The changes of `succeeded`, on whichever tables hold the counts.
+    private static func refund(_ attempt: Attempt, read: (Table, String) throws -> Entry?,
+                               write: (Table, String, Entry?) throws -> Void) rethrows {
+        try write(.pair, attempt.pair, nil)
+        for (table, key) in [(Table.address, attempt.address), (.account, attempt.account)] {
+            try write(table, key, refunded(try read(table, key)))
         }
     }
 

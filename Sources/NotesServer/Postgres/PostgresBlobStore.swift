@@ -26,9 +26,9 @@ import Darwin
 /// and its deletion deletes them in the same transaction. So this store needs no lock around
 /// removals (`withRemovalsAllowed` just runs), and `pg_dump` copies rows and bytes in one snapshot.
 ///
-/// Every method takes its own connection from `pool` for a short transaction; none of them needs
-/// to share the caller's transaction, and a caller inside one of its own still works, as long as
-/// the pool has a connection left for this store (give it a pool of its own).
+/// Every method runs a short transaction of its own on a connection from `pool`; called inside a
+/// transaction the caller holds on the same pool, it gets that connection again (the pool lends a
+/// thread the connection it already holds) and its transaction becomes a savepoint of the caller's.
 struct PostgresBlobStore: BlobStore {
     /// The most bytes one row holds: a size PostgreSQL stores out of line without fuss, and what
     /// this process holds of a content at any moment (twice, while libpq decodes it).

@@ -58,16 +58,10 @@ extension PostgresSchema {
         ORDER BY ts_rank(n.search, q) DESC, n.rev DESC LIMIT ?
         """
 
-    /// The words of a search box's text for `notes_search_query`, split as the SQLite backend
-    /// splits them (at whitespace, at most 16, `*` kept at the end of a prefix word, words of
-    /// nothing but `*` dropped); nil when no word is left.
+    /// The words of a search box's text for `notes_search_query` (`SearchTerm`), space-separated,
+    /// `*` after a prefix word; nil when no word is left.
     static func searchWords(_ query: String) -> String? {
-        let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(16).compactMap { word -> String? in
-            let bare = word.drop(while: { $0 == "*" })
-            let trimmed = bare.reversed().drop(while: { $0 == "*" })
-            guard !trimmed.isEmpty else { return nil }
-            return String(trimmed.reversed()) + (word.hasSuffix("*") ? "*" : "")
-        }
+        let words = SearchTerm.terms(of: query).map { $0.word + ($0.isPrefix ? "*" : "") }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

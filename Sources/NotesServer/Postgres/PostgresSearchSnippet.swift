@@ -22,13 +22,12 @@ enum PostgresSearchSnippet {
     struct Terms {
         let words: [(text: String, prefix: Bool)]
 
-        /// The terms of `searchWords`' output (space-separated, `*` marking a prefix word); a
-        /// word with punctuation inside (`foo-bar`) asks for each of its parts.
-        init(_ words: String) {
-            self.words = words.split(separator: " ").flatMap { word -> [(String, Bool)] in
-                let prefix = word.hasSuffix("*")
-                let parts = PostgresSearchSnippet.words(in: Array(String(word).unicodeScalars))
-                return parts.enumerated().map { index, part in (part.folded, prefix && index == parts.count - 1) }
+        /// The words of a query's terms; a term with punctuation inside (`foo-bar`) asks for each
+        /// of its parts, the last one a prefix when the term is.
+        init(_ terms: [SearchTerm]) {
+            self.words = terms.flatMap { term -> [(String, Bool)] in
+                let parts = PostgresSearchSnippet.words(in: Array(term.word.unicodeScalars))
+                return parts.enumerated().map { index, part in (part.folded, term.isPrefix && index == parts.count - 1) }
             }
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 import Synchronization
 
 /// Shares request-rate allowances among the servers on one PostgreSQL database, so that N servers
@@ -24,8 +25,8 @@ final class SharedRateLedger: Sendable {
     private let period: Duration
     private let log: @Sendable (String) -> Void
     private let stopped = Atomic<Bool>(false)
-    /// The highest row number read so far (nil: none yet).
-    private let lastSeen = Mutex<Int64?>(nil)
+    /// The highest row number read so far.
+    private let lastSeen = Mutex<Int64>(0)
 
     /// Starts sharing `limiters` (by a name that is the same on every server) through `pool`.
     init(pool: PostgresPool, limiters: [String: RequestRateLimiter], period: Duration = .seconds(1),
@@ -63,17 +64,14 @@ final class SharedRateLedger: Sendable {
     /// One round: report, read the others, forget old rows.
     func exchange() throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let reports = limiters.map { (name: $0.key, counts: $0.value.takeAdmitted()) }
+        let rows = limiters.flatMap { name, limiter in
+            limiter.takeAdmitted().map { [name, serverID, $0.key, $0.value, now] as [any SQLBindable] }
+        }
         try pool.withConnection { db in
-            for report in reports {
-                for (address, count) in report.counts {
-                    try db.run("INSERT INTO rate_usage (limiter, server, address, count, at) VALUES (?, ?, ?, ?, ?)",
-                               report.name, serverID, address, count, now)
-                }
-            }
+            try Self.insert(rows, into: db)
             // A server just started reads back a minute (a limiter's memory): what others admitted
             // then still counts against the address here.
-            let since = lastSeen.withLock { $0 } ?? 0
+            let since = lastSeen.withLock { $0 }
             var highest = since
             try db.each("SELECT seq, limiter, address, count FROM rate_usage WHERE seq > ? AND server <> ? AND at > ? ORDER BY seq",
                         [since, serverID, now - 60_000]) { row in
@@ -81,8 +79,23 @@ final class SharedRateLedger: Sendable {
                 limiters[row.string(1)]?.charge(row.string(2), requests: row.int(3))
                 return true
             }
-            lastSeen.withLock { $0 = max($0 ?? highest, highest) }
+            lastSeen.withLock { $0 = highest }
             try db.run("DELETE FROM rate_usage WHERE at < ?", now - 120_000)
+        }
+    }
+
+    /// Inserts `rows` of `rate_usage` values, many to a statement: a round trip per address
+    /// would not keep up with a flood from many addresses. Batches are powers of two up to 64
+    /// rows, so a connection prepares at most seven statements for it.
+    private static func insert(_ rows: [[any SQLBindable]], into db: PostgresConnection) throws {
+        var rest = rows[...]
+        while !rest.isEmpty {
+            var size = 64
+            while size > rest.count { size /= 2 }
+            let batch = rest.prefix(size)
+            rest = rest.dropFirst(size)
+            let values = Array(repeating: "(?, ?, ?, ?, ?)", count: size).joined(separator: ", ")
+            _ = try db.result("INSERT INTO rate_usage (limiter, server, address, count, at) VALUES \(values)", batch.flatMap { $0 })
         }
     }
 }

@@ -23,10 +23,15 @@ final class RequestRateLimiter: Sendable {
     /// How far ahead of now the arrival time may run: a full minute's allowance.
     private let burst: UInt64
     private let maxClients: Int
-    private let arrivals = Mutex<[String: UInt64]>([:])
-    /// Requests admitted per address since the ledger last took them (only when one is attached).
-    private let admitted = Mutex<[String: Int]>([:])
-    private let isShared = Atomic<Bool>(false)
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Each client's theoretical arrival time.
+        var arrivals: [String: UInt64] = [:]
+        /// Requests admitted per address since the ledger last took them, when one is attached
+        /// (`admitted` is nil otherwise); at most `maxClients` addresses.
+        var admitted: [String: Int]?
+    }
 
     init(perMinute: Int, maxClients: Int = 10_000) {
         precondition(perMinute > 0, "a request rate must be positive")
@@ -41,31 +46,33 @@ final class RequestRateLimiter: Sendable {
     ///   allowed) when the allowance is used up; a refused request costs nothing.
     func admit(_ address: String) throws(HTTPError) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let wait: UInt64 = arrivals.withLock { arrivals in
-            let next = max(arrivals[address] ?? now, now) + interval
+        let wait: UInt64 = state.withLock { state in
+            let next = max(state.arrivals[address] ?? now, now) + interval
             guard next - now <= burst else { return next - now - burst }
-            if arrivals[address] == nil && arrivals.count >= maxClients { evict(&arrivals, now: now) }
-            arrivals[address] = next
+            if state.arrivals[address] == nil && state.arrivals.count >= maxClients { evict(&state.arrivals, now: now) }
+            state.arrivals[address] = next
+            if let count = state.admitted?[address] {
+                state.admitted?[address] = count + 1
+            } else if let known = state.admitted?.count, known < maxClients {
+                state.admitted?[address] = 1
+            }
             return 0
         }
-        guard wait > 0 else {
-            if isShared.load(ordering: .relaxed) { admitted.withLock { $0[address, default: 0] += 1 } }
-            return
-        }
+        guard wait > 0 else { return }
         throw HTTPError.tooManyRequests(retryAfter: Int((wait + 999_999_999) / 1_000_000_000))
     }
 
     /// From now on, counts what it admits for a `SharedRateLedger` to report.
     func startSharing() {
-        isShared.store(true, ordering: .relaxed)
+        state.withLock { $0.admitted = $0.admitted ?? [:] }
     }
 
     /// What was admitted per address since the last call (bounded like the table: past
-    /// `maxClients` addresses in one period, the rest go unreported).
+    /// `maxClients` addresses in one period, the others go unreported).
     func takeAdmitted() -> [String: Int] {
-        admitted.withLock { counts in
-            defer { counts.removeAll(keepingCapacity: true) }
-            return counts.count > maxClients ? Dictionary(uniqueKeysWithValues: counts.prefix(maxClients).map { ($0.key, $0.value) }) : counts
+        state.withLock { state in
+            defer { if state.admitted != nil { state.admitted = [:] } }
+            return state.admitted ?? [:]
         }
     }
 
@@ -75,10 +82,10 @@ final class RequestRateLimiter: Sendable {
     func charge(_ address: String, requests: Int) {
         guard requests > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        arrivals.withLock { arrivals in
-            if arrivals[address] == nil && arrivals.count >= maxClients { evict(&arrivals, now: now) }
-            let start = max(arrivals[address] ?? now, now)
-            arrivals[address] = min(start + interval * UInt64(min(requests, perMinute)), now + burst + interval)
+        state.withLock { state in
+            if state.arrivals[address] == nil && state.arrivals.count >= maxClients { evict(&state.arrivals, now: now) }
+            let start = max(state.arrivals[address] ?? now, now)
+            state.arrivals[address] = min(start + interval * UInt64(min(requests, perMinute)), now + burst + interval)
         }
     }
 

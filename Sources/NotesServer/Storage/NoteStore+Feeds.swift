@@ -96,11 +96,8 @@ extension NoteStore {
 
     /// FTS5's answer, each word quoted (so no query syntax can fail), `*` kept for a prefix.
     private static func searchSQLite(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {
-        let terms = query.split(whereSeparator: { $0.isWhitespace }).prefix(16).compactMap { word -> String? in
-            let prefix = word.hasSuffix("*")
-            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))
-            guard !bare.isEmpty else { return nil }
-            return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+        let terms = SearchTerm.terms(of: query).map { term in
+            "\"" + term.word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (term.isPrefix ? "*" : "")
         }
         guard !terms.isEmpty else { return [] }
         return try db.query("""
@@ -108,26 +105,23 @@ extension NoteStore {
             FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
             WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.kind = 'note'
             ORDER BY bm25(notes_fts) LIMIT ?
-            """, [terms.joined(separator: " "), userID, limit], row: hit).compactMap { $0 }
+            """, [terms.joined(separator: " "), userID, limit]) { hit($0, marked: $0.string(3)) }.compactMap { $0 }
     }
 
     /// PostgreSQL's text search with the same semantics (`PostgresSchema+Search.swift`), the
     /// snippet cut from the note's text as FTS5 cuts it (`PostgresSearchSnippet`).
     private static func searchPostgres(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {
         guard let words = PostgresSchema.searchWords(query) else { return [] }
-        let terms = PostgresSearchSnippet.Terms(words)
-        return try db.query(PostgresSchema.searchStatement, [words, userID, limit]) { row -> SearchResults.Hit? in
-            guard let id = NoteID(row.string(0)) else { return nil }
-            let (text, highlights) = SearchHighlight.parse(PostgresSearchSnippet.marked(row.string(3), terms: terms),
-                                                           open: "\u{2}", close: "\u{3}")
-            return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
+        let terms = PostgresSearchSnippet.Terms(SearchTerm.terms(of: query))
+        return try db.query(PostgresSchema.searchStatement, [words, userID, limit]) { row in
+            hit(row, marked: PostgresSearchSnippet.marked(row.string(3), terms: terms))
         }.compactMap { $0 }
     }
 
-    /// A hit from a row of id, path, rev and a snippet whose matches sit between U+0002 and U+0003.
-    private static func hit(_ row: any SQLRow) -> SearchResults.Hit? {
+    /// A hit from a row of id, path and rev, with a snippet whose matches sit between U+0002 and U+0003.
+    private static func hit(_ row: any SQLRow, marked: String) -> SearchResults.Hit? {
         guard let id = NoteID(row.string(0)) else { return nil }
-        let (text, highlights) = SearchHighlight.parse(row.string(3), open: "\u{2}", close: "\u{3}")
+        let (text, highlights) = SearchHighlight.parse(marked, open: "\u{2}", close: "\u{3}")
         return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
     }
 

@@ -16,13 +16,6 @@ enum ServerDatabase: Sendable {
     case sqlite(DatabaseQueue)
     case postgres(PostgresPool)
 
-    var dialect: SQLDialect {
-        switch self {
-        case .sqlite: .sqlite
-        case .postgres: .postgres
-        }
-    }
-
     /// Runs `body` on a connection that reads.
     @discardableResult
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
@@ -71,11 +64,10 @@ enum ServerDatabase: Sendable {
             return try queue.write { try body($0) }
         case .postgres(let pool):
             return try pool.withConnection { connection in
-                guard !connection.isInTransaction else {
-                    return try connection.transaction(isolation: .serializable) { try body(connection) }
-                }
-                try connection.run("SELECT pg_advisory_lock(?)", key)
-                defer { _ = try? connection.run("SELECT pg_advisory_unlock(?)", key) }
+                // Nested in another write (same connection), that write's transaction already decides.
+                let locks = !connection.isInTransaction
+                if locks { try connection.run("SELECT pg_advisory_lock(?)", key) }
+                defer { if locks { _ = try? connection.run("SELECT pg_advisory_unlock(?)", key) } }
                 return try connection.transaction(isolation: .serializable) { try body(connection) }
             }
         }

@@ -140,7 +140,7 @@ final class TestApp: Sendable {
     }
 
     func close() {
-        application.close()
+        try? application.close()
         postgres?.drop()
         directory.remove()
     }

@@ -74,7 +74,7 @@ struct PostgresSearchParityTests {
 
     static func searchPostgres(_ db: PostgresConnection, user: Int64, query: String) throws -> [(Int, String)] {
         guard let words = PostgresSchema.searchWords(query) else { return [] }
-        let terms = PostgresSearchSnippet.Terms(words)
+        let terms = PostgresSearchSnippet.Terms(SearchTerm.terms(of: query))
         return try db.query(PostgresSchema.searchStatement, [words, user, 50]) { row in
             let marked = PostgresSearchSnippet.marked(row.string(3), terms: terms)
             return (number(row.string(0)), marked.replacingOccurrences(of: "\u{2}", with: "**").replacingOccurrences(of: "\u{3}", with: "**"))

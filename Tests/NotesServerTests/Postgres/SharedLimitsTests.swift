@@ -14,11 +14,21 @@ struct SharedLimitsTests {
         try await withPostgresDatabase { database in
             let url = database.url.description
             let a = try await TestServer(extraArguments: arguments, database: url)
-            defer { Task { await a.stop() } }
-            let b = try await TestServer(extraArguments: arguments, database: url)
-            defer { Task { await b.stop() } }
-            try await a.addUser("alice", password: "correct horse")
-            try await body(a, b)
+            let b: TestServer
+            do {
+                b = try await TestServer(extraArguments: arguments, database: url)
+            } catch {
+                await a.stop()
+                throw error
+            }
+            do {
+                try await a.addUser("alice", password: "correct horse")
+                try await body(a, b)
+            } catch {
+                await a.stop()
+                await b.stop()
+                throw error
+            }
             await a.stop()
             await b.stop()
         }
