@@ -28,18 +28,24 @@ struct SyncFaultTests {
 
     @Test("kill -9 of the client during uploads and during a clone, then resumed syncs: whole files, no duplicates, no loss")
     func clientKilledMidSync() async throws {
-        try await SyncHarness.with { h in
-            // About 40 batches of 48 KB: room for three kills even when this test process, polling
-            // on a loaded machine, notices each trigger several batches late.
+        try await SyncHarness.with { direct in
+            // The uploads go through a proxy that holds back the server's answer to one chosen
+            // batch: the client is killed while it waits for that answer, with the batch stored
+            // on the server, however late this test notices (a fast client once finished all
+            // ~40 batches before a busy machine let the test look).
+            let hold = try BatchHold(upstreamPort: direct.client.server.port)
+            defer { hold.proxy.stop() }
+            let h = try await direct.through(hold)
             let notes = Self.corpus(900)
             try await h.initFolder("a")
             for (path, text) in notes { try h.write("a", path, text) }
-            // Each run is killed once the server has answered one more batch than before it.
+            // Each run is killed while the answer to its second batch is held back.
             for _ in 0..<3 {
-                let before = h.client.logCount("POST /v1/batch")
+                hold.hold(batch: 2)
                 let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
-                    h.client.logCount("POST /v1/batch") > before
+                    hold.isHolding
                 }
+                hold.proxy.release()
                 #expect(kill.landedMidSync, "the upload ended before the kill: \(kill)")
                 let uploaded = try await h.serverNotes().count
                 #expect(uploaded > 0 && uploaded < notes.count, "not killed mid-upload: \(uploaded) of \(notes.count) notes on the server")
@@ -77,8 +83,13 @@ struct SyncFaultTests {
         var server = try await TestServer(database: database)
         let port = server.port
         try await server.addUser(TestAccount.username, password: TestAccount.password)
+        // The client talks through a proxy that holds back the answer to the second batch: the
+        // server is killed while the client waits for it, having stored that batch.
+        let hold = try BatchHold(upstreamPort: port)
+        let proxy = hold.proxy
+        defer { proxy.stop() }
         let environment = ["HOME": work.path, "XDG_CONFIG_HOME": work.appending("config").path]
-        let url = "http://127.0.0.1:\(port)"
+        let url = proxy.baseURL.absoluteString
         let login = try await ProcessRunner.run(BuiltProducts.client, ["login", "--server", url, "--username", TestAccount.username, "--password-stdin"],
                                                 environment: environment, stdin: TestAccount.password + "\n")
         #expect(login.exitCode == 0, "\(login.stderr)")
@@ -90,12 +101,13 @@ struct SyncFaultTests {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
-        // The server dies once it has answered the first batch: the client is mid-upload.
+        hold.hold(batch: 2)
         async let sync = ProcessRunner.run(BuiltProducts.client, ["sync", folder], environment: environment)
-        let sawBatch = try await waitUntil(timeout: 60, every: .milliseconds(5)) { server.log.contains("POST /v1/batch") }
-        #expect(sawBatch, "the server never logged a batch")
+        let held = try await waitUntil(timeout: 60, every: .milliseconds(5)) { proxy.isHolding }
+        #expect(held, "the client never sent a second batch")
         server.kill()
         await server.waitForExit()
+        proxy.release(dropping: true)  // the answer dies with the server
         let interrupted = try await sync
         #expect(interrupted.exitCode == 5, "the sync whose server died should say the server is unreachable: \(interrupted.stderr)")
         server = try await Self.restart(database: database, port: port)

@@ -50,7 +50,6 @@ struct SyncStatusPredictionTests {
                 let predicted = try await h.syncInProcess(target, options: dry)
                 let done = try await h.syncInProcess(target, options: options)
                 h.expectSameOutcome(predicted: predicted, done: done, "seed \(seed) step \(step) folder \(target)")
-                print("DIAG merged \(done.merged) conflicts \(done.conflicts.map(\.reason.rawValue)) renamed \(done.renamed) deleted \(done.deleted)")
             }
             for name in folders + folders {
                 let predicted = try await h.syncInProcess(name, options: dry)

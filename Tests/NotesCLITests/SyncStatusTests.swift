@@ -34,14 +34,20 @@ struct SyncStatusTests {
 
     @Test("kill -9 of notes sync right after its first batch: status says what is left (not \"Nothing to sync\"), and the next sync does it")
     func statusAfterAKilledSync() async throws {
-        try await SyncHarness.with { h in
+        try await SyncHarness.with { direct in
+            let hold = try BatchHold(upstreamPort: direct.client.server.port)
+            defer { hold.proxy.stop() }
+            let h = try await direct.through(hold)
             try await h.twoFolders([("seed.md", "s\n")])
             let notes = SyncFaultTests.corpus(600)
             for (path, text) in notes { try h.write("a", path, text) }
-            // Killed when the server has answered its first batch: mid-upload, by an event, not a delay.
+            // Killed while the server's answer to its second batch is held back: mid-upload, by
+            // an event, not a delay.
+            hold.hold(batch: 2)
             let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
-                h.client.logCount("POST /v1/batch") >= 1
+                hold.isHolding
             }
+            hold.proxy.release()
             #expect(kill.sawTrigger)
             #expect(kill.killedBySignal, "the sync ended before the kill")
             let onServer = try await h.serverNotes().count

@@ -69,7 +69,7 @@ enum HTTPWire {
     }
 
     /// The next bytes from `socket`, or nil at end of stream, on error or after the receive timeout.
-    private static func receive(_ socket: Int32) -> Data? {
+    static func receive(_ socket: Int32) -> Data? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = recv(socket, &buffer, buffer.count, 0)
