@@ -108,8 +108,9 @@ struct SafeFiles: Sendable {
         }
         defer { close(parent) }
         let temporary = staged.path
+        let written: FileStat
         do {
-            try staged.finish(durable: durable)
+            written = try staged.finish(durable: durable)
         } catch {
             unlink(temporary)
             throw error
@@ -146,7 +147,8 @@ struct SafeFiles: Sendable {
             }
         }
         if durable || !Self.defersDurability { fsync(parent) }
-        guard case .file(let written) = Self.occupant(parent, name) else { return .unknown }
+        // The staged file's own metadata, not a stat of the name now: an editor saving in the
+        // instant after the rename must not have its file recorded as the sync's write.
         return written
     }
 

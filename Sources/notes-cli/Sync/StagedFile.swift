@@ -50,14 +50,19 @@ final class StagedFile {
         Hex.encode(hasher.finalize())
     }
 
-    /// Closes the file, fsync'd first when `durable`. Throws when a write or the fsync failed.
-    func finish(durable: Bool) throws {
-        guard fd >= 0 else { return }
-        let ok = !durable || fsync(fd) == 0
+    /// Closes the file, fsync'd first when `durable`, and returns its metadata as it will be once
+    /// placed (a rename keeps inode, size and modification time). Throws when a write, the
+    /// fsync or the stat failed.
+    @discardableResult
+    func finish(durable: Bool) throws -> FileStat {
+        guard fd >= 0 else { throw SyncFileError(target, "write", EBADF) }
+        var info = stat()
+        let ok = (!durable || fsync(fd) == 0) && fstat(fd, &info) == 0
         let code = errno
         close(fd)
         fd = -1
         guard ok else { throw SyncFileError(target, "write", code) }
+        return SafeFiles.fileStat(info)
     }
 
     /// Removes the temporary file: the download failed or did not verify.
