@@ -164,6 +164,14 @@ public final class TestServer: @unchecked Sendable {
     public func kill() {
         process.send(SIGKILL)
     }
+
+    /// A server a test killed, or let go without `stop()`, leaves neither its process nor its
+    /// folder behind (every run used to leave one empty folder in the temp folder per kill).
+    deinit {
+        process.send(SIGKILL)
+        errors.readabilityHandler = nil
+        directory.remove()
+    }
 }
 
 /// Runs `body` against a fresh `notes-server serve` with `extraArguments` and stops the server
