@@ -35,28 +35,35 @@ struct KilledSync {
 }
 
 /// A proxy in front of the harness's server that holds back the server's answer to a chosen
-/// `POST /v1/batch`: a client killed while `isHolding` was mid-upload, with that batch stored.
-final class BatchHold: Sendable {
+/// request of one kind (`POST /v1/batch`, `GET /v1/changes`): a client killed while
+/// `isHolding` was mid-sync, with that request's work done on the server.
+final class RequestHold: Sendable {
     let proxy: HoldingProxy
-    private let batches: Batches
+    private let counts: Counts
 
-    private final class Batches: Sendable {
+    private final class Counts: Sendable {
         let state = Mutex((seen: 0, holdAt: Int.max))
     }
 
-    /// Proxies to the server on `upstreamPort`, holding nothing until `hold(batch:)`.
-    init(upstreamPort: Int) throws {
-        let batches = Batches()
-        self.batches = batches
+    /// Proxies to the server on `upstreamPort`, counting the requests `matching` picks and
+    /// holding none until `hold(_:)`.
+    init(upstreamPort: Int, matching: @escaping @Sendable (ScriptedHTTPServer.Request) -> Bool) throws {
+        let counts = Counts()
+        self.counts = counts
         proxy = try HoldingProxy(upstreamPort: upstreamPort) { request in
-            guard request.method == "POST" && request.path == "/v1/batch" else { return false }
-            return batches.state.withLock { $0.seen += 1; return $0.seen == $0.holdAt }
+            guard matching(request) else { return false }
+            return counts.state.withLock { $0.seen += 1; return $0.seen == $0.holdAt }
         }
     }
 
-    /// Holds the answer to the `ordinal`-th batch from now (1: the next one).
-    func hold(batch ordinal: Int) {
-        batches.state.withLock { $0.holdAt = $0.seen + ordinal }
+    /// Holds `POST /v1/batch` answers.
+    static func batches(upstreamPort: Int) throws -> RequestHold {
+        try RequestHold(upstreamPort: upstreamPort) { $0.method == "POST" && $0.path == "/v1/batch" }
+    }
+
+    /// Holds the answer to the `ordinal`-th matching request from now (1: the next one).
+    func hold(_ ordinal: Int) {
+        counts.state.withLock { $0.holdAt = $0.seen + ordinal }
     }
 
     var isHolding: Bool { proxy.isHolding }
@@ -64,7 +71,7 @@ final class BatchHold: Sendable {
 
 extension SyncHarness {
     /// This harness with its client talking through `hold`'s proxy, signed in there.
-    func through(_ hold: BatchHold) async throws -> SyncHarness {
+    func through(_ hold: RequestHold) async throws -> SyncHarness {
         var client = client
         client.via = hold.proxy.baseURL
         let harness = SyncHarness(client: client, work: work)

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import Synchronization
 import NotesTestSupport
 import Testing
 @testable import notes_cli
@@ -17,6 +18,11 @@ struct SyncFaultTests {
         return notes
     }
 
+    /// How many notes a folder held before a run, read by the proxy's thread.
+    final class FileFloor: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
     /// Every file outside `.notes/` is a whole note of `expected` (none half-written, no stray
     /// temporary file), whatever moment the kill came at.
     static func expectWholeFiles(_ h: SyncHarness, _ name: String, _ expected: [String: String],
@@ -28,12 +34,13 @@ struct SyncFaultTests {
 
     @Test("kill -9 of the client during uploads and during a clone, then resumed syncs: whole files, no duplicates, no loss")
     func clientKilledMidSync() async throws {
-        try await SyncHarness.with { direct in
+        // Small changes pages, so a clone of 900 notes takes many: it is killed between two.
+        try await SyncHarness.with(serverArguments: ["--max-page-bytes", "65536"]) { direct in
             // The uploads go through a proxy that holds back the server's answer to one chosen
             // batch: the client is killed while it waits for that answer, with the batch stored
             // on the server, however late this test notices (a fast client once finished all
             // ~40 batches before a busy machine let the test look).
-            let hold = try BatchHold(upstreamPort: direct.client.server.port)
+            let hold = try RequestHold.batches(upstreamPort: direct.client.server.port)
             defer { hold.proxy.stop() }
             let h = try await direct.through(hold)
             let notes = Self.corpus(900)
@@ -41,7 +48,7 @@ struct SyncFaultTests {
             for (path, text) in notes { try h.write("a", path, text) }
             // Each run is killed while the answer to its second batch is held back.
             for _ in 0..<3 {
-                hold.hold(batch: 2)
+                hold.hold(2)
                 let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
                     hold.isHolding
                 }
@@ -55,21 +62,33 @@ struct SyncFaultTests {
             try await h.sync("a")
             #expect(try await h.serverNotes() == notes)
 
-            try await h.initFolder("b")
-            // Each run is killed once it has written one more note than the folder held before it.
-            for _ in 0..<2 {
-                let before = h.noteFileCount("b")
-                let kill = try await KilledSync.run(["sync", h.folder("b")], environment: h.client.environment) {
-                    h.noteFileCount("b") > before
-                }
-                #expect(kill.landedMidSync, "the clone ended before the kill: \(kill)")
-                let written = h.noteFileCount("b")
-                #expect(written > 0 && written < notes.count, "not killed mid-clone: \(written) of \(notes.count) notes written")
-                try Self.expectWholeFiles(h, "b", notes)
-                #expect(try h.indexIntegrity("b") == "ok")
+            // The clone goes through a proxy that holds back the first changes page asked for
+            // once the folder holds more notes than before the run: the client is killed
+            // between two pages, having written some notes and not all.
+            let floor = FileFloor()
+            let folderB = h.folder("b")
+            let pages = try RequestHold(upstreamPort: direct.client.server.port) { request in
+                request.path == "/v1/changes" && SyncHarness.noteFileCount(in: folderB) > floor.count.load(ordering: .acquiring)
             }
-            try await h.sync("b")
-            #expect(try h.textTree("b") == notes)
+            defer { pages.proxy.stop() }
+            let c = try await direct.through(pages)
+            try await c.initFolder("b")
+            for _ in 0..<2 {
+                floor.count.store(c.noteFileCount("b"), ordering: .releasing)
+                pages.hold(1)
+                let kill = try await KilledSync.run(["sync", c.folder("b")], environment: c.client.environment) {
+                    pages.isHolding
+                }
+                pages.proxy.release()
+                #expect(kill.landedMidSync, "the clone ended before the kill: \(kill)")
+                let written = c.noteFileCount("b")
+                #expect(written > floor.count.load(ordering: .acquiring) && written < notes.count,
+                        "not killed mid-clone: \(written) of \(notes.count) notes written")
+                try Self.expectWholeFiles(c, "b", notes)
+                #expect(try c.indexIntegrity("b") == "ok")
+            }
+            try await c.sync("b")
+            #expect(try c.textTree("b") == notes)
             #expect(try await h.sync("a").isNoOp, "the clone changed nothing, so a has nothing to do")
             #expect(try await h.serverNotes() == notes)  // no duplicate was created by a retried batch
         }
@@ -85,7 +104,7 @@ struct SyncFaultTests {
         try await server.addUser(TestAccount.username, password: TestAccount.password)
         // The client talks through a proxy that holds back the answer to the second batch: the
         // server is killed while the client waits for it, having stored that batch.
-        let hold = try BatchHold(upstreamPort: port)
+        let hold = try RequestHold.batches(upstreamPort: port)
         let proxy = hold.proxy
         defer { proxy.stop() }
         let environment = ["HOME": work.path, "XDG_CONFIG_HOME": work.appending("config").path]
@@ -101,7 +120,7 @@ struct SyncFaultTests {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
-        hold.hold(batch: 2)
+        hold.hold(2)
         async let sync = ProcessRunner.run(BuiltProducts.client, ["sync", folder], environment: environment)
         let held = try await waitUntil(timeout: 60, every: .milliseconds(5)) { proxy.isHolding }
         #expect(held, "the client never sent a second batch")

@@ -137,7 +137,12 @@ struct SyncHarness {
 
     /// How many `.md` files folder `name` holds outside `.notes/` (cheap enough to poll).
     func noteFileCount(_ name: String) -> Int {
-        guard let walk = FileManager.default.enumerator(atPath: folder(name)) else { return 0 }
+        Self.noteFileCount(in: folder(name))
+    }
+
+    /// How many `.md` files the folder at `path` holds outside `.notes/`.
+    static func noteFileCount(in path: String) -> Int {
+        guard let walk = FileManager.default.enumerator(atPath: path) else { return 0 }
         var count = 0
         while let path = walk.nextObject() as? String {
             if path == ".notes" { walk.skipDescendants() } else if path.hasSuffix(".md") { count += 1 }

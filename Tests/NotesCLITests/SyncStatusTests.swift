@@ -35,7 +35,7 @@ struct SyncStatusTests {
     @Test("kill -9 of notes sync right after its first batch: status says what is left (not \"Nothing to sync\"), and the next sync does it")
     func statusAfterAKilledSync() async throws {
         try await SyncHarness.with { direct in
-            let hold = try BatchHold(upstreamPort: direct.client.server.port)
+            let hold = try RequestHold.batches(upstreamPort: direct.client.server.port)
             defer { hold.proxy.stop() }
             let h = try await direct.through(hold)
             try await h.twoFolders([("seed.md", "s\n")])
@@ -43,7 +43,7 @@ struct SyncStatusTests {
             for (path, text) in notes { try h.write("a", path, text) }
             // Killed while the server's answer to its second batch is held back: mid-upload, by
             // an event, not a delay.
-            hold.hold(batch: 2)
+            hold.hold(2)
             let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
                 hold.isHolding
             }
