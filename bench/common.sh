@@ -62,9 +62,10 @@ BENCH_SERVER_FLAGS=(--requests-per-minute 1000000000)
 start_notes_server() {
     local db=$1
     shift
-    # Its output beside a SQLite file, or in a file of its own for a PostgreSQL URL.
+    # Its output beside a SQLite file, or for a PostgreSQL URL in the bench's cluster folder,
+    # which bench_stop_postgres removes with the cluster.
     local files=$db
-    case $db in postgres*) files=$(mktemp -u "${TMPDIR:-/tmp}/notes-bench-server.XXXXXX") ;; esac
+    case $db in postgres*) files="${BENCH_POSTGRES_DIR:?bench_database starts the cluster}/notes-server.$RANDOM$RANDOM" ;; esac
     "$BIN/notes-server" serve --db "$db" --listen 127.0.0.1:0 "${BENCH_SERVER_FLAGS[@]}" "$@" > "$files.out" 2> "$files.log" &
     SERVER_PID=$!
     for _ in $(seq 200); do grep -q listening "$files.out" 2>/dev/null && break; sleep 0.05; done
