@@ -43,6 +43,19 @@ struct FolderStateTests {
         #expect(sensitive.trackedID(at: "caf\u{E9}.md") == nil)
     }
 
+    @Test("two tracked notes whose files are one name in two Unicode forms: the smaller id holds the name, whatever the order")
+    func smallerIDHoldsAClaimedName() {
+        for _ in 0..<20 {
+            let ids = [NoteID(), NoteID(), NoteID()]
+            var snapshot = LocalSnapshot()
+            for (index, id) in ids.enumerated() {
+                snapshot.tracked[id] = Self.note("Caf\u{E9}.md", id: id, disk: index.isMultiple(of: 2) ? "Caf\u{E9}.md" : "Cafe\u{301}.md")
+            }
+            let state = FolderState(snapshot: snapshot, caseInsensitive: false)
+            #expect(state.trackedID(at: "Caf\u{E9}.md") == ids.min())
+        }
+    }
+
     @Test("moving a note's file releases its old path: no stale key survives a move")
     func moveReleasesOldPath() {
         var state = FolderState(caseInsensitive: false)

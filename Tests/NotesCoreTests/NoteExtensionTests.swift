@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// Issue 13: files ending in `.md` or `.markdown`, in any letter case, are notes. One predicate
@@ -13,6 +14,23 @@ struct NoteExtensionTests {
     func noteExtensionIsFoundAsWritten(path: String, expected: String?) {
         #expect(EntryKind.noteExtension(of: path).map(String.init) == expected)
         #expect(EntryKind(path: path) == (expected == nil ? .attachment : .note))
+    }
+
+    @Test("random names of ASCII and other letters get the answer the character-wise rule gives (the byte-wise path for ASCII names agrees with it)")
+    func byteWiseAnswerAgreesWithCharacterWiseRule() {
+        // The rule as written for characters: the last dot of the last name, not its first
+        // character, followed by `md` or `markdown` in any case.
+        func characterWise(_ path: String) -> String? {
+            let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            guard let dot = path[nameStart...].lastIndex(of: "."), dot != nameStart else { return nil }
+            return ["md", "markdown"].contains(path[path.index(after: dot)...].lowercased()) ? String(path[dot...]) : nil
+        }
+        let pieces = ["a", "/", ".", "md", "MD", "mD", "markdown", "MarkDown", "x", "\u{E9}", "e\u{301}", "\u{212A}", "\u{0600}", " ", ".md", "/.md"]
+        var random = SeededRandom(seed: 13)
+        for _ in 0..<5_000 {
+            let path = (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(EntryKind.noteExtension(of: path).map(String.init) == characterWise(path), "\(path.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
     }
 
     @Test("a note path may end in .markdown or .MD; anything else is still not a note")

@@ -24,10 +24,43 @@ public enum EntryKind: String, Codable, Sendable, CaseIterable, Hashable {
     /// entry, `NotePath`'s rule for notes, export's pages and links, wiki links, titles and
     /// conflict copies all ask it, so no part can take a `.Markdown` file for an attachment.
     public static func noteExtension(of path: String) -> Substring? {
+        if let answer = asciiNoteExtension(of: path) { return answer.isNote ? path[answer.dot...] : nil }
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         guard let dot = path[nameStart...].lastIndex(of: "."), dot != nameStart else { return nil }
         return noteExtensions.contains(path[path.index(after: dot)...].lowercased()) ? path[dot...] : nil
     }
+
+    /// `noteExtension(of:)` on the bytes of a file name that is all ASCII (where bytes are
+    /// characters and lowercasing is bytewise), the common case that a scan of thousands of
+    /// files asks for each file: `dot` is where the extension starts (the end when there is
+    /// none). Nil for a name with other characters, which take the general path.
+    private static func asciiNoteExtension(of path: String) -> (isNote: Bool, dot: String.Index)? {
+        let bytes = path.utf8
+        var index = bytes.endIndex
+        var dot: String.Index?
+        while index > bytes.startIndex {
+            let previous = bytes.index(before: index)
+            let byte = bytes[previous]
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "/") {
+                // A character before the slash that is not ASCII may be a prepended mark that
+                // makes one character of itself and the slash: the general path decides.
+                if previous > bytes.startIndex && bytes[bytes.index(before: previous)] >= 0x80 { return nil }
+                break
+            }
+            if byte == UInt8(ascii: "."), dot == nil { dot = previous }
+            index = previous
+        }
+        // `index` is where the name starts; a name that only starts with a dot has no extension.
+        guard let dot, dot != index else { return (false, bytes.endIndex) }
+        let suffix = bytes[bytes.index(after: dot)...]
+        let isNote = noteExtensionsBytes.contains { name in
+            name.count == suffix.count && zip(name, suffix).allSatisfy { $0 == $1 | (($1 >= 0x41 && $1 <= 0x5A) ? 0x20 : 0) }
+        }
+        return (isNote, dot)
+    }
+
+    private static let noteExtensionsBytes: [[UInt8]] = noteExtensions.map { Array($0.utf8) }
 
     /// `path` without the extension that makes it a note (`a/b.Markdown` → `a/b`); `path` itself
     /// when it names an attachment.

@@ -33,8 +33,12 @@ struct FolderState: Sendable {
     init(snapshot: LocalSnapshot, caseInsensitive: Bool) {
         self.init(caseInsensitive: caseInsensitive)
         tracked = snapshot.tracked
-        for id in snapshot.tracked.keys.sorted(by: >) {
-            if let disk = snapshot.tracked[id]?.diskPath { trackedByKey[key(disk)] = id }
+        trackedByKey.reserveCapacity(tracked.count)
+        for (id, note) in snapshot.tracked {
+            guard let disk = note.diskPath else { continue }
+            let key = key(disk)
+            if let holder = trackedByKey[key], holder < id { continue }
+            trackedByKey[key] = id
         }
         for file in snapshot.untracked where untrackedByKey[key(file.path)] == nil {
             untrackedByKey[key(file.path)] = file

@@ -63,7 +63,9 @@ struct LocalScan {
             throw CLIError.failure("\(error)")
         }
         var snapshot = LocalSnapshot()
+        snapshot.tracked.reserveCapacity(rows.count)
         var byKey: [String: NoteID] = [:]
+        byKey.reserveCapacity(rows.count)
         for row in rows {
             snapshot.tracked[row.base.id] = TrackedNote(row: row, local: .missing)
             // Found by where its file was, so a name the disk spells differently (NFD on macOS,
@@ -71,7 +73,7 @@ struct LocalScan {
             byKey[key(row.diskPath)] = row.base.id
         }
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
-        var seen = Set<NoteID>()
+        var seen = Set<NoteID>(minimumCapacity: rows.count)
         for entry in listing.entries {
             let path = NotePath.nfc(entry.path)
             let kind = EntryKind(path: path)
