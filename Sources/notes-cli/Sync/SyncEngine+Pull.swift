@@ -66,9 +66,16 @@ extension SyncEngine {
         var cursor = start
         var first = true
         var applied = 0
+        // The next page, asked for while this one is applied, so the server reads and encodes
+        // it meanwhile (a clone of thousands of notes waited for each page in turn).
+        var prefetched: Task<ChangesPage, any Error>?
+        defer { prefetched?.cancel() }
         while true {
             var page: ChangesPage
-            if metadataFirst {
+            if let next = prefetched {
+                prefetched = nil
+                page = try await next.value
+            } else if metadataFirst {
                 page = try await remote.changes(since: cursor, limit: options.pageSize, includeContent: false)
                 report.changesRequests += 1
                 if !page.changes.allSatisfy(isKnown) {
@@ -82,6 +89,11 @@ extension SyncEngine {
             if first {
                 first = false
                 try await checkRemoteMassDelete(firstPage: page, from: cursor)
+            }
+            if !metadataFirst, page.hasMore, page.cursor != cursor {
+                let remote = self.remote, after = page.cursor, limit = options.pageSize
+                prefetched = Task { try await remote.changes(since: after, limit: limit, includeContent: true) }
+                report.changesRequests += 1
             }
             var changes: [IndexChange] = []
             var complete = true
