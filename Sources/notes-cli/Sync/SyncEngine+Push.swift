@@ -14,9 +14,19 @@ extension SyncEngine {
         var bytes: Int
     }
 
+    /// A batch on its way: the uploads it carries, how far through the round's work it
+    /// reaches, and the server's answer to come.
+    private struct SentBatch {
+        var chunk: [Upload]
+        var reach: Int
+        var results: Task<[BatchResult], any Error>
+    }
+
     /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
     /// next round. Files are read batch by batch, so memory stays bounded however many notes
-    /// change. Returns whether anything was sent.
+    /// change, and the next batch is read and sent while the server applies the one before, so
+    /// client and server work at once (two batches at most in flight; each note is in one).
+    /// Returns whether anything was sent.
     func push() async throws -> Bool {
         try reserveIDs()
         var sent = false
@@ -27,29 +37,14 @@ extension SyncEngine {
             try await uploadContents(for: work)
             work.removeAll { skippedUploads.contains($0) }
             var next = 0
-            while next < work.count {
-                var chunk: [Upload] = []
-                var bytes = 0
-                while next < work.count, chunk.count < options.batchOperations {
-                    guard let upload = prepare(work[next]) else {
-                        next += 1
-                        continue
-                    }
-                    if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes { break }  // read again for the next batch
-                    chunk.append(upload)
-                    bytes += upload.bytes
-                    next += 1
-                }
-                guard !chunk.isEmpty else { continue }
-                let results = try await send(chunk)
-                var changes: [IndexChange] = []
-                for (upload, result) in zip(chunk, results) {
-                    try await handle(result, of: upload, changes: &changes)
-                }
-                if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
-                try commit(changes)
-                options.progress?("uploading", next, work.count)
-            }
+            var inFlight: SentBatch?
+            defer { inFlight?.results.cancel() }
+            repeat {
+                let chunk = nextChunk(of: work, from: &next)
+                let previous = inFlight
+                inFlight = chunk.isEmpty ? nil : startSending(chunk, reach: next)
+                if let previous { try await handle(previous, of: work.count) }
+            } while inFlight != nil
         }
         for id in try pendingUploads() {
             let path = state[id]?.row.base.path ?? id.value
@@ -58,10 +53,48 @@ extension SyncEngine {
         return sent
     }
 
+    /// The next batch of `work` from `next` on (advanced past it): at most
+    /// `batchOperations` uploads and `batchBytes` of content, files read now. Empty once
+    /// `work` is done.
+    private func nextChunk(of work: [NoteID], from next: inout Int) -> [Upload] {
+        var chunk: [Upload] = []
+        var bytes = 0
+        while next < work.count, chunk.count < options.batchOperations {
+            guard let upload = prepare(work[next]) else {
+                next += 1
+                continue
+            }
+            if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes { break }  // read again for the next batch
+            chunk.append(upload)
+            bytes += upload.bytes
+            next += 1
+        }
+        return chunk
+    }
+
+    /// Sends `chunk` on its own task, so the next one can be read meanwhile.
+    private func startSending(_ chunk: [Upload], reach: Int) -> SentBatch {
+        let remote = self.remote
+        let results = Task { [chunk] in try await SyncEngine.send(chunk, to: remote) }
+        return SentBatch(chunk: chunk, reach: reach, results: results)
+    }
+
+    /// Waits for `batch`'s answer and takes in each result, then records them.
+    private func handle(_ batch: SentBatch, of total: Int) async throws {
+        let results = try await batch.results.value
+        var changes: [IndexChange] = []
+        for (upload, result) in zip(batch.chunk, results) {
+            try await handle(result, of: upload, changes: &changes)
+        }
+        if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
+        try commit(changes)
+        options.progress?("uploading", batch.reach, total)
+    }
+
     /// Sends one batch. When the server finds the request too large (JSON escaping can make a
     /// note far bigger on the wire than on disk), the operations go one by one, and one that is
     /// too large alone fails alone.
-    private func send(_ chunk: [Upload]) async throws -> [BatchResult] {
+    private static func send(_ chunk: [Upload], to remote: any SyncRemote) async throws -> [BatchResult] {
         do {
             return try await remote.batch(chunk.map(\.operation))
         } catch ClientError.status(let error) where error.status == 413 {
@@ -69,7 +102,7 @@ extension SyncEngine {
                 return [BatchResult(id: chunk[0].operation.id, status: 413, error: .init(code: error.code, message: error.message))]
             }
             var results: [BatchResult] = []
-            for upload in chunk { results += try await send([upload]) }
+            for upload in chunk { results += try await send([upload], to: remote) }
             return results
         }
     }
