@@ -27,31 +27,29 @@ struct UploadsController: Sendable {
     /// against the limits and the quota, and must fit one chunk, before any byte is read.
     private func wholeSink(_ context: RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int) {
         let (user, hash, size) = try wholeAddress(context)
-        // Before the upload is opened: a refused content reserves nothing against the quota.
-        let chunkBytes = contents.limits.uploadChunkBytes
-        guard size <= chunkBytes || size > contents.limits.maxAttachmentBytes else {
-            throw HTTPError.chunkedUploadRequired(chunkBytes: chunkBytes)
-        }
-        let opened = try ContentController.mappingStoreFailures { try contents.openUpload(userID: user, hash: hash, size: size) }
-        // An upload of it left open from a server with smaller chunks keeps those.
-        guard opened.state.chunkCount <= 1 else { throw HTTPError.chunkedUploadRequired(chunkBytes: opened.state.chunkSize) }
-        let sink = try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: user, hash: hash, index: 0) }
-        return (sink, size)
+        return (try openWhole(userID: user, hash: hash, size: size), size)
     }
 
     private func whole(_ context: RequestContext) throws -> HTTPResponse {
         let (user, hash, size) = try wholeAddress(context)
-        // An empty body (an empty content) never opened a sink; nor did the upload.
-        let sink: any ChunkSink
-        if let streamed = context.request.bodySink as? any ChunkSink {
-            sink = streamed
-        } else {
-            _ = try ContentController.mappingStoreFailures { try contents.openUpload(userID: user, hash: hash, size: size) }
-            sink = try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: user, hash: hash, index: 0) }
-        }
+        // An empty body (an empty content) never opened a sink, nor the upload.
+        let sink = try (context.request.bodySink as? any ChunkSink) ?? openWhole(userID: user, hash: hash, size: size)
         defer { sink.discard() }
         let stored = try ContentController.mappingStoreFailures { try contents.storeWhole(sink, userID: user, hash: hash, size: size) }
         return .wire(stored.content, status: stored.created ? 201 : 200)
+    }
+
+    /// Opens the upload of a content sent whole, as its one chunk, and a sink for that chunk.
+    private func openWhole(userID: Int64, hash: String, size: Int) throws -> any ChunkSink {
+        // Checked before the upload is opened: a refused content reserves nothing against the quota.
+        let chunkBytes = contents.limits.uploadChunkBytes
+        guard size <= chunkBytes || size > contents.limits.maxAttachmentBytes else {
+            throw HTTPError.chunkedUploadRequired(chunkBytes: chunkBytes)
+        }
+        let opened = try ContentController.mappingStoreFailures { try contents.openUpload(userID: userID, hash: hash, size: size) }
+        // An upload of it left open by a server with smaller chunks keeps those.
+        guard opened.state.chunkCount <= 1 else { throw HTTPError.chunkedUploadRequired(chunkBytes: opened.state.chunkSize) }
+        return try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: userID, hash: hash, index: 0) }
     }
 
     /// The caller, the hash and the body's announced length (required: the checks precede the body).
