@@ -50,8 +50,9 @@ struct SyncAttachmentTests {
             try h.write("a", "photo.jpg", image)
             try await h.sync("a")
             let id = try #require(try await h.serverAttachments()["photo.jpg"]?.id)
-            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/uploads ") == 1 }, "one upload opened")
-            #expect(h.client.logCount("PUT /v1/uploads/") == 1)
+            // A content smaller than a chunk goes whole, in one request: no upload opened, no chunk.
+            #expect(try await h.client.waitUntil { h.client.logCount("PUT /v1/content/") == 1 }, "one content sent whole")
+            #expect(h.client.logCount("POST /v1/uploads ") == 0 && h.client.logCount("PUT /v1/uploads/") == 0)
 
             try h.move("a", "photo.jpg", "trips/2026/photo.jpg")
             try h.write("a", "copy-of-photo.jpg", image)
@@ -61,8 +62,8 @@ struct SyncAttachmentTests {
             #expect(server["trips/2026/photo.jpg"]?.id == id, "a rename keeps the id (and its history)")
             #expect(server["copy-of-photo.jpg"]?.hash == SHA256.hex(of: image))
             #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/content/missing") == 2 })
-            #expect(h.client.logCount("POST /v1/uploads ") == 1, "no upload was opened for bytes the server holds")
-            #expect(h.client.logCount("PUT /v1/uploads/") == 1, "one chunk, sent once, ever")
+            #expect(h.client.logCount("PUT /v1/content/") == 1, "the content was sent once, ever")
+            #expect(h.client.logCount("POST /v1/uploads ") == 0 && h.client.logCount("PUT /v1/uploads/") == 0)
         }
     }
 

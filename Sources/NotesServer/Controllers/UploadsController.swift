@@ -7,6 +7,10 @@ import NotesCore
 /// the server joins the chunks and keeps the content only if its SHA-256 is the hash. A chunk
 /// body streams to a file as it arrives, never held in memory; an interrupted upload resumes
 /// from `received`.
+///
+/// A content no larger than a chunk can instead be sent whole in one request,
+/// `PUT /v1/content/{hash}`: the same checks and the same storage, one round trip instead of
+/// three (what a folder of small images costs).
 struct UploadsController: Sendable {
     let contents: ContentStore
     let blobs: any BlobStore
@@ -16,6 +20,47 @@ struct UploadsController: Sendable {
         router.add("GET", "/v1/uploads/:hash", access: .write) { try .now(state($0)) }
         router.addStreaming("PUT", "/v1/uploads/:hash/chunks/:index", access: .write, sink: { try chunkSink($0) }) { try .now(chunk($0)) }
         router.add("POST", "/v1/uploads/:hash/complete", access: .write) { try .now(complete($0)) }
+        router.addStreaming("PUT", "/v1/content/:hash", access: .write, sink: { try wholeSink($0) }) { try .now(whole($0)) }
+    }
+
+    /// Where a content sent whole goes, decided from the head: its announced length is checked
+    /// against the limits and the quota, and must fit one chunk, before any byte is read.
+    private func wholeSink(_ context: RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int) {
+        let (user, hash, size) = try wholeAddress(context)
+        return (try openWhole(userID: user, hash: hash, size: size), size)
+    }
+
+    private func whole(_ context: RequestContext) throws -> HTTPResponse {
+        let (user, hash, size) = try wholeAddress(context)
+        // An empty body (an empty content) never opened a sink, nor the upload.
+        let sink = try (context.request.bodySink as? any ChunkSink) ?? openWhole(userID: user, hash: hash, size: size)
+        defer { sink.discard() }
+        let stored = try ContentController.mappingStoreFailures { try contents.storeWhole(sink, userID: user, hash: hash, size: size) }
+        return .wire(stored.content, status: stored.created ? 201 : 200)
+    }
+
+    /// Opens the upload of a content sent whole, as its one chunk, and a sink for that chunk.
+    private func openWhole(userID: Int64, hash: String, size: Int) throws -> any ChunkSink {
+        // Checked before the upload is opened: a refused content reserves nothing against the quota.
+        let chunkBytes = contents.limits.uploadChunkBytes
+        guard size <= chunkBytes || size > contents.limits.maxAttachmentBytes else {
+            throw HTTPError.chunkedUploadRequired(chunkBytes: chunkBytes)
+        }
+        let opened = try ContentController.mappingStoreFailures { try contents.openUpload(userID: userID, hash: hash, size: size) }
+        // An upload of it left open by a server with smaller chunks keeps those.
+        guard opened.state.chunkCount <= 1 else { throw HTTPError.chunkedUploadRequired(chunkBytes: opened.state.chunkSize) }
+        return try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: userID, hash: hash, index: 0) }
+    }
+
+    /// The caller, the hash and the body's announced length (required: the checks precede the body).
+    private func wholeAddress(_ context: RequestContext) throws -> (user: Int64, hash: String, size: Int) {
+        let user = try context.caller().userID
+        let hash = try context.contentHash()
+        guard let raw = context.request.headers["Content-Length"], raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              raw.utf8.count <= 18, let size = Int(raw) else {
+            throw HTTPError(411, code: "length_required", message: "Send the content's length as Content-Length.")
+        }
+        return (user, hash, size)
     }
 
     private func open(_ context: RequestContext) throws -> HTTPResponse {

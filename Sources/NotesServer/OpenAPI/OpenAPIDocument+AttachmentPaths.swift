@@ -87,6 +87,28 @@ extension OpenAPIDocument {
                 parameters: [parameter("Range"), parameter("IfNoneMatchContent")],
                 responses: .merged(downloadAnswers("The bytes."), ["422": errorAnswer("`invalid_hash`.")])
             ),
+            "put": operation("putContent", tag: "attachments", access: .writeScope, writes: true,
+                summary: "Stores a content no larger than one chunk, sent whole in one request and verified against its hash.",
+                description: """
+                    The one-request form of open, chunk and complete, for contents of at most `upload_chunk_bytes`:                     `Content-Length` (required) is checked against `max_attachment_bytes` and the caller's quota before                     the body is read, the body streams to disk, and the content is stored only if its SHA-256 is the                     hash (else `422 content_mismatch` and nothing of it remains). 201 stored it; 200 found it stored                     already. Larger contents use `POST /v1/uploads`. The content is held for an hour, as after complete.
+                    """,
+                requestBody: [
+                    "required": true,
+                    "content": ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]],
+                ],
+                responses: [
+                    "200": answer("Already stored.", schema("StoredContent")),
+                    "201": answer("Stored.", schema("StoredContent")),
+                    "404": errorAnswer("`not_found`: a purge removed the upload opened for it meanwhile; send it again."),
+                    "411": errorAnswer("`length_required`: no `Content-Length`."),
+                    "413": errorAnswer(
+                        "`attachment_too_large` (over `max_attachment_bytes`), `chunked_upload_required` (over `upload_chunk_bytes`: "
+                        + "use `POST /v1/uploads`), or more bytes than `Content-Length` announced."
+                    ),
+                    "422": errorAnswer("`content_mismatch` (nothing was stored) or `invalid_hash`."),
+                    "507": errorAnswer("`quota_exceeded`: the content does not fit the caller's quota (`quota_bytes`); or `insufficient_storage`."),
+                ]
+            ),
         ],
         "/v1/uploads": [
             "post": operation("openUpload", tag: "attachments", access: .writeScope, writes: true,

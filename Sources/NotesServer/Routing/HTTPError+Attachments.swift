@@ -12,6 +12,13 @@ extension HTTPError {
     static let contentStoreFull = HTTPError(507, code: "insufficient_storage",
                                             message: "The server has no room left to store this content; nothing was saved. Retry once its operator has freed space.")
 
+    /// 413 for a content sent whole (`PUT /v1/content/{hash}`) that is larger than one chunk.
+    static func chunkedUploadRequired(chunkBytes: Int) -> HTTPError {
+        HTTPError(413, code: "chunked_upload_required",
+                  message: "A content sent in one request may hold at most \(chunkBytes) bytes (upload_chunk_bytes in /v1/limits); "
+                      + "send a larger one in chunks (POST /v1/uploads).")
+    }
+
     /// The answer for a failing content store: 507 when it is full, else nil (a logged 500).
     init?(blobStoreFailure error: BlobStoreError) {
         guard error.isFull else { return nil }

@@ -158,6 +158,41 @@ struct ContentStore: Sendable {
         return StoredContent(hash: hash, size: state.size)
     }
 
+    /// Stores a content sent whole in one request (`PUT /v1/content/{hash}`), no larger than a
+    /// chunk: `sink` holds the body, received as chunk 0 of the upload `openUpload` opened for
+    /// it (the limits and quota checked before the body was read). The bytes are checked against
+    /// `hash` before anything is kept; the upload is then completed as a chunked one would be,
+    /// so both blob stores keep it exactly as they keep any other content.
+    /// - Returns: the content, and whether it was stored now (false: it already was).
+    /// - Throws: `.contentMismatch` when the bytes are not `size` bytes hashing to `hash` (the
+    ///   upload is discarded: nothing of it remains); `.uploadNotFound` when a purge removed it.
+    func storeWhole(_ sink: any ChunkSink, userID: Int64, hash: String, size: Int) throws -> (content: StoredContent, created: Bool) {
+        if let stored = try database.read({ db in try Self.size(db, userID: userID, hash: hash) }) {
+            sink.discard()
+            return (StoredContent(hash: hash, size: stored), false)
+        }
+        guard try sink.seal(length: size, digest: Self.digest(ofHash: hash)) else {
+            try database.write { db in try db.run("DELETE FROM uploads WHERE user_id = ? AND hash = ?", userID, hash) }
+            try blobs.removeUpload(userID: userID, hash: hash)
+            throw ContentStoreError.contentMismatch
+        }
+        try database.write { db in
+            guard try db.run("UPDATE uploads SET updated_at = ? WHERE user_id = ? AND hash = ?", clock.now(), userID, hash) == 1 else {
+                sink.discard()
+                throw ContentStoreError.uploadNotFound
+            }
+            try sink.keep()
+        }
+        return (try complete(userID: userID, hash: hash), true)
+    }
+
+    /// The 32 bytes a valid content hash (64 lowercase hex characters) spells.
+    private static func digest(ofHash hash: String) -> [UInt8] {
+        func value(_ char: UInt8) -> UInt8 { char <= 0x39 ? char - 0x30 : char - 0x61 + 10 }
+        let chars = Array(hash.utf8)
+        return stride(from: 0, to: chars.count - 1, by: 2).map { value(chars[$0]) << 4 | value(chars[$0 + 1]) }
+    }
+
     /// The stored content `hash` of this user, opened for reading; nil when the user holds none.
     func open(userID: Int64, hash: String) throws -> ContentFile? {
         guard try database.read({ db in try Self.size(db, userID: userID, hash: hash) }) != nil else { return nil }

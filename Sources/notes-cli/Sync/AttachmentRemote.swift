@@ -34,6 +34,7 @@ extension SyncRemote {
     }
 
     func missingContent(_ hashes: [String]) async throws -> [String] { throw AttachmentRemoteError.unsupported }
+    func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { throw AttachmentRemoteError.unsupported }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { throw AttachmentRemoteError.unsupported }
     func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
@@ -65,6 +66,25 @@ extension APISyncRemote {
             start += slice.count
         }
         return missing
+    }
+
+    /// `PUT /v1/content/{hash}`: sends a content no larger than a chunk whole, in one request
+    /// (the server checks it against the hash before storing it). Retried like any `PUT`: a
+    /// second copy of the same bytes finds the first stored.
+    /// - Returns: true once the server holds the content; false when it has no such endpoint
+    ///   (a server from before it: 404 or 405) or wants it in chunks after all (413
+    ///   `chunked_upload_required`, its chunks smaller than it published), so the caller falls
+    ///   back to the chunked upload. Throws `ClientError.status` 413 (too large), 422 (the bytes
+    ///   do not hash to `hash`) or 507 (quota) as the chunked upload would.
+    func putContent(hash: String, bytes: [UInt8]) async throws -> Bool {
+        var request = APIRequest("PUT", "/v1/content/\(hash)", body: Data(bytes))
+        request.headers["Content-Type"] = "application/octet-stream"
+        do {
+            _ = try await client.send(request)
+            return true
+        } catch ClientError.status(let error) where [404, 405].contains(error.status) || error.code == "chunked_upload_required" {
+            return false
+        }
     }
 
     /// `POST /v1/uploads`: opens (or finds) the upload of one content and says which chunks the

@@ -6,8 +6,9 @@ struct UploadSkip: Sendable {
     var detail: String
 }
 
-/// Uploads attachment contents in verified chunks, sending only the chunks the server has not
-/// stored yet (`received`), so a sync killed mid-upload resumes where it was.
+/// Uploads attachment contents: a small one whole in one request, a larger one in verified
+/// chunks, sending only the chunks the server has not stored yet (`received`), so a sync killed
+/// mid-upload resumes where it was.
 ///
 /// A value with nothing but Sendable parts, so a sync runs several uploads at once
 /// (`SyncEngine.uploadContents`).
@@ -23,16 +24,36 @@ struct ContentUploader: Sendable {
 
     /// Uploads the content `hash`, read from `disk` (which must still match `stat`).
     /// - Returns: `nil` when the server holds the content now, else why it was given up.
+    ///
+    /// A content no larger than a chunk goes in one request (`PUT /v1/content/{hash}`); a
+    /// larger one, or any against a server from before that endpoint, through the chunked upload.
     func upload(hash: String, from disk: String, stat: FileStat) async throws -> UploadSkip? {
+        if stat.size <= Int64(limits.chunkBytes) {
+            do {
+                let bytes: [UInt8]?
+                do {
+                    bytes = try files.readRange(disk, offset: 0, count: Int(stat.size), expecting: stat)
+                } catch let error as SyncFileError {
+                    return UploadSkip(reason: .unreadable, detail: "\(error)")
+                }
+                guard let bytes else { return changedSkip(nil) }
+                if try await remote.putContent(hash: hash, bytes: bytes) { return nil }
+            } catch ClientError.status(let error) {
+                guard let skip = refusal(error, size: stat.size) else { throw ClientError.status(error) }
+                return skip
+            }
+        }
+        return try await uploadInChunks(hash: hash, from: disk, stat: stat)
+    }
+
+    /// The resumable upload: open, the chunks the server lacks, complete.
+    private func uploadInChunks(hash: String, from disk: String, stat: FileStat) async throws -> UploadSkip? {
         let upload: UploadState
         do {
             upload = try await remote.openUpload(hash: hash, size: stat.size)
-        } catch ClientError.status(let error) where error.status == 413 {
-            return UploadSkip(reason: .tooLarge, detail: "\(stat.size) bytes, over the server's attachment limit of "
-                              + "\(limits.maxBytes) bytes (\(error.message))")
-        } catch ClientError.status(let error) where error.status == 507 {
-            let quota = quotaBytes.map { " of \($0) bytes" } ?? ""
-            return UploadSkip(reason: .quotaExceeded, detail: "\(stat.size) bytes would exceed the account's storage quota\(quota) (\(error.message))")
+        } catch ClientError.status(let error) {
+            guard let skip = refusal(error, size: stat.size) else { throw ClientError.status(error) }
+            return skip
         }
         let received = Set(upload.received)
         for index in 0..<upload.chunkCount where !received.contains(index) {
@@ -44,16 +65,38 @@ struct ContentUploader: Sendable {
             } catch let error as SyncFileError {
                 return UploadSkip(reason: .unreadable, detail: "\(error)")
             }
-            guard let bytes else {
-                return UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync")
-            }
+            guard let bytes else { return changedSkip(nil) }
             try await remote.putChunk(hash: hash, index: index, bytes: bytes)
         }
         do {
             try await remote.completeUpload(hash: hash)
         } catch ClientError.status(let error) where error.status == 422 {
-            return UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync (\(error.message))")
+            return changedSkip(error.message)
         }
         return nil
+    }
+
+    /// Why the server refused a content of `size` bytes for this sync, or nil when the answer is
+    /// not one that skips it: 413 over the attachment limit, 507 over the quota, 422 bytes that
+    /// no longer hash to what the scan saw.
+    private func refusal(_ error: APIStatusError, size: Int64) -> UploadSkip? {
+        switch error.status {
+        case 413:
+            return UploadSkip(reason: .tooLarge, detail: "\(size) bytes, over the server's attachment limit of "
+                              + "\(limits.maxBytes) bytes (\(error.message))")
+        case 507:
+            let quota = quotaBytes.map { " of \($0) bytes" } ?? ""
+            return UploadSkip(reason: .quotaExceeded, detail: "\(size) bytes would exceed the account's storage quota\(quota) (\(error.message))")
+        case 422 where error.code == "content_mismatch":
+            return changedSkip(error.message)
+        default:
+            return nil
+        }
+    }
+
+    /// The file changed since the scan hashed it: it is sent next sync.
+    private func changedSkip(_ serverMessage: String?) -> UploadSkip {
+        UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync"
+                   + (serverMessage.map { " (\($0))" } ?? ""))
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 import NotesCore
 
 /// Attachments: opaque bytes, moved by hash. Downloads stream into `.notes/tmp` (inside the
-/// folder) range by range, are verified against their hash and fsync'd before they are renamed
-/// into place; uploads first ask which contents the server lacks, then send only those, chunk by
-/// chunk, resuming from the chunks the server already stored. Memory stays about one chunk.
+/// folder) range by range, the next range in flight while one is written, and are verified
+/// against their hash and fsync'd before they are renamed into place; uploads first ask which
+/// contents the server lacks, then send only those: a small one whole in one request, a larger
+/// one chunk by chunk, resuming from the chunks the server already stored. Memory stays a few
+/// chunks.
 extension SyncEngine {
     /// Downloads the content of attachment `note` and puts it at `diskTarget` if that is still
     /// as `expected`. A dry run downloads nothing and records the write.
@@ -23,15 +25,25 @@ extension SyncEngine {
         }
         let safe = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
         let staged = try StagedFile(scratch: folder.scratchDirectory, for: diskTarget, mode: try safe.mode(for: diskTarget, expected))
+        // The next range is asked for before this one is written: the server sends while the
+        // client hashes and writes, and memory stays about two ranges.
+        let chunk = attachmentLimits.chunkBytes
+        let remote = self.remote
+        let hash = note.hash
+        func fetch(at offset: Int64) -> Task<Data, any Error> {
+            let length = Int(min(Int64(chunk), total - offset))
+            return Task { try await remote.content(hash: hash, offset: offset, length: length, total: total) }
+        }
+        var next: Task<Data, any Error>? = fetch(at: 0)
+        defer { next?.cancel() }
         do {
-            let chunk = attachmentLimits.chunkBytes
             var offset: Int64 = 0
-            repeat {
-                let length = Int(min(Int64(chunk), total - offset))
-                let bytes = try await remote.content(hash: note.hash, offset: offset, length: length, total: total)
+            while let current = next {
+                let bytes = try await current.value  // exactly the range's length (`content`)
+                offset += Int64(bytes.count)
+                next = offset < total ? fetch(at: offset) : nil
                 try staged.append(bytes)
-                offset += Int64(length)
-            } while offset < total
+            }
             guard staged.finalHash() == note.hash else { throw ClientError.contentMismatch(path: note.path) }
         } catch {
             staged.discard()

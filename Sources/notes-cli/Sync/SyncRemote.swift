@@ -21,6 +21,9 @@ protocol SyncRemote: Sendable {
     func limits() async -> ServerLimits
     /// `POST /v1/content/missing`: which of `hashes` the server lacks.
     func missingContent(_ hashes: [String]) async throws -> [String]
+    /// `PUT /v1/content/{hash}`: one content no larger than a chunk, whole; false when the
+    /// server predates it (the chunked upload then does the work).
+    func putContent(hash: String, bytes: [UInt8]) async throws -> Bool
     /// `POST /v1/uploads`: opens the upload of one content; which chunks the server has.
     func openUpload(hash: String, size: Int64) async throws -> UploadState
     /// `PUT /v1/uploads/{hash}/chunks/{index}`.

@@ -47,6 +47,7 @@ struct OpenAPIStructureTests {
         ("post", "/v1/auth/device", "startDeviceSignIn", "200 400 413 429 503 507 default"),
         ("post", "/v1/content/missing", "contentMissing", "200 400 401 403 413 422 429 503 507 default"),
         ("get", "/v1/content/{hash}", "getContent", "200 206 304 400 401 404 413 416 422 429 default"),
+        ("put", "/v1/content/{hash}", "putContent", "200 201 400 401 403 404 411 413 422 429 503 507 default"),
         ("post", "/v1/uploads", "openUpload", "200 201 400 401 403 413 422 429 503 507 default"),
         ("get", "/v1/uploads/{hash}", "getUpload", "200 400 401 403 404 413 422 429 default"),
         ("put", "/v1/uploads/{hash}/chunks/{index}", "putChunk", "204 400 401 403 404 413 422 429 503 507 default"),
