@@ -67,6 +67,27 @@ struct SyncAttachmentTests {
         }
     }
 
+    @Test("against a server from before the one-request upload (PUT /v1/content answered 404), a small image goes through the chunked upload")
+    func smallContentFallsBackToChunksOnAnOlderServer() async throws {
+        try await SyncHarness.with { direct in
+            let older = try HoldingProxy(upstreamPort: direct.client.server.port, answering: { request in
+                request.method == "PUT" && request.path.hasPrefix("/v1/content/") ? .error(404, "not_found", "No such route.") : nil
+            })
+            defer { older.stop() }
+            var client = direct.client
+            client.via = older.baseURL
+            let h = SyncHarness(client: client, work: direct.work)
+            try await h.client.login()
+            try await h.initFolder("a")
+            let image = Self.bytes(40_000, seed: 33)
+            try h.write("a", "photo.jpg", image)
+            #expect(try await h.sync("a").uploaded == 1)
+            #expect(try await h.serverAttachments()["photo.jpg"]?.hash == SHA256.hex(of: image))
+            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/uploads ") == 1 }, "the chunked upload was used")
+            #expect(h.client.logCount("PUT /v1/content/") == 0, "the refused request never reached the server")
+        }
+    }
+
     @Test("concurrent binary edits: the server's version at the path, the local one as NAME.conflict-DEVICE-TIME.EXT, exit 3")
     func concurrentEditsMakeAConflictCopy() async throws {
         try await SyncHarness.with { h in

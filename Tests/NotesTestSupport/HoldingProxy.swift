@@ -23,10 +23,14 @@ public final class HoldingProxy: Sendable {
     public var isHolding: Bool { gate.held.load(ordering: .acquiring) > 0 }
 
     /// Proxies to `127.0.0.1:upstreamPort`; `hold` is asked once per request, in arrival order.
-    public init(upstreamPort: Int, hold: @escaping @Sendable (ScriptedHTTPServer.Request) -> Bool) throws {
+    /// `answering` may answer a request itself instead (nil: pass it on), as a server of
+    /// another version would.
+    public init(upstreamPort: Int, hold: @escaping @Sendable (ScriptedHTTPServer.Request) -> Bool = { _ in false },
+                answering: @escaping @Sendable (ScriptedHTTPServer.Request) -> ScriptedHTTPServer.Reply? = { _ in nil }) throws {
         let gate = self.gate
         front = try ScriptedHTTPServer { request in
-            .raw { socket in
+            if let reply = answering(request) { return reply }
+            return .raw { socket in
                 guard let answer = HTTPWire.forward(request, toPort: upstreamPort) else { return }
                 if hold(request) && !gate.waitForRelease() { return }
                 _ = HTTPWire.sendAll(answer, to: socket)
