@@ -160,8 +160,9 @@ struct NoteStore: Sendable {
     /// row, or `replacing` the existing one, whose kept rendering goes) and appends the revision,
     /// all in one statement; returns the revision. What SQLite does statement by statement in
     /// `putEntry`, without the three round trips an upload would otherwise pay for each note.
-    /// The `UPDATE` of the user's row comes first, so the revision is allocated under its row
-    /// lock exactly as `nextRevision` does it (docs/scaling.md, "The changes feed never skips").
+    /// The note and the revision take their number from the answer of the `UPDATE` of the user's
+    /// row, so it is allocated under that row's lock exactly as `nextRevision` allocates it
+    /// (docs/scaling.md, "The changes feed never skips").
     private static func writeEntryInOneStatement(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, content: String,
                                                  hash: String, size: Int, createdAt: Int64, now: Int64, device: String?, kind: EntryKind,
                                                  mediaType: String?, replacing: Bool) throws -> Int64 {
