@@ -20,6 +20,8 @@ final class Application: Sendable {
     let waitingRequests: WaitingRequests
     /// Shares the request-rate allowances with the other servers on a PostgreSQL database.
     let rateLedger: SharedRateLedger?
+    /// Analyzes the note tables while they are young, on a PostgreSQL database.
+    let statistics: YoungTableStatistics?
     let log: @Sendable (String) -> Void
 
     init(configuration: ServerConfiguration, database: ServerDatabase, blobs: any BlobStore, changeNotifier: any ChangeNotifier,
@@ -60,8 +62,10 @@ final class Application: Sendable {
                                   rateLimiter: publicationRateLimiter).register(in: &router)
         if case .postgres(let pool) = database {
             rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
+            statistics = YoungTableStatistics(pool: pool, log: log)
         } else {
             rateLedger = nil
+            statistics = nil
         }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
@@ -83,9 +87,11 @@ final class Application: Sendable {
 
 extension Application {
     /// Stops what the application runs beside its requests (the request-rate exchange, the
-    /// change listener and its wake-ups) and closes the database. After the HTTP server stopped.
+    /// statistics watch, the change listener and its wake-ups) and closes the database. After
+    /// the HTTP server stopped.
     func close() throws {
         rateLedger?.stop()
+        statistics?.stop()
         changeNotifier.close()
         try database.close()
     }

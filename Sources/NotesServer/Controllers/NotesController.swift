@@ -7,7 +7,7 @@ struct NotesController: Sendable {
 
     func register(in router: inout Router) {
         router.add("GET", "/v1/notes", access: .read) { try .now(list($0)) }
-        router.add("GET", "/v1/notes/:id", access: .read) { try .now(get($0)) }
+        router.add("GET", "/v1/notes/:id", access: .read, readsNote: true) { try .now(get($0)) }
         router.add("PUT", "/v1/notes/:id", access: .write) { try .now(put($0)) }
         router.add("DELETE", "/v1/notes/:id", access: .write) { try .now(delete($0)) }
         router.add("GET", "/v1/notes/:id/html", access: .read) { try .now(html($0)) }
@@ -126,9 +126,17 @@ struct NotesController: Sendable {
         return .wire(revision)
     }
 
+    /// The caller's live note named by `:id`: the one the router read with the token, else read now.
     private func liveNote(_ context: RequestContext) throws -> NoteRecord {
         let user = try context.caller().userID
-        guard let note = try store.note(userID: user, id: try context.noteID()) else { throw HTTPError.noteNotFound }
+        let id = try context.noteID()
+        let found: NoteRecord?
+        if let readAhead = context.noteReadAhead, readAhead.id == id {
+            found = readAhead.note
+        } else {
+            found = try store.note(userID: user, id: id)
+        }
+        guard let note = found else { throw HTTPError.noteNotFound }
         guard !note.deleted else { throw HTTPError.notFound("The note was deleted.", code: "note_deleted") }
         return note
     }

@@ -7,6 +7,8 @@ struct RequestContext: Sendable {
     let parameters: [String: String]
     /// Set for every route that is not `.open`.
     var principal: Principal?
+    /// The caller's note named by `:id`, read with the token, for a route that reads it (`Router.add(readsNote:)`).
+    var noteReadAhead: NoteReadAhead?
 
     init(request: HTTPRequest, parameters: [String: String], principal: Principal? = nil) {
         self.request = request
@@ -72,4 +74,11 @@ struct RequestContext: Sendable {
         }
         return out
     }
+}
+
+/// A note the router read together with the caller's token: `note` is `nil` when the caller has
+/// no note with `id`. Given out only once the token passed every check.
+struct NoteReadAhead: Sendable {
+    let id: NoteID
+    let note: NoteRecord?
 }

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// Matches a request to a route by method and path pattern, checks its access, and runs it.
 ///
 /// Patterns are `/`-separated literals and `:name` parameters (`/v1/notes/:id/revisions/:rev`),
@@ -28,6 +30,9 @@ struct Router: HTTPResponder {
         let handler: Handler
         /// Set for routes whose body goes to disk as it arrives (see `addStreaming`).
         var bodySink: BodySinkMaker?
+        /// The handler reads the caller's note named by `:id`: the router reads it together with
+        /// the token (one statement) and hands it over as `RequestContext.noteReadAhead`.
+        var readsNote = false
     }
 
     private var routes: [Route] = []
@@ -47,9 +52,10 @@ struct Router: HTTPResponder {
         self.log = log
     }
 
-    /// Registers `handler` for `method` on `pattern`.
-    mutating func add(_ method: String, _ pattern: String, access: Access, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+    /// Registers `handler` for `method` on `pattern`. `readsNote`: the handler reads the caller's
+    /// note named by the `:id` parameter, which the router then reads with the token.
+    mutating func add(_ method: String, _ pattern: String, access: Access, readsNote: Bool = false, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, readsNote: readsNote))
     }
 
     /// Registers a route whose body is never held in memory: `sink` (run once the head is in and
@@ -86,7 +92,14 @@ struct Router: HTTPResponder {
             }
             var context = RequestContext(request: request, parameters: parameters)
             if route.access != .open {
-                let principal = try authenticator.authenticate(request)
+                let principal: Principal
+                if route.readsNote, let id = parameters["id"].flatMap(NoteID.init) {
+                    let read = try authenticator.authenticate(request, readingNote: id)
+                    principal = read.principal
+                    context.noteReadAhead = NoteReadAhead(id: id, note: read.note)
+                } else {
+                    principal = try authenticator.authenticate(request)
+                }
                 if route.access == .write, principal.scope != .write {
                     throw HTTPError.insufficientScope
                 }

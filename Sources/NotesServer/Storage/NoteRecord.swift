@@ -30,8 +30,9 @@ struct NoteRecord: Sendable {
                    createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, kind: kind, mediaType: mediaType)
     }
 
-    /// Columns to select, in the order `init(row:contentColumn:)` reads them.
-    static let columns = "id, path, hash, size, rev, created_at, updated_at, deleted, kind, media_type"
+    /// Columns to select, in the order `init(row:withContent:first:)` reads them.
+    private static let columnNames = ["id", "path", "hash", "size", "rev", "created_at", "updated_at", "deleted", "kind", "media_type"]
+    static let columns = columnNames.joined(separator: ", ")
     static let columnsWithContent = columns + ", content"
 
     init(id: NoteID, path: String, content: String?, hash: String, size: Int, rev: Int64, createdAt: Int64, updatedAt: Int64, deleted: Bool,
@@ -49,12 +50,20 @@ struct NoteRecord: Sendable {
         self.mediaType = mediaType
     }
 
-    /// Reads a row selected with `columns` (plus `content` last when `withContent`).
-    init(row: any SQLRow, withContent: Bool) throws {
-        guard let id = NoteID(row.string(0)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
-        self.init(id: id, path: row.string(1), content: withContent ? row.string(10) : nil, hash: row.string(2),
-                  size: row.int(3), rev: row.int64(4), createdAt: row.int64(5), updatedAt: row.int64(6), deleted: row.bool(7),
-                  kind: EntryKind(rawValue: row.string(8)) ?? .note, mediaType: row.isNull(9) ? nil : row.string(9))
+    /// Reads a row selected with `columns` (plus `content` last when `withContent`), starting at
+    /// column `first` (a statement that selects other columns before them).
+    init(row: any SQLRow, withContent: Bool, first: Int = 0) throws {
+        let c = first
+        guard let id = NoteID(row.string(c)) else { throw DatabaseError(code: 11, message: "a stored note id is not a UUID") }
+        self.init(id: id, path: row.string(c + 1), content: withContent ? row.string(c + 10) : nil, hash: row.string(c + 2),
+                  size: row.int(c + 3), rev: row.int64(c + 4), createdAt: row.int64(c + 5), updatedAt: row.int64(c + 6),
+                  deleted: row.bool(c + 7), kind: EntryKind(rawValue: row.string(c + 8)) ?? .note,
+                  mediaType: row.isNull(c + 9) ? nil : row.string(c + 9))
+    }
+
+    /// `columns` (or `columnsWithContent`) of the table aliased `alias`, for a join.
+    static func columns(of alias: String, withContent: Bool) -> String {
+        (columnNames + (withContent ? ["content"] : [])).map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 }
 

@@ -15,7 +15,7 @@ extension NoteStore {
         let stem = WebLinkText.stem(of: path)
         guard !stem.isEmpty else { return [] }
         let phrase = "\"" + stem.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        let columns = NoteRecord.columnsWithContent.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        let columns = NoteRecord.columns(of: "n", withContent: true)
         return try database.read { db in
             let candidates: [NoteRecord]
             if db.dialect == .postgres {
