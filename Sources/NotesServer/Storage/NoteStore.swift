@@ -20,10 +20,20 @@ struct NoteStore: Sendable {
     /// retried create) wakes them for nothing: they read the feed again and wait on. Purging old
     /// tombstones signals nothing: it never moves a held request's cursor (held means the cursor
     /// is at the user's latest revision, which no purge passes).
+    ///
+    /// One user's writes wait for each other before they begin (`write(serializedBy:)`): every
+    /// one takes the user's next revision number from one row, so on PostgreSQL two at once
+    /// (a client with two batches in flight) would otherwise abort one and redo it.
     func write<T>(for userID: Int64, _ body: (any SQLConnection) throws -> T) throws -> T {
-        let result = try database.write(body)
+        let result = try database.write(serializedBy: Self.writeLockKey(of: userID), body)
         notifier.changed(user: userID)
         return result
+    }
+
+    /// The advisory lock of `userID`'s note writes: the user id under a tag of its own, so it
+    /// meets no other lock's key (a refresh's keys are drawn from token digests).
+    static func writeLockKey(of userID: Int64) -> Int64 {
+        Int64(0x4E4F_5445) << 32 | (userID & 0xFFFF_FFFF)  // "NOTE"
     }
 
     /// The note with `id`, live or tombstone, with its content.
