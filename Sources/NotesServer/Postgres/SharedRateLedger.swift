@@ -22,9 +22,8 @@ final class SharedRateLedger: Sendable {
     private let limiters: [String: RequestRateLimiter]
     /// This process among the servers: random per start.
     private let serverID = UUID().uuidString
-    private let period: Duration
-    private let log: @Sendable (String) -> Void
-    private let stopped = Atomic<Bool>(false)
+    /// The exchange, once a period.
+    private let exchanges: PeriodicWork
     /// The highest row number read so far.
     private let lastSeen = Mutex<Int64>(0)
 
@@ -33,32 +32,17 @@ final class SharedRateLedger: Sendable {
          log: @escaping @Sendable (String) -> Void) {
         self.pool = pool
         self.limiters = limiters
-        self.period = period
-        self.log = log
+        exchanges = PeriodicWork(name: "notes-rates", period: period, log: log) { error in
+            // The limiters go on locally meanwhile.
+            "sharing request rates with the other servers failed (local limits only until it works): \(error)"
+        }
         for limiter in limiters.values { limiter.startSharing() }
-        let thread = Thread { [self] in run() }
-        thread.name = "notes-rates"
-        thread.start()
+        exchanges.start { [self] in try exchange() }
     }
 
     /// Ends the exchange after the round in progress.
     func stop() {
-        stopped.store(true, ordering: .relaxed)
-    }
-
-    private func run() {
-        var failures = 0
-        while !stopped.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18)
-            do {
-                try exchange()
-                failures = 0
-            } catch {
-                // Logged once per outage: the limiters go on locally meanwhile.
-                if failures == 0 { log("sharing request rates with the other servers failed (local limits only until it works): \(error)") }
-                failures += 1
-            }
-        }
+        exchanges.stop()
     }
 
     /// One round: report, read the others, forget old rows.

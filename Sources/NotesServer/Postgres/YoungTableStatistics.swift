@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Keeps PostgreSQL's planner statistics of the tables that grow with every note write (`notes`,
 /// `revisions`) current while they are young, so that prepared statements find their rows by
@@ -21,9 +20,8 @@ import Synchronization
 /// nothing else. Any server may do it; two at once only repeat a cheap, sampled analysis.
 final class YoungTableStatistics: Sendable {
     private let pool: PostgresPool
-    private let period: Duration
-    private let log: @Sendable (String) -> Void
-    private let stopped = Atomic<Bool>(false)
+    /// The check, once a period.
+    private let checks: PeriodicWork
 
     /// The tables it watches: every note write adds rows to both.
     static let tables = ["notes", "revisions"]
@@ -33,32 +31,16 @@ final class YoungTableStatistics: Sendable {
     /// Starts watching (`start: false`: only `analyzeGrownTables()` by hand, for tests).
     init(pool: PostgresPool, period: Duration = .seconds(1), start: Bool = true, log: @escaping @Sendable (String) -> Void) {
         self.pool = pool
-        self.period = period
-        self.log = log
+        checks = PeriodicWork(name: "notes-statistics", period: period, log: log) { error in
+            "keeping the planner's statistics of young tables failed (autovacuum still does, later): \(error)"
+        }
         guard start else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "notes-statistics"
-        thread.start()
+        checks.start { [self] in try analyzeGrownTables() }
     }
 
     /// Ends the watch after the round in progress.
     func stop() {
-        stopped.store(true, ordering: .relaxed)
-    }
-
-    private func run() {
-        var failures = 0
-        while !stopped.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18)
-            if stopped.load(ordering: .relaxed) { return }  // the pool may be closed by now
-            do {
-                try analyzeGrownTables()
-                failures = 0
-            } catch {
-                if failures == 0 { log("keeping the planner's statistics of young tables failed (autovacuum still does, later): \(error)") }
-                failures += 1
-            }
-        }
+        checks.stop()
     }
 
     /// Analyzes each watched table that changed by more rows than it had when last analyzed.
