@@ -8,9 +8,9 @@ import Testing
 /// checks as the chunked upload (limits and quota before the body, the hash before storing).
 @Suite("Attachments: a small content sent whole")
 struct AttachmentWholeUploadTests {
+    /// The chunked upload tests' small chunks and limit, so "one chunk" is a small file here too.
     static func small(_ configuration: inout ServerConfiguration) {
-        configuration.attachments.uploadChunkBytes = 1024
-        configuration.attachments.maxAttachmentBytes = 64 * 1024
+        AttachmentUploadTests.small(&configuration)
     }
 
     @Test("a content sent whole is stored in one request, served back, and found stored when sent again")
