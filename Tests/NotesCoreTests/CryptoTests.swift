@@ -14,4 +14,14 @@ struct CryptoTests {
     func hashIsByteExact() {
         #expect(SHA256.hex(of: "a\r\nb") != SHA256.hex(of: "a\nb"))
     }
+
+    @Test("hex decoding gives back the bytes encoding spelled, and refuses an odd length or a non-hex digit")
+    func hexDecodesWhatItEncodes() {
+        let bytes: [UInt8] = [0x00, 0x0F, 0x10, 0x7F, 0x80, 0xAB, 0xFF]
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        #expect(Hex.decode("ABff") == [0xAB, 0xFF])
+        #expect(Hex.decode("") == [])
+        #expect(Hex.decode("abc") == nil)
+        #expect(Hex.decode("zz") == nil)
+    }
 }

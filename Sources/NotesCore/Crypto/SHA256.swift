@@ -47,4 +47,26 @@ public enum Hex {
         }
         return String(decoding: chars, as: UTF8.self)
     }
+
+    /// The bytes `hex` spells (upper- or lowercase digits, two per byte), or nil when it is not
+    /// an even number of hexadecimal digits.
+    public static func decode(_ hex: String) -> [UInt8]? {
+        func value(_ char: UInt8) -> UInt8? {
+            switch char {
+            case 0x30...0x39: char - 0x30
+            case 0x61...0x66: char - 0x61 + 10
+            case 0x41...0x46: char - 0x41 + 10
+            default: nil
+            }
+        }
+        let chars = Array(hex.utf8)
+        guard chars.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(chars.count / 2)
+        for index in stride(from: 0, to: chars.count, by: 2) {
+            guard let high = value(chars[index]), let low = value(chars[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
 }

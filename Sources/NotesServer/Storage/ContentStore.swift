@@ -171,7 +171,8 @@ struct ContentStore: Sendable {
             sink.discard()
             return (StoredContent(hash: hash, size: stored), false)
         }
-        guard try sink.seal(length: size, digest: Self.digest(ofHash: hash)) else {
+        // The route took `hash` through `contentHash()`: 64 lowercase hex digits, never nil here.
+        guard let digest = Hex.decode(hash), try sink.seal(length: size, digest: digest) else {
             try database.write { db in try db.run("DELETE FROM uploads WHERE user_id = ? AND hash = ?", userID, hash) }
             try blobs.removeUpload(userID: userID, hash: hash)
             throw ContentStoreError.contentMismatch
@@ -184,13 +185,6 @@ struct ContentStore: Sendable {
             try sink.keep()
         }
         return (try complete(userID: userID, hash: hash), true)
-    }
-
-    /// The 32 bytes a valid content hash (64 lowercase hex characters) spells.
-    private static func digest(ofHash hash: String) -> [UInt8] {
-        func value(_ char: UInt8) -> UInt8 { char <= 0x39 ? char - 0x30 : char - 0x61 + 10 }
-        let chars = Array(hash.utf8)
-        return stride(from: 0, to: chars.count - 1, by: 2).map { value(chars[$0]) << 4 | value(chars[$0 + 1]) }
     }
 
     /// The stored content `hash` of this user, opened for reading; nil when the user holds none.

@@ -12,14 +12,7 @@ struct NoteReadWithTokenTests {
     @Test("the token and the note read together answer exactly as the token checked first and the note read after, for every token and note")
     func combinedReadMatchesTheTwoStepRead() async throws {
         try await TestApp.with { app in
-            let alice = try await app.signIn()
-            let note = try await Self.create(app, "a.md", "# A\n", token: alice.accessToken)
-            let gone = try await Self.create(app, "b.md", "# B\n", token: alice.accessToken)
-            let deletion = await app.send("DELETE", "/v1/notes/\(gone.id)", token: alice.accessToken, headers: ["If-Match": "\"\(gone.rev)\""])
-            try #require(deletion.status == 200)
-
-            try app.addUser("bob", password: AuthFixture.password)
-            let bob = try await app.login("bob").decode(TokenResponse.self)
+            let (alice, note, gone, bob) = try await Self.seed(app)
             let bobsNote = try await Self.create(app, "a.md", "# Bob\n", token: bob.accessToken)
             let script = try #require(try await app.createToken("script", scope: .read, using: alice.accessToken).token)
 
@@ -51,12 +44,7 @@ struct NoteReadWithTokenTests {
     @Test("GET of a note answers it to its owner, 404 to another account and for a tombstone, 401 for a revoked or expired token")
     func getAnswersByTokenAndNote() async throws {
         try await TestApp.with { app in
-            let alice = try await app.signIn()
-            let note = try await Self.create(app, "a.md", "# A\n", token: alice.accessToken)
-            let gone = try await Self.create(app, "b.md", "# B\n", token: alice.accessToken)
-            _ = await app.send("DELETE", "/v1/notes/\(gone.id)", token: alice.accessToken, headers: ["If-Match": "\"\(gone.rev)\""])
-            try app.addUser("bob", password: AuthFixture.password)
-            let bob = try await app.login("bob").decode(TokenResponse.self)
+            let (alice, note, gone, bob) = try await Self.seed(app)
 
             let own = await app.send("GET", "/v1/notes/\(note.id)", token: alice.accessToken)
             #expect(own.status == 200)
@@ -73,6 +61,19 @@ struct NoteReadWithTokenTests {
             let expired = await app.send("GET", "/v1/notes/\(note.id)", token: alice.accessToken)
             #expect(expired.status == 401 && expired.header("WWW-Authenticate")?.contains("expired") == true)
         }
+    }
+
+    /// Alice signed in with a live note and a deleted one, and Bob signed in.
+    private static func seed(_ app: TestApp) async throws
+        -> (alice: TokenResponse, note: NoteResource, gone: NoteResource, bob: TokenResponse) {
+        let alice = try await app.signIn()
+        let note = try await create(app, "a.md", "# A\n", token: alice.accessToken)
+        let gone = try await create(app, "b.md", "# B\n", token: alice.accessToken)
+        let deletion = await app.send("DELETE", "/v1/notes/\(gone.id)", token: alice.accessToken, headers: ["If-Match": "\"\(gone.rev)\""])
+        try #require(deletion.status == 200)
+        try app.addUser("bob", password: AuthFixture.password)
+        let bob = try await app.login("bob").decode(TokenResponse.self)
+        return (alice, note, gone, bob)
     }
 
     private static func create(_ app: TestApp, _ path: String, _ content: String, token: String) async throws -> NoteResource {
