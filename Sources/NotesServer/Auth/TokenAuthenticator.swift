@@ -60,24 +60,69 @@ struct TokenAuthenticator: Sendable {
     /// The bearer secret in `headers`, following RFC 6750 §2.1 and §3.1: another scheme (or none)
     /// is "no credentials"; a Bearer header without exactly one `b64token`, or several
     /// `Authorization` headers, is a malformed request.
+    ///
+    /// The header is read as space-separated words (runs of spaces count as one): the scheme,
+    /// then the token, then nothing. Read on the UTF-8 bytes in place, since it runs for every
+    /// authenticated request: no word list, no lowercased copy of the scheme.
     static func bearerSecret(in headers: HTTPHeaders) throws(HTTPError) -> String {
-        let values = headers.values(for: "Authorization")
-        guard let header = values.first else { throw HTTPError.unauthenticated() }
-        guard values.count == 1 else { throw HTTPError.invalidRequest("Send one Authorization header, not several.") }
-        let parts = header.utf8.split(separator: UInt8(ascii: " ")).map { Substring($0) } // bytes: a `String` split walks characters
-        guard let scheme = parts.first, scheme.lowercased() == "bearer" else { throw HTTPError.unauthenticated() }
-        guard parts.count == 2, isB64Token(parts[1]) else {
-            throw HTTPError.invalidRequest("The Authorization header must be `Bearer <token>`.")
+        guard var header = headers["Authorization"] else { throw HTTPError.unauthenticated() }
+        guard headers.count(of: "Authorization") == 1 else { throw HTTPError.invalidRequest("Send one Authorization header, not several.") }
+        let reading: BearerReading = header.withUTF8 { bytes in
+            let space = UInt8(ascii: " ")
+            func skipSpaces(from index: Int) -> Int {
+                var index = index
+                while index < bytes.count && bytes[index] == space { index += 1 }
+                return index
+            }
+            func wordEnd(from index: Int) -> Int {
+                var index = index
+                while index < bytes.count && bytes[index] != space { index += 1 }
+                return index
+            }
+            let schemeStart = skipSpaces(from: 0)
+            let schemeEnd = wordEnd(from: schemeStart)
+            guard isBearer(UnsafeBufferPointer(rebasing: bytes[schemeStart..<schemeEnd])) else { return .otherScheme }
+            let tokenStart = skipSpaces(from: schemeEnd)
+            let tokenEnd = wordEnd(from: tokenStart)
+            let token = UnsafeBufferPointer(rebasing: bytes[tokenStart..<tokenEnd])
+            guard skipSpaces(from: tokenEnd) == bytes.count, isB64Token(token) else { return .malformed }
+            return .token(String(decoding: token, as: UTF8.self))
         }
-        return String(parts[1])
+        switch reading {
+        case .otherScheme: throw HTTPError.unauthenticated()
+        case .malformed: throw HTTPError.invalidRequest("The Authorization header must be `Bearer <token>`.")
+        case .token(let secret): return secret
+        }
+    }
+
+    /// What an `Authorization` header holds, read as `bearerSecret` reads it.
+    private enum BearerReading {
+        /// No scheme, or one other than Bearer: no credentials.
+        case otherScheme
+        /// Bearer, but not followed by exactly one `b64token`.
+        case malformed
+        case token(String)
+    }
+
+    /// Whether `word` is `bearer` in any letter case (RFC 9110 §11.1: schemes are case-insensitive).
+    private static func isBearer(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        word.count == 6 && zip(word, "bearer".utf8).allSatisfy { ($0 | 0x20) == $1 }
     }
 
     /// RFC 6750 §2.1 `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
-    private static func isB64Token(_ text: Substring) -> Bool {
-        let body = text.utf8.reversed().drop { $0 == UInt8(ascii: "=") }
-        return !body.isEmpty && body.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || "-._~+/".utf8.contains(byte)
+    private static func isB64Token(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = text.count
+        while end > 0 && text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        guard end > 0 else { return false }
+        for byte in text[..<end] {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                continue
+            default:
+                return false
+            }
         }
+        return true
     }
 }

@@ -52,6 +52,11 @@ struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionaryLitera
         entries.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
+    /// How many lines carry `name` (without collecting their values).
+    func count(of name: String) -> Int {
+        entries.count { Self.namesMatch($0.name, name) }
+    }
+
     /// Whether at least one line carries `name`.
     func contains(_ name: String) -> Bool {
         entries.contains { Self.namesMatch($0.name, name) }
@@ -70,6 +75,8 @@ struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionaryLitera
 
     /// ASCII case-insensitive comparison; header names are tokens, so ASCII folding is exact.
     static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
+        // Most names compared differ in length: answered without walking either.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

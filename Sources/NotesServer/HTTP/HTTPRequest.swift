@@ -66,8 +66,15 @@ enum RequestID {
     static func make() -> String {
         let serial = counter.add(1, ordering: .relaxed).newValue
         let value = prefix << 32 | (serial & 0xFFFF_FFFF)
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.utf8.count) + hex
+        // Written straight into the string's storage: one allocation, no padding and joining.
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for index in 0..<16 {
+                let nibble = Int(truncatingIfNeeded: value >> (60 - 4 * UInt64(index))) & 0xF
+                buffer[index] = digits.utf8Start[nibble]
+            }
+            return 16
+        }
     }
 
     private static let prefix = UInt64(UInt32.random(in: .min ... .max))

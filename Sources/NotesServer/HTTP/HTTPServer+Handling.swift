@@ -36,7 +36,7 @@ extension HTTPServer {
     /// request without any answer. The request is answered 414 once its headers are in.
     func requestLineArrived(uri: UnsafePointer<CChar>?, connection: OpaquePointer) -> UnsafeMutableRawPointer? {
         let state = RequestState(id: RequestID.make(), connection: connection)
-        activity.withLock { $0.inFlight += 1 }
+        inFlight.add(1, ordering: .relaxed)
         if let uri {
             let length = strlen(uri)
             let bytes = UnsafeRawBufferPointer(start: uri, count: length)
@@ -83,7 +83,7 @@ extension HTTPServer {
             // that skipped it.
             state = RequestState(id: RequestID.make(), connection: connection)
             context.pointee = Unmanaged.passRetained(state).toOpaque()
-            activity.withLock { $0.inFlight += 1 }
+            inFlight.add(1, ordering: .relaxed)
         }
         if !state.headersSeen {
             return begin(state, url: url, method: method)
@@ -116,7 +116,7 @@ extension HTTPServer {
         let connection = state.connection
         state.headersSeen = true
         let validPath = url.flatMap { String(validatingCString: $0) }
-        state.method = method.map { String(cString: $0).uppercased() } ?? ""
+        state.method = method.map { Self.uppercasedMethod(String(cString: $0)) } ?? ""
         state.path = validPath ?? url.map { String(cString: $0) } ?? ""
         let peer = MHDInfo.clientAddress(of: connection)
         state.remoteAddress = resolvedAddress(peer: peer, of: connection)
@@ -249,6 +249,12 @@ extension HTTPServer {
         }
     }
 
+    /// `method` in upper case; a method already in upper case (as every client sends it) is
+    /// returned as it is, without `uppercased()`'s walk through Unicode case mapping.
+    static func uppercasedMethod(_ method: String) -> String {
+        method.utf8.allSatisfy { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } ? method : method.uppercased()
+    }
+
     /// The client's address: the TCP peer, or behind a trusted proxy the forwarded client.
     private func resolvedAddress(peer: String, of connection: OpaquePointer) -> String {
         guard !configuration.trustedProxies.isEmpty else { return peer }
@@ -279,9 +285,12 @@ extension HTTPServer {
     /// The body is complete: build the request and ask the responder.
     private func complete(_ state: RequestState) -> MHD_Result {
         let connection = state.connection
-        // The request is in; from here on the server is the slow party, not the client.
-        state.bodyDeadline = nil
-        deadlines.setDeadline(connection, nil)
+        // The request is in; from here on the server is the slow party, not the client. (A
+        // request without a body had its deadline cleared with its headers: see `begin`.)
+        if state.bodyDeadline != nil {
+            state.bodyDeadline = nil
+            deadlines.setDeadline(connection, nil)
+        }
         if let refusal = state.refusal {
             return send(.error(refusal), for: state)
         }
@@ -363,11 +372,11 @@ extension HTTPServer {
             // Kept alive, the connection owes its next request by then (closed: forgotten anyway).
             deadlines.setDeadline(state.connection, headerDeadline())
         }
-        activity.withLock { $0.inFlight -= 1 }
+        inFlight.subtract(1, ordering: .releasing)
         // libmicrohttpd's own refusals (431, ...) never reach `send`: ask it what it answered.
         let libraryStatus = Int(notes_mhd_http_status(state.connection))
-        let status = state.status.map(String.init) ?? (libraryStatus > 0 ? String(libraryStatus) : "499")
-        log("req=\(state.id) \(state.method) \(LogText.loggedPath(state.path)) \(status) \(state.elapsedMilliseconds())ms")
+        let status = state.status ?? (libraryStatus > 0 ? libraryStatus : 499)
+        log(state.logLine(status: status))
     }
 }
 

@@ -56,7 +56,7 @@ extension HTTPServer {
         releaseWaiters()
         let deadline = ContinuousClock.now + .milliseconds(Int(configuration.drainTimeoutSeconds * 1000))
         // Polling keeps this callable from any thread without a condition the MHD threads must signal.
-        while activity.withLock({ $0.inFlight > 0 }) && ContinuousClock.now < deadline {
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             usleep(1_000)
         }
         activity.withLock { $0.closing = true }
@@ -73,7 +73,7 @@ extension HTTPServer {
         // A resumed request is answered only when libmicrohttpd's thread picks it up again; give
         // those answers a moment to reach the wire before the daemon closes every connection.
         let flushDeadline = ContinuousClock.now + .seconds(1)
-        while activity.withLock({ $0.inFlight > 0 }) && ContinuousClock.now < flushDeadline {
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < flushDeadline {
             usleep(1_000)
         }
         // The sweep only touches sockets of registered connections under the registry's lock,

@@ -64,9 +64,8 @@ final class HTTPServer: Sendable {
         case stopped
     }
 
-    /// Requests between their first handler call and completion, and the suspended subset.
+    /// The suspended requests, and whether shutdown still lets requests suspend.
     struct Activity: Sendable {
-        var inFlight = 0
         var suspended: [ObjectIdentifier: RequestState] = [:]
         /// Set by shutdown once it stops waiting: no connection may be suspended after this.
         var closing = false
@@ -81,6 +80,9 @@ final class HTTPServer: Sendable {
     /// Memory all request bodies in flight may hold together.
     let bodyBudget: BodyBudget
     let activity = Mutex<Activity>(Activity())
+    /// Requests between their request line and completion. An atomic rather than a field of
+    /// `activity`: every request counts itself in and out, and only shutdown reads it.
+    let inFlight = Atomic<Int>(0)
     /// True once shutdown began: responses then carry `Connection: close` so keep-alive clients leave.
     let draining = Atomic<Bool>(false)
 

@@ -16,9 +16,17 @@ enum MHDConnection {
     /// No NUL check here: libmicrohttpd (0.9.75) already ends a header value at a NUL while
     /// parsing, before any callback sees it, so the sizes never show one.
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        let (pairs, _) = values(of: connection, kind: .HEADER_KIND)
         var headers = HTTPHeaders()
-        for (name, value) in pairs { headers.add(name: name, value: value) }
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, value, valueSize in
+                guard let context, let key else { return .YES }
+                let name = UnsafeRawBufferPointer(start: key, count: keySize)
+                let text = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+                context.assumingMemoryBound(to: HTTPHeaders.self).pointee
+                    .add(name: String(decoding: name, as: UTF8.self), value: String(decoding: text, as: UTF8.self))
+                return .YES
+            }, pointer)
+        }
         return headers
     }
 

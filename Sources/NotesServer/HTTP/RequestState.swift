@@ -109,10 +109,38 @@ final class RequestState: @unchecked Sendable {
 
     /// Milliseconds since the first call, formatted with two decimals (`0.41`).
     func elapsedMilliseconds() -> String {
+        var text = ""
+        appendElapsedMilliseconds(to: &text)
+        return text
+    }
+
+    /// The request's log line: `req=ID METHOD PATH STATUS 0.41ms` (the path as `LogText.loggedPath`
+    /// shows it). Built in one buffer sized up front: it is written for every request.
+    func logLine(status: Int) -> String {
+        let path = LogText.loggedPath(self.path)
+        var line = ""
+        line.reserveCapacity(4 + id.utf8.count + method.utf8.count + path.utf8.count + 24)
+        line.append("req=")
+        line.append(id)
+        line.append(" ")
+        line.append(method)
+        line.append(" ")
+        line.append(path)
+        line.append(" ")
+        line.append(String(status))
+        line.append(" ")
+        appendElapsedMilliseconds(to: &line)
+        line.append("ms")
+        return line
+    }
+
+    private func appendElapsedMilliseconds(to text: inout String) {
         let elapsed = ContinuousClock.now - started
         let (seconds, attoseconds) = elapsed.components
         let hundredths = seconds * 100_000 + attoseconds / 10_000_000_000_000
         let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        text.append(String(hundredths / 100))
+        text.append(fraction < 10 ? ".0" : ".")
+        text.append(String(fraction))
     }
 }

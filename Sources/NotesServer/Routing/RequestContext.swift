@@ -24,6 +24,8 @@ struct RequestContext: Sendable {
 
     /// The note id in the `:id` path parameter.
     func noteID() throws(HTTPError) -> NoteID {
+        // The router already parsed `:id` for a route that reads the note with the token.
+        if let readAhead = noteReadAhead { return readAhead.id }
         guard let raw = parameters["id"], let id = NoteID(raw) else {
             throw HTTPError.badRequest("The note id in the path must be a UUID.", code: "invalid_id")
         }

@@ -137,9 +137,24 @@ struct Router: HTTPResponder {
     /// The path's `/`-separated segments after the leading `/` (none for `/` itself; every other
     /// empty segment never matches). Split once per request, on the UTF-8 bytes: splitting the
     /// `String` walks it character by character, which cost more than the rest of the routing.
-    private static func segments(of path: String) -> [Substring] {
+    static func segments(of path: String) -> [Substring] {
         guard path != "/" else { return [] }
-        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
+        // One pass into one array: every piece after the first `/`-separated one (`split`
+        // then `map` built two arrays per request).
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        let utf8 = path.utf8
+        var start: String.Index?
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if let start { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if let start { segments.append(path[start..<index]) }
+        return segments
     }
 
     /// The parameters when `segments` fits `pattern`, else `nil`. Empty segments never match.
@@ -149,7 +164,7 @@ struct Router: HTTPResponder {
         guard takesRest ? segments.count >= pattern.count : pattern.count == segments.count else { return nil }
         // Literals first: most routes tried are not the one, and a miss then costs no allocation.
         for (expected, actual) in zip(pattern, segments) where !isParameter(expected) {
-            if expected != actual { return nil }
+            if !sameBytes(expected, actual) { return nil }
         }
         var parameters: [String: String] = [:]
         for (index, expected) in pattern.enumerated() {
@@ -163,11 +178,18 @@ struct Router: HTTPResponder {
             if actual.isEmpty { return nil }
             if expected.utf8.first == UInt8(ascii: ":") {
                 parameters[String(expected.dropFirst())] = String(actual)
-            } else if expected != actual {
+            } else if !sameBytes(expected, actual) {
                 return nil
             }
         }
         return parameters
+    }
+
+    /// Whether a literal and a path segment are the same bytes. Not `==`, which compares by
+    /// canonical equivalence (a Kelvin sign would match `K`), and walks both for it on every
+    /// route tried: a route's literal is matched exactly as registered.
+    private static func sameBytes(_ literal: Substring, _ segment: Substring) -> Bool {
+        literal.utf8.count == segment.utf8.count && literal.utf8.elementsEqual(segment.utf8)
     }
 
     /// Whether a pattern segment is a `:name` or `*name` parameter rather than a literal.
