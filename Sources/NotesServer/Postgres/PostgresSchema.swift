@@ -2,7 +2,7 @@ import NotesCore
 
 /// The server's schema on PostgreSQL, as versioned migrations recorded in `schema_migrations`.
 ///
-/// Versions 1–15 mirror `ServerSchema`'s (same tables, columns and meaning; a version number
+/// Versions 1–12 mirror `ServerSchema`'s (same tables, columns and meaning; a version number
 /// means the same schema on both backends, so `migrate-data` can match them), written in
 /// PostgreSQL's types: `BIGINT` identities for SQLite's rowids, `BYTEA` for blobs, integer
 /// `0`/`1` flags kept as `INTEGER` so the stores' statements (`deleted = 0`) run unchanged.

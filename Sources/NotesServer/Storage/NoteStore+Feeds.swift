@@ -87,12 +87,12 @@ extension NoteStore {
     /// ranges beside it (FTS5 marks them with two control characters, taken out here; a note
     /// that itself holds U+0002 or U+0003 at a match may get a highlight slightly off, never more).
     ///
-    /// On PostgreSQL the user's notes still queued for the search index are indexed first, in a
-    /// short transaction of their own (`PostgresSearchIndexer`); the answer does not depend on
+    /// On PostgreSQL the user's notes still queued for the search index are indexed first, in
+    /// short transactions of their own (`PostgresSearchIndexer`); the answer does not depend on
     /// it (queued notes are matched from their text), only its cost does.
     func search(userID: Int64, query: String, limit: Int) throws -> SearchResults {
         if case .postgres(let pool) = database, PostgresSchema.searchWords(query) != nil {
-            try PostgresSearchIndexer.indexQueued(pool, userID: userID, limit: Self.searchIndexesFirst)
+            try PostgresSearchIndexer.indexQueued(pool, userID: userID)
         }
         return try database.read { db in
             let hits = db.dialect == .postgres ? try Self.searchPostgres(db, userID: userID, query: query, limit: limit)
@@ -100,11 +100,6 @@ extension NoteStore {
             return SearchResults(results: hits)
         }
     }
-
-    /// The most queued notes a search indexes before it reads (PostgreSQL): the rest of a large
-    /// backlog is matched from the notes' text and left to the background indexer, so that one
-    /// search after an upload is not the one that pays for all of it.
-    static let searchIndexesFirst = 1_000
 
     /// FTS5's answer, each word quoted (so no query syntax can fail), `*` kept for a prefix.
     private static func searchSQLite(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {

@@ -155,6 +155,31 @@ struct PostgresSearchIndexerTests {
         }
     }
 
+    @Test("a purged note's document goes with the purge, and a deleted account leaves no search rows behind")
+    func purgeAndAccountDeletionLeaveNoSearchRows() async throws {
+        try await withPostgresDatabase { database in
+            let setup = try database.migrated()
+            defer { setup.close() }
+            let fixture = try Fixture(database, setup: setup)
+            defer { fixture.pool.close() }
+            let secret = NoteID()
+            let kept = NoteID()
+            let note = try fixture.put(secret, "secret.md", "the combination is sesame", .absent)
+            _ = try fixture.put(kept, "kept.md", "an ordinary sesame note", .absent)
+            #expect(Set(try fixture.found("sesame")) == [secret, kept], "and both are indexed now")
+            #expect(try setup.scalarInt("SELECT count(*) FROM note_search") == 2)
+
+            _ = try fixture.store.purge(userID: fixture.userID, id: secret, ifMatch: note.rev)
+            #expect(try setup.scalarInt("SELECT count(*) FROM note_search s JOIN notes n ON n.nid = s.nid WHERE n.id = ?", [secret.value]) == 0,
+                    "the purged note's words are gone at once, not when the indexer comes to it")
+            #expect(try fixture.found("combination").isEmpty)
+
+            _ = try UserStore(database: .postgres(fixture.pool), clock: ServerClock()).delete(userID: fixture.userID)
+            #expect(try setup.scalarInt("SELECT count(*) FROM note_search") == 0)
+            #expect(try setup.scalarInt("SELECT count(*) FROM search_queue") == 0)
+        }
+    }
+
     @Test("migrating a database with notes to version 15 queues them, and they are found and then indexed")
     func migrationIndexesExistingNotes() async throws {
         try await withPostgresDatabase { database in
