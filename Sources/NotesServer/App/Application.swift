@@ -22,6 +22,8 @@ final class Application: Sendable {
     let rateLedger: SharedRateLedger?
     /// Analyzes the note tables while they are young, on a PostgreSQL database.
     let statistics: YoungTableStatistics?
+    /// Indexes written notes for search after their writes, on a PostgreSQL database.
+    let searchIndexer: PostgresSearchIndexer?
     let log: @Sendable (String) -> Void
 
     init(configuration: ServerConfiguration, database: ServerDatabase, blobs: any BlobStore, changeNotifier: any ChangeNotifier,
@@ -63,9 +65,11 @@ final class Application: Sendable {
         if case .postgres(let pool) = database {
             rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
             statistics = YoungTableStatistics(pool: pool, log: log)
+            searchIndexer = PostgresSearchIndexer(pool: pool, log: log)
         } else {
             rateLedger = nil
             statistics = nil
+            searchIndexer = nil
         }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
@@ -87,11 +91,12 @@ final class Application: Sendable {
 
 extension Application {
     /// Stops what the application runs beside its requests (the request-rate exchange, the
-    /// statistics watch, the change listener and its wake-ups) and closes the database. After
-    /// the HTTP server stopped.
+    /// statistics watch, the search indexer, the change listener and its wake-ups) and closes the
+    /// database. After the HTTP server stopped.
     func close() throws {
         rateLedger?.stop()
         statistics?.stop()
+        searchIndexer?.stop()
         changeNotifier.close()
         try database.close()
     }

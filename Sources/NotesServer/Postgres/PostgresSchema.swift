@@ -8,9 +8,11 @@ import NotesCore
 /// `0`/`1` flags kept as `INTEGER` so the stores' statements (`deleted = 0`) run unchanged.
 /// Times stay integer milliseconds since the Unix epoch.
 ///
-/// Where SQLite needs machinery, PostgreSQL has its own: search is a generated `tsvector` column
-/// (`PostgresSchema+Search.swift`), so migration 6 (SQLite's search queue) is empty here; the
-/// login throttle, in memory on SQLite, is a table from version 1 so every server shares it.
+/// Where SQLite needs machinery, PostgreSQL has its own: search was a generated `tsvector` column
+/// (`PostgresSchema+Search.swift`), so migration 6 (SQLite's search queue) is empty here, and
+/// from version 15 a table of documents filled after the write from a queue of its own
+/// (`PostgresSearchIndexer`); the login throttle, in memory on SQLite, is a table from version 1
+/// so every server shares it.
 ///
 /// Several servers may start at once against one database: `migrate` takes a transaction-scoped
 /// advisory lock first, so one of them migrates and the others, once it committed, find nothing
@@ -32,6 +34,8 @@ enum PostgresSchema {
         .init(version: 12, name: "device authorization codes (RFC 8628) for sign-in without a browser", sql: deviceCodesV12),
         .init(version: 13, name: "attachment content in the database (PostgreSQL only: SQLite keeps a directory)", sql: contentStorageV13),
         .init(version: 14, name: "request rates shared among the servers", sql: rateUsageV14),
+        .init(version: 15, name: "search documents indexed after the write, from a queue of changed notes (PostgreSQL only: SQLite queues since version 6)",
+              sql: searchTableV15),
     ]
 
     /// The newest version these migrations reach.

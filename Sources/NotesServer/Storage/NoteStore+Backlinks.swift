@@ -21,10 +21,11 @@ extension NoteStore {
             if db.dialect == .postgres {
                 guard let words = PostgresSchema.searchWords(stem.replacingOccurrences(of: "*", with: " ")) else { return [] }
                 candidates = try db.query("""
-                    SELECT \(columns) FROM notes n
-                    WHERE n.user_id = ? AND n.deleted = 0 AND n.path != ? AND n.search @@ notes_search_query(?)
-                    LIMIT ?
-                    """, [userID, path, words, Self.backlinkCandidates]) { try NoteRecord(row: $0, withContent: true) }
+                    WITH hits AS (\(PostgresSchema.matchingNotes(words: "?1", user: "?2")))
+                    SELECT \(columns) FROM hits JOIN notes n ON n.nid = hits.nid
+                    WHERE n.deleted = 0 AND n.path != ?3
+                    LIMIT ?4
+                    """, [words, userID, path, Self.backlinkCandidates]) { try NoteRecord(row: $0, withContent: true) }
             } else {
                 candidates = try db.query("""
                     SELECT \(columns)

@@ -86,8 +86,15 @@ extension NoteStore {
     /// a word ending in `*` matches as a prefix. Snippets are plain text with the matches'
     /// ranges beside it (FTS5 marks them with two control characters, taken out here; a note
     /// that itself holds U+0002 or U+0003 at a match may get a highlight slightly off, never more).
+    ///
+    /// On PostgreSQL the user's notes still queued for the search index are indexed first, in
+    /// short transactions of their own (`PostgresSearchIndexer`); the answer does not depend on
+    /// it (queued notes are matched from their text), only its cost does.
     func search(userID: Int64, query: String, limit: Int) throws -> SearchResults {
-        try database.read { db in
+        if case .postgres(let pool) = database, PostgresSchema.searchWords(query) != nil {
+            try PostgresSearchIndexer.indexQueued(pool, userID: userID)
+        }
+        return try database.read { db in
             let hits = db.dialect == .postgres ? try Self.searchPostgres(db, userID: userID, query: query, limit: limit)
                                                : try Self.searchSQLite(db, userID: userID, query: query, limit: limit)
             return SearchResults(results: hits)

@@ -47,8 +47,15 @@ extension NoteStore {
     func purge(userID: Int64, id: NoteID, ifMatch: Int64) throws -> PurgeResult {
         let purged = try database.withWriter { db in
             // PostgreSQL has no secure_delete or search segments: the rows' space is reused
-            // after VACUUM (autovacuum), and the search column goes with the row.
-            guard let db = db as? Database else { return try db.transaction { try purgeRows(db, userID: userID, id: id, ifMatch: ifMatch) } }
+            // after VACUUM (autovacuum). The note's search document goes now, with its text,
+            // rather than when the indexer comes to the deletion.
+            guard let db = db as? Database else {
+                return try db.transaction {
+                    let result = try purgeRows(db, userID: userID, id: id, ifMatch: ifMatch)
+                    try db.run("DELETE FROM note_search WHERE nid = (SELECT nid FROM notes WHERE user_id = ? AND id = ?)", userID, id.value)
+                    return result
+                }
+            }
             let secureDelete = try db.scalarInt("PRAGMA secure_delete") ?? 0
             try db.execute("PRAGMA secure_delete = ON")
             defer { try? db.execute(secureDelete == 0 ? "PRAGMA secure_delete = OFF" : "PRAGMA secure_delete = ON") }

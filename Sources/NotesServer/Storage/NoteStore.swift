@@ -265,10 +265,15 @@ struct NoteStore: Sendable {
     }
 
     /// Deletes every note and revision of `userID`, inside the caller's transaction (the
-    /// account is being deleted); the search rows go with the notes (`notes_fts_delete`).
+    /// account is being deleted); the search rows go with the notes (`notes_fts_delete` on
+    /// SQLite; on PostgreSQL the search tables, which refer to no note, are emptied here).
     static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try ContentStore.deleteAll(of: userID, in: db)
         try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
         try db.run("DELETE FROM notes WHERE user_id = ?", userID)
+        if db.dialect == .postgres {
+            try db.run("DELETE FROM note_search WHERE user_id = ?", userID)
+            try db.run("DELETE FROM search_queue WHERE user_id = ?", userID)
+        }
     }
 }

@@ -21,6 +21,9 @@ enum ServerSchema {
         .init(version: 13, name: "attachment content in the database (PostgreSQL only: SQLite keeps a directory)", sql: ""),
         // PostgreSQL only: one SQLite server keeps its request rates in memory.
         .init(version: 14, name: "request rates shared among the servers", sql: ""),
+        // PostgreSQL only: SQLite has queued its search index changes since version 6.
+        .init(version: 15, name: "search documents indexed after the write, from a queue of changed notes (PostgreSQL only: SQLite queues since version 6)",
+              sql: ""),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);
