@@ -9,8 +9,8 @@ import NotesCore
 /// from `received`.
 ///
 /// A content no larger than a chunk can instead be sent whole in one request,
-/// `PUT /v1/content/{hash}`: the same checks and the same storage, one round trip instead of
-/// three (what a folder of small images costs).
+/// `PUT /v1/content/{hash}`: the same checks, one round trip instead of three, and the body
+/// stored as the content itself as it streams in (hashed once, written once).
 struct UploadsController: Sendable {
     let contents: ContentStore
     let blobs: any BlobStore
@@ -39,17 +39,15 @@ struct UploadsController: Sendable {
         return .wire(stored.content, status: stored.created ? 201 : 200)
     }
 
-    /// Opens the upload of a content sent whole, as its one chunk, and a sink for that chunk.
+    /// Checks a content sent whole against the limits and the quota, and makes the sink its
+    /// body streams into (stored as the content itself: no upload, no chunk).
     private func openWhole(userID: Int64, hash: String, size: Int) throws -> any ChunkSink {
-        // Checked before the upload is opened: a refused content reserves nothing against the quota.
         let chunkBytes = contents.limits.uploadChunkBytes
         guard size <= chunkBytes || size > contents.limits.maxAttachmentBytes else {
             throw HTTPError.chunkedUploadRequired(chunkBytes: chunkBytes)
         }
-        let opened = try ContentController.mappingStoreFailures { try contents.openUpload(userID: userID, hash: hash, size: size) }
-        // An upload of it left open by a server with smaller chunks keeps those.
-        guard opened.state.chunkCount <= 1 else { throw HTTPError.chunkedUploadRequired(chunkBytes: opened.state.chunkSize) }
-        return try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: userID, hash: hash, index: 0) }
+        try ContentController.mappingStoreFailures { try contents.admitWhole(userID: userID, hash: hash, size: size) }
+        return try ContentController.mappingStoreFailures { try blobs.makeContentSink(userID: userID, hash: hash) }
     }
 
     /// The caller, the hash and the body's announced length (required: the checks precede the body).
