@@ -7,8 +7,9 @@
 /// whole body is at most `ServerLimits.maxContentBatchBytes`, headers included.
 public enum ContentBatch {
     public static let mediaType = "application/vnd.notes.content-batch"
-    /// The most contents one body may hold.
-    public static let maxContents = 1000
+    /// The most contents one body may hold: the server keeps a file open for each until the
+    /// batch is stored.
+    public static let maxContents = 256
     /// The longest header line: 64 hex digits, a space, 19 digits, the newline.
     public static let maxHeaderBytes = 64 + 1 + 19 + 1
 

@@ -68,7 +68,7 @@ extension OpenAPIDocument {
                     transaction: the body (`application/vnd.notes.content-batch`, at most `max_content_batch_bytes`, \
                     `Content-Length` required and checked against the caller's quota before the body is read) is a run \
                     of frames, each the ASCII line `<hash> <size>\\n` (64 lowercase hex digits, a space, the size in \
-                    decimal) followed by exactly `size` bytes, at most 1,000 frames. Each content is stored only if its \
+                    decimal) followed by exactly `size` bytes, at most 256 frames. Each content is stored only if its \
                     bytes hash to its hash; the answer gives one result per frame, in order: `created`, `present` \
                     (stored already) or `content_mismatch` (nothing of it was stored; the others are). Stored contents \
                     are held for an hour. Servers without this endpoint do not publish `max_content_batch_bytes`.

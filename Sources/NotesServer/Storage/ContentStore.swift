@@ -240,7 +240,8 @@ struct ContentStore: Sendable {
                         if new {
                             try content.sink.keep()
                             kept.append(content.hash)
-                            try db.run("INSERT INTO contents (user_id, hash, size, created_at) VALUES (?, ?, ?, ?)",
+                            // Another server on the same PostgreSQL may store the same bytes at once: one row either way.
+                            try db.run("INSERT INTO contents (user_id, hash, size, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                        userID, content.hash, content.size, now)
                             if try db.run("DELETE FROM uploads WHERE user_id = ? AND hash = ?", userID, content.hash) > 0 {
                                 finishedUploads.append(content.hash)
