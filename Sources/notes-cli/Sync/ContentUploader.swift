@@ -90,6 +90,8 @@ struct ContentUploader: Sendable {
         guard batch.count > 1 else { return try await alone(batch, skipped: [:]) }
         var outcomes: [String: UploadSkip] = [:]
         var body = Data()
+        // Sized once: growing by doubling would hold up to twice the batch while it is built.
+        body.reserveCapacity(batch.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) })
         var sent: [String] = []
         for content in batch {
             let bytes: [UInt8]?
