@@ -24,11 +24,15 @@ public struct ServerLimits: Codable, Sendable, Equatable {
     public var uploadChunkBytes: Int?
     /// Each user's storage quota in bytes (`--quota`); absent: none.
     public var quotaBytes: Int?
+    /// The largest body of `POST /v1/content` (several small contents in one request, framed
+    /// as `ContentBatch` says); absent: the server has no such endpoint (send each whole).
+    public var maxContentBatchBytes: Int?
 
     public init(maxNoteBytes: Int, maxRequestBytes: Int, maxBatchOperations: Int, maxPageSize: Int, requestsPerMinute: Int,
                 maxPageBytes: Int? = nil, maxUnauthenticatedRequestBytes: Int? = nil,
                 maxWaitSeconds: Int? = nil, maxWaitersPerUser: Int? = nil, maxWaiters: Int? = nil,
-                maxAttachmentBytes: Int? = nil, uploadChunkBytes: Int? = nil, quotaBytes: Int? = nil) {
+                maxAttachmentBytes: Int? = nil, uploadChunkBytes: Int? = nil, quotaBytes: Int? = nil,
+                maxContentBatchBytes: Int? = nil) {
         self.maxNoteBytes = maxNoteBytes
         self.maxRequestBytes = maxRequestBytes
         self.maxBatchOperations = maxBatchOperations
@@ -42,5 +46,6 @@ public struct ServerLimits: Codable, Sendable, Equatable {
         self.maxAttachmentBytes = maxAttachmentBytes
         self.uploadChunkBytes = uploadChunkBytes
         self.quotaBytes = quotaBytes
+        self.maxContentBatchBytes = maxContentBatchBytes
     }
 }

@@ -74,6 +74,7 @@ struct ServerConfiguration: Sendable {
         published.maxAttachmentBytes = attachments.maxAttachmentBytes
         published.uploadChunkBytes = attachments.uploadChunkBytes
         published.quotaBytes = attachments.quotaBytes
+        published.maxContentBatchBytes = attachments.uploadChunkBytes
         return published
     }
 

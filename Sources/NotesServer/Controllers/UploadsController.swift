@@ -9,8 +9,10 @@ import NotesCore
 /// from `received`.
 ///
 /// A content no larger than a chunk can instead be sent whole in one request,
-/// `PUT /v1/content/{hash}`: the same checks and the same storage, one round trip instead of
-/// three (what a folder of small images costs).
+/// `PUT /v1/content/{hash}`: the same checks, one round trip instead of three, and the body
+/// stored as the content itself as it streams in (hashed once, written once). Several such
+/// contents go in one request with `POST /v1/content` (`ContentBatch`): what a folder of
+/// small images costs is then a few requests and a few transactions, not one per file.
 struct UploadsController: Sendable {
     let contents: ContentStore
     let blobs: any BlobStore
@@ -21,6 +23,50 @@ struct UploadsController: Sendable {
         router.addStreaming("PUT", "/v1/uploads/:hash/chunks/:index", access: .write, sink: { try chunkSink($0) }) { try .now(chunk($0)) }
         router.add("POST", "/v1/uploads/:hash/complete", access: .write) { try .now(complete($0)) }
         router.addStreaming("PUT", "/v1/content/:hash", access: .write, sink: { try wholeSink($0) }) { try .now(whole($0)) }
+        router.addStreaming("POST", "/v1/content", access: .write, sink: { try batchSink($0) }) { try .now(batch($0)) }
+    }
+
+    /// Where a batch of contents goes, decided from the head: its announced length must fit
+    /// `maxContentBatchBytes` (a chunk) and the caller's quota (taken as the most the contents
+    /// could add) before any byte is read.
+    private func batchSink(_ context: RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int) {
+        let user = try context.caller().userID
+        let length = try announcedLength(context)
+        let limit = contents.limits.uploadChunkBytes
+        guard length <= limit else {
+            throw HTTPError(413, code: "batch_too_large", message: "A content batch is at most \(limit) bytes (max_content_batch_bytes).")
+        }
+        try ContentController.mappingStoreFailures { try contents.admitWhole(userID: user, hash: nil, size: length) }
+        let blobs = self.blobs
+        let sink = ContentBatchSink(maxContentBytes: min(limit, contents.limits.maxAttachmentBytes)) { hash throws(BlobStoreError) in
+            try blobs.makeContentSink(userID: user, hash: hash)
+        }
+        return (sink, length)
+    }
+
+    /// Checks each content of a batch against its hash and stores those that match, all in one
+    /// transaction: one result per frame, in order. A content whose bytes do not match is
+    /// reported and nothing of it kept; the others are stored all the same.
+    private func batch(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.caller().userID
+        // An empty body (a batch of nothing) never opened a sink.
+        guard let sink = context.request.bodySink as? ContentBatchSink else {
+            return .wire(ContentBatchResponse(contents: []))
+        }
+        defer { sink.discard() }
+        if let problem = sink.finish() { throw problem }
+        var results: [ContentBatchResult] = []
+        var sealed: [ContentStore.SealedContent] = []
+        for content in sink.received {
+            let matches = try ContentController.mappingStoreFailures { try contents.seal(content.sink, hash: content.hash, size: content.size) }
+            results.append(ContentBatchResult(hash: content.hash, size: content.size, status: matches ? .created : .contentMismatch))
+            if matches { sealed.append(.init(sink: content.sink, hash: content.hash, size: content.size)) }
+        }
+        var created = try ContentController.mappingStoreFailures { try contents.keepWhole(sealed, userID: user) }[...]
+        for index in results.indices where results[index].status == .created {
+            if created.popFirst() == false { results[index].status = .present }
+        }
+        return .wire(ContentBatchResponse(contents: results))
     }
 
     /// Where a content sent whole goes, decided from the head: its announced length is checked
@@ -39,28 +85,29 @@ struct UploadsController: Sendable {
         return .wire(stored.content, status: stored.created ? 201 : 200)
     }
 
-    /// Opens the upload of a content sent whole, as its one chunk, and a sink for that chunk.
+    /// Checks a content sent whole against the limits and the quota, and makes the sink its
+    /// body streams into (stored as the content itself: no upload, no chunk).
     private func openWhole(userID: Int64, hash: String, size: Int) throws -> any ChunkSink {
-        // Checked before the upload is opened: a refused content reserves nothing against the quota.
         let chunkBytes = contents.limits.uploadChunkBytes
         guard size <= chunkBytes || size > contents.limits.maxAttachmentBytes else {
             throw HTTPError.chunkedUploadRequired(chunkBytes: chunkBytes)
         }
-        let opened = try ContentController.mappingStoreFailures { try contents.openUpload(userID: userID, hash: hash, size: size) }
-        // An upload of it left open by a server with smaller chunks keeps those.
-        guard opened.state.chunkCount <= 1 else { throw HTTPError.chunkedUploadRequired(chunkBytes: opened.state.chunkSize) }
-        return try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: userID, hash: hash, index: 0) }
+        try ContentController.mappingStoreFailures { try contents.admitWhole(userID: userID, hash: hash, size: size) }
+        return try ContentController.mappingStoreFailures { try blobs.makeContentSink(userID: userID, hash: hash) }
     }
 
     /// The caller, the hash and the body's announced length (required: the checks precede the body).
     private func wholeAddress(_ context: RequestContext) throws -> (user: Int64, hash: String, size: Int) {
-        let user = try context.caller().userID
-        let hash = try context.contentHash()
+        (try context.caller().userID, try context.contentHash(), try announcedLength(context))
+    }
+
+    /// The body's `Content-Length`: required, since the limits are checked before the body is read.
+    private func announcedLength(_ context: RequestContext) throws -> Int {
         guard let raw = context.request.headers["Content-Length"], raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
               raw.utf8.count <= 18, let size = Int(raw) else {
-            throw HTTPError(411, code: "length_required", message: "Send the content's length as Content-Length.")
+            throw HTTPError(411, code: "length_required", message: "Send the body's length as Content-Length.")
         }
-        return (user, hash, size)
+        return size
     }
 
     private func open(_ context: RequestContext) throws -> HTTPResponse {

@@ -60,6 +60,35 @@ extension OpenAPIDocument {
     }
 
     static let attachmentPaths: OpenAPIValue = [
+        "/v1/content": [
+            "post": operation("putContents", tag: "attachments", access: .writeScope, writes: true,
+                summary: "Stores several small contents sent in one request, each verified against its hash.",
+                description: """
+                    What `PUT /v1/content/{hash}` does for one content, for many in one round trip and one \
+                    transaction: the body (`application/vnd.notes.content-batch`, at most `max_content_batch_bytes`, \
+                    `Content-Length` required and checked against the caller's quota before the body is read) is a run \
+                    of frames, each the ASCII line `<hash> <size>\\n` (64 lowercase hex digits, a space, the size in \
+                    decimal) followed by exactly `size` bytes, at most 256 frames. Each content is stored only if its \
+                    bytes hash to its hash; the answer gives one result per frame, in order: `created`, `present` \
+                    (stored already) or `content_mismatch` (nothing of it was stored; the others are). Stored contents \
+                    are held for an hour. Servers without this endpoint do not publish `max_content_batch_bytes`.
+                    """,
+                requestBody: [
+                    "required": true,
+                    "content": ["application/vnd.notes.content-batch": ["schema": ["type": "string", "format": "binary"]]],
+                ],
+                responses: [
+                    "200": answer("One result per frame, in the order sent.", schema("ContentBatchResponse")),
+                    "400": errorAnswer("`invalid_batch`: the body is not a run of well-formed frames (nothing was stored)."),
+                    "411": errorAnswer("`length_required`: no `Content-Length`."),
+                    "413": errorAnswer(
+                        "`batch_too_large` (over `max_content_batch_bytes`), `chunked_upload_required` (a content over "
+                        + "`upload_chunk_bytes` or `max_attachment_bytes`), or more bytes than `Content-Length` announced; nothing was stored."
+                    ),
+                    "507": errorAnswer("`quota_exceeded`: the contents do not fit the caller's quota (nothing was stored); or `insufficient_storage`."),
+                ]
+            ),
+        ],
         "/v1/content/missing": [
             "post": operation("contentMissing", tag: "attachments", access: .writeScope, writes: true,
                 summary: "Which of these contents (by SHA-256) the caller's store lacks; the others are held for an hour.",
@@ -90,7 +119,12 @@ extension OpenAPIDocument {
             "put": operation("putContent", tag: "attachments", access: .writeScope, writes: true,
                 summary: "Stores a content no larger than one chunk, sent whole in one request and verified against its hash.",
                 description: """
-                    The one-request form of open, chunk and complete, for contents of at most `upload_chunk_bytes`:                     `Content-Length` (required) is checked against `max_attachment_bytes` and the caller's quota before                     the body is read, the body streams to disk, and the content is stored only if its SHA-256 is the                     hash (else `422 content_mismatch` and nothing of it remains). 201 stored it; 200 found it stored                     already. Larger contents use `POST /v1/uploads`. The content is held for an hour, as after complete.
+                    The one-request form of open, chunk and complete, for contents of at most `upload_chunk_bytes`: \
+                    `Content-Length` (required) is checked against `max_attachment_bytes` and the caller's quota before \
+                    the body is read, the body streams to disk as the content itself, and the content is stored only if \
+                    its SHA-256 is the hash (else `422 content_mismatch` and nothing of it remains). 201 stored it; 200 \
+                    found it stored already. Larger contents use `POST /v1/uploads`; many small ones, `POST /v1/content`. \
+                    The content is held for an hour, as after complete.
                     """,
                 requestBody: [
                     "required": true,
@@ -99,7 +133,6 @@ extension OpenAPIDocument {
                 responses: [
                     "200": answer("Already stored.", schema("StoredContent")),
                     "201": answer("Stored.", schema("StoredContent")),
-                    "404": errorAnswer("`not_found`: a purge removed the upload opened for it meanwhile; send it again."),
                     "411": errorAnswer("`length_required`: no `Content-Length`."),
                     "413": errorAnswer(
                         "`attachment_too_large` (over `max_attachment_bytes`), `chunked_upload_required` (over `upload_chunk_bytes`: "
@@ -241,6 +274,20 @@ extension OpenAPIDocument {
                     "items": ["type": "integer"],
                     "description": "Indices of the chunks stored so far, ascending.",
                 ],
+            ],
+        ],
+        "ContentBatchResponse": [
+            "type": "object",
+            "required": ["contents"],
+            "properties": ["contents": ["type": "array", "items": schema("ContentBatchResult")]],
+        ],
+        "ContentBatchResult": [
+            "type": "object",
+            "required": ["hash", "size", "status"],
+            "properties": [
+                "hash": ["type": "string"],
+                "size": ["type": "integer"],
+                "status": ["type": "string", "enum": ["created", "present", "content_mismatch"]],
             ],
         ],
         "StoredContent": [

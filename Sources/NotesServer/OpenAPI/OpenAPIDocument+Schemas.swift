@@ -71,6 +71,10 @@ extension OpenAPIDocument {
                     "type": "integer",
                     "description": "Attachment bytes each user may store (`--quota`); absent: no quota.",
                 ],
+                "max_content_batch_bytes": [
+                    "type": "integer",
+                    "description": "Largest body of `POST /v1/content` (several small contents in one request); absent: no such endpoint.",
+                ],
             ],
         ],
         "LoginRequest": [

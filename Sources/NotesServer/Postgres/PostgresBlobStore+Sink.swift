@@ -62,6 +62,57 @@ final class PostgresChunkSink: ChunkSink, @unchecked Sendable {
     }
 }
 
+/// A whole content on its way into PostgreSQL (`PUT /v1/content/{hash}`): written to a nameless
+/// file and hashed as it arrives, checked by `seal`, and inserted as the content's pieces by
+/// `keep`, inside the transaction that then inserts its `contents` row, so both commit together
+/// (or neither does).
+final class PostgresContentSink: ChunkSink, @unchecked Sendable {
+    // @unchecked: the server calls `write`/`discard` from the connection's thread only, and the
+    // handler that calls `seal`/`keep` runs on that same thread after the last `write`.
+    private let store: PostgresBlobStore
+    private let userID: Int64
+    private let hash: String
+    private let file: UnlinkedFile
+    private var hasher = SHA256Hasher()
+    private var sealed = false
+    private(set) var byteCount = 0
+
+    init(store: PostgresBlobStore, userID: Int64, hash: String, file: UnlinkedFile) {
+        self.store = store
+        self.userID = userID
+        self.hash = hash
+        self.file = file
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !sealed, file.append(bytes) else { return false }
+        hasher.update(bytes)
+        byteCount += bytes.count
+        return true
+    }
+
+    /// Checks the bytes; the database's commit (after `keep`) is what makes them durable.
+    func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool {
+        guard !sealed else { return false }
+        sealed = true
+        guard byteCount == length, ConstantTime.equal(hasher.finalize(), digest) else {
+            file.close()
+            return false
+        }
+        return true
+    }
+
+    /// Leaves the file open: a transaction retried (a serialization failure) keeps again, and
+    /// the caller's `discard` closes it.
+    func keep() throws(BlobStoreError) {
+        try store.storeContentPieces(userID: userID, hash: hash, from: file)
+    }
+
+    func discard() {
+        file.close()
+    }
+}
+
 /// A content joined from an upload's chunks: its bytes, when they hash to its name, are already
 /// copied into `content_chunks` by `assemble` (committed), waiting for their `contents` row.
 final class PostgresStagedContent: StagedContent, @unchecked Sendable {

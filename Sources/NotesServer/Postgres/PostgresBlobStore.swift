@@ -74,6 +74,10 @@ struct PostgresBlobStore: BlobStore {
         PostgresChunkSink(store: self, userID: userID, hash: hash, index: index, file: try UnlinkedFile(in: temporaryFolder))
     }
 
+    func makeContentSink(userID: Int64, hash: String) throws(BlobStoreError) -> any ChunkSink {
+        PostgresContentSink(store: self, userID: userID, hash: hash, file: try UnlinkedFile(in: temporaryFolder))
+    }
+
     func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int] {
         try Self.mapping("list the received chunks of an upload") {
             try pool.withConnection { db in
@@ -186,6 +190,26 @@ struct PostgresBlobStore: BlobStore {
             throw BlobStoreError(operation: "store chunk \(index) of an upload that was removed meanwhile", code: ENOENT)
         } catch {
             throw Self.converting(error, operation: "store an upload chunk")
+        }
+    }
+
+    /// Inserts the pieces of content `hash`, read from `file` (checked against `hash` by the
+    /// caller), in a transaction: the caller's, when it holds one on this pool (the `contents`
+    /// row it then inserts claims them in the same commit). Pieces of `hash` already there
+    /// (another upload's, unclaimed) are the same bytes and stay.
+    func storeContentPieces(userID: Int64, hash: String, from file: UnlinkedFile) throws(BlobStoreError) {
+        try Self.mapping("store a content") {
+            try pool.transaction { db in
+                let storedAt = clock.now()
+                let count = max(1, (file.size + Self.pieceBytes - 1) / Self.pieceBytes)
+                for piece in 0..<count {
+                    let bytes = try file.read(at: piece * Self.pieceBytes, count: min(Self.pieceBytes, file.size - piece * Self.pieceBytes))
+                    try db.run("""
+                        INSERT INTO content_chunks (user_id, hash, piece, bytes, stored_at) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT DO NOTHING
+                        """, userID, hash, piece, bytes, storedAt)
+                }
+            }
         }
     }
 

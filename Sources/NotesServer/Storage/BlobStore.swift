@@ -20,6 +20,12 @@ protocol BlobStore: Sendable {
     /// A place to receive chunk `index` of the upload of `hash` (see `ChunkSink.finish`).
     func makeChunkSink(userID: Int64, hash: String, index: Int) throws(BlobStoreError) -> any ChunkSink
 
+    /// A place to receive a whole content `hash` sent in one request, stored as the content
+    /// itself with no upload in between: `seal` checks its bytes against `hash` and makes them
+    /// durable, `keep` stores them as the content of `hash` (fast, for inside the database's
+    /// writer, just before the `contents` row that claims them). One pass over the bytes.
+    func makeContentSink(userID: Int64, hash: String) throws(BlobStoreError) -> any ChunkSink
+
     /// Indices of the chunks of the upload of `hash` stored so far, ascending.
     func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int]
 
@@ -40,7 +46,8 @@ protocol BlobStore: Sendable {
     func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T?
 }
 
-/// An upload chunk being received: written as it arrives, checked, then kept or dropped.
+/// An upload chunk (or a whole content, `makeContentSink`) being received: written as it
+/// arrives, checked, then kept or dropped.
 protocol ChunkSink: RequestBodySink {
     /// Bytes written so far.
     var byteCount: Int { get }
@@ -48,7 +55,8 @@ protocol ChunkSink: RequestBodySink {
     /// durable; otherwise removes it and returns false. Slow (an fsync): call it before
     /// taking any lock.
     func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool
-    /// Moves a sealed chunk into the upload (a rename): fast, for inside the database's writer.
+    /// Moves a sealed chunk into the upload, or a sealed content into the store: fast (a
+    /// rename, or an insert into the caller's transaction), for inside the database's writer.
     func keep() throws(BlobStoreError)
 }
 

@@ -158,33 +158,107 @@ struct ContentStore: Sendable {
         return StoredContent(hash: hash, size: state.size)
     }
 
-    /// Stores a content sent whole in one request (`PUT /v1/content/{hash}`), no larger than a
-    /// chunk: `sink` holds the body, received as chunk 0 of the upload `openUpload` opened for
-    /// it (the limits and quota checked before the body was read). The bytes are checked against
-    /// `hash` before anything is kept; the upload is then completed as a chunked one would be,
-    /// so both blob stores keep it exactly as they keep any other content.
+    /// Checks, from a request's head, that `size` more bytes of content sent whole may be
+    /// stored: no larger than the largest attachment, and within the user's quota (counting
+    /// every stored content and open upload but the upload of `hash`). Reserves nothing: the
+    /// quota is checked again when the contents are stored (`storeWhole`).
+    /// - Throws: `.tooLarge`, `.quotaExceeded`.
+    func admitWhole(userID: Int64, hash: String?, size: Int) throws {
+        guard size <= limits.maxAttachmentBytes else {
+            throw ContentStoreError.tooLarge(limit: limits.maxAttachmentBytes, size: size)
+        }
+        guard let quota = limits.quotaBytes else { return }
+        let used = try database.read { db in try Self.usage(db, userID: userID, excludingUpload: hash) }
+        guard used + size <= quota else { throw ContentStoreError.quotaExceeded(quota: quota, used: used, size: size) }
+    }
+
+    /// Stores a content sent whole in one request (`PUT /v1/content/{hash}`, no larger than a
+    /// chunk): `sink` (from `BlobStore.makeContentSink`) received the body; its bytes are checked
+    /// against `hash` and made durable, then kept as the content itself, with no upload and no
+    /// second pass over them. An upload of the same content left open is finished by it.
     /// - Returns: the content, and whether it was stored now (false: it already was).
-    /// - Throws: `.contentMismatch` when the bytes are not `size` bytes hashing to `hash` (the
-    ///   upload is discarded: nothing of it remains); `.uploadNotFound` when a purge removed it.
+    /// - Throws: `.contentMismatch` when the bytes are not `size` bytes hashing to `hash`
+    ///   (nothing of them remains); `.quotaExceeded`.
     func storeWhole(_ sink: any ChunkSink, userID: Int64, hash: String, size: Int) throws -> (content: StoredContent, created: Bool) {
-        if let stored = try database.read({ db in try Self.size(db, userID: userID, hash: hash) }) {
-            sink.discard()
-            return (StoredContent(hash: hash, size: stored), false)
-        }
-        // The route took `hash` through `contentHash()`: 64 lowercase hex digits, never nil here.
+        guard try seal(sink, hash: hash, size: size) else { throw ContentStoreError.contentMismatch }
+        let created = try keepWhole([SealedContent(sink: sink, hash: hash, size: size)], userID: userID)
+        return (StoredContent(hash: hash, size: size), created[0])
+    }
+
+    /// Checks that `sink` holds `size` bytes hashing to `hash` and makes them durable (slow: an
+    /// fsync, so before any lock); false (and the bytes dropped) when they do not.
+    func seal(_ sink: any ChunkSink, hash: String, size: Int) throws -> Bool {
+        // The routes take `hash` through `contentHash()` or `ContentHash.isValid`: 64 hex digits.
         guard let digest = Hex.decode(hash), try sink.seal(length: size, digest: digest) else {
-            try database.write { db in try db.run("DELETE FROM uploads WHERE user_id = ? AND hash = ?", userID, hash) }
-            try blobs.removeUpload(userID: userID, hash: hash)
-            throw ContentStoreError.contentMismatch
+            sink.discard()
+            return false
         }
-        try database.write { db in
-            guard try db.run("UPDATE uploads SET updated_at = ? WHERE user_id = ? AND hash = ?", clock.now(), userID, hash) == 1 else {
-                sink.discard()
-                throw ContentStoreError.uploadNotFound
+        return true
+    }
+
+    /// A content sent whole whose bytes `seal` checked: what `keepWhole` stores.
+    struct SealedContent {
+        var sink: any ChunkSink
+        var hash: String
+        var size: Int
+    }
+
+    /// Stores sealed contents of one user in one transaction: each not yet stored is kept by its
+    /// blob store and recorded (and held, so the batch that refers to it can commit); each
+    /// already stored is only held. The quota is checked for all of them before any is kept.
+    /// - Returns: for each content in order, whether it was stored now.
+    /// - Throws: `.quotaExceeded` (nothing is stored); a failure of the blob store (nothing the
+    ///   transaction kept remains).
+    func keepWhole(_ contents: [SealedContent], userID: Int64) throws -> [Bool] {
+        guard !contents.isEmpty else { return [] }
+        let now = clock.now()
+        return try database.withWriter { db in
+            var kept: [String] = []
+            do {
+                let outcome = try db.transaction { () throws -> (created: [Bool], finishedUploads: [String]) in
+                    kept = []
+                    var created: [Bool] = []
+                    var fresh = Set<String>()
+                    var adding = 0
+                    for content in contents {
+                        let new = try Self.size(db, userID: userID, hash: content.hash) == nil && fresh.insert(content.hash).inserted
+                        created.append(new)
+                        if new { adding += content.size }
+                    }
+                    if let quota = limits.quotaBytes, adding > 0 {
+                        // Open uploads of these contents are finished by them: their reservations go.
+                        var used = try Self.usage(db, userID: userID, excludingUpload: nil)
+                        for hash in fresh {
+                            used -= try db.scalarInt("SELECT size FROM uploads WHERE user_id = ? AND hash = ?", [userID, hash]).map(Int.init) ?? 0
+                        }
+                        guard used + adding <= quota else {
+                            throw ContentStoreError.quotaExceeded(quota: quota, used: used, size: adding)
+                        }
+                    }
+                    var finishedUploads: [String] = []
+                    for (content, new) in zip(contents, created) {
+                        if new {
+                            try content.sink.keep()
+                            kept.append(content.hash)
+                            // Another server on the same PostgreSQL may store the same bytes at once: one row either way.
+                            try db.run("INSERT INTO contents (user_id, hash, size, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                       userID, content.hash, content.size, now)
+                            if try db.run("DELETE FROM uploads WHERE user_id = ? AND hash = ?", userID, content.hash) > 0 {
+                                finishedUploads.append(content.hash)
+                            }
+                        }
+                        try hold(db, userID: userID, hash: content.hash, until: now + Self.holdMilliseconds)
+                    }
+                    return (created, finishedUploads)
+                }
+                for hash in outcome.finishedUploads { try? blobs.removeUpload(userID: userID, hash: hash) }
+                return outcome.created
+            } catch {
+                // Still the writer: no other upload can have stored these contents meanwhile.
+                for hash in kept { try? blobs.removeContent(userID: userID, hash: hash) }
+                throw error
             }
-            try sink.keep()
         }
-        return (try complete(userID: userID, hash: hash), true)
     }
 
     /// The stored content `hash` of this user, opened for reading; nil when the user holds none.

@@ -61,6 +61,12 @@ struct FileBlobStore: BlobStore {
         return FileChunkSink(file: file, destinationFolder: uploadFolder(userID: userID, hash: hash), name: String(index))
     }
 
+    func makeContentSink(userID: Int64, hash: String) throws(BlobStoreError) -> any ChunkSink {
+        let file = try TemporaryFile(in: temporaryFolder)
+        let destination = contentPath(userID: userID, hash: hash)
+        return FileChunkSink(file: file, destinationFolder: (destination as NSString).deletingLastPathComponent, name: hash)
+    }
+
     func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int] {
         let folder = uploadFolder(userID: userID, hash: hash)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
@@ -266,7 +272,8 @@ final class TemporaryFile: @unchecked Sendable {
     deinit { remove() }
 }
 
-/// An upload chunk received into a temporary file and hashed as it arrives.
+/// An upload chunk (or a whole content) received into a temporary file and hashed as it
+/// arrives; `keep` renames it to its place (an upload's folder, or the content's own path).
 final class FileChunkSink: ChunkSink, @unchecked Sendable {
     // @unchecked: the server calls `write`/`discard` from the connection's thread only, and the
     // handler that calls `finish` runs on that same thread after the last `write`.

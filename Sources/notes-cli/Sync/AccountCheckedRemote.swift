@@ -42,6 +42,9 @@ final class AccountCheckedRemote: SyncRemote {
     func limits() async -> ServerLimits { await base.limits() }
     func missingContent(_ hashes: [String]) async throws -> [String] { try await base.missingContent(hashes) }
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { try await base.putContent(hash: hash, bytes: bytes) }
+    func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? {
+        try await base.putContents(body, hashes: hashes)
+    }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { try await base.openUpload(hash: hash, size: size) }
     func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { try await base.putChunk(hash: hash, index: index, bytes: bytes) }
     func completeUpload(hash: String) async throws { try await base.completeUpload(hash: hash) }

@@ -13,11 +13,15 @@ struct AttachmentLimits: Sendable, Equatable {
     var maxBytes: Int64
     /// The size of every upload chunk but the last, and of each download range.
     var chunkBytes: Int
+    /// The largest body of `POST /v1/content` (several small contents in one request); nil: a
+    /// server without it, so each goes alone.
+    var batchBytes: Int?
 
     init(_ limits: ServerLimits) {
         maxBytes = Int64(limits.maxAttachmentBytes ?? Int(Self.defaultMaxBytes))
         // A server asking for absurd chunks is held to a bounded buffer either way.
         chunkBytes = min(max(limits.uploadChunkBytes ?? Self.defaultChunkBytes, 64 << 10), Self.maxChunkBytes)
+        batchBytes = limits.maxContentBatchBytes.flatMap { $0 >= 64 << 10 ? min($0, Self.maxChunkBytes) : nil }
     }
 }
 
@@ -35,6 +39,7 @@ extension SyncRemote {
 
     func missingContent(_ hashes: [String]) async throws -> [String] { throw AttachmentRemoteError.unsupported }
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { throw AttachmentRemoteError.unsupported }
+    func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? { nil }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { throw AttachmentRemoteError.unsupported }
     func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
@@ -85,6 +90,27 @@ extension APISyncRemote {
         } catch ClientError.status(let error) where [404, 405].contains(error.status) || error.code == "chunked_upload_required" {
             return false
         }
+    }
+
+    /// `POST /v1/content`: several small contents in one request, framed as `ContentBatch` says
+    /// (`body`, whose frames carry `hashes` in order). Safe to send again: stored contents are
+    /// found stored.
+    /// - Returns: one result per frame, in order; nil when the server has no such endpoint (404
+    ///   or 405), so the caller sends each content alone. Throws `ClientError.status` 413 or 507
+    ///   (nothing of the batch stored) as the one-content requests would.
+    func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? {
+        var request = APIRequest("POST", "/v1/content", body: body, idempotent: true)
+        request.headers["Content-Type"] = ContentBatch.mediaType
+        let answer: ContentBatchResponse
+        do {
+            answer = try await client.json(ContentBatchResponse.self, request)
+        } catch ClientError.status(let error) where [404, 405].contains(error.status) {
+            return nil
+        }
+        guard answer.contents.map(\.hash) == hashes else {
+            throw ClientError.protocolViolation("the server answered a batch of \(hashes.count) contents with results for others")
+        }
+        return answer.contents
     }
 
     /// `POST /v1/uploads`: opens (or finds) the upload of one content and says which chunks the

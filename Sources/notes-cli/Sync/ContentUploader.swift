@@ -1,3 +1,4 @@
+import Foundation
 import NotesCore
 
 /// Why an upload was given up for this sync (the file is named in the report; the rest syncs).
@@ -44,6 +45,94 @@ struct ContentUploader: Sendable {
             }
         }
         return try await uploadInChunks(hash: hash, from: disk, stat: stat)
+    }
+
+    /// A content waiting to be uploaded: its hash, where it is, and the metadata it was hashed with.
+    struct Pending: Sendable {
+        var hash: String
+        var disk: String
+        var stat: FileStat
+    }
+
+    /// Groups `pending` into the requests that send them: contents small enough share batches
+    /// of at most `batchBytes` (framing included), in the order given; each other content goes
+    /// alone. Without `batchBytes` (a server from before `POST /v1/content`) every one is alone.
+    static func requests(for pending: [Pending], batchBytes: Int?) -> [[Pending]] {
+        guard let batchBytes else { return pending.map { [$0] } }
+        var requests: [[Pending]] = []
+        var batch: [Pending] = []
+        var batchSize = 0
+        for content in pending {
+            let framed = ContentBatch.maxHeaderBytes + Int(content.stat.size)
+            guard framed <= batchBytes else {
+                requests.append([content])
+                continue
+            }
+            if batchSize + framed > batchBytes || batch.count == ContentBatch.maxContents {
+                requests.append(batch)
+                batch = []
+                batchSize = 0
+            }
+            batch.append(content)
+            batchSize += framed
+        }
+        if !batch.isEmpty { requests.append(batch) }
+        return requests
+    }
+
+    /// Uploads several small contents in one request (`POST /v1/content`).
+    /// - Returns: for each content, nil when the server holds it now, else why it was given up.
+    ///
+    /// A file that cannot be read, or changed since the scan, is skipped and the rest sent. When
+    /// the server has no batch endpoint, or refuses the batch as a whole (over the quota: some
+    /// of its contents may still fit), each content is sent alone, so each gets its own answer.
+    func upload(batch: [Pending]) async throws -> [(hash: String, skip: UploadSkip?)] {
+        guard batch.count > 1 else { return try await alone(batch, skipped: [:]) }
+        var outcomes: [String: UploadSkip] = [:]
+        var body = Data()
+        // Sized once: growing by doubling would hold up to twice the batch while it is built.
+        body.reserveCapacity(batch.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) })
+        var sent: [String] = []
+        for content in batch {
+            let bytes: [UInt8]?
+            do {
+                bytes = try files.readRange(content.disk, offset: 0, count: Int(content.stat.size), expecting: content.stat)
+            } catch let error as SyncFileError {
+                outcomes[content.hash] = UploadSkip(reason: .unreadable, detail: "\(error)")
+                continue
+            }
+            guard let bytes else {
+                outcomes[content.hash] = changedSkip(nil)
+                continue
+            }
+            body.append(contentsOf: ContentBatch.header(hash: content.hash, size: bytes.count))
+            body.append(contentsOf: bytes)
+            sent.append(content.hash)
+        }
+        let results: [ContentBatchResult]?
+        do {
+            results = sent.isEmpty ? [] : try await remote.putContents(body, hashes: sent)
+        } catch ClientError.status(let error) where [413, 507].contains(error.status) {
+            results = nil
+        }
+        guard let results else { return try await alone(batch, skipped: outcomes) }
+        for result in results where result.status == .contentMismatch {
+            outcomes[result.hash] = changedSkip("its bytes do not hash to \(result.hash)")
+        }
+        return batch.map { ($0.hash, outcomes[$0.hash]) }
+    }
+
+    /// Uploads each content of `batch` in a request of its own, but those already `skipped`.
+    private func alone(_ batch: [Pending], skipped: [String: UploadSkip]) async throws -> [(hash: String, skip: UploadSkip?)] {
+        var outcomes: [(hash: String, skip: UploadSkip?)] = []
+        for content in batch {
+            if let skip = skipped[content.hash] {
+                outcomes.append((content.hash, skip))
+            } else {
+                outcomes.append((content.hash, try await upload(hash: content.hash, from: content.disk, stat: content.stat)))
+            }
+        }
+        return outcomes
     }
 
     /// The resumable upload: open, the chunks the server lacks, complete.

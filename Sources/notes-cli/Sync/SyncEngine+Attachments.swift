@@ -4,7 +4,7 @@ import NotesCore
 /// Attachments: opaque bytes, moved by hash. Downloads stream into `.notes/tmp` (inside the
 /// folder) range by range, the next range in flight while one is written, and are verified
 /// against their hash and fsync'd before they are renamed into place; uploads first ask which
-/// contents the server lacks, then send only those: a small one whole in one request, a larger
+/// contents the server lacks, then send only those: small ones several to a request, a larger
 /// one chunk by chunk, resuming from the chunks the server already stored. Memory stays a few
 /// chunks.
 extension SyncEngine {
@@ -94,34 +94,39 @@ extension SyncEngine {
             idsByHash[hash, default: []].append(id)
         }
         guard !byHash.isEmpty else { return }
+        limits = await remote.limits()  // the scan asks only when a file needs it; asked once per process
         let missing = try await remote.missingContent(byHash.keys.sorted())
         contentOnServer.formUnion(Set(byHash.keys).subtracting(missing))
-        // Several contents in flight at once: small files are bound by round trips, not bytes,
-        // and the server works on one while the client reads the next. Memory stays bounded by
-        // `ContentUploader.inFlight` chunks.
+        // Small contents share requests (`POST /v1/content`), and several requests are in flight
+        // at once: small files are bound by round trips, not bytes, and the server works on one
+        // while the client reads the next. Memory stays bounded by `ContentUploader.inFlight`
+        // chunks (a batch is at most one).
         let uploader = ContentUploader(remote: remote, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                                        limits: attachmentLimits, quotaBytes: limits.quotaBytes)
-        var queue = missing.compactMap { hash in byHash[hash].map { (hash: hash, disk: $0.disk, stat: $0.stat) } }[...]
+        let pending = missing.compactMap { hash in byHash[hash].map { ContentUploader.Pending(hash: hash, disk: $0.disk, stat: $0.stat) } }
+        var queue = ContentUploader.requests(for: pending, batchBytes: attachmentLimits.batchBytes)[...]
         var done = 0
-        try await withThrowingTaskGroup(of: (hash: String, skip: UploadSkip?).self) { group in
-            func start(_ next: (hash: String, disk: String, stat: FileStat)?) {
+        try await withThrowingTaskGroup(of: [(hash: String, skip: UploadSkip?)].self) { group in
+            func start(_ next: [ContentUploader.Pending]?) {
                 guard let next else { return }
-                group.addTask { (next.hash, try await uploader.upload(hash: next.hash, from: next.disk, stat: next.stat)) }
+                group.addTask { try await uploader.upload(batch: next) }
             }
             for _ in 0..<ContentUploader.inFlight { start(queue.popFirst()) }
-            while let (hash, skip) = try await group.next() {
+            while let outcomes = try await group.next() {
                 start(queue.popFirst())
-                if let skip {
-                    for id in idsByHash[hash] ?? [] {
-                        skippedUploads.insert(id)
-                        let path = state[id].map(uploadPath(of:)) ?? byHash[hash]?.disk ?? hash
-                        report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
-                        report.warnings.append("skipped \(path): \(skip.detail)")
+                for (hash, skip) in outcomes {
+                    if let skip {
+                        for id in idsByHash[hash] ?? [] {
+                            skippedUploads.insert(id)
+                            let path = state[id].map(uploadPath(of:)) ?? byHash[hash]?.disk ?? hash
+                            report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
+                            report.warnings.append("skipped \(path): \(skip.detail)")
+                        }
+                    } else {
+                        contentOnServer.insert(hash)
                     }
-                } else {
-                    contentOnServer.insert(hash)
                 }
-                done += 1
+                done += outcomes.count
                 options.progress?("uploading attachments", done, missing.count)
             }
         }

@@ -24,6 +24,9 @@ protocol SyncRemote: Sendable {
     /// `PUT /v1/content/{hash}`: one content no larger than a chunk, whole; false when the
     /// server predates it (the chunked upload then does the work).
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool
+    /// `POST /v1/content`: several small contents in one framed body (`ContentBatch`); one
+    /// result per frame, or nil when the server predates it (each is then sent alone).
+    func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]?
     /// `POST /v1/uploads`: opens the upload of one content; which chunks the server has.
     func openUpload(hash: String, size: Int64) async throws -> UploadState
     /// `PUT /v1/uploads/{hash}/chunks/{index}`.

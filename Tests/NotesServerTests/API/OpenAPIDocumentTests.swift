@@ -130,7 +130,7 @@ struct OpenAPIDocumentTests {
             ("BatchOperation", operation), ("BatchResult", result),
             ("ServerLimits", ServerLimits(maxNoteBytes: 1, maxRequestBytes: 2, maxBatchOperations: 3, maxPageSize: 4, requestsPerMinute: 5,
                                           maxPageBytes: 6, maxUnauthenticatedRequestBytes: 7, maxWaitSeconds: 8, maxWaitersPerUser: 9, maxWaiters: 10,
-                                          maxAttachmentBytes: 11, uploadChunkBytes: 12, quotaBytes: 13)),
+                                          maxAttachmentBytes: 11, uploadChunkBytes: 12, quotaBytes: 13, maxContentBatchBytes: 14)),
             ("LoginRequest", LoginRequest(username: "a", password: "p", device: "laptop", replacesRefreshToken: "nrt_x")),
             ("RefreshRequest", RefreshRequest(refreshToken: "nrt_x")),
             ("TokenResponse", TokenResponse(accessToken: "nat_x", expiresIn: 3600, refreshToken: "nrt_x", user: user)),
@@ -144,6 +144,8 @@ struct OpenAPIDocumentTests {
             ("UploadRequest", UploadRequest(hash: note.hash, size: 9)),
             ("UploadState", UploadState(hash: note.hash, size: 9, chunkSize: 8, received: [1])),
             ("StoredContent", StoredContent(hash: note.hash, size: 9)),
+            ("ContentBatchResult", ContentBatchResult(hash: note.hash, size: 9, status: .contentMismatch)),
+            ("ContentBatchResponse", ContentBatchResponse(contents: [ContentBatchResult(hash: note.hash, size: 9, status: .created)])),
         ]
         for (name, sample) in samples {
             let encoded = try JSONValue.parse(try WireJSON.encoder().encode(sample))
