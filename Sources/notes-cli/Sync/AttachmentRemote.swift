@@ -39,6 +39,9 @@ extension SyncRemote {
     func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data { throw AttachmentRemoteError.unsupported }
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
+        throw AttachmentRemoteError.unsupported
+    }
 }
 
 enum AttachmentRemoteError: Error, CustomStringConvertible {
@@ -129,5 +132,17 @@ extension APISyncRemote {
                                                 + "\(response.body.count) bytes (HTTP \(response.status))")
         }
         return response.body
+    }
+
+    /// `GET /v1/content/{hash}` for `length` bytes at `offset`, streamed into `sink` (which
+    /// checks where the answer starts and how much it brings): a `Range` request unless it is
+    /// the whole content. An error answer is buffered as usual, within a small bound.
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
+        var request = APIRequest("GET", "/v1/content/\(hash)")
+        request.accept = "application/octet-stream"
+        request.maxResponseBytes = Int(clamping: max(length, Int64(ResponseBudget.smallMaxBytes)))
+        request.bodySink = sink
+        if offset > 0 || length < total { request.headers["Range"] = "bytes=\(offset)-\(offset + length - 1)" }
+        _ = try await client.send(request)
     }
 }
