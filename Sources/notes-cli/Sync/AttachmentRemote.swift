@@ -11,7 +11,7 @@ struct AttachmentLimits: Sendable, Equatable {
 
     /// The largest attachment the server takes.
     var maxBytes: Int64
-    /// The size of every upload chunk but the last, and of each download range.
+    /// The size of every upload chunk but the last, and of each range `notes cat` and export read.
     var chunkBytes: Int
 
     init(_ limits: ServerLimits) {
