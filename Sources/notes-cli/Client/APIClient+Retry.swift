@@ -15,6 +15,7 @@ extension APIClient {
         var http = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body,
                                maxResponseBytes: request.maxResponseBytes ?? ResponseBudget.defaultMaxBytes)
         http.serverHold = request.serverHold
+        http.bodySink = request.bodySink
         http.headers["Accept"] = request.accept
         if let bearer { http.headers["Authorization"] = "Bearer \(bearer)" }
         var attempt = 1
@@ -22,6 +23,7 @@ extension APIClient {
             let wait: Double
             do {
                 let response = try await transport.send(http)
+                // A failed answer never reaches a sink, so even a streamed request is retried after one.
                 guard request.idempotent, RetryPolicy.isRetryable(status: response.status),
                       attempt < retryPolicy.maxAttempts else { return response }
                 let retryAfter = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
@@ -32,7 +34,8 @@ extension APIClient {
                 // A redirect, an oversized answer or a server that trickles past the deadline
                 // would do the same again: those are reported at once.
                 let transient: Set<TransportError.Kind> = [.timedOut, .connectionLost]
-                let safe = error.kind == .cannotConnect || (request.idempotent && transient.contains(error.kind))
+                // A streamed answer cut off midway may have reached its sink in part: its caller resumes it.
+                let safe = error.kind == .cannotConnect || (request.idempotent && request.bodySink == nil && transient.contains(error.kind))
                 guard safe, attempt < retryPolicy.maxAttempts else { throw ClientError(server: server, transport: error) }
                 wait = retryPolicy.delay(beforeRetry: attempt, retryAfter: nil)
             }

@@ -88,7 +88,8 @@ actor APIClient {
             return try await sendReplaying(request)
         } catch ClientError.answerTooLarge(let cause) {
             // The default bound is the default limits'; a server publishing larger ones may send more.
-            guard let bound = request.maxResponseBytes,
+            // A streamed answer is bounded by its caller, and part of it may have reached the sink.
+            guard request.bodySink == nil, let bound = request.maxResponseBytes,
                   ResponseBudget.maxBytes(for: await fetchLimits()) > bound else { throw ClientError.answerTooLarge(cause) }
             request.maxResponseBytes = ResponseBudget.maxBytes(for: limits)
             return try await sendReplaying(request)

@@ -22,6 +22,10 @@ struct APIRequest: Sendable {
     var maxResponseBytes: Int?
     /// How long the server may hold the answer by design (a long poll); see `HTTPRequest.serverHold`.
     var serverHold: Duration = .zero
+    /// Where a successful answer's body goes as it arrives (`HTTPRequest.bodySink`). A streamed
+    /// request is never sent again by the transport once bytes may have reached the sink: its
+    /// caller resumes it (a `Range` request) instead.
+    var bodySink: (any ResponseBodySink)?
 
     init(_ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil,
          idempotent: Bool? = nil, authenticated: Bool = true) {

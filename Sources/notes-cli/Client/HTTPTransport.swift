@@ -17,6 +17,27 @@ struct HTTPRequest: Sendable {
     /// How long the server may hold the answer by design (a long poll's `wait`): added to the
     /// idle timeout and the deadline, so a quiet wait is not taken for a dead server.
     var serverHold: Duration = .zero
+    /// Where a successful (2xx) answer's body goes as it arrives, instead of into
+    /// `HTTPResponse.body` (a download written straight to disk); nil: buffered as usual.
+    var bodySink: (any ResponseBodySink)?
+}
+
+/// Takes a successful answer's body as it arrives, so a download of any size passes through
+/// a few network buffers of memory rather than being held whole.
+///
+/// Called on the transport's delegate queue, one call at a time and in order, and never after
+/// the caller has the outcome. Returning false stops the transfer (the sink keeps its own
+/// reason, for the caller to report).
+///
+/// URLSession on Linux queues every buffer it receives (16 KiB each) for the delegate without
+/// ever pausing the socket, so a sink slower than the network falls behind without bound:
+/// callers bound a streamed answer by asking for a range of bounded length (measured: a 1 GiB
+/// answer streamed whole peaked at 300 MiB of client memory on a busy machine).
+protocol ResponseBodySink: AnyObject, Sendable {
+    /// Whether to take the body of a 2xx answer with `status` and `headers` (names lowercased).
+    func begin(status: Int, headers: [String: String]) -> Bool
+    /// Takes the next bytes of the body.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool
 }
 
 /// One HTTP answer: status, headers (names lowercased), body.
@@ -125,7 +146,7 @@ struct URLSessionTransport: Sendable {
             urlRequest.timeoutInterval = TimeInterval(limits.deadline.components.seconds + 5)
         }
         let task = session.dataTask(with: urlRequest)
-        let transfer = Transfer(what: what, maxBytes: request.maxResponseBytes)
+        let transfer = Transfer(what: what, maxBytes: request.maxResponseBytes, sink: request.bodySink)
         let watchdog = Task { [limits] in await Self.watch(transfer, task: task, timeouts: limits, what: what) }
         defer { watchdog.cancel() }
         let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
@@ -203,15 +224,21 @@ private final class Transfer: Sendable {
         var lastActivity = ContinuousClock.now
         var finished = false
         var cancelRequested = false
+        /// Whether the body goes to `sink` (a 2xx answer the sink accepted).
+        var streaming = false
+        /// Bytes handed to `sink` so far.
+        var streamed = 0
     }
 
     let what: String
     let maxBytes: Int
+    let sink: (any ResponseBodySink)?
     private let state = Mutex(State())
 
-    init(what: String, maxBytes: Int) {
+    init(what: String, maxBytes: Int, sink: (any ResponseBodySink)? = nil) {
         self.what = what
         self.maxBytes = maxBytes
+        self.sink = sink
     }
 
     func start(_ continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) {
@@ -253,7 +280,8 @@ private final class Transfer: Sendable {
                        + "\(ResponseBudget.text(maxBytes)), more than its published limits allow; stopped reading it")
     }
 
-    /// Whether to go on: false when the announced length is already past the bound.
+    /// Whether to go on: false when the announced length is already past the bound, or the
+    /// sink refused the answer.
     func received(_ response: HTTPURLResponse) -> Bool {
         var goOn = true
         stop { state in
@@ -262,9 +290,19 @@ private final class Transfer: Sendable {
             if response.expectedContentLength > Int64(maxBytes) {
                 if state.failure == nil { state.failure = tooLarge() }
                 goOn = false
+            } else if let sink, (200..<300).contains(response.statusCode), state.failure == nil {
+                state.streaming = sink.begin(status: response.statusCode, headers: Self.headers(of: response))
+                if !state.streaming {
+                    state.failure = stoppedBySink()
+                    goOn = false
+                }
             }
         }
         return goOn
+    }
+
+    private func stoppedBySink() -> TransportError {
+        TransportError(kind: .other, description: "the answer to \(what) was refused by its receiver")
     }
 
     /// True the first time only: whoever stops the transfer cancels its task once.
@@ -275,19 +313,30 @@ private final class Transfer: Sendable {
         }
     }
 
-    /// Appends `data`; false once the body is past the bound (the caller cancels).
+    /// Appends `data` (or hands it to the sink); false once the body is past the bound or the
+    /// sink refused it (the caller cancels). A streamed write happens under the lock, so
+    /// nothing reaches the sink once the caller has been given the outcome.
     func received(_ data: Data) -> Bool {
         var goOn = true
         stop { state in
             state.lastActivity = .now
             guard state.failure == nil else { goOn = false; return }
-            guard state.body.count + data.count <= maxBytes else {
+            let count = state.streaming ? state.streamed : state.body.count
+            guard count + data.count <= maxBytes else {
                 state.failure = tooLarge()
                 state.body = Data()
                 goOn = false
                 return
             }
-            state.body.append(data)
+            if state.streaming, let sink {
+                state.streamed += data.count
+                if !data.withUnsafeBytes({ sink.write($0) }) {
+                    state.failure = stoppedBySink()
+                    goOn = false
+                }
+            } else {
+                state.body.append(data)
+            }
         }
         return goOn
     }
@@ -309,11 +358,16 @@ private final class Transfer: Sendable {
         guard let http = state.response else {
             return .failure(TransportError(kind: .other, description: "the answer was not HTTP"))
         }
+        return .success(HTTPResponse(status: http.statusCode, headers: headers(of: http), body: state.body))
+    }
+
+    /// The answer's headers, names lowercased.
+    static func headers(of http: HTTPURLResponse) -> [String: String] {
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
-        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: state.body))
+        return headers
     }
 }
 

@@ -51,6 +51,9 @@ final class AccountCheckedRemote: SyncRemote {
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data {
         try await base.content(hash: hash, offset: offset, length: length, total: total)
     }
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
+        try await base.content(hash: hash, offset: offset, length: length, total: total, into: sink)
+    }
 
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? {
         try await base.revision(id: id, rev: rev)

@@ -11,7 +11,7 @@ struct AttachmentLimits: Sendable, Equatable {
 
     /// The largest attachment the server takes.
     var maxBytes: Int64
-    /// The size of every upload chunk but the last, and of each download range.
+    /// The size of every upload chunk but the last, and of each range `notes cat` and export read.
     var chunkBytes: Int
     /// The largest body of `POST /v1/content` (several small contents in one request); nil: a
     /// server without it, so each goes alone.
@@ -44,6 +44,9 @@ extension SyncRemote {
     func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data { throw AttachmentRemoteError.unsupported }
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
+        throw AttachmentRemoteError.unsupported
+    }
 }
 
 enum AttachmentRemoteError: Error, CustomStringConvertible {
@@ -155,5 +158,17 @@ extension APISyncRemote {
                                                 + "\(response.body.count) bytes (HTTP \(response.status))")
         }
         return response.body
+    }
+
+    /// `GET /v1/content/{hash}` for `length` bytes at `offset`, streamed into `sink` (which
+    /// checks where the answer starts and how much it brings): a `Range` request unless it is
+    /// the whole content. An error answer is buffered as usual, within a small bound.
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
+        var request = APIRequest("GET", "/v1/content/\(hash)")
+        request.accept = "application/octet-stream"
+        request.maxResponseBytes = Int(clamping: max(length, Int64(ResponseBudget.smallMaxBytes)))
+        request.bodySink = sink
+        if offset > 0 || length < total { request.headers["Range"] = "bytes=\(offset)-\(offset + length - 1)" }
+        _ = try await client.send(request)
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import NotesCore
 
 /// Attachments: opaque bytes, moved by hash. Downloads stream into `.notes/tmp` (inside the
-/// folder) range by range, the next range in flight while one is written, and are verified
-/// against their hash and fsync'd before they are renamed into place; uploads first ask which
-/// contents the server lacks, then send only those: small ones several to a request, a larger
+/// folder) in ranges each written as it arrives, from where an interrupted one stopped
+/// (`ContentDownload`), and are verified against their hash and fsync'd before they are renamed
+/// into place; uploads first ask which contents the server lacks, then send only those: small
+/// ones several to a request, a larger
 /// one chunk by chunk, resuming from the chunks the server already stored. Memory stays a few
 /// chunks.
 extension SyncEngine {
@@ -24,29 +25,14 @@ extension SyncEngine {
             throw ClientError.protocolViolation("the server sent \(note.path) with \(total) bytes, over its own attachment limit")
         }
         let safe = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
-        let staged = try StagedFile(scratch: folder.scratchDirectory, for: diskTarget, mode: try safe.mode(for: diskTarget, expected))
-        // The next range is asked for before this one is written: the server sends while the
-        // client hashes and writes, and memory stays about two ranges.
-        let chunk = attachmentLimits.chunkBytes
-        let remote = self.remote
-        let hash = note.hash
-        func fetch(at offset: Int64) -> Task<Data, any Error> {
-            let length = Int(min(Int64(chunk), total - offset))
-            return Task { try await remote.content(hash: hash, offset: offset, length: length, total: total) }
-        }
-        var next: Task<Data, any Error>? = fetch(at: 0)
-        defer { next?.cancel() }
+        // Goes on from a partial download an earlier sync left (killed, or cut off).
+        let staged = try StagedFile(resuming: note.hash, total: total, scratch: folder.scratchDirectory, for: diskTarget,
+                                    mode: try safe.mode(for: diskTarget, expected))
         do {
-            var offset: Int64 = 0
-            while let current = next {
-                let bytes = try await current.value  // exactly the range's length (`content`)
-                offset += Int64(bytes.count)
-                next = offset < total ? fetch(at: offset) : nil
-                try staged.append(bytes)
-            }
-            guard staged.finalHash() == note.hash else { throw ClientError.contentMismatch(path: note.path) }
+            try await ContentDownload(remote: remote, hash: note.hash, total: total, path: note.path).fill(staged)
         } catch {
-            staged.discard()
+            // Bytes that arrived intact are kept for the next sync; wrong ones never are.
+            if ContentDownload.isInterruption(error) { staged.keepForResume() } else { staged.discard() }
             throw error
         }
         return try files.install(staged, at: diskTarget, expecting: expected, durable: true)

@@ -128,11 +128,16 @@ final class SyncEngine {
     }
 
     /// Removes temporary files a killed sync left in `.notes/tmp` (never a note: notes are
-    /// only ever renamed out of it whole).
+    /// only ever renamed out of it whole), except partial attachment downloads of the last
+    /// week, which the next download of the same content goes on from (`StagedFile(resuming:)`).
     private func clearScratch() {
         try? FileManager.default.createDirectory(atPath: folder.scratchDirectory, withIntermediateDirectories: true)
+        let keepSince = time(nil) - 7 * 24 * 3600
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.scratchDirectory)) ?? [] {
-            unlink(folder.scratchDirectory + "/" + name)
+            let path = folder.scratchDirectory + "/" + name
+            var info = stat()
+            if name.hasPrefix(StagedFile.partialPrefix), lstat(path, &info) == 0, info.st_mtim.tv_sec >= keepSince { continue }
+            unlink(path)
         }
     }
 

@@ -35,6 +35,9 @@ protocol SyncRemote: Sendable {
     func completeUpload(hash: String) async throws
     /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes.
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data
+    /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes,
+    /// streamed into `sink` as they arrive.
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws
 }
 
 /// What the server can answer that sync handles specially.
