@@ -81,7 +81,8 @@ done
 fuzz() {
     local name=$1
     shift
-    (cd "$report" && timeout 300 "$venv/bin/schemathesis" run "$base/v1/openapi.json" \
+    (cd "$report" && PYTHONPATH="$root/Tests/fuzz" SCHEMATHESIS_HOOKS=notes_hooks \
+        timeout 300 "$venv/bin/schemathesis" run "$base/v1/openapi.json" \
         --url "$base" \
         --header "Authorization: Bearer $token" \
         --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
