@@ -76,17 +76,24 @@ peak() {
 }
 max_kib() { sort -n "$work/peaks.$1" | tail -1; }
 
+# Before each run the other command's copy is removed too (see the clone below for why).
 hf --export-json "$work/images.json" \
     --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest'" -n rsync "rsync -a '$work/images/' '$module'" \
-    --prepare "'$work/new-account' '$work/images'" -n notes "$(peak images "'$BIN/notes' sync '$work/ours'") >/dev/null"
+    --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest' && '$work/new-account' '$work/images'" -n notes "$(peak images "'$BIN/notes' sync '$work/ours'") >/dev/null"
 
 hf --export-json "$work/big.json" \
     --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest'" -n rsync "rsync -a '$work/big/' '$module'" \
-    --prepare "'$work/new-account' '$work/big'" -n notes "$(peak big-up "'$BIN/notes' sync '$work/ours'") >/dev/null"
+    --prepare "rm -rf '$work/rsync-dest' && mkdir '$work/rsync-dest' && '$work/new-account' '$work/big'" -n notes "$(peak big-up "'$BIN/notes' sync '$work/ours'") >/dev/null"
 
+# The daemon's copy, emptied before the notes upload, is what rsync clones from.
+rsync -a "$work/big/" "$module"
+cmp "$work/big/disk.img" "$work/rsync-dest/disk.img" || { echo "the rsync daemon's copy differs" >&2; exit 1; }
+# Each clone starts with neither clone on the filesystem: on /dev/shm a clone's pages are new
+# memory, which a virtual machine may pay for on first touch, so a command run while the other's
+# gigabyte is still held would pay more for the same bytes.
 hf --export-json "$work/clone.json" \
-    --prepare "rm -rf '$work/rsync-clone'" -n rsync "rsync -a '$module' '$work/rsync-clone/'" \
-    --prepare "rm -rf '$work/clone'" -n notes "$(peak big-clone "'$BIN/notes' clone '$SERVER_URL' '$work/clone'") >/dev/null"
+    --prepare "rm -rf '$work/rsync-clone' '$work/clone'" -n rsync "rsync -a '$module' '$work/rsync-clone/'" \
+    --prepare "rm -rf '$work/rsync-clone' '$work/clone'" -n notes "$(peak big-clone "'$BIN/notes' clone '$SERVER_URL' '$work/clone'") >/dev/null"
 cmp "$work/big/disk.img" "$work/clone/disk.img" || { echo "the clone differs from the original" >&2; exit 1; }
 
 server_peak=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER_PID/status")
