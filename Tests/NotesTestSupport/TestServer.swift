@@ -148,7 +148,7 @@ public final class TestServer: @unchecked Sendable {
             kill()
             status = await process.wait()
         }
-        errors.readabilityHandler = nil
+        collectRemainingLog()
         if ownsDatabase { await database.drop() }
         directory.remove()
         return status ?? -1
@@ -157,7 +157,20 @@ public final class TestServer: @unchecked Sendable {
     /// Waits until the server process has exited (after `kill()` or a crash).
     @discardableResult
     public func waitForExit() async -> Int32 {
-        await process.wait()
+        let status = await process.wait()
+        collectRemainingLog()
+        return status
+    }
+
+    /// Once the process has exited: stops the handler and reads what it had not delivered yet,
+    /// so `log` holds every line the server wrote. Its last lines (the shutdown message) could
+    /// otherwise still sit in the pipe when the handler is removed.
+    private func collectRemainingLog() {
+        errors.readabilityHandler = nil
+        let rest = errors.readDataToEndOfFile()
+        lock.lock()
+        logData.append(rest)
+        lock.unlock()
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
