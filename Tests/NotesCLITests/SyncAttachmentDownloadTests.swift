@@ -57,7 +57,7 @@ struct SyncAttachmentDownloadTests {
     }
 
     @Test("a large attachment downloads byte-exact in bounded ranges, each from where the last ended")
-    func largeAttachmentDownloadsInOneRequest() async throws {
+    func largeAttachmentDownloadsInBoundedRanges() async throws {
         try await Self.withUploaded { h, hash in
             let requests = ContentRequests()
             let proxy = try HoldingProxy(upstreamPort: h.client.server.port, answering: { _ = requests.record($0); return nil })

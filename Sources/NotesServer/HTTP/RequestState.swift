@@ -107,13 +107,6 @@ final class RequestState: @unchecked Sendable {
         }
     }
 
-    /// Milliseconds since the first call, formatted with two decimals (`0.41`).
-    func elapsedMilliseconds() -> String {
-        var text = ""
-        appendElapsedMilliseconds(to: &text)
-        return text
-    }
-
     /// The request's log line: `req=ID METHOD PATH STATUS 0.41ms` (the path as `LogText.loggedPath`
     /// shows it). Built in one buffer sized up front: it is written for every request.
     func logLine(status: Int) -> String {
@@ -134,6 +127,7 @@ final class RequestState: @unchecked Sendable {
         return line
     }
 
+    /// Appends the milliseconds since the first call, with two decimals (`0.41`).
     private func appendElapsedMilliseconds(to text: inout String) {
         let elapsed = ContinuousClock.now - started
         let (seconds, attoseconds) = elapsed.components

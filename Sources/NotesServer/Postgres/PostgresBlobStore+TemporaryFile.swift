@@ -56,6 +56,15 @@ final class UnlinkedFile: @unchecked Sendable {
         return true
     }
 
+    /// Hands the file's bytes to `body` in pieces of at most `pieceBytes`, in order, with each
+    /// piece's number; an empty file is one empty piece (zero pieces would mean "none stored").
+    func forEachPiece(of pieceBytes: Int, _ body: (_ piece: Int, _ bytes: [UInt8]) throws -> Void) throws {
+        let count = max(1, (size + pieceBytes - 1) / pieceBytes)
+        for piece in 0..<count {
+            try body(piece, try read(at: piece * pieceBytes, count: min(pieceBytes, size - piece * pieceBytes)))
+        }
+    }
+
     /// Reads up to `count` bytes at `offset` (fewer only at the end of the file).
     func read(at offset: Int, count: Int) throws(BlobStoreError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

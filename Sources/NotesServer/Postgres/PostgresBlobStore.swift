@@ -178,9 +178,7 @@ struct PostgresBlobStore: BlobStore {
                                     [userID, hash, index]) ?? 0 > 0 {
                     return false
                 }
-                let count = max(1, (file.size + Self.pieceBytes - 1) / Self.pieceBytes)
-                for piece in 0..<count {
-                    let bytes = try file.read(at: piece * Self.pieceBytes, count: min(Self.pieceBytes, file.size - piece * Self.pieceBytes))
+                try file.forEachPiece(of: Self.pieceBytes) { piece, bytes in
                     try db.run("INSERT INTO upload_chunks (user_id, hash, chunk, piece, bytes) VALUES (?, ?, ?, ?, ?)",
                                userID, hash, index, piece, bytes)
                 }
@@ -201,9 +199,7 @@ struct PostgresBlobStore: BlobStore {
         try Self.mapping("store a content") {
             try pool.transaction { db in
                 let storedAt = clock.now()
-                let count = max(1, (file.size + Self.pieceBytes - 1) / Self.pieceBytes)
-                for piece in 0..<count {
-                    let bytes = try file.read(at: piece * Self.pieceBytes, count: min(Self.pieceBytes, file.size - piece * Self.pieceBytes))
+                try file.forEachPiece(of: Self.pieceBytes) { piece, bytes in
                     try db.run("""
                         INSERT INTO content_chunks (user_id, hash, piece, bytes, stored_at) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT DO NOTHING
