@@ -34,6 +34,10 @@ if [ "$("$venv/bin/python" -c 'import selenium; print(selenium.__version__)' 2>/
 fi
 
 work=$(mktemp -d)
+# Chromium, chromedriver and the scenarios' own temporary folders go here, so they leave
+# nothing in /tmp (Chromium alone left an org.chromium.Chromium.* folder per scenario).
+mkdir "$work/tmp"
+export TMPDIR=$work/tmp
 server_pid=""
 provider_pid=""
 cleanup() {
