@@ -87,11 +87,12 @@ struct SyncAttachmentLargeTests {
             try await h.initFolder("a")
             let hash = try Self.writeLargeFile(h.folder("a") + "/disk.img", mebibytes: 200, seed: 32)
             let content = (h.client.server.sqlitePath ?? "") + ".content"
-            // The server keeps the verified chunks of an open upload as files named by index.
+            // The server marks each verified chunk of an open upload with a file `received-<index>`.
             func storedChunks() -> Int {
                 guard let users = try? FileManager.default.contentsOfDirectory(atPath: content + "/uploads") else { return 0 }
                 return users.reduce(0) { count, user in
-                    count + ((try? FileManager.default.contentsOfDirectory(atPath: "\(content)/uploads/\(user)/\(hash)"))?.count ?? 0)
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(content)/uploads/\(user)/\(hash)")) ?? []
+                    return count + names.filter { $0.hasPrefix("received-") }.count
                 }
             }
 

@@ -4,9 +4,9 @@ import NotesCore
 ///
 /// Open with the whole content's hash and size (checked against the limits before a byte is
 /// stored), send chunks in any order, each with its SHA-256 in `Content-Digest`, then complete:
-/// the server joins the chunks and keeps the content only if its SHA-256 is the hash. A chunk
-/// body streams to a file as it arrives, never held in memory; an interrupted upload resumes
-/// from `received`.
+/// the server keeps the content only if its SHA-256 is the hash. A chunk body streams to its
+/// place in the upload's staged content as it arrives, never held in memory, and a chunk once
+/// received is never written again; an interrupted upload resumes from `received`.
 ///
 /// A content no larger than a chunk can instead be sent whole in one request,
 /// `PUT /v1/content/{hash}`: the same checks, one round trip instead of three, and the body
@@ -131,11 +131,11 @@ struct UploadsController: Sendable {
     /// declared length exactly the chunk's (else 404/422 before any byte is read).
     private func chunkSink(_ context: RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int) {
         let (user, hash, index) = try chunkAddress(context)
-        let length = try contents.expectedChunkLength(userID: user, hash: hash, index: index)
+        let (upload, length) = try contents.chunkTarget(userID: user, hash: hash, index: index)
         if let declared = context.request.headers["Content-Length"].flatMap({ Int($0) }), declared != length {
             throw ContentStoreError.chunkMismatch(index: index, expectedLength: length, receivedLength: declared)
         }
-        let sink = try ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: user, hash: hash, index: index) }
+        let sink = try ContentController.mappingStoreFailures { try blobs.makeChunkSink(for: upload, userID: user, index: index) }
         return (sink, length)
     }
 
@@ -150,8 +150,9 @@ struct UploadsController: Sendable {
             throw HTTPError(400, code: "invalid_digest", message: "Content-Digest must carry sha-256=:BASE64: (RFC 9530).")
         }
         // An empty body (the one chunk of an empty content) never opened a sink.
-        let sink = try (context.request.bodySink as? any ChunkSink)
-            ?? ContentController.mappingStoreFailures { try blobs.makeChunkSink(userID: user, hash: hash, index: index) }
+        let sink = try (context.request.bodySink as? any ChunkSink) ?? ContentController.mappingStoreFailures {
+            try blobs.makeChunkSink(for: contents.chunkTarget(userID: user, hash: hash, index: index).upload, userID: user, index: index)
+        }
         defer { sink.discard() }
         try ContentController.mappingStoreFailures {
             try contents.finishChunk(sink, userID: user, hash: hash, index: index, digest: digest)

@@ -181,7 +181,8 @@ extension OpenAPIDocument {
                 description: """
                     The body is exactly `chunk_size` bytes (the last chunk: the rest). A wrong length announced in \
                     `Content-Length` is refused before the body is read; a wrong length or digest once read answers \
-                    `422 chunk_mismatch` and nothing is kept. Sending a chunk again replaces it.
+                    `422 chunk_mismatch` and nothing is kept. A chunk already stored stays as it is: sent again, it is \
+                    checked against its digest and not stored again.
                     """,
                 parameters: [
                     parameter("Content-Digest", in: .header, required: true,

@@ -70,6 +70,11 @@ struct PostgresBlobStore: BlobStore {
         }
     }
 
+    func makeChunkSink(for upload: UploadState, userID: Int64, index: Int) throws(BlobStoreError) -> any ChunkSink {
+        try makeChunkSink(userID: userID, hash: upload.hash, index: index)
+    }
+
+    /// A place to receive chunk `index` of the upload of `hash`: a row of its own once kept.
     func makeChunkSink(userID: Int64, hash: String, index: Int) throws(BlobStoreError) -> any ChunkSink {
         PostgresChunkSink(store: self, userID: userID, hash: hash, index: index, file: try UnlinkedFile(in: temporaryFolder))
     }
@@ -87,6 +92,11 @@ struct PostgresBlobStore: BlobStore {
         }
     }
 
+    func stage(_ upload: UploadState, userID: Int64) throws(BlobStoreError) -> any StagedContent {
+        try assemble(userID: userID, hash: upload.hash, chunkCount: upload.chunkCount)
+    }
+
+    /// Joins chunk rows `0..<chunkCount` into one staged content, hashing it as it goes.
     func assemble(userID: Int64, hash: String, chunkCount: Int) throws(BlobStoreError) -> any StagedContent {
         try Self.mapping("join an upload's chunks") {
             // REPEATABLE READ: the pieces hashed and the pieces copied are read from one snapshot,

@@ -17,8 +17,9 @@ protocol BlobStore: Sendable {
     /// The stored content, opened for reading, or nil when this store has none under `hash`.
     func openContent(userID: Int64, hash: String) throws(BlobStoreError) -> ContentFile?
 
-    /// A place to receive chunk `index` of the upload of `hash` (see `ChunkSink.finish`).
-    func makeChunkSink(userID: Int64, hash: String, index: Int) throws(BlobStoreError) -> any ChunkSink
+    /// A place to receive chunk `index` of `upload` (see `ChunkSink`). A chunk already received
+    /// is not stored again: its bytes are only checked.
+    func makeChunkSink(for upload: UploadState, userID: Int64, index: Int) throws(BlobStoreError) -> any ChunkSink
 
     /// A place to receive a whole content `hash` sent in one request, stored as the content
     /// itself with no upload in between: `seal` checks its bytes against `hash` and makes them
@@ -29,8 +30,10 @@ protocol BlobStore: Sendable {
     /// Indices of the chunks of the upload of `hash` stored so far, ascending.
     func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int]
 
-    /// Joins chunks `0..<chunkCount` into one staged content, hashing it as it goes.
-    func assemble(userID: Int64, hash: String, chunkCount: Int) throws(BlobStoreError) -> any StagedContent
+    /// The whole content of `upload`, every chunk received, staged and hashed (the caller checks
+    /// the hash before `commit`). The file store renames its staged file and reads it only when
+    /// the chunks could not be hashed as they arrived; PostgreSQL joins its chunk rows.
+    func stage(_ upload: UploadState, userID: Int64) throws(BlobStoreError) -> any StagedContent
 
     /// Removes the upload of `hash` and every chunk of it (nothing if there is none).
     func removeUpload(userID: Int64, hash: String) throws(BlobStoreError)
@@ -67,7 +70,8 @@ protocol StagedContent: AnyObject, Sendable {
     var hash: String { get }
     var size: Int { get }
     /// Stores it as the content of `hash` for its user: a rename of a file already flushed to
-    /// disk (by `assemble`), so it is fast enough for inside the database's writer.
+    /// disk, or an insert into the caller's transaction, so it is fast enough for inside the
+    /// database's writer.
     func commit() throws(BlobStoreError)
     func discard()
 }

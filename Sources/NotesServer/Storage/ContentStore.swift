@@ -99,13 +99,20 @@ struct ContentStore: Sendable {
     /// The exact length chunk `index` of an open upload must have.
     /// - Throws: `ContentStoreError.uploadNotFound`, `.chunkOutOfRange`.
     func expectedChunkLength(userID: Int64, hash: String, index: Int) throws -> Int {
+        try chunkTarget(userID: userID, hash: hash, index: index).length
+    }
+
+    /// The open upload chunk `index` belongs to (`received` left empty), and the exact length
+    /// the chunk must have.
+    /// - Throws: `ContentStoreError.uploadNotFound`, `.chunkOutOfRange`.
+    func chunkTarget(userID: Int64, hash: String, index: Int) throws -> (upload: UploadState, length: Int) {
         guard let state = try database.read({ db in
             try db.first("SELECT size, chunk_size FROM uploads WHERE user_id = ? AND hash = ?", [userID, hash]) {
                 UploadState(hash: hash, size: $0.int(0), chunkSize: $0.int(1), received: [])
             }
         }) else { throw ContentStoreError.uploadNotFound }
         guard index >= 0, index < state.chunkCount else { throw ContentStoreError.chunkOutOfRange(index: index, count: state.chunkCount) }
-        return index == state.chunkCount - 1 ? state.size - index * state.chunkSize : state.chunkSize
+        return (state, index == state.chunkCount - 1 ? state.size - index * state.chunkSize : state.chunkSize)
     }
 
     /// Keeps a received chunk if its length and digest are right; otherwise it is dropped.
@@ -126,7 +133,7 @@ struct ContentStore: Sendable {
         }
     }
 
-    /// Joins the chunks of `hash`, checks the whole SHA-256 and stores the content.
+    /// Stages the chunks of `hash` as one content, checks its SHA-256 and stores it.
     /// - Throws: `.incompleteUpload` naming missing chunks; `.contentMismatch` when the bytes
     ///   do not hash to `hash` (the upload is then discarded); `.uploadNotFound`.
     func complete(userID: Int64, hash: String) throws -> StoredContent {
@@ -138,7 +145,7 @@ struct ContentStore: Sendable {
         }
         let missing = Set(0..<state.chunkCount).subtracting(state.received)
         guard missing.isEmpty else { throw ContentStoreError.incompleteUpload(missing: missing.sorted()) }
-        let staged = try blobs.assemble(userID: userID, hash: hash, chunkCount: state.chunkCount)
+        let staged = try blobs.stage(state, userID: userID)
         defer { staged.discard() }
         guard staged.hash == hash, staged.size == state.size else {
             try database.write { db in try db.run("DELETE FROM uploads WHERE user_id = ? AND hash = ?", userID, hash) }

@@ -12,7 +12,8 @@ import Darwin
 ///
 /// Layout under `root` (`<db>.content`), every folder private (0700), every file 0600:
 /// - `<user-id>/<first two hex digits>/<hash>`: one user's content, named by its SHA-256;
-/// - `uploads/<user-id>/<hash>/<index>`: the verified chunks of an upload in progress;
+/// - `uploads/<user-id>/<hash>/`: an upload in progress, its chunks written in place into one
+///   staged file (see `FileBlobStore+Uploads.swift`);
 /// - `tmp/`: files being written; nothing there survives a restart that matters;
 /// - `.lock`: taken shared by `notes-server backup` and exclusively by removals (see
 ///   `withRemovalsAllowed`).
@@ -21,6 +22,8 @@ import Darwin
 /// crash leaves either the whole file or none; a stored file is never changed again.
 struct FileBlobStore: BlobStore {
     let root: String
+    /// The uploads this store is receiving (one store per server process and folder).
+    let stagedUploads = StagedUploads()
 
     /// The store beside the database at `databasePath`.
     init(databasePath: String) {
@@ -33,10 +36,6 @@ struct FileBlobStore: BlobStore {
 
     func contentPath(userID: Int64, hash: String) -> String {
         "\(root)/\(userID)/\(hash.prefix(2))/\(hash)"
-    }
-
-    private func uploadFolder(userID: Int64, hash: String) -> String {
-        "\(root)/uploads/\(userID)/\(hash)"
     }
 
     private var temporaryFolder: String { root + "/tmp" }
@@ -56,62 +55,10 @@ struct FileBlobStore: BlobStore {
         return ContentFile(descriptor: fd, size: Int64(info.st_size))
     }
 
-    func makeChunkSink(userID: Int64, hash: String, index: Int) throws(BlobStoreError) -> any ChunkSink {
-        let file = try TemporaryFile(in: temporaryFolder)
-        return FileChunkSink(file: file, destinationFolder: uploadFolder(userID: userID, hash: hash), name: String(index))
-    }
-
     func makeContentSink(userID: Int64, hash: String) throws(BlobStoreError) -> any ChunkSink {
         let file = try TemporaryFile(in: temporaryFolder)
         let destination = contentPath(userID: userID, hash: hash)
         return FileChunkSink(file: file, destinationFolder: (destination as NSString).deletingLastPathComponent, name: hash)
-    }
-
-    func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int] {
-        let folder = uploadFolder(userID: userID, hash: hash)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        return names.compactMap { Int($0) }.sorted()
-    }
-
-    func assemble(userID: Int64, hash: String, chunkCount: Int) throws(BlobStoreError) -> any StagedContent {
-        let file = try TemporaryFile(in: temporaryFolder)
-        var hasher = SHA256Hasher()
-        var size = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        let folder = uploadFolder(userID: userID, hash: hash)
-        for index in 0..<chunkCount {
-            let fd = open("\(folder)/\(index)", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                file.remove()
-                throw BlobStoreError(operation: "read chunk \(index) of an upload", code: errno)
-            }
-            defer { close(fd) }
-            while true {
-                let count = read(fd, buffer.baseAddress, buffer.count)
-                if count == 0 { break }
-                guard count > 0 else {
-                    if errno == EINTR { continue }
-                    file.remove()
-                    throw BlobStoreError(operation: "read chunk \(index) of an upload", code: errno)
-                }
-                let piece = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-                guard file.write(piece) else {
-                    let code = errno
-                    file.remove()
-                    throw BlobStoreError(operation: "join an upload's chunks", code: code)
-                }
-                hasher.update(piece)
-                size += count
-            }
-        }
-        try file.sync()
-        return FileStagedContent(file: file, hash: Hex.encode(hasher.finalize()), size: size,
-                                 destination: contentPath(userID: userID, hash: hash))
-    }
-
-    func removeUpload(userID: Int64, hash: String) throws(BlobStoreError) {
-        try removeTree(uploadFolder(userID: userID, hash: hash), operation: "remove an upload")
     }
 
     func removeContent(userID: Int64, hash: String) throws(BlobStoreError) {
@@ -126,7 +73,7 @@ struct FileBlobStore: BlobStore {
         try removeTree("\(root)/uploads/\(userID)", operation: "remove a user's uploads")
     }
 
-    private func removeTree(_ path: String, operation: String) throws(BlobStoreError) {
+    func removeTree(_ path: String, operation: String) throws(BlobStoreError) {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch let error as CocoaError where error.code == .fileNoSuchFile {
@@ -311,29 +258,5 @@ final class FileChunkSink: ChunkSink, @unchecked Sendable {
 
     func keep() throws(BlobStoreError) {
         try file.place(at: destinationFolder + "/" + name)
-    }
-}
-
-/// Chunks joined into one temporary file, waiting for its hash to be checked.
-final class FileStagedContent: StagedContent, @unchecked Sendable {
-    // @unchecked: made, checked and committed or dropped by one handler call on one thread.
-    private let file: TemporaryFile
-    let hash: String
-    let size: Int
-    private let destination: String
-
-    init(file: TemporaryFile, hash: String, size: Int, destination: String) {
-        self.file = file
-        self.hash = hash
-        self.size = size
-        self.destination = destination
-    }
-
-    func commit() throws(BlobStoreError) {
-        try file.place(at: destination)
-    }
-
-    func discard() {
-        file.remove()
     }
 }

@@ -45,7 +45,7 @@ extension SyncRemote {
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { throw AttachmentRemoteError.unsupported }
     func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? { nil }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { throw AttachmentRemoteError.unsupported }
-    func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
+    func putChunk(hash: String, index: Int, bytes: Data) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
@@ -134,8 +134,8 @@ extension APISyncRemote {
     }
 
     /// `PUT /v1/uploads/{hash}/chunks/{index}` with the chunk's RFC 9530 digest.
-    func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws {
-        var request = APIRequest("PUT", "/v1/uploads/\(hash)/chunks/\(index)", body: Data(bytes))
+    func putChunk(hash: String, index: Int, bytes: Data) async throws {
+        var request = APIRequest("PUT", "/v1/uploads/\(hash)/chunks/\(index)", body: bytes)
         request.headers["Content-Type"] = "application/octet-stream"
         request.headers["Content-Digest"] = ContentDigest.header(sha256: SHA256.digest(of: bytes))
         _ = try await client.send(request)

@@ -135,7 +135,12 @@ struct ContentUploader: Sendable {
         return outcomes
     }
 
-    /// The resumable upload: open, the chunks the server lacks, complete.
+    /// Chunks of one content sent at once: the client reads and hashes one while the server
+    /// writes and hashes the other, so both sides work at once (two cores); each in flight holds
+    /// a chunk (up to `AttachmentLimits.maxChunkBytes`) and the transport's copy of it.
+    static let chunksInFlight = 2
+
+    /// The resumable upload: open, the chunks the server lacks (`chunksInFlight` at a time), complete.
     private func uploadInChunks(hash: String, from disk: String, stat: FileStat) async throws -> UploadSkip? {
         let upload: UploadState
         do {
@@ -145,23 +150,48 @@ struct ContentUploader: Sendable {
             return skip
         }
         let received = Set(upload.received)
-        for index in 0..<upload.chunkCount where !received.contains(index) {
-            let offset = Int64(index) * Int64(upload.chunkSize)
-            let length = Int(min(Int64(upload.chunkSize), stat.size - offset))
-            let bytes: [UInt8]?
-            do {
-                bytes = try files.readRange(disk, offset: offset, count: length, expecting: stat)
-            } catch let error as SyncFileError {
-                return UploadSkip(reason: .unreadable, detail: "\(error)")
+        let missing = (0..<upload.chunkCount).filter { !received.contains($0) }
+        let skip = try await withThrowingTaskGroup(of: UploadSkip?.self) { group -> UploadSkip? in
+            var inFlight = 0
+            for index in missing {
+                if inFlight == Self.chunksInFlight {
+                    if case let skip?? = try await group.next() {
+                        group.cancelAll()
+                        return skip
+                    }
+                    inFlight -= 1
+                }
+                group.addTask { try await sendChunk(index, of: upload, from: disk, stat: stat) }
+                inFlight += 1
             }
-            guard let bytes else { return changedSkip(nil) }
-            try await remote.putChunk(hash: hash, index: index, bytes: bytes)
+            for try await case let skip? in group {
+                group.cancelAll()
+                return skip
+            }
+            return nil
         }
+        if let skip { return skip }
         do {
             try await remote.completeUpload(hash: hash)
         } catch ClientError.status(let error) where error.status == 422 {
             return changedSkip(error.message)
         }
+        return nil
+    }
+
+    /// Reads chunk `index` of `upload` from `disk` and sends it: nil once the server has it, else
+    /// why the content is skipped (the file is unreadable or changed since the scan).
+    private func sendChunk(_ index: Int, of upload: UploadState, from disk: String, stat: FileStat) async throws -> UploadSkip? {
+        let offset = Int64(index) * Int64(upload.chunkSize)
+        let length = Int(min(Int64(upload.chunkSize), stat.size - offset))
+        let bytes: Data?
+        do {
+            bytes = try files.readRangeData(disk, offset: offset, count: length, expecting: stat)
+        } catch let error as SyncFileError {
+            return UploadSkip(reason: .unreadable, detail: "\(error)")
+        }
+        guard let bytes else { return changedSkip(nil) }
+        try await remote.putChunk(hash: upload.hash, index: index, bytes: bytes)
         return nil
     }
 

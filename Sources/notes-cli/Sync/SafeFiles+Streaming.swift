@@ -1,3 +1,4 @@
+import Foundation
 import NotesCore
 
 #if canImport(Glibc)
@@ -37,21 +38,35 @@ extension SafeFiles {
     /// `count` bytes at `offset` of the file at `relative`, if the file still has the metadata
     /// `expected` (else `nil`: it changed since it was hashed, and is sent next sync).
     func readRange(_ relative: String, offset: Int64, count: Int, expecting expected: FileStat) throws -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let complete = try bytes.withUnsafeMutableBytes { try readRange(relative, offset: offset, into: $0, expecting: expected) }
+        return complete ? bytes : nil
+    }
+
+    /// The same as bytes an HTTP body takes without a copy (an upload chunk).
+    func readRangeData(_ relative: String, offset: Int64, count: Int, expecting expected: FileStat) throws -> Data? {
+        var bytes = Data(count: count)
+        let complete = try bytes.withUnsafeMutableBytes { try readRange(relative, offset: offset, into: $0, expecting: expected) }
+        return complete ? bytes : nil
+    }
+
+    /// Fills `buffer` from `offset` of the file at `relative`: false when the file no longer has
+    /// the metadata `expected`, or shrank meanwhile.
+    private func readRange(_ relative: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer,
+                           expecting expected: FileStat) throws -> Bool {
         let fd = try openFile(relative, "read")
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
-        guard Self.fileStat(info) == expected else { return nil }
-        var bytes = [UInt8](repeating: 0, count: count)
+        guard Self.fileStat(info) == expected else { return false }
         var done = 0
-        while done < count {
-            let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+        while done < buffer.count {
+            let read = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if read < 0 && errno == EINTR { continue }
             guard read > 0 else { break }
             done += read
         }
-        guard done == count else { return nil }  // shrank meanwhile
-        return bytes
+        return done == buffer.count
     }
 
     /// Opens the regular file at `relative` for reading, never through a link.

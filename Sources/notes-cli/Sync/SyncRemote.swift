@@ -30,7 +30,7 @@ protocol SyncRemote: Sendable {
     /// `POST /v1/uploads`: opens the upload of one content; which chunks the server has.
     func openUpload(hash: String, size: Int64) async throws -> UploadState
     /// `PUT /v1/uploads/{hash}/chunks/{index}`.
-    func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws
+    func putChunk(hash: String, index: Int, bytes: Data) async throws
     /// `POST /v1/uploads/{hash}/complete`.
     func completeUpload(hash: String) async throws
     /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes.

@@ -155,7 +155,7 @@ struct FilePages: Sendable {
         for index in 0..<state.chunkCount where !state.received.contains(index) {
             let start = bytes.startIndex + index * state.chunkSize
             let chunk = bytes[start..<min(start + state.chunkSize, bytes.endIndex)]
-            let sink = try ContentController.mappingStoreFailures { try contents.blobs.makeChunkSink(userID: userID, hash: hash, index: index) }
+            let sink = try ContentController.mappingStoreFailures { try contents.blobs.makeChunkSink(for: state, userID: userID, index: index) }
             defer { sink.discard() }
             guard chunk.withUnsafeBytes({ sink.write($0) }) else { throw HTTPError.contentStoreFull }
             try ContentController.mappingStoreFailures {
