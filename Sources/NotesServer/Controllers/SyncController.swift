@@ -19,6 +19,9 @@ struct SyncController: Sendable {
     /// Applies every operation in one transaction; each gets its own status, like a request alone.
     /// An operation that fails its precondition or validation fails alone; the others still apply.
     ///
+    /// The operations go through a `NoteBatch`: on PostgreSQL it decides them one by one against
+    /// rows read in one statement and writes them all at the end, not two round trips per note.
+    ///
     /// Operations run without a savepoint each: every refusal (`StaleNoteError`, `HTTPError`,
     /// `NotePathError`, `NoteStoreError`) is thrown before the operation writes anything, and any other error
     /// rolls the whole batch back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
@@ -39,9 +42,11 @@ struct SyncController: Sendable {
             throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
         }
         let results = try store.write(for: user) { db in
-            try request.operations.map { operation in
+            let batch = try store.batch(db, userID: user, device: caller.device, ids: request.operations.map(\.id),
+                                        paths: request.operations.compactMap(\.path))
+            let results = try request.operations.map { operation in
                 do {
-                    var result = try apply(operation, db: db, userID: user, device: caller.device)
+                    var result = try apply(operation, batch: batch)
                     if omit == "content" { result.note?.content = nil }
                     return result
                 } catch let stale as StaleNoteError {
@@ -53,11 +58,13 @@ struct SyncController: Sendable {
                     return BatchResult(id: operation.id, status: refusal.status, error: .init(code: refusal.code, message: refusal.message))
                 }
             }
+            try batch.finish()
+            return results
         }
         return .wire(BatchResponse(results: results))
     }
 
-    private func apply(_ operation: BatchOperation, db: some SQLConnection, userID: Int64, device: String?) throws -> BatchResult {
+    private func apply(_ operation: BatchOperation, batch: NoteBatch) throws -> BatchResult {
         switch operation.op {
         case .put where operation.kind == .attachment:
             guard let rawPath = operation.path, let hash = operation.hash, operation.content == nil else {
@@ -68,8 +75,7 @@ struct SyncController: Sendable {
             guard path.kind == .attachment else {
                 throw HTTPError(422, code: "invalid_path", message: "A path ending .md or .markdown names a note, not an attachment.")
             }
-            let result = try store.putAttachment(db, userID: userID, id: operation.id, path: path, hash: hash,
-                                                 precondition: try Self.precondition(of: operation), device: device)
+            let result = try batch.putAttachment(id: operation.id, path: path, hash: hash, precondition: try Self.precondition(of: operation))
             return BatchResult(id: operation.id, status: result.created ? 201 : 200, note: result.note.resource)
         case .put:
             guard let rawPath = operation.path, let content = operation.content else {
@@ -77,11 +83,11 @@ struct SyncController: Sendable {
             }
             let path = try NotesController.validPath(rawPath)
             let precondition = try Self.precondition(of: operation)
-            let result = try store.put(db, userID: userID, id: operation.id, path: path, content: content, precondition: precondition, device: device)
+            let result = try batch.put(id: operation.id, path: path, content: content, precondition: precondition)
             return BatchResult(id: operation.id, status: result.created ? 201 : 200, note: result.note.resource)
         case .delete:
             guard let rev = operation.ifMatch else { throw HTTPError.preconditionRequired }
-            let note = try store.delete(db, userID: userID, id: operation.id, ifMatch: rev, device: device)
+            let note = try batch.delete(id: operation.id, ifMatch: rev)
             return BatchResult(id: operation.id, status: 200, note: note.resource)
         }
     }

@@ -103,28 +103,14 @@ struct NoteStore: Sendable {
         if case .note(let text) = body { content = text } else { content = "" }
         let mediaType = kind == .attachment ? MediaType.forPath(path.value).value : nil
         let (existing, clash) = try Self.loadForWrite(db, userID: userID, id: id, pathKey: path.collisionKey)
-        if let existing, existing.kind != kind { throw NoteStoreError.kindMismatch(existing: existing.kind) }
-        switch precondition {
-        case .absent:
-            if let existing, !existing.deleted {
-                if existing.path == path.value && existing.hash == hash { return (existing, false) }  // a retried create
-                throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
-                                     message: "A note with this id already exists.")
-            }
-        case .revision(let rev):
-            guard let existing else { throw NoteStoreError.notFound }
-            guard existing.rev == rev else {
-                throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
-                                     message: "The note changed since revision \(rev); it is now at \(existing.rev).")
-            }
-            if !existing.deleted && existing.path == path.value && existing.hash == hash { return (existing, false) }
+        let created: Bool
+        switch try Self.entryWrite(existing: existing, clash: clash, path: path, kind: kind, hash: hash, precondition: precondition,
+                                   current: { try Self.load(db, userID: userID, id: id, withContent: true) }) {
+        case .unchanged(let note): return (note, false)
+        case .write(let isCreate): created = isCreate
         }
-        // Spoofable names are refused for new paths only: a note keeps the path it has.
-        if existing?.path != path.value, let problem = path.newNoteProblem { throw problem }
-        if clash { throw NoteStoreError.pathTaken(path.value) }
         let now = clock.now()
-        let created = existing == nil || existing?.deleted == true
-        let createdAt = (existing?.deleted == false ? existing?.createdAt : nil) ?? now
+        let createdAt = Self.createdAt(keptFrom: existing, now: now)
         let note: (Int64) -> NoteRecord = { rev in
             NoteRecord(id: id, path: path.value, content: nil, hash: hash, size: size, rev: rev,
                        createdAt: createdAt, updatedAt: now, deleted: false, kind: kind, mediaType: mediaType)
@@ -218,17 +204,12 @@ struct NoteStore: Sendable {
 
     /// `delete` inside an existing transaction (batch).
     func delete(_ db: some SQLConnection, userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
-        guard let existing = try Self.load(db, userID: userID, id: id, withContent: false) else {
-            throw NoteStoreError.notFound
-        }
-        guard existing.rev == ifMatch else {
-            throw StaleNoteError(current: try Self.load(db, userID: userID, id: id, withContent: true),
-                                 message: "The note changed since revision \(ifMatch); it is now at \(existing.rev).")
-        }
+        let existing = try Self.deletable(existing: try Self.load(db, userID: userID, id: id, withContent: false), ifMatch: ifMatch,
+                                          current: { try Self.load(db, userID: userID, id: id, withContent: true) })
         if existing.deleted { return existing }
         let rev = try nextRevision(db, userID: userID)
         let now = clock.now()
-        let emptyHash = SHA256.hex(of: "")
+        let emptyHash = Self.emptyHash
         try Self.forgetRendered(db, userID: userID, id: id)
         try db.run("""
             UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1 WHERE user_id = ? AND id = ?

@@ -1,0 +1,208 @@
+import NotesCore
+
+/// The rows a PostgreSQL batch looks at and the writes it keeps until `write` (see `NoteBatch`).
+///
+/// The rows are the database's as the batch's own earlier writes left them: a row the batch
+/// wrote is never read again from the database (which does not have the write yet). Every row
+/// an operation asks about is known exactly: by id, read ahead or read when first asked; by
+/// path key, every live row holding it, read ahead or read when first asked (rows the batch
+/// knows already keep the batch's state).
+final class DeferredWrites {
+    /// A row as the batch sees it; `content` is known for the rows the batch wrote.
+    struct Row {
+        var record: NoteRecord
+        var pathKey: String
+        var content: String?
+    }
+
+    /// One kept write: the row's new state, inserted or `replacing` the row of its id.
+    private struct Write {
+        let note: NoteRecord
+        let pathKey: String
+        let content: String
+        let replacing: Bool
+    }
+
+    private let userID: Int64
+    private var rows: [NoteID: Row] = [:]
+    /// Ids known to have no row.
+    private var absent: Set<NoteID> = []
+    /// Path keys whose live holders are all in `rows`.
+    private var loadedKeys: Set<String> = []
+    /// The id of the live row holding each path key, among `rows`.
+    private var liveHolders: [String: NoteID] = [:]
+    /// The user's latest revision number, counting the kept writes.
+    private var lastRevision: Int64
+    /// The kept writes, statement by statement (`NoteBatch` says when a new one starts).
+    private var statements: [[Write]] = [[]]
+    private var idsInStatement: Set<NoteID> = []
+    /// The path keys given up (a rename, a delete) by the last statement's writes.
+    private var keysFreedInStatement: Set<String> = []
+
+    /// Reads the user's revision counter, locking the user's row until the transaction ends
+    /// (the lock `nextRevision`'s `UPDATE` would take), and the rows of `ids` and the live rows
+    /// holding `pathKeys`: one statement.
+    init(_ db: some SQLConnection, userID: Int64, ids: [NoteID], pathKeys: [String]) throws {
+        self.userID = userID
+        var counter: Int64?
+        var found: [Row] = []
+        try db.each("""
+            SELECT u.last_rev, n.path_key, \(NoteRecord.columns(of: "n", withContent: false))
+            FROM users u LEFT JOIN notes n
+                ON n.user_id = u.id AND (n.id = ANY(?::text[]) OR (n.deleted = 0 AND n.path_key = ANY(?::text[])))
+            WHERE u.id = ?
+            FOR UPDATE OF u
+            """, [PostgresArrayLiteral(ids.map(\.value)).text, PostgresArrayLiteral(pathKeys).text, userID]) { row in
+            counter = row.int64(0)
+            if !row.isNull(2) { found.append(try Self.row(row, first: 1)) }
+            return true
+        }
+        guard let counter else { throw DatabaseError(code: 1, message: "the user of a note write does not exist") }
+        lastRevision = counter
+        absent = Set(ids)
+        loadedKeys = Set(pathKeys)
+        for row in found { learn(row) }
+    }
+
+    /// The row of `id`, or nil when there is none.
+    func row(_ id: NoteID, in db: some SQLConnection) throws -> Row? {
+        if let row = rows[id] { return row }
+        if absent.contains(id) { return nil }
+        let read = try db.first("SELECT path_key, \(NoteRecord.columns) FROM notes WHERE user_id = ? AND id = ?", [userID, id.value]) {
+            try Self.row($0, first: 0)
+        }
+        guard let read else {
+            absent.insert(id)
+            return nil
+        }
+        learn(read)
+        return read
+    }
+
+    /// The id of the live row holding `pathKey`, or nil when none does.
+    func liveHolder(of pathKey: String, in db: some SQLConnection) throws -> NoteID? {
+        if !loadedKeys.contains(pathKey) {
+            let read = try db.query("SELECT path_key, \(NoteRecord.columns) FROM notes WHERE user_id = ? AND path_key = ? AND deleted = 0",
+                                    [userID, pathKey]) { try Self.row($0, first: 0) }
+            for row in read { learn(row) }
+            loadedKeys.insert(pathKey)
+        }
+        return liveHolders[pathKey]
+    }
+
+    /// The entry `id` with its content, for a stale answer: as the batch wrote it, or as stored.
+    func current(_ id: NoteID, in db: some SQLConnection) throws -> NoteRecord? {
+        guard let row = rows[id], let content = row.content else {
+            return try NoteStore.load(db, userID: userID, id: id, withContent: true)
+        }
+        let note = row.record
+        return NoteRecord(id: note.id, path: note.path, content: content, hash: note.hash, size: note.size, rev: note.rev,
+                          createdAt: note.createdAt, updatedAt: note.updatedAt, deleted: note.deleted, kind: note.kind, mediaType: note.mediaType)
+    }
+
+    /// The next revision number of the user's, for the write about to be kept.
+    func nextRevision() -> Int64 {
+        lastRevision += 1
+        return lastRevision
+    }
+
+    /// Keeps the write that gives `note` (live, or a tombstone) its new state, holding `pathKey`.
+    /// A write to a note the last statement writes already, or to a path key one of its writes
+    /// gave up, goes into a new statement (see `NoteBatch`).
+    func keep(_ note: NoteRecord, pathKey: String, content: String) {
+        let previous = rows[note.id]
+        let freed = previous.flatMap { !$0.record.deleted && ($0.pathKey != pathKey || note.deleted) ? $0.pathKey : nil }
+        let taken = note.deleted ? nil : pathKey
+        if idsInStatement.contains(note.id) || taken.map(keysFreedInStatement.contains) == true {
+            statements.append([])
+            idsInStatement = []
+            keysFreedInStatement = []
+        }
+        statements[statements.count - 1].append(Write(note: note, pathKey: pathKey, content: content, replacing: previous != nil))
+        idsInStatement.insert(note.id)
+        if let freed {
+            keysFreedInStatement.insert(freed)
+            if liveHolders[freed] == note.id { liveHolders[freed] = nil }
+        }
+        if let taken { liveHolders[taken] = note.id }
+        rows[note.id] = Row(record: note, pathKey: pathKey, content: content)
+        absent.remove(note.id)
+    }
+
+    /// How many statements `write` runs.
+    var statementCount: Int { statements.filter { !$0.isEmpty }.count }
+
+    /// Writes the kept writes, one statement per group, in order.
+    func write(_ db: some SQLConnection, userID: Int64, device: String?) throws {
+        for writes in statements where !writes.isEmpty {
+            try Self.write(writes, db, userID: userID, device: device)
+        }
+    }
+
+    /// One statement: every column of `writes` as an array, `unnest`ed into rows; the notes
+    /// inserted or updated (their renderings forgotten), a revision appended for each, the
+    /// user's counter set to the last of their revision numbers.
+    private static func write(_ writes: [Write], _ db: some SQLConnection, userID: Int64, device: String?) throws {
+        var ids = PostgresArrayLiteral(), paths = PostgresArrayLiteral(), pathKeys = PostgresArrayLiteral()
+        var contents = PostgresArrayLiteral(reservingCapacity: writes.reduce(0) { $0 + $1.content.utf8.count + 3 })
+        var hashes = PostgresArrayLiteral(), sizes = PostgresArrayLiteral(), revisions = PostgresArrayLiteral()
+        var createdAts = PostgresArrayLiteral(), updatedAts = PostgresArrayLiteral(), deleted = PostgresArrayLiteral()
+        var kinds = PostgresArrayLiteral(), mediaTypes = PostgresArrayLiteral(), replacing = PostgresArrayLiteral()
+        for write in writes {
+            let note = write.note
+            ids.append(note.id.value)
+            paths.append(note.path)
+            pathKeys.append(write.pathKey)
+            contents.append(write.content)
+            hashes.append(note.hash)
+            sizes.append(Int64(note.size))
+            revisions.append(note.rev)
+            createdAts.append(note.createdAt)
+            updatedAts.append(note.updatedAt)
+            deleted.append(note.deleted ? 1 : 0)
+            kinds.append(note.kind.rawValue)
+            mediaTypes.append(note.mediaType)
+            replacing.append(write.replacing)
+        }
+        let lastRevision = writes[writes.count - 1].note.rev
+        try db.run("""
+            WITH w AS (
+                SELECT * FROM unnest(?4::text[], ?5::text[], ?6::text[], ?7::text[], ?8::text[], ?9::bigint[], ?10::bigint[], ?11::bigint[],
+                                     ?12::bigint[], ?13::integer[], ?14::text[], ?15::text[], ?16::boolean[])
+                    AS w(id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type, replacing)
+            ),
+            counter AS (UPDATE users SET last_rev = ?3::bigint WHERE id = ?1::bigint),
+            forgotten AS (
+                DELETE FROM rendered_html r USING notes n, w
+                WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id AND r.nid = n.nid
+            ),
+            inserted AS (
+                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
+                SELECT ?1::bigint, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type
+                FROM w WHERE NOT replacing
+            ),
+            updated AS (
+                UPDATE notes n SET path = w.path, path_key = w.path_key, content = w.content, hash = w.hash, size = w.size, rev = w.rev,
+                    created_at = w.created_at, updated_at = w.updated_at, deleted = w.deleted, media_type = w.media_type
+                FROM w WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id
+            )
+            INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
+            SELECT ?1::bigint, id, rev, path, content, hash, size, deleted, updated_at, ?2::text, kind, media_type FROM w
+            """, userID, device, lastRevision, ids.text, paths.text, pathKeys.text, contents.text, hashes.text, sizes.text, revisions.text,
+            createdAts.text, updatedAts.text, deleted.text, kinds.text, mediaTypes.text, replacing.text)
+    }
+
+    /// The batch's state wins over the database's: a row it knows is not learned again.
+    private func learn(_ row: Row) {
+        let id = row.record.id
+        guard rows[id] == nil else { return }
+        rows[id] = row
+        absent.remove(id)
+        if !row.record.deleted { liveHolders[row.pathKey] = id }
+    }
+
+    /// A row selected as `path_key` then `NoteRecord.columns`, from column `first`.
+    private static func row(_ row: some SQLRow, first: Int) throws -> Row {
+        Row(record: try NoteRecord(row: row, withContent: false, first: first + 1), pathKey: row.string(first), content: nil)
+    }
+}
