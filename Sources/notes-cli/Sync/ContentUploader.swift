@@ -94,19 +94,23 @@ struct ContentUploader: Sendable {
         body.reserveCapacity(batch.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) })
         var sent: [String] = []
         for content in batch {
-            let bytes: [UInt8]?
+            // Each file read straight into the body after its frame's header, which is taken
+            // back when the file cannot be read or changed since the scan.
+            let frameStart = body.count
+            body.append(contentsOf: ContentBatch.header(hash: content.hash, size: Int(content.stat.size)))
+            let appended: Bool
             do {
-                bytes = try files.readRange(content.disk, offset: 0, count: Int(content.stat.size), expecting: content.stat)
+                appended = try files.append(content.disk, count: Int(content.stat.size), expecting: content.stat, to: &body)
             } catch let error as SyncFileError {
+                body.count = frameStart
                 outcomes[content.hash] = UploadSkip(reason: .unreadable, detail: "\(error)")
                 continue
             }
-            guard let bytes else {
+            guard appended else {
+                body.count = frameStart
                 outcomes[content.hash] = changedSkip(nil)
                 continue
             }
-            body.append(contentsOf: ContentBatch.header(hash: content.hash, size: bytes.count))
-            body.append(contentsOf: bytes)
             sent.append(content.hash)
         }
         let results: [ContentBatchResult]?
