@@ -5,6 +5,9 @@ import NotesCore
 struct UploadSkip: Sendable {
     var reason: SyncReport.Skipped.Reason
     var detail: String
+    /// The file's bytes are no longer those the scan hashed (the server found them not to hash
+    /// to the scan's hash, or the file's metadata changed).
+    var contentChanged = false
 }
 
 /// Uploads attachment contents: a small one whole in one request, a larger one in verified
@@ -190,6 +193,6 @@ struct ContentUploader: Sendable {
     /// The file changed since the scan hashed it: it is sent next sync.
     private func changedSkip(_ serverMessage: String?) -> UploadSkip {
         UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync"
-                   + (serverMessage.map { " (\($0))" } ?? ""))
+                   + (serverMessage.map { " (\($0))" } ?? ""), contentChanged: true)
     }
 }
