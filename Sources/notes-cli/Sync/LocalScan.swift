@@ -73,17 +73,12 @@ struct LocalScan {
             byKey[key(row.diskPath)] = row.base.id
         }
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
-        let hashedAhead = await hashAhead(listing.entries.filter { entry in
-            let path = NotePath.nfc(entry.path)
-            guard EntryKind(path: path) == .attachment, !ignore.isIgnored(path) else { return false }
-            guard let id = byKey[key(path)], let row = snapshot.tracked[id]?.row else { return true }
-            return row.stat != Self.stat(of: entry)
-        })
         var seen = Set<NoteID>(minimumCapacity: rows.count)
         for entry in listing.entries {
             let path = NotePath.nfc(entry.path)
             let kind = EntryKind(path: path)
-            let stat = Self.stat(of: entry)
+            let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
+                                inode: entry.inode)
             if let problem = EntryName.problem(path) {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
@@ -96,7 +91,7 @@ struct LocalScan {
                 let localPath = entry.path == note.row.diskPath ? note.row.base.path : path
                 if stat == note.row.stat && localPath == note.row.base.path {
                     note.local = .clean
-                } else if let hash = try await readHash(entry.path, kind: kind, size: entry.size, into: &snapshot, ahead: hashedAhead[entry.path], walked: stat) {
+                } else if let hash = try await readHash(entry.path, kind: kind, size: entry.size, into: &snapshot) {
                     note.local = hash == note.row.base.hash && localPath == note.row.base.path ? .clean : .changed(path: localPath, hash: hash)
                 } else {
                     note.local = .clean
@@ -118,44 +113,11 @@ struct LocalScan {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
-            guard let hash = try await readHash(entry.path, kind: kind, size: entry.size, into: &snapshot, ahead: hashedAhead[entry.path], walked: stat) else { continue }
+            guard let hash = try await readHash(entry.path, kind: kind, size: entry.size, into: &snapshot) else { continue }
             snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
         }
         detectRenames(&snapshot, seen: seen)
         return snapshot
-    }
-
-    /// A walked file's metadata, as the index records it.
-    private static func stat(of entry: FolderWalker.Entry) -> FileStat {
-        FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds, inode: entry.inode)
-    }
-
-    /// Hashes the attachments among `entries` on every core at once, by path on disk: hashing
-    /// is most of what a first sync of a folder of images spends scanning, and the scan itself
-    /// reads one file at a time. A file that cannot be hashed here is left out (the scan reads
-    /// it again and reports why); one that changed since the walk is not used (its metadata
-    /// differs). Files over the largest attachment the client sends whole are left to the scan.
-    private func hashAhead(_ entries: [FolderWalker.Entry]) async -> [String: (hash: String, stat: FileStat)] {
-        let candidates = entries.filter { $0.size <= Int64(AttachmentLimits.maxChunkBytes) }
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 4)
-        guard candidates.count >= 8, workers > 1 else { return [:] }
-        let files = self.files
-        return await withTaskGroup(of: [(String, (hash: String, stat: FileStat))].self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    stride(from: worker, to: candidates.count, by: workers).compactMap { index in
-                        let path = candidates[index].path
-                        return (try? files.hash(path)).map { (path, $0) }
-                    }
-                }
-            }
-            var hashes: [String: (hash: String, stat: FileStat)] = [:]
-            hashes.reserveCapacity(candidates.count)
-            for await slice in group {
-                for (path, hashed) in slice { hashes[path] = hashed }
-            }
-            return hashes
-        }
     }
 
     /// Missing tracked files whose content reappears in a new file were renamed or moved.
@@ -204,8 +166,7 @@ struct LocalScan {
     /// The content hash of a file, or `nil` (named in the report) when it cannot be synced: over
     /// the server's limit for its kind, unreadable, or a note that is not UTF-8 text. A note is
     /// read whole (it is small and must be text); an attachment is hashed through a fixed buffer.
-    private func readHash(_ diskPath: String, kind: EntryKind, size: Int64, into snapshot: inout LocalSnapshot,
-                          ahead: (hash: String, stat: FileStat)? = nil, walked: FileStat? = nil) async throws -> String? {
+    private func readHash(_ diskPath: String, kind: EntryKind, size: Int64, into snapshot: inout LocalSnapshot) async throws -> String? {
         if snapshot.limits == nil { snapshot.limits = await limits() }
         let limits = snapshot.limits ?? ResponseBudget.defaultLimits
         let limit = kind == .note ? Int64(limits.maxNoteBytes) : AttachmentLimits(limits).maxBytes
@@ -218,11 +179,6 @@ struct LocalScan {
         do {
             switch kind {
             case .attachment:
-                // Hashed ahead while the file was as the walk found it: the same as hashing it now.
-                if let ahead, ahead.stat == walked {
-                    snapshot.filesRead += 1
-                    return ahead.hash
-                }
                 let hashed = try files.hash(diskPath)
                 snapshot.filesRead += 1
                 return hashed.hash
