@@ -47,6 +47,8 @@ let package = Package(
         ),
         // glibc's malloc tuning (part of libc, no package): see Sources/notes-cli/main.swift.
         .systemLibrary(name: "CMalloc"),
+        // Linux's syncfs(2) (part of libc, no package): see NotesServer/Storage/FileBlobStore.swift.
+        .systemLibrary(name: "CFileSync"),
         .target(
             name: "NotesCore",
             dependencies: ["CSQLite", "CCmark", "CSodium", "CCrypto"]
@@ -56,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto"],
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto", "CFileSync"],
             // The web app's stylesheet and script, compiled into the binary (`PackageResources`),
             // so an installed `notes-server` is one file and can never serve stale assets.
             resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js")]

@@ -48,4 +48,79 @@ struct SyncAttachmentBatchTests {
             #expect(try await h.client.waitUntil { h.client.logCount("PUT /v1/content/") == 3 }, "each content sent alone after the 507")
         }
     }
+
+    @Test("an image rewritten between the scan and its batch (same size, same mtime) is not stored under the old hash; the rest is, and the next sync sends it")
+    func fileChangedBetweenScanAndSend() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            let images = (0..<6).map { SyncAttachmentTests.bytes(4_000 + $0 * 100, seed: 320 + UInt64($0)) }
+            for (index, bytes) in images.enumerated() { try h.write("a", "album/photo\(index).jpg", bytes) }
+            let changed = h.folder("a") + "/album/photo2.jpg"
+            let rewritten = SyncAttachmentTests.bytes(images[2].count, seed: 399)
+            let report = try await h.syncInProcess("a", wrap: { remote in
+                // After the scan hashed every image and before any is read to be sent.
+                BeforeUploadRemote(base: remote, hook: { Self.overwriteKeepingMetadata(changed, with: rewritten) })
+            })
+            #expect(report.skipped.map(\.path) == ["album/photo2.jpg"], "\(report.skipped)")
+            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/content ") == 1 }, "the batch carried the rewritten image too")
+            let stored = try await h.serverAttachments()
+            #expect(Set(stored.keys) == Set((0..<6).filter { $0 != 2 }.map { "album/photo\($0).jpg" }))
+            let api = try h.client.apiClient()
+            let oldHash = SHA256.hex(of: Array(images[2]))
+            let asked = try await api.json(ContentMissingResponse.self, APIRequest.json("POST", "/v1/content/missing",
+                                                                                      ContentMissingRequest(hashes: [oldHash])))
+            #expect(asked.missing == [oldHash], "bytes that no longer hash to the scan's hash are never stored under it")
+
+            let again = try await h.sync("a")
+            #expect(again.uploaded == 1, "\(again)")
+            #expect(try await h.serverAttachments()["album/photo2.jpg"]?.hash == SHA256.hex(of: Array(rewritten)))
+        }
+    }
+
+    /// Rewrites `path` in place with `bytes` of its length and puts its old modification time
+    /// back, so size, mtime and inode all read as the scan saw them: only the hash tells.
+    static func overwriteKeepingMetadata(_ path: String, with bytes: Data) {
+        var before = stat()
+        guard lstat(path, &before) == 0, before.st_size == bytes.count else {
+            Issue.record("\(path) is not \(bytes.count) bytes")
+            return
+        }
+        let fd = open(path, O_WRONLY)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        let times = [before.st_atim, before.st_mtim]
+        #expect(futimens(fd, times) == 0)
+        close(fd)
+    }
+}
+
+/// Forwards everything to the real server, running `hook` once when sync asks which contents
+/// the server lacks: after the scan, before any content is read to be sent.
+struct BeforeUploadRemote: SyncRemote {
+    let base: any SyncRemote
+    let hook: @Sendable () -> Void
+    let fired = Flag()
+
+    func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
+        try await base.changes(since: since, limit: limit, includeContent: includeContent)
+    }
+    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { try await base.batch(operations) }
+    func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
+    func noteLimit() async -> Int { await base.noteLimit() }
+    func limits() async -> ServerLimits { await base.limits() }
+    func missingContent(_ hashes: [String]) async throws -> [String] {
+        let missing = try await base.missingContent(hashes)
+        if fired.setOnce() { hook() }
+        return missing
+    }
+    func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { try await base.putContent(hash: hash, bytes: bytes) }
+    func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? { try await base.putContents(body, hashes: hashes) }
+    func openUpload(hash: String, size: Int64) async throws -> UploadState { try await base.openUpload(hash: hash, size: size) }
+    func putChunk(hash: String, index: Int, bytes: [UInt8]) async throws { try await base.putChunk(hash: hash, index: index, bytes: bytes) }
+    func completeUpload(hash: String) async throws { try await base.completeUpload(hash: hash) }
+    func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data {
+        try await base.content(hash: hash, offset: offset, length: length, total: total)
+    }
+    func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
+        try await base.content(hash: hash, offset: offset, length: length, total: total, into: sink)
+    }
 }

@@ -45,8 +45,9 @@ struct UploadsController: Sendable {
     }
 
     /// Checks each content of a batch against its hash and stores those that match, all in one
-    /// transaction: one result per frame, in order. A content whose bytes do not match is
-    /// reported and nothing of it kept; the others are stored all the same.
+    /// transaction after one flush of their bytes: one result per frame, in order. A content
+    /// whose bytes do not match is reported and nothing of it kept; the others are stored all
+    /// the same. Every content answered `created` or `present` is durable before the answer.
     private func batch(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
         // An empty body (a batch of nothing) never opened a sink.
@@ -58,7 +59,7 @@ struct UploadsController: Sendable {
         var results: [ContentBatchResult] = []
         var sealed: [ContentStore.SealedContent] = []
         for content in sink.received {
-            let matches = try ContentController.mappingStoreFailures { try contents.seal(content.sink, hash: content.hash, size: content.size) }
+            let matches = try ContentController.mappingStoreFailures { try contents.check(content.sink, hash: content.hash, size: content.size) }
             results.append(ContentBatchResult(hash: content.hash, size: content.size, status: matches ? .created : .contentMismatch))
             if matches { sealed.append(.init(sink: content.sink, hash: content.hash, size: content.size)) }
         }

@@ -27,6 +27,15 @@ protocol BlobStore: Sendable {
     /// writer, just before the `contents` row that claims them). One pass over the bytes.
     func makeContentSink(userID: Int64, hash: String) throws(BlobStoreError) -> any ChunkSink
 
+    /// Makes the bytes of contents `check`ed but not yet flushed durable, all of them at once
+    /// (slow: call it before taking any lock). Nothing for a store whose `check` leaves nothing
+    /// to flush (its commit is what makes a content durable).
+    func makeDurable(_ sinks: [any ChunkSink]) throws(BlobStoreError)
+
+    /// Keeps several contents made durable (`makeDurable`, or each `seal`ed) as `keep` would
+    /// keep each, inside the caller's transaction; a store may make their moves durable together.
+    func keep(_ sinks: [any ChunkSink]) throws(BlobStoreError)
+
     /// Indices of the chunks of the upload of `hash` stored so far, ascending.
     func receivedChunks(userID: Int64, hash: String) throws(BlobStoreError) -> [Int]
 
@@ -58,9 +67,27 @@ protocol ChunkSink: RequestBodySink {
     /// durable; otherwise removes it and returns false. Slow (an fsync): call it before
     /// taking any lock.
     func seal(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool
+    /// Checks as `seal` does but may leave the bytes to be flushed by `BlobStore.makeDurable`
+    /// together with others (a batch of contents); otherwise removes them and returns false.
+    func check(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool
     /// Moves a sealed chunk into the upload, or a sealed content into the store: fast (a
     /// rename, or an insert into the caller's transaction), for inside the database's writer.
     func keep() throws(BlobStoreError)
+}
+
+extension BlobStore {
+    func makeDurable(_ sinks: [any ChunkSink]) throws(BlobStoreError) {}
+
+    func keep(_ sinks: [any ChunkSink]) throws(BlobStoreError) {
+        for sink in sinks { try sink.keep() }
+    }
+}
+
+extension ChunkSink {
+    /// `seal`: a sink whose check is also what makes it durable (a database's commit).
+    func check(length: Int, digest: [UInt8]) throws(BlobStoreError) -> Bool {
+        try seal(length: length, digest: digest)
+    }
 }
 
 /// A whole content joined from its chunks, not yet stored: `commit()` moves it into place,

@@ -195,29 +195,41 @@ struct ContentStore: Sendable {
     /// Checks that `sink` holds `size` bytes hashing to `hash` and makes them durable (slow: an
     /// fsync, so before any lock); false (and the bytes dropped) when they do not.
     func seal(_ sink: any ChunkSink, hash: String, size: Int) throws -> Bool {
+        guard try check(sink, hash: hash, size: size) else { return false }
+        try blobs.makeDurable([sink])
+        return true
+    }
+
+    /// Checks that `sink` holds `size` bytes hashing to `hash`, leaving them to be made durable
+    /// by `keepWhole` together with the rest of their batch; false (and the bytes dropped) when
+    /// they do not.
+    func check(_ sink: any ChunkSink, hash: String, size: Int) throws -> Bool {
         // The routes take `hash` through `contentHash()` or `ContentHash.isValid`: 64 hex digits.
-        guard let digest = Hex.decode(hash), try sink.seal(length: size, digest: digest) else {
+        guard let digest = Hex.decode(hash), try sink.check(length: size, digest: digest) else {
             sink.discard()
             return false
         }
         return true
     }
 
-    /// A content sent whole whose bytes `seal` checked: what `keepWhole` stores.
+    /// A content sent whole whose bytes `check` (or `seal`) checked: what `keepWhole` stores.
     struct SealedContent {
         var sink: any ChunkSink
         var hash: String
         var size: Int
     }
 
-    /// Stores sealed contents of one user in one transaction: each not yet stored is kept by its
-    /// blob store and recorded (and held, so the batch that refers to it can commit); each
-    /// already stored is only held. The quota is checked for all of them before any is kept.
+    /// Stores checked contents of one user in one transaction: their bytes are made durable
+    /// together first (one flush for the batch, before the writer is taken), then each not yet
+    /// stored is kept by its blob store and recorded (and held, so the batch that refers to it
+    /// can commit); each already stored is only held. The quota is checked for all of them
+    /// before any is kept. Every content this answers for is durable when it returns.
     /// - Returns: for each content in order, whether it was stored now.
     /// - Throws: `.quotaExceeded` (nothing is stored); a failure of the blob store (nothing the
     ///   transaction kept remains).
     func keepWhole(_ contents: [SealedContent], userID: Int64) throws -> [Bool] {
         guard !contents.isEmpty else { return [] }
+        try blobs.makeDurable(contents.map(\.sink))
         let now = clock.now()
         return try database.withWriter { db in
             var kept: [String] = []
@@ -243,10 +255,11 @@ struct ContentStore: Sendable {
                         }
                     }
                     var finishedUploads: [String] = []
+                    let storing = zip(contents, created).filter(\.1).map(\.0)
+                    kept = storing.map(\.hash)  // before the moves: a failure midway removes those it made
+                    try blobs.keep(storing.map(\.sink))
                     for (content, new) in zip(contents, created) {
                         if new {
-                            try content.sink.keep()
-                            kept.append(content.hash)
                             // Another server on the same PostgreSQL may store the same bytes at once: one row either way.
                             try db.run("INSERT INTO contents (user_id, hash, size, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                        userID, content.hash, content.size, now)

@@ -5,6 +5,9 @@ import NotesCore
 struct UploadSkip: Sendable {
     var reason: SyncReport.Skipped.Reason
     var detail: String
+    /// The file's bytes are no longer those the scan hashed (the server found them not to hash
+    /// to the scan's hash, or the file's metadata changed).
+    var contentChanged = false
 }
 
 /// Uploads attachment contents: a small one whole in one request, a larger one in verified
@@ -94,19 +97,23 @@ struct ContentUploader: Sendable {
         body.reserveCapacity(batch.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) })
         var sent: [String] = []
         for content in batch {
-            let bytes: [UInt8]?
+            // Each file read straight into the body after its frame's header, which is taken
+            // back when the file cannot be read or changed since the scan.
+            let frameStart = body.count
+            body.append(contentsOf: ContentBatch.header(hash: content.hash, size: Int(content.stat.size)))
+            let appended: Bool
             do {
-                bytes = try files.readRange(content.disk, offset: 0, count: Int(content.stat.size), expecting: content.stat)
+                appended = try files.append(content.disk, count: Int(content.stat.size), expecting: content.stat, to: &body)
             } catch let error as SyncFileError {
+                body.count = frameStart
                 outcomes[content.hash] = UploadSkip(reason: .unreadable, detail: "\(error)")
                 continue
             }
-            guard let bytes else {
+            guard appended else {
+                body.count = frameStart
                 outcomes[content.hash] = changedSkip(nil)
                 continue
             }
-            body.append(contentsOf: ContentBatch.header(hash: content.hash, size: bytes.count))
-            body.append(contentsOf: bytes)
             sent.append(content.hash)
         }
         let results: [ContentBatchResult]?
@@ -216,6 +223,6 @@ struct ContentUploader: Sendable {
     /// The file changed since the scan hashed it: it is sent next sync.
     private func changedSkip(_ serverMessage: String?) -> UploadSkip {
         UploadSkip(reason: .unreadable, detail: "it changed while it was being uploaded; it is sent next sync"
-                   + (serverMessage.map { " (\($0))" } ?? ""))
+                   + (serverMessage.map { " (\($0))" } ?? ""), contentChanged: true)
     }
 }

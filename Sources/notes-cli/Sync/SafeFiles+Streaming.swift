@@ -22,10 +22,14 @@ extension SafeFiles {
         var before = stat()
         guard fstat(fd, &before) == 0 else { throw SyncFileError(relative, "read", errno) }
         var hasher = SHA256Hasher()
-        var buffer = [UInt8](repeating: 0, count: Self.hashBufferBytes)
+        // Not zeroed, and no larger than the file (plus the byte that shows its end): a folder
+        // of small images would otherwise clear a megabyte per image.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(Int64(Self.hashBufferBytes), max(Int64(before.st_size) + 1, 4096))),
+                                                            alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { POSIXIO.readAll(fd, into: $0) }
-            if count > 0 { buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) } }
+            let count = POSIXIO.readAll(fd, into: buffer)
+            if count > 0 { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             if count < buffer.count { break }
         }
         var after = stat()
@@ -67,6 +71,25 @@ extension SafeFiles {
             done += read
         }
         return done == buffer.count
+    }
+
+    /// Appends the first `count` bytes of the file at `relative` to `body`, read straight into
+    /// it (no copy in between), if the file still has the metadata `expected`; false, with
+    /// `body` as it was, when it changed since it was hashed (it is sent next sync).
+    func append(_ relative: String, count: Int, expecting expected: FileStat, to body: inout Data) throws -> Bool {
+        let fd = try openFile(relative, "read")
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
+        guard Self.fileStat(info) == expected else { return false }
+        let start = body.count
+        body.count += count
+        let done = body.withUnsafeMutableBytes { POSIXIO.readAll(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        guard done == count else {  // shrank meanwhile
+            body.count = start
+            return false
+        }
+        return true
     }
 
     /// Opens the regular file at `relative` for reading, never through a link.

@@ -92,6 +92,7 @@ extension SyncEngine {
         let pending = missing.compactMap { hash in byHash[hash].map { ContentUploader.Pending(hash: hash, disk: $0.disk, stat: $0.stat) } }
         var queue = ContentUploader.requests(for: pending, batchBytes: attachmentLimits.batchBytes)[...]
         var done = 0
+        var changed: [NoteID] = []
         try await withThrowingTaskGroup(of: [(hash: String, skip: UploadSkip?)].self) { group in
             func start(_ next: [ContentUploader.Pending]?) {
                 guard let next else { return }
@@ -104,6 +105,7 @@ extension SyncEngine {
                     if let skip {
                         for id in idsByHash[hash] ?? [] {
                             skippedUploads.insert(id)
+                            if skip.contentChanged { changed.append(id) }
                             let path = state[id].map(uploadPath(of:)) ?? byHash[hash]?.disk ?? hash
                             report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
                             report.warnings.append("skipped \(path): \(skip.detail)")
@@ -116,6 +118,22 @@ extension SyncEngine {
                 options.progress?("uploading attachments", done, missing.count)
             }
         }
+        try forgetMetadata(of: changed)
+    }
+
+    /// Files whose bytes turned out not to be those the scan hashed: rewritten in place with
+    /// their size and modification time as before, which the metadata cannot show. Their index
+    /// rows forget the metadata, so the next scan hashes them again rather than taking them
+    /// for unchanged and sending the stale hash every sync.
+    private func forgetMetadata(of ids: [NoteID]) throws {
+        guard !ids.isEmpty else { return }
+        var changes: [IndexChange] = []
+        for id in ids {
+            guard var note = state[id] else { continue }
+            note.row.stat = .unknown
+            track(note, changes: &changes)
+        }
+        try commit(changes)
     }
 
     /// The path a pending upload of `note` goes to.

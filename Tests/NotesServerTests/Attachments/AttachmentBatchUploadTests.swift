@@ -51,6 +51,39 @@ struct AttachmentBatchUploadTests {
         }
     }
 
+    @Test("kill -9 of the server right after it answered a batch: every content it acknowledged is there, byte-exact, after a restart")
+    func acknowledgedContentsSurviveAKill() async throws {
+        let first = try await TestServer()
+        var second: TestServer?
+        do {
+            try await first.addUser("alice", password: TestAccount.password)
+            let api = try await TestAPIClient(first).signedIn("alice", password: TestAccount.password)
+            // Sizes from 1 KB to 23 KB, in many of the store's folders; one frame's bytes do not match.
+            let contents = (0..<24).map { testBytes(1_000 + $0 * 977, seed: 900 + UInt64($0)) }
+            var frames = contents.map { (hash: SHA256.hex(of: $0), bytes: $0) }
+            frames[5].hash = SHA256.hex(of: testBytes(10, seed: 999))
+            let answer = try await api.send("POST", "/v1/content", headers: ["Content-Type": ContentBatch.mediaType], body: Self.body(frames))
+            first.kill()
+            await first.waitForExit()
+            #expect(answer.status == 200, "\(answer.text)")
+            let results = try answer.decode(ContentBatchResponse.self).contents
+            #expect(results.map(\.status) == contents.indices.map { $0 == 5 ? ContentBatchResult.Status.contentMismatch : .created })
+
+            let restarted = try await TestServer(database: first.databaseLocation)
+            second = restarted
+            let again = try await TestAPIClient(restarted).signedIn("alice", password: TestAccount.password)
+            for (index, bytes) in contents.enumerated() where index != 5 {
+                let got = try await again.send("GET", "/v1/content/\(SHA256.hex(of: bytes))")
+                #expect(got.status == 200 && Array(got.body) == bytes, "content \(index) acknowledged but \(got.status) after the kill")
+            }
+            #expect(try await again.send("GET", "/v1/content/\(frames[5].hash)").status == 404)
+        } catch {
+            Issue.record(error)
+        }
+        await second?.stop()
+        await first.stop()
+    }
+
     @Test("a content whose bytes do not match its hash is refused and nothing of it stored, while the rest of its batch is")
     func mismatchStoresNothingOfThatContent() async throws {
         try await SignedInApp.with(AttachmentWholeUploadTests.small) { api in
