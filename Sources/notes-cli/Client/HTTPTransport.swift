@@ -187,6 +187,10 @@ struct URLSessionTransport: Sendable {
                 task.resume()
             }
         } onCancel: {
+            // The caller gets its answer at once rather than when URLSession reports the
+            // cancelled task: with the body still streaming, that took until the idle timeout
+            // (seen: the other range of a download refused midway).
+            transfer.fail(TransportError(kind: .other, description: "\(what) was cancelled"))
             task.cancel()
         }
         return try outcome.get()

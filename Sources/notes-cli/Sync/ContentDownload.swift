@@ -124,6 +124,10 @@ final class RangeAssembly: @unchecked Sendable {
     private let lock = NSLock()
     /// Open ranges, in order; the first one starts where the staged bytes end.
     private var ranges: [OpenRange] = []
+    /// The memory of the last range that waited, kept for the next one: a new 16 MiB buffer
+    /// per range is fresh pages each time, which this kind of virtual machine charges seconds
+    /// of kernel time per gigabyte for.
+    private var spare: [UInt8] = []
 
     init(_ staged: StagedFile, what: String) {
         self.staged = staged
@@ -159,7 +163,10 @@ final class RangeAssembly: @unchecked Sendable {
                 ranges[0].written += Int64(bytes.count)
                 try closeWrittenRanges()
             } else {
-                if ranges[index].waiting.isEmpty { ranges[index].waiting.reserveCapacity(range.count) }
+                if ranges[index].waiting.capacity == 0 {
+                    swap(&ranges[index].waiting, &spare)
+                    ranges[index].waiting.reserveCapacity(range.count)
+                }
                 ranges[index].waiting.append(contentsOf: bytes)
             }
             return true
@@ -171,10 +178,12 @@ final class RangeAssembly: @unchecked Sendable {
         while let first = ranges.first, first.written == Int64(first.range.count) {
             ranges.removeFirst()
             guard !ranges.isEmpty, !ranges[0].waiting.isEmpty else { continue }
-            let waiting = ranges[0].waiting
-            ranges[0].waiting = []
+            var waiting: [UInt8] = []
+            swap(&waiting, &ranges[0].waiting)
             try waiting.withUnsafeBytes { try staged.append($0) }
             ranges[0].written += Int64(waiting.count)
+            waiting.removeAll(keepingCapacity: true)
+            spare = waiting
         }
     }
 }
