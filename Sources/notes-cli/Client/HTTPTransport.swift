@@ -111,12 +111,41 @@ struct URLSessionTransport: Sendable {
     /// Shared by the whole process, as URLSession is meant to be.
     static let shared = URLSessionTransport(timeouts: .from(environment: ProcessInfo.processInfo.environment))
 
-    private let session: URLSession
-    private let delegate: TransferDelegate
+    /// The sessions requests go through.
+    private let lanes: Lanes
     let timeouts: RequestTimeouts
+
+    /// How many sessions streamed answers are spread over.
+    static let streamingLaneCount = 2
+
+    /// One URLSession with its delegate (each session with its own queues).
+    private struct Lane: Sendable {
+        let session: URLSession
+        let delegate: TransferDelegate
+    }
+
+    /// Buffered answers go through the first session. Streamed answers (`HTTPRequest.bodySink`)
+    /// take turns on `streamingLaneCount` sessions: one session moves every byte of its answers
+    /// on one serial queue (libcurl's work queue, then the delegate queue, with a hand-over and
+    /// a timer reset per 16 KiB delivery), so one core bounds it; two downloads in flight
+    /// (`ContentDownload`) on two sessions use two cores.
+    private final class Lanes: Sendable {
+        let all: [Lane]
+        private let next = Atomic<Int>(0)
+
+        init(_ all: [Lane]) { self.all = all }
+
+        func lane(streaming: Bool) -> Lane {
+            streaming ? all[Int(next.add(1, ordering: .relaxed).oldValue.magnitude % UInt(all.count))] : all[0]
+        }
+    }
 
     private init(timeouts: RequestTimeouts) {
         self.timeouts = timeouts
+        lanes = Lanes((0..<Self.streamingLaneCount).map { _ in Self.lane(timeouts: timeouts) })
+    }
+
+    private static func lane(timeouts: RequestTimeouts) -> Lane {
         let configuration = URLSessionConfiguration.ephemeral
         // Backstops only, beyond our own watchdog, which enforces both timeouts (whole seconds:
         // fractions are truncated).
@@ -127,10 +156,10 @@ struct URLSessionTransport: Sendable {
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
         configuration.httpAdditionalHeaders = ["User-Agent": "notes/\(NotesVersion.current)"]
-        delegate = TransferDelegate()
+        let delegate = TransferDelegate()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        return Lane(session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue), delegate: delegate)
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -145,7 +174,9 @@ struct URLSessionTransport: Sendable {
             limits.deadline += request.serverHold
             urlRequest.timeoutInterval = TimeInterval(limits.deadline.components.seconds + 5)
         }
-        let task = session.dataTask(with: urlRequest)
+        let lane = lanes.lane(streaming: request.bodySink != nil)
+        let delegate = lane.delegate
+        let task = lane.session.dataTask(with: urlRequest)
         let transfer = Transfer(what: what, maxBytes: request.maxResponseBytes, sink: request.bodySink)
         let watchdog = Task { [limits] in await Self.watch(transfer, task: task, timeouts: limits, what: what) }
         defer { watchdog.cancel() }
@@ -156,6 +187,10 @@ struct URLSessionTransport: Sendable {
                 task.resume()
             }
         } onCancel: {
+            // The caller gets its answer at once rather than when URLSession reports the
+            // cancelled task: with the body still streaming, that took until the idle timeout
+            // (seen: the other range of a download refused midway).
+            transfer.fail(TransportError(kind: .other, description: "\(what) was cancelled"))
             task.cancel()
         }
         return try outcome.get()
