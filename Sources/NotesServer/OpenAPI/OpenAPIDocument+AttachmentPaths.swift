@@ -199,6 +199,12 @@ extension OpenAPIDocument {
                     "404": errorAnswer("`not_found`: no upload of this content is open."),
                     "413": errorAnswer("`payload_too_large`: more bytes than the chunk holds."),
                     "422": errorAnswer("`chunk_mismatch`, `chunk_out_of_range` or `invalid_hash`."),
+                    "503": errorAnswer(
+                        """
+                            `chunk_in_progress`: another request is still sending this chunk; or the database cannot be \
+                            written now (as `StorageUnavailable`). Send it again after `Retry-After`.
+                            """,
+                        headers: ["Retry-After": header("RetryAfter")]),
                 ]
             ),
         ],

@@ -19,10 +19,22 @@ extension HTTPError {
                       + "send a larger one in chunks (POST /v1/uploads).")
     }
 
-    /// The answer for a failing content store: 507 when it is full, else nil (a logged 500).
+    /// 503 when another request is still sending the same upload chunk: once it finishes, the
+    /// chunk is stored and sending it again is answered 204.
+    static let chunkInProgress = HTTPError(503, code: "chunk_in_progress",
+                                           message: "Another request is still sending this chunk; send it again shortly.",
+                                           headers: ["Retry-After": "1"])
+
+    /// The answer for a failing content store: 507 when it is full, 503 when another request
+    /// holds the chunk, else nil (a logged 500).
     init?(blobStoreFailure error: BlobStoreError) {
-        guard error.isFull else { return nil }
-        self = .contentStoreFull
+        if error.isFull {
+            self = .contentStoreFull
+        } else if error.isBusy {
+            self = .chunkInProgress
+        } else {
+            return nil
+        }
     }
 }
 

@@ -126,6 +126,9 @@ struct BlobStoreError: Error, CustomStringConvertible {
     let code: Int32
     /// True when the disk (or the user's file system quota) is full: a 507, not a bug.
     var isFull: Bool { code == 28 /* ENOSPC */ || code == 122 /* EDQUOT */ }
+    /// True when another request holds what this one needed (it is still sending the same
+    /// upload chunk): retrying shortly succeeds, so a 503 with `Retry-After`, not a bug.
+    var isBusy: Bool { code == 16 /* EBUSY */ }
 
     var description: String { "could not \(operation) (errno \(code))" }
 }

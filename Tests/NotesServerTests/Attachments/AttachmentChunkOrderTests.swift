@@ -110,6 +110,35 @@ struct FileBlobStoreStagedUploadTests {
         #expect(!FileManager.default.fileExists(atPath: after.uploadFolder(userID: 1, hash: hash)))
     }
 
+    @Test("a chunk sent while another request still sends it is answered 503 chunk_in_progress with Retry-After, and stored once the first finishes")
+    func chunkSentTwiceAtOnceAsksTheSecondToRetry() throws {
+        let folder = try TemporaryDirectory("staged-upload")
+        defer { folder.remove() }
+        let bytes = testBytes(2000, seed: 33)
+        let upload = UploadState(hash: SHA256.hex(of: bytes), size: bytes.count, chunkSize: Self.chunkSize, received: [])
+        let store = FileBlobStore(root: folder.path)
+        let first = try store.makeChunkSink(for: upload, userID: 1, index: 0)
+        defer { first.discard() }
+        #expect(bytes[0..<400].withUnsafeBytes { first.write($0) })
+
+        // The same chunk, whole and right, while the first request is still sending it.
+        do {
+            _ = try send(bytes, index: 0, of: upload, to: store)
+            Issue.record("a second copy of a chunk being written must not be taken as received")
+        } catch let error as BlobStoreError {
+            let answer = try #require(HTTPError(blobStoreFailure: error))
+            #expect(answer.status == 503 && answer.code == "chunk_in_progress")
+            #expect(answer.headers["Retry-After"] == "1")
+        }
+        #expect(try store.receivedChunks(userID: 1, hash: upload.hash) == [])
+
+        #expect(bytes[400..<1000].withUnsafeBytes { first.write($0) })
+        #expect(try first.seal(length: 1000, digest: SHA256.digest(of: bytes[0..<1000])))
+        try first.keep()
+        #expect(try send(bytes, index: 0, of: upload, to: store), "sent again after Retry-After: checked and answered as stored")
+        #expect(try store.receivedChunks(userID: 1, hash: upload.hash) == [0])
+    }
+
     @Test("chunks received in order are hashed as they arrive, so complete reads nothing back")
     func inOrderChunksHashedAsTheyArrive() throws {
         let folder = try TemporaryDirectory("staged-upload")
