@@ -25,7 +25,7 @@ struct SyncAttachmentFilesTests {
     @Test("a file larger than the hash buffer hashes as its whole bytes do, with the metadata the scan compares")
     func streamingHashEqualsTheWholeFilesHash() throws {
         try withFiles { files in
-            let bytes = Self.bytes(SafeFiles.hashBufferBytes * 2 + 12_345, seed: 1)
+            let bytes = Self.bytes(POSIXIO.hashBufferBytes * 2 + 12_345, seed: 1)
             let stat = try #require(try files.write(bytes, to: "img/big.bin", expecting: .absent))
             let hashed = try files.hash("img/big.bin")
             #expect(hashed.hash == SHA256.hex(of: bytes))

@@ -20,12 +20,6 @@ struct PostgresArrayLiteral {
         for text in texts { append(text) }
     }
 
-    /// An array of `numbers`.
-    init(_ numbers: some Sequence<Int64>) {
-        self.init()
-        for number in numbers { append(number) }
-    }
-
     mutating func append(_ text: String?) {
         separate()
         guard let text else {

@@ -167,7 +167,8 @@ struct Router: HTTPResponder {
             if !sameBytes(expected, actual) { return nil }
         }
         var parameters: [String: String] = [:]
-        for (index, expected) in pattern.enumerated() {
+        // The parameters: every literal matched already.
+        for (index, expected) in pattern.enumerated() where isParameter(expected) {
             if expected.utf8.first == UInt8(ascii: "*") {
                 let rest = segments[index...]
                 if rest.contains(where: \.isEmpty) { return nil }
@@ -176,11 +177,7 @@ struct Router: HTTPResponder {
             }
             let actual = segments[index]
             if actual.isEmpty { return nil }
-            if expected.utf8.first == UInt8(ascii: ":") {
-                parameters[String(expected.dropFirst())] = String(actual)
-            } else if !sameBytes(expected, actual) {
-                return nil
-            }
+            parameters[String(expected.dropFirst())] = String(actual)
         }
         return parameters
     }

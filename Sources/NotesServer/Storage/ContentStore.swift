@@ -187,22 +187,14 @@ struct ContentStore: Sendable {
     /// - Throws: `.contentMismatch` when the bytes are not `size` bytes hashing to `hash`
     ///   (nothing of them remains); `.quotaExceeded`.
     func storeWhole(_ sink: any ChunkSink, userID: Int64, hash: String, size: Int) throws -> (content: StoredContent, created: Bool) {
-        guard try seal(sink, hash: hash, size: size) else { throw ContentStoreError.contentMismatch }
+        guard try check(sink, hash: hash, size: size) else { throw ContentStoreError.contentMismatch }
         let created = try keepWhole([SealedContent(sink: sink, hash: hash, size: size)], userID: userID)
         return (StoredContent(hash: hash, size: size), created[0])
     }
 
-    /// Checks that `sink` holds `size` bytes hashing to `hash` and makes them durable (slow: an
-    /// fsync, so before any lock); false (and the bytes dropped) when they do not.
-    func seal(_ sink: any ChunkSink, hash: String, size: Int) throws -> Bool {
-        guard try check(sink, hash: hash, size: size) else { return false }
-        try blobs.makeDurable([sink])
-        return true
-    }
-
     /// Checks that `sink` holds `size` bytes hashing to `hash`, leaving them to be made durable
-    /// by `keepWhole` together with the rest of their batch; false (and the bytes dropped) when
-    /// they do not.
+    /// by `keepWhole` (together with the rest of their batch, if any); false (and the bytes
+    /// dropped) when they do not.
     func check(_ sink: any ChunkSink, hash: String, size: Int) throws -> Bool {
         // The routes take `hash` through `contentHash()` or `ContentHash.isValid`: 64 hex digits.
         guard let digest = Hex.decode(hash), try sink.check(length: size, digest: digest) else {
@@ -212,7 +204,7 @@ struct ContentStore: Sendable {
         return true
     }
 
-    /// A content sent whole whose bytes `check` (or `seal`) checked: what `keepWhole` stores.
+    /// A content sent whole whose bytes `check` checked: what `keepWhole` stores.
     struct SealedContent {
         var sink: any ChunkSink
         var hash: String

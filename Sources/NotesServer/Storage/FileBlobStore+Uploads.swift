@@ -330,10 +330,7 @@ final class FileUploadChunkSink: ChunkSink, @unchecked Sendable {
         let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw BlobStoreError(operation: "mark an upload chunk received", code: errno) }
         close(fd)
-        let folder = open(staged.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { throw BlobStoreError(operation: "flush an upload's folder", code: errno) }
-        defer { close(folder) }
-        guard fsync(folder) == 0 else { throw BlobStoreError(operation: "flush an upload's folder", code: errno) }
+        try FileBlobStore.syncFolder(staged.folder)
     }
 
     func discard() {

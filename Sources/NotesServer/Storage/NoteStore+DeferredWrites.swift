@@ -129,9 +129,6 @@ final class DeferredWrites {
         absent.remove(note.id)
     }
 
-    /// How many statements `write` runs.
-    var statementCount: Int { statements.filter { !$0.isEmpty }.count }
-
     /// Writes the kept writes, one statement per group, in order.
     func write(_ db: some SQLConnection, userID: Int64, device: String?) throws {
         for writes in statements where !writes.isEmpty {

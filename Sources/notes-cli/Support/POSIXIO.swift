@@ -1,3 +1,5 @@
+import NotesCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,6 +35,28 @@ enum POSIXIO {
             done += count
         }
         return done
+    }
+
+    /// The largest buffer `hashToEnd` reads through.
+    static let hashBufferBytes = 1 << 20
+
+    /// Reads `fd` from where it stands to its end into `hasher`, through a buffer no larger
+    /// than the `expectedBytes` still to come (plus the byte that shows the end) and never
+    /// zeroed: hashing a folder of small images, or resuming a download of nothing yet, must
+    /// not clear a megabyte per file.
+    /// - Returns: how many bytes were hashed.
+    @discardableResult
+    static func hashToEnd(_ fd: Int32, expectedBytes: Int64, into hasher: inout SHA256Hasher) -> Int64 {
+        let capacity = Int(min(Int64(hashBufferBytes), max(expectedBytes + 1, 4096)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let count = readAll(fd, into: buffer)
+            if count > 0 { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+            total += Int64(count)
+            if count < buffer.count { return total }
+        }
     }
 
     // The module-qualified names keep these clear of methods called read/write on callers' types.

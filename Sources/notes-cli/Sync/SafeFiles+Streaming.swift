@@ -10,9 +10,6 @@ import Darwin
 /// Reading files too large to hold whole (attachments): hashed through a fixed buffer, sent
 /// chunk by chunk, each read checked against the metadata the scan saw.
 extension SafeFiles {
-    /// The buffer a file is hashed through.
-    static let hashBufferBytes = 1 << 20
-
     /// The SHA-256 of the regular file at `relative`, read through a fixed buffer, with its
     /// metadata as read (the metadata before and after must agree, else the file changed while
     /// being read and `ESTALE` is thrown: hashed again next time).
@@ -22,16 +19,7 @@ extension SafeFiles {
         var before = stat()
         guard fstat(fd, &before) == 0 else { throw SyncFileError(relative, "read", errno) }
         var hasher = SHA256Hasher()
-        // Not zeroed, and no larger than the file (plus the byte that shows its end): a folder
-        // of small images would otherwise clear a megabyte per image.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(Int64(Self.hashBufferBytes), max(Int64(before.st_size) + 1, 4096))),
-                                                            alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = POSIXIO.readAll(fd, into: buffer)
-            if count > 0 { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-            if count < buffer.count { break }
-        }
+        POSIXIO.hashToEnd(fd, expectedBytes: Int64(before.st_size), into: &hasher)
         var after = stat()
         guard fstat(fd, &after) == 0 else { throw SyncFileError(relative, "read", errno) }
         let stat = Self.fileStat(after)
@@ -77,19 +65,13 @@ extension SafeFiles {
     /// it (no copy in between), if the file still has the metadata `expected`; false, with
     /// `body` as it was, when it changed since it was hashed (it is sent next sync).
     func append(_ relative: String, count: Int, expecting expected: FileStat, to body: inout Data) throws -> Bool {
-        let fd = try openFile(relative, "read")
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
-        guard Self.fileStat(info) == expected else { return false }
         let start = body.count
         body.count += count
-        let done = body.withUnsafeMutableBytes { POSIXIO.readAll(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-        guard done == count else {  // shrank meanwhile
-            body.count = start
-            return false
+        let complete = try body.withUnsafeMutableBytes {
+            try readRange(relative, offset: 0, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), expecting: expected)
         }
-        return true
+        if !complete { body.count = start }
+        return complete
     }
 
     /// Opens the regular file at `relative` for reading, never through a link.

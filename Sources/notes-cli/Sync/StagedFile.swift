@@ -52,17 +52,14 @@ final class StagedFile {
             discard()
             throw SyncFileError(target, "write", code == 0 ? EINVAL : code)
         }
-        if Int64(info.st_size) > total, ftruncate(fd, 0) != 0 {
-            let code = errno
-            discard()
-            throw SyncFileError(target, "write", code)
-        }
-        var buffer = [UInt8](repeating: 0, count: Self.writePieceBytes)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { POSIXIO.readAll(fd, into: $0) }
-            if count > 0 { buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) } }
-            size += Int64(count)
-            if count < buffer.count { break }
+        if Int64(info.st_size) > total {
+            guard ftruncate(fd, 0) == 0 else {
+                let code = errno
+                discard()
+                throw SyncFileError(target, "write", code)
+            }
+        } else if info.st_size > 0 {
+            size = POSIXIO.hashToEnd(fd, expectedBytes: Int64(info.st_size), into: &hasher)
         }
     }
 
