@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import NotesTestSupport
+import Synchronization
 import Testing
 @testable import notes_cli
 
@@ -148,10 +149,10 @@ struct SyncStatusTests {
 
 /// Sends the first batch to the real server, then fails as a `kill -9` right after it would:
 /// the answer is never recorded and the later batches are never sent.
-final class FirstBatchThenCrash: SyncRemote, @unchecked Sendable {
-    // Unchecked: one engine drives it from one task, one call at a time.
+final class FirstBatchThenCrash: SyncRemote, Sendable {
     let base: any SyncRemote
-    private var sent = false
+    /// The first batch's request, sent to the end whatever happens to the sync that asked.
+    private let first = Mutex<Task<Void, Never>?>(nil)
 
     init(base: any SyncRemote) {
         self.base = base
@@ -161,11 +162,19 @@ final class FirstBatchThenCrash: SyncRemote, @unchecked Sendable {
         try await base.changes(since: since, limit: limit, includeContent: includeContent)
     }
 
+    /// The first batch reaches the server and gets its answer; then that call and every other
+    /// fail as a lost connection. The engine sends two batches at once, so a second call may
+    /// come while the first is on its way: it waits for the first's answer before failing,
+    /// or the sync would end (and cancel the first) before the first batch reached the server.
     func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
-        if !sent {
-            sent = true
-            _ = try await base.batch(operations)
+        let base = self.base
+        let sending = first.withLock { first in
+            if let first { return first }
+            let task = Task { _ = try? await base.batch(operations) }
+            first = task
+            return task
         }
+        await sending.value
         throw URLError(.networkConnectionLost)
     }
 

@@ -196,7 +196,9 @@ struct SyncWatchTests {
             }
             #expect(resumed, "the watcher did not resume: \(watcher.stdout) \(watcher.stderr)")
             #expect(try await h.serverNotes()["while-down.md"] == "written while the server was down\n")
-            #expect(watcher.stdout.contains("back online: "), "\(watcher.stdout)")
+            // The line comes once the resuming sync is done, which can be just after its effects show.
+            let saidOnline = try await waitUntil(timeout: 10) { watcher.stdout.contains("back online: ") }
+            #expect(saidOnline, "\(watcher.stdout)")
             #expect(!watcher.hasExited)
         }
     }
