@@ -45,7 +45,7 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // glibc's malloc tuning (part of libc, no package): see Sources/notes-cli/main.swift.
+        // glibc's malloc tuning (part of libc, no package): see the two main.swift files.
         .systemLibrary(name: "CMalloc"),
         // Linux's syncfs(2) (part of libc, no package): see NotesServer/Storage/FileBlobStore.swift.
         .systemLibrary(name: "CFileSync"),
@@ -58,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto", "CFileSync"],
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto", "CFileSync", "CMalloc"],
             // The web app's stylesheet and script, compiled into the binary (`PackageResources`),
             // so an installed `notes-server` is one file and can never serve stale assets.
             resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js")]

@@ -14,7 +14,7 @@ struct ChangesPageBoundTests {
         return String(repeating: line, count: bytes / line.utf8.count)
     }
 
-    @Test("20 notes of 1.9 MiB come back in pages within max_page_bytes, the server stays under 128 MiB, /healthz is answered meanwhile")
+    @Test("20 notes of 1.9 MiB come back in pages within max_page_bytes, the server stays under 128 MiB through upload and walk, /healthz is answered meanwhile")
     func largeNotesArePagedWithinTheBound() async throws {
         try await withAPIServer { server, api in
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
@@ -22,6 +22,18 @@ struct ChangesPageBoundTests {
             #expect(pageBytes <= 8 * 1024 * 1024, "a few MiB")
             let noteBytes = 19 * 1024 * 1024 / 10
             #expect(noteBytes <= limits.maxNoteBytes)
+            let pid = server.process.processIdentifier
+            let watching = Atomic<Bool>(true)
+            let peak = Atomic<Int>(0)
+            let sampler = Thread {
+                while watching.load(ordering: .relaxed) {
+                    if let resident = LoopbackSockets.residentBytes(of: pid) { peak.max(resident, ordering: .relaxed) }
+                    usleep(5_000)
+                }
+            }
+            // Sampled from the first upload on: what the uploads leave resident counts too.
+            sampler.start()
+            defer { watching.store(false, ordering: .relaxed) }
             var expected: [NoteID: String] = [:]
             for group in 0..<5 {
                 // Four notes a batch: few transactions, and small enough bodies not to raise the server's memory much.
@@ -35,16 +47,6 @@ struct ChangesPageBoundTests {
                 for operation in operations { expected[operation.id] = operation.content.map { SHA256.hex(of: $0) } }
             }
 
-            let pid = server.process.processIdentifier
-            let watching = Atomic<Bool>(true)
-            let peak = Atomic<Int>(0)
-            let sampler = Thread {
-                while watching.load(ordering: .relaxed) {
-                    if let resident = LoopbackSockets.residentBytes(of: pid) { peak.max(resident, ordering: .relaxed) }
-                    usleep(5_000)
-                }
-            }
-            sampler.start()
             let health = Task {
                 var statuses: [Int] = []
                 while watching.load(ordering: .relaxed) {
