@@ -74,4 +74,54 @@ struct SyncSafeFilesTests {
             #expect(FileManager.default.contents(atPath: target + "/file.md") == Data("real\n".utf8))
         }
     }
+
+    // Folders are kept open between the files of a page (`FolderHandles`): what the user does to
+    // a folder between two writes must still be seen.
+
+    @Test("a folder deleted between two writes is made again, and the second file lands in it")
+    func aFolderDeletedBetweenTwoWritesIsMadeAgain() throws {
+        try withFiles { files, _ in
+            _ = try #require(try files.write(Array("one\n".utf8), to: "a/b/one.md", expecting: .absent))
+            try FileManager.default.removeItem(atPath: files.root + "/a")
+            #expect(try files.occupant("a/b/two.md") == .none)
+            let written = try #require(try files.write(Array("two\n".utf8), to: "a/b/two.md", expecting: .absent))
+            #expect(try files.read("a/b/two.md") == (Array("two\n".utf8), written))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: files.root + "/a/b") == ["two.md"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: files.scratch).isEmpty)
+        }
+    }
+
+    @Test("a folder replaced by a link between two writes is never written through")
+    func aFolderReplacedByALinkBetweenTwoWritesIsNeverWrittenThrough() throws {
+        try withFiles { files, outside in
+            let target = outside + "/elsewhere"
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            _ = try #require(try files.write(Array("one\n".utf8), to: "a/one.md", expecting: .absent))
+            try FileManager.default.moveItem(atPath: files.root + "/a", toPath: outside + "/moved-away")
+            try FileManager.default.createSymbolicLink(atPath: files.root + "/a", withDestinationPath: target)
+            #expect { try files.write(Array("two\n".utf8), to: "a/two.md", expecting: .absent) } throws: {
+                ($0 as? SyncFileError)?.unsafe == true
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside + "/moved-away") == ["one.md"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: files.scratch).isEmpty)
+        }
+    }
+
+    @Test("writes across more folders than are kept open each land in their own folder")
+    func writesAcrossManyFoldersLandInTheirOwnFolders() throws {
+        try withFiles { files, _ in
+            let count = FolderHandles.limit * 2 + 3
+            for round in 0..<2 {
+                for folder in 0..<count {
+                    _ = try #require(try files.write(Array("\(folder) \(round)\n".utf8), to: "f\(folder)/n\(round).md", expecting: .absent))
+                }
+                files.flush()
+            }
+            for folder in 0..<count {
+                #expect(try files.read("f\(folder)/n1.md").bytes == Array("\(folder) 1\n".utf8))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: files.root + "/f\(folder)").sorted() == ["n0.md", "n1.md"])
+            }
+        }
+    }
 }

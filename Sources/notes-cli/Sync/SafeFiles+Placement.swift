@@ -21,6 +21,7 @@ extension SafeFiles {
     /// Makes every write and rename so far durable. Sync calls it before recording them in the
     /// index, so after a power cut the index never vouches for a file that did not reach the disk.
     func flush() {
+        dropFolderHandles()
         #if os(Linux)
         FileSystemSync.flush(filesystemOf: scratch)
         #endif

@@ -13,11 +13,15 @@ import Darwin
 ///
 /// Folders are opened one at a time relative to their parent with `O_NOFOLLOW`, so a symlinked
 /// folder anywhere on the path stops the operation. Writes go to a temporary file in
-/// `.notes/tmp`, then are renamed over the target they replace, or hard-linked into a place
-/// that must be free (so a file created there at the last instant is never replaced).
+/// `.notes/tmp`, then are renamed over the target they replace, or renamed without replacing
+/// (hard-linked where the kernel has no such rename) into a place that must be free (so a file
+/// created there at the last instant is never replaced). The root and its folders are kept open
+/// between the files of a page, each use checked against the name (`SafeFiles+Handles.swift`).
 struct SafeFiles: Sendable {
     let root: String
     let scratch: String
+    /// Folders kept open between the files of a page (`SafeFiles+Handles.swift`).
+    let handles = FolderHandles()
 
     /// What sits at a path now.
     enum Occupant: Equatable {
@@ -35,22 +39,22 @@ struct SafeFiles: Sendable {
 
     /// What is at `relative` now (never following a link).
     func occupant(_ relative: String) throws -> Occupant {
-        let (parent, name) = try openParent(relative, create: false)
-        guard let parent else { return .none }
-        defer { close(parent) }
-        return Self.occupant(parent, name)
+        try withParent(relative, create: false) { parent, name in
+            guard let parent else { return .none }
+            return Self.occupant(parent, name)
+        }
     }
 
     /// The bytes of the regular file at `relative` and its metadata as read.
     /// - Throws: `SyncFileError` (`ENOENT` when a folder on the way or the file is gone; unsafe
     ///   when a folder on the way is a link).
     func read(_ relative: String) throws -> (bytes: [UInt8], stat: FileStat) {
-        let (parentFD, name) = try openParent(relative, create: false)
-        guard let parent = parentFD else { throw SyncFileError(relative, "read", ENOENT) }
-        let fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        let openError = errno
-        close(parent)
-        guard fd >= 0 else { throw SyncFileError(relative, "read", openError) }
+        let fd = try withParent(relative, create: false) { parentFD, name in
+            guard let parent = parentFD else { throw SyncFileError(relative, "read", ENOENT) }
+            let fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { throw SyncFileError(relative, "read", errno) }
+            return fd
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
@@ -95,62 +99,74 @@ struct SafeFiles: Sendable {
     ///   else durability waits for `flush()`.
     /// - Returns: the placed file's metadata, or `nil` when the target changed (nothing placed).
     func install(_ staged: StagedFile, at relative: String, expecting expected: Expectation, durable: Bool) throws -> FileStat? {
-        let parentFD: Int32?
-        let name: String
-        do {
-            (parentFD, name) = try openParent(relative, create: true)
-        } catch {
-            staged.discard()
-            throw error
-        }
-        guard let parent = parentFD else {
-            staged.discard()
-            throw SyncFileError(relative, "create the folder of", ENOENT)
-        }
-        defer { close(parent) }
-        let temporary = staged.path
         let written: FileStat
         do {
             written = try staged.finish(durable: durable)
         } catch {
-            unlink(temporary)
+            unlink(staged.path)
             throw error
         }
-        // Re-check at the last moment: an editor may have saved since the scan.
-        guard Self.matches(Self.occupant(parent, name), expected) else {
-            unlink(temporary)
-            return nil
+        // The staged file's own metadata is returned, not a stat of the name now: an editor
+        // saving in the instant after the rename must not have its file recorded as the sync's write.
+        do {
+            if let placed = try place(staged.path, at: relative, expecting: expected, durable: durable) { return placed ? written : nil }
+            // The kept folder was deleted meanwhile: reached afresh (and made again) once.
+            dropFolderHandles()
+            guard let placed = try place(staged.path, at: relative, expecting: expected, durable: durable) else {
+                throw SyncFileError(relative, "write", ENOENT)
+            }
+            return placed ? written : nil
+        } catch {
+            unlink(staged.path)
+            throw error
         }
-        if expected == .absent {
-            // Nothing may be there: place the file without ever replacing one that an editor
-            // created in the instant since the check above.
-            switch Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) {
-            case .placed:
+    }
+
+    /// Renames the complete file `temporary` to `relative` if the target is still as `expected`:
+    /// true when placed, false when the target changed (the temporary file removed), `nil` when
+    /// the kept folder is gone (`ENOENT`: the caller reaches it afresh).
+    private func place(_ temporary: String, at relative: String, expecting expected: Expectation, durable: Bool) throws -> Bool? {
+        try withParent(relative, create: true) { parentFD, name in
+            guard let parent = parentFD else { throw SyncFileError(relative, "create the folder of", ENOENT) }
+            // Re-check at the last moment: an editor may have saved since the scan.
+            guard Self.matches(Self.occupant(parent, name), expected) else {
                 unlink(temporary)
-            case .occupied:
-                unlink(temporary)
-                return nil
-            case .failed(let code):
-                unlink(temporary)
-                throw SyncFileError(relative, "write", code)
-            case .unsupported:
-                guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
-                    let code = errno
+                return false
+            }
+            if expected == .absent {
+                // Nothing may be there: place the file without ever replacing one that an editor
+                // created in the instant since the check above.
+                let renamed = Self.renameWithoutReplacing(AT_FDCWD, temporary, parent, name)
+                switch renamed ?? Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) {
+                case .placed:
+                    if renamed == nil { unlink(temporary) }  // linked: the temporary name goes
+                case .occupied:
+                    unlink(temporary)
+                    return false
+                case .failed(ENOENT):
+                    return nil
+                case .failed(let code):
                     unlink(temporary)
                     throw SyncFileError(relative, "write", code)
+                case .unsupported:
+                    guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
+                        let code = errno
+                        if code == ENOENT { return nil }
+                        unlink(temporary)
+                        throw SyncFileError(relative, "write", code)
+                    }
+                }
+            } else {
+                guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
+                    let code = errno
+                    if code == ENOENT { return nil }
+                    unlink(temporary)
+                    throw SyncFileError(relative, "replace", code)
                 }
             }
-        } else {
-            guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw SyncFileError(relative, "replace", code)
-            }
+            if durable || !Self.defersDurability { fsync(parent) }
+            return true
         }
-        if durable || !Self.defersDurability { fsync(parent) }
-        // The staged file's own metadata, not a stat of the name now: an editor saving in the
-        // instant after the rename must not have its file recorded as the sync's write.
-        return written
     }
 
     /// Moves the file at `from` to `to` (which must be free) if `from` is still as expected.
@@ -204,6 +220,7 @@ struct SafeFiles: Sendable {
     /// link); removing a directory never removes one with anything in it (hidden files
     /// included) and never follows a link.
     func pruneEmptyFolders(above relative: String) {
+        dropFolderHandles()  // a folder kept open may be the one removed here
         var segments = relative.split(separator: "/").dropLast()
         while !segments.isEmpty {
             guard let (parentFD, name) = try? openParent(segments.joined(separator: "/"), create: false),

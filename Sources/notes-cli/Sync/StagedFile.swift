@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,7 @@ final class StagedFile {
     /// Creates an empty temporary file with `mode` in `scratch`.
     init(scratch: String, for target: String, mode: mode_t = 0o644) throws {
         self.target = target
-        path = scratch + "/w-" + UUID().uuidString
+        path = scratch + "/" + Self.freshName()
         fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SyncFileError(target, "write", errno) }
     }
@@ -65,6 +66,15 @@ final class StagedFile {
 
     /// The name prefix of partial downloads in the scratch directory, which a new sync keeps.
     static let partialPrefix = "d-"
+
+    /// A name no other temporary file has: this process's random tag and a counter. A `UUID`
+    /// each read `/dev/urandom` (open, read, close) for every note of a clone.
+    private static func freshName() -> String {
+        "w-\(processTag)-\(namesGiven.add(1, ordering: .relaxed).newValue)"
+    }
+
+    private static let processTag = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    private static let namesGiven = Atomic<Int>(0)
 
     deinit {
         if fd >= 0 { close(fd) }
