@@ -65,6 +65,23 @@ struct WireJSONReaderTests {
         #expect(hand?.changes.first?.path == "a/b éé.md")
     }
 
+    @Test("text between escapes is copied in runs: escapes first, last, back to back and between long plain runs read as JSONDecoder reads them")
+    func plainRunsBetweenEscapes() throws {
+        let note = #"{"id": "\#(NoteID())", "path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": 1, "content": "#
+        let long = String(repeating: "plain é text ", count: 400)
+        let contents = [#"\n"#, #"\nstarts"#, #"ends\n"#, #"\n\t\"\\"#, long + #"\n"# + long + #"\u00e9\ud83d\ude00"# + long,
+                        #"a\/b\/c"#, #"\\"# + long]
+        for content in contents {
+            let (foundation, hand) = Self.both(NoteResource.self, note + "\"" + content + "\"}")
+            #expect(foundation != nil)
+            #expect(hand == foundation, "\(content.prefix(40))")
+        }
+        // A raw control character is refused wherever it comes: before, between and after escapes.
+        for content in ["a\u{1}\\n", "\\na\u{1}b", "\\n\u{1f}", long + "\\n" + long + "\u{0}"] {
+            #expect(WireJSONReading.decode(NoteResource.self, from: Data((note + "\"" + content + "\"}").utf8)) == nil)
+        }
+    }
+
     @Test("what the hand reader does not take is left to JSONDecoder: fractions, exponents, bad UTF-8, lone surrogates, missing or mistyped fields")
     func refusesWhatItDoesNotTake() throws {
         let note = #"{"id": "\#(NoteID())", "path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": "#
