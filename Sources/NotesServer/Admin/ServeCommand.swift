@@ -41,6 +41,9 @@ struct ServeCommand: AdminCommand {
             .value("threads", .int, placeholder: "N", help: "HTTP threads (default 4)"),
             .value("db-pool-size", .int, placeholder: "N",
                    help: "PostgreSQL connections this server opens at most (default: one per HTTP thread)"),
+            .flag("no-cache", help: "Read every GET /v1/notes/{id} from the database: by default a note read again is answered "
+                      + "from memory (notes ≤ 256 KiB, 16 MiB in all, forgotten at every change any server makes; token checks "
+                      + "kept ≤ 1 s)"),
             .value("max-connections", .int, placeholder: "N", help: "Connections served at once (default 1024)"),
             .value("max-connections-per-address", .int, placeholder: "N",
                    help: "Connections one client address may hold (default 64; 0: no limit, the default with --trusted-proxy)"),
@@ -107,6 +110,7 @@ struct ServeCommand: AdminCommand {
         }
         if let threads = try Self.positive(parsed.int("threads"), "threads") { configuration.threadCount = min(threads, 64) }
         if let size = try Self.positive(parsed.int("db-pool-size"), "db-pool-size") { configuration.databasePoolSize = min(size, 1000) }
+        configuration.cachesReads = !parsed.flag("no-cache")
         if let connections = try Self.positive(parsed.int("max-connections"), "max-connections") { configuration.connectionLimit = connections }
         if let perAddress = parsed.int("max-connections-per-address") {
             guard perAddress >= 0 else { throw UsageError("--max-connections-per-address must be 0 (no limit) or more") }

@@ -26,14 +26,21 @@ final class Application: Sendable {
     let searchIndexer: PostgresSearchIndexer?
     let log: @Sendable (String) -> Void
 
+    /// Token rows and notes kept for `GET /v1/notes/{id}`; nil with `--no-cache`.
+    let tokenChecks: TokenCheckCache?
+    let noteCache: NoteCache?
+
+    /// `noteCache` must be the one `changeNotifier` forgets in (see `buildApplication`).
     init(configuration: ServerConfiguration, database: ServerDatabase, blobs: any BlobStore, changeNotifier: any ChangeNotifier,
-         log: @escaping @Sendable (String) -> Void) {
+         tokenChecks: TokenCheckCache? = nil, noteCache: NoteCache? = nil, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.database = database
         self.log = log
         let clock = configuration.clock
-        let users = UserStore(database: database, clock: clock)
-        let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes)
+        self.tokenChecks = tokenChecks
+        self.noteCache = noteCache
+        let users = UserStore(database: database, clock: clock, tokenChecks: tokenChecks)
+        let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes, tokenChecks: tokenChecks)
         let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier)
         let contents = ContentStore(database: database, blobs: blobs, clock: clock, limits: configuration.attachments)
         let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
@@ -41,12 +48,13 @@ final class Application: Sendable {
                                                           total: configuration.effectiveMaxWaiters))
         let rateLimiter = RequestRateLimiter(perMinute: configuration.limits.requestsPerMinute)
         let openBodyLimit = configuration.limits.maxUnauthenticatedRequestBytes ?? Router.defaultOpenBodyLimit
-        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock), rateLimiter: rateLimiter,
+        var router = Router(authenticator: TokenAuthenticator(database: database, clock: clock, tokenChecks: tokenChecks, notes: noteCache),
+                            rateLimiter: rateLimiter,
                             openBodyLimit: openBodyLimit, log: log)
         // One password pool, one throttle and one token store, shared by the API and the web app.
         let passwords = PasswordWorker()
         let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers)
-        let tokens = PersonalTokenStore(database: database, clock: clock)
+        let tokens = PersonalTokenStore(database: database, clock: clock, tokenChecks: tokenChecks)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
         SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
@@ -161,13 +169,17 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         // A server acknowledges writes: into a deleted file they would be lost at restart.
         options.refusesWritesWhenFileMoved = true
         let database = try openDatabase(at: path, options: options, readers: configuration.threadCount)
+        let notes = configuration.cachesReads ? NoteCache() : nil
         return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path),
-                           changeNotifier: InProcessChangeNotifier(), log: log)
+                           changeNotifier: InProcessChangeNotifier(notes: notes),
+                           tokenChecks: configuration.cachesReads ? TokenCheckCache() : nil, noteCache: notes, log: log)
     case .postgres(let url):
         // One connection per HTTP thread: a handler holds one for its request, never two.
         let pool = try openPostgres(url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
-        let notifier = PostgresChangeNotifier(url: url, pool: pool, log: log)
+        let notes = configuration.cachesReads ? NoteCache() : nil
+        let notifier = PostgresChangeNotifier(url: url, pool: pool, notes: notes, log: log)
         return Application(configuration: configuration, database: .postgres(pool), blobs: PostgresBlobStore(pool: pool),
-                           changeNotifier: notifier, log: log)
+                           changeNotifier: notifier, tokenChecks: configuration.cachesReads ? TokenCheckCache() : nil,
+                           noteCache: notes, log: log)
     }
 }

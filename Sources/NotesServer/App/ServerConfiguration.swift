@@ -8,6 +8,9 @@ struct ServerConfiguration: Sendable {
     var databasePath = ServerConfiguration.defaultDatabasePath()
     /// `--db-pool-size`: PostgreSQL connections per server; nil means one per HTTP thread.
     var databasePoolSize: Int?
+    /// Keep token rows (at most 1 s) and notes (invalidated by every change heard) for
+    /// `GET /v1/notes/{id}`; `--no-cache` turns it off. See `NoteCache` and `TokenCheckCache`.
+    var cachesReads = true
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var lifetimes = TokenLifetimes()

@@ -8,10 +8,17 @@ import NotesCore
 struct TokenAuthenticator: Sendable {
     let tokens: BearerTokenStore
     let clock: ServerClock
+    /// Token rows `GET /v1/notes/{id}` read lately (`nil`: `--no-cache`). Other routes read the
+    /// row each time: they go to the database for their own work anyway.
+    let tokenChecks: TokenCheckCache?
+    /// Notes `GET /v1/notes/{id}` read lately (`nil`: `--no-cache`).
+    let notes: NoteCache?
 
-    init(database: ServerDatabase, clock: ServerClock) {
+    init(database: ServerDatabase, clock: ServerClock, tokenChecks: TokenCheckCache? = nil, notes: NoteCache? = nil) {
         tokens = BearerTokenStore(database: database)
         self.clock = clock
+        self.tokenChecks = tokenChecks
+        self.notes = notes
     }
 
     /// The caller behind `request`'s bearer token.
@@ -19,36 +26,53 @@ struct TokenAuthenticator: Sendable {
     ///   401 `invalid_token` for a token that cannot be used, 400 `invalid_request` for a
     ///   malformed `Authorization` header (RFC 6750 §3.1).
     func authenticate(_ request: HTTPRequest) throws -> Principal {
-        try authenticate(request) { digest in try tokens.find(digest: digest) }
+        let digest = try Self.digest(in: request)
+        let now = clock.now()
+        return try admit(try tokens.find(digest: digest), digest: digest, now: now)
     }
 
     /// The caller behind `request`'s bearer token and that caller's note `noteID` (`nil` when
-    /// they have none), read together: one statement instead of two for `GET /v1/notes/{id}`.
-    /// The token is checked exactly as `authenticate(_:)` checks it, before the note is given out.
+    /// they have none), for `GET /v1/notes/{id}`. The token is checked exactly as
+    /// `authenticate(_:)` checks it, before the note is given out.
+    ///
+    /// A token row read less than a second ago and a note kept by the note cache answer without
+    /// the database. Otherwise one statement reads both, and what it read is kept for next time
+    /// (unless a change was heard while it read: see the caches' marks).
     /// - Throws: as `authenticate(_:)`.
     func authenticate(_ request: HTTPRequest, readingNote noteID: NoteID) throws -> (principal: Principal, note: NoteRecord?) {
-        var note: NoteRecord?
-        let principal = try authenticate(request) { digest in
-            guard let found = try tokens.find(digest: digest, withNote: noteID) else { return nil }
-            note = found.note
-            return found.token
+        let digest = try Self.digest(in: request)
+        let now = clock.now()
+        if let token = tokenChecks?.token(digest: digest), let note = notes?.note(noteID, of: token.account) {
+            return (try admit(token, digest: digest, now: now), note)
         }
-        return (principal, note)
+        let tokenMark = tokenChecks?.mark(), noteMark = notes?.mark()
+        let found = try tokens.find(digest: digest, withNote: noteID)
+        if let found, let tokenMark { tokenChecks?.keep(found.token, readAfter: tokenMark) }
+        let principal = try admit(found?.token, digest: digest, now: now)
+        if let token = found?.token, let note = found?.note, let noteMark {
+            notes?.keep(note, of: token.account, readAfter: noteMark)
+        }
+        return (principal, found?.note)
     }
 
-    /// The checks every bearer token passes, with the stored token read by `lookUp` (by digest).
-    private func authenticate(_ request: HTTPRequest, lookUp: ([UInt8]) throws -> BearerTokenRecord?) throws -> Principal {
-        let secret = try Self.bearerSecret(in: request.headers)
+    /// The digest of `request`'s bearer secret, once the secret is one a route may accept.
+    private static func digest(in request: HTTPRequest) throws -> [UInt8] {
+        let secret = try bearerSecret(in: request.headers)
         guard let kind = TokenKind.of(secret) else { throw HTTPError.invalidToken("is malformed") }
         guard kind != .refresh else { throw HTTPError.invalidToken("is a refresh token, which only POST /v1/auth/refresh accepts") }
-        let digest = TokenKind.digest(secret)
-        let now = clock.now()
-        guard let token = try lookUp(digest), ConstantTime.equal(token.hash, digest) else { throw HTTPError.invalidToken("is unknown") }
+        return TokenKind.digest(secret)
+    }
+
+    /// The checks every bearer token passes, on the stored `token` found under `digest` (`nil`:
+    /// none), then its use recorded as `BearerTokenStore.recordUse` says.
+    private func admit(_ token: BearerTokenRecord?, digest: [UInt8], now: Int64) throws -> Principal {
+        guard let token, ConstantTime.equal(token.hash, digest) else { throw HTTPError.invalidToken("is unknown") }
         if token.revoked || token.sessionRevoked { throw HTTPError.invalidToken("was revoked") }
         if token.userDisabled { throw HTTPError.invalidToken("belongs to a disabled account") }
         if let expiresAt = token.expiresAt, expiresAt <= now { throw HTTPError.invalidToken("expired") }
         do {
-            try tokens.recordUse(of: token, now: now)
+            // A kept row learns the use it recorded, or every request for a second would write it.
+            if try tokens.recordUse(of: token, now: now) { tokenChecks?.recordedUse(token.used(at: now)) }
         } catch let error as DatabaseError where error.isStorageFailure {
             // Only bookkeeping: a full or read-only disk must not stop reads. The time stays
             // stale, so a request after the storage recovers records it; writes fail loudly.

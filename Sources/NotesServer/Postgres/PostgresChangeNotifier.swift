@@ -19,6 +19,11 @@ import Synchronization
 ///   and then wakes *every* waiter: each re-reads the feed by its cursor, which finds whatever
 ///   committed meanwhile. A waiter that began waiting during the outage is woken as well (see
 ///   `epoch`), so no change that committed while nobody listened is slept through.
+/// - **The note cache.** Every change heard, sent or received, forgets that user's kept notes
+///   (the sender forgets at once, before its request is answered). While no `LISTEN` is in place
+///   (before the first connection, and from the moment a connection is found lost until its
+///   replacement listens) the cache is suspended: it holds nothing and serves nothing, since a
+///   change committed meanwhile would go unheard.
 final class PostgresChangeNotifier: ChangeNotifier {
     /// The channel every server listens on.
     static let channel = "notes_changes"
@@ -31,7 +36,8 @@ final class PostgresChangeNotifier: ChangeNotifier {
         var closed = false
     }
 
-    private let local = InProcessChangeNotifier()
+    private let local: InProcessChangeNotifier
+    private let notes: NoteCache?
     private let state = Mutex(State())
     private let pool: PostgresPool
     private let url: PostgresURL
@@ -46,11 +52,15 @@ final class PostgresChangeNotifier: ChangeNotifier {
     private static let epochShift: UInt64 = 40
     private static let localMask: UInt64 = (1 << 40) - 1
 
-    /// Starts listening on a connection of its own to `url`; notifications are sent through `pool`.
-    init(url: PostgresURL, pool: PostgresPool, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// Starts listening on a connection of its own to `url`; notifications are sent through
+    /// `pool`; `notes`, suspended until the listener listens, forgets what every change touches.
+    init(url: PostgresURL, pool: PostgresPool, notes: NoteCache? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.url = url
         self.pool = pool
         self.log = log
+        self.notes = notes
+        local = InProcessChangeNotifier(notes: notes)
+        notes?.suspend()
         let thread = Thread { [self] in listen() }
         thread.name = "notes-listen"
         thread.start()
@@ -88,6 +98,8 @@ final class PostgresChangeNotifier: ChangeNotifier {
     /// Sends the notification for `user`; a failure is logged, never thrown: the write it
     /// announces has committed, and waiters elsewhere still end at their deadline.
     func changed(user: Int64) {
+        // This server's own change: forgotten here now, and again when the notification returns.
+        notes?.forget(user: user)
         do {
             try pool.withConnection { connection in
                 try connection.run("SELECT pg_notify(?, ?)", Self.channel, String(user))
@@ -144,12 +156,16 @@ final class PostgresChangeNotifier: ChangeNotifier {
             backoff = 0.05
             listenerPID.store(connection.backendPID, ordering: .releasing)
             listening.store(true, ordering: .releasing)
+            // LISTEN is in place: every commit from now on is heard. Anything read before is suspect.
+            notes?.resume()
             if connectedBefore {
                 reconnections.add(1, ordering: .releasing)
                 wakeEveryone()
             }
             connectedBefore = true
             receive(on: connection)
+            // Notifications may be lost from here until the next LISTEN: keep and serve nothing.
+            notes?.suspend()
             listening.store(false, ordering: .releasing)
             listenerPID.store(0, ordering: .releasing)
             connection.close()

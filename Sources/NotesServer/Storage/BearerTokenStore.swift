@@ -12,6 +12,8 @@ struct BearerTokenRecord: Sendable {
     let userID: Int64
     let username: String
     let userDisabled: Bool
+    /// When the account was made: with `userID`, which account this is (see `NoteCache.Account`).
+    let userCreatedAt: Int64
     let tokenUsedAt: Int64?
     let sessionUsedAt: Int64?
     /// The session's device name (empty when none was given), `nil` for a personal token.
@@ -24,6 +26,17 @@ struct BearerTokenRecord: Sendable {
     var device: String? {
         if sessionID != nil { return sessionDevice.flatMap { $0.isEmpty ? nil : $0 } }
         return name.isEmpty ? nil : "token:\(name)"
+    }
+
+    /// The account the token belongs to, as the note cache keys it.
+    var account: NoteCache.Account { NoteCache.Account(userID: userID, createdAt: userCreatedAt) }
+
+    /// The same row after `recordUse` wrote `now` as its session's (or personal token's) last use.
+    func used(at now: Int64) -> BearerTokenRecord {
+        BearerTokenRecord(hash: hash, id: id, scope: scope, expiresAt: expiresAt, revoked: revoked, sessionID: sessionID,
+                          sessionRevoked: sessionRevoked, userID: userID, username: username, userDisabled: userDisabled,
+                          userCreatedAt: userCreatedAt, tokenUsedAt: sessionID == nil ? now : tokenUsedAt,
+                          sessionUsedAt: sessionID == nil ? sessionUsedAt : now, sessionDevice: sessionDevice, name: name)
     }
 }
 
@@ -59,12 +72,12 @@ struct BearerTokenStore: Sendable {
     }
 
     /// How many columns `token(in:)` reads; a joined note's come after them.
-    private static let tokenColumns = 14
+    private static let tokenColumns = 15
 
     /// The token's columns (`tokenColumns` of them), from the token joined to its user and session.
     private static let tokenSelect = """
         SELECT t.hash, t.id, t.scope, t.expires_at, t.revoked_at, t.session_id, s.revoked_at, u.id, u.username, u.disabled,
-               t.last_used_at, s.last_used_at, s.device, t.name
+               t.last_used_at, s.last_used_at, s.device, t.name, u.created_at
         """
     private static let tokenJoins = "FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN sessions s ON s.id = t.session_id"
 
@@ -82,23 +95,26 @@ struct BearerTokenStore: Sendable {
         BearerTokenRecord(hash: row.bytes(0), id: row.string(1), scope: TokenScope(rawValue: row.string(2)) ?? .read,
                           expiresAt: row.isNull(3) ? nil : row.int64(3), revoked: !row.isNull(4),
                           sessionID: row.isNull(5) ? nil : row.int64(5), sessionRevoked: !row.isNull(6),
-                          userID: row.int64(7), username: row.string(8), userDisabled: row.bool(9),
+                          userID: row.int64(7), username: row.string(8), userDisabled: row.bool(9), userCreatedAt: row.int64(14),
                           tokenUsedAt: row.isNull(10) ? nil : row.int64(10), sessionUsedAt: row.isNull(11) ? nil : row.int64(11),
                           sessionDevice: row.isNull(12) ? nil : row.string(12), name: row.string(13))
     }
 
     /// Records when a personal token, or the session of an access token, was last used, at most
     /// once a minute, so reads stay reads; a session's idle lifetime counts from this.
-    func recordUse(of token: BearerTokenRecord, now: Int64) throws {
+    /// - Returns: whether it wrote (`token.used(at: now)` is then the row as stored).
+    @discardableResult
+    func recordUse(of token: BearerTokenRecord, now: Int64) throws -> Bool {
         let stale = now - Self.lastUseResolutionMilliseconds
         if let sessionID = token.sessionID {
-            guard (token.sessionUsedAt ?? 0) < stale else { return }
+            guard (token.sessionUsedAt ?? 0) < stale else { return false }
             try database.write { db in
                 try db.run("UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?", now, sessionID, now)
             }
         } else {
-            guard (token.tokenUsedAt ?? 0) < stale else { return }
+            guard (token.tokenUsedAt ?? 0) < stale else { return false }
             try database.write { db in try db.run("UPDATE tokens SET last_used_at = ? WHERE id = ?", now, token.id) }
         }
+        return true
     }
 }

@@ -7,6 +7,8 @@ import Synchronization
 /// and no thread; a change resumes only that user's continuations. Deadlines are kept by one
 /// sleeping task for the whole table, set for the earliest deadline (a task per waiter cost
 /// about 2 KiB each), which ends every wait due by then and sleeps again until the next.
+///
+/// Every change it hears also goes to the note cache, so a kept note never outlives a change.
 final class InProcessChangeNotifier: ChangeNotifier {
     private struct Waiter {
         let continuation: CheckedContinuation<ChangeWaitOutcome, Never>
@@ -31,8 +33,13 @@ final class InProcessChangeNotifier: ChangeNotifier {
     private static let sweepTolerance: Duration = .milliseconds(50)
 
     private let state = Mutex(State())
+    /// Forgets the changed user's kept notes before any waiter is woken (and before the write's
+    /// request is answered).
+    private let notes: NoteCache?
 
-    init() {}
+    init(notes: NoteCache? = nil) {
+        self.notes = notes
+    }
 
     func mark(for user: Int64) -> ChangeMark {
         state.withLock { ChangeMark(value: $0.marks[user] ?? 0) }
@@ -65,6 +72,7 @@ final class InProcessChangeNotifier: ChangeNotifier {
     }
 
     func changed(user: Int64) {
+        notes?.forget(user: user)
         let (mark, woken) = state.withLock { state in
             let value = (state.marks[user] ?? 0) + 1
             state.marks[user] = value

@@ -34,6 +34,9 @@ enum PersonalTokenError: Error, Sendable, Equatable {
 struct PersonalTokenStore: Sendable {
     let database: ServerDatabase
     let clock: ServerClock
+    /// Told once a change that can stop a token committed, so this server's kept token rows
+    /// (`GET /v1/notes/{id}`) do not outlive it; `nil` for admin commands, which have none.
+    var tokenChecks: TokenCheckCache? = nil
 
     /// The most tokens one user may hold at once; a bound on what one account can store.
     static let maxActivePerUser = 100
@@ -96,7 +99,8 @@ struct PersonalTokenStore: Sendable {
     /// Revokes `userID`'s token `id` at once.
     /// - Returns: `false` when the user has no such live token (someone else's counts as none).
     func revoke(userID: Int64, id: String) throws -> Bool {
-        try database.write { db in
+        defer { tokenChecks?.forgetAll() }
+        return try database.write { db in
             try db.run("""
                 UPDATE tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND kind = 'personal' AND revoked_at IS NULL
                 """, clock.now(), id, userID) > 0

@@ -51,6 +51,7 @@ extension SessionStore {
     @discardableResult
     func revokeAll(userID: Int64) throws -> Int {
         let now = clock.now()
+        defer { tokenChecks?.forgetAll() }
         return try database.write { db in try Self.revokeAll(of: userID, in: db, now: now) }
     }
 

@@ -38,6 +38,9 @@ struct SessionStore: Sendable {
     let database: ServerDatabase
     let clock: ServerClock
     let lifetimes: TokenLifetimes
+    /// Told once a change that can stop a token committed, so this server's kept token rows
+    /// (`GET /v1/notes/{id}`) do not outlive it; `nil` for admin commands, which have none.
+    var tokenChecks: TokenCheckCache? = nil
 
     /// Separates the key that seals a rotation's answer from every other use of the token.
     private static let successorKeyContext = "notes refresh successor v1"
@@ -82,6 +85,8 @@ struct SessionStore: Sendable {
     func create(userID: Int64, device: String, replacing replacedRefreshToken: String? = nil) throws -> IssuedTokens {
         let now = clock.now()
         let refresh = TokenKind.refresh.makeSecret()
+        // The replaced session ends with this commit.
+        defer { if replacedRefreshToken != nil { tokenChecks?.forgetAll() } }
         return try database.write { db in
             if let replacedRefreshToken, TokenKind.of(replacedRefreshToken) == .refresh,
                let replaced = try session(of: userID, holding: TokenKind.digest(replacedRefreshToken), db) {
@@ -138,6 +143,8 @@ struct SessionStore: Sendable {
             }
             return .failure(.invalidGrant("The refresh token is not valid."))
         }
+        // A refusal may have ended the session (reuse detected, or expired): its access tokens with it.
+        if case .failure = outcome { tokenChecks?.forgetAll() }
         return try outcome.get()
     }
 
@@ -145,7 +152,8 @@ struct SessionStore: Sendable {
     /// - Returns: whether the session existed and was still active.
     @discardableResult
     func revoke(sessionID: Int64) throws -> Bool {
-        try database.write { db in
+        defer { tokenChecks?.forgetAll() }
+        return try database.write { db in
             let active = try db.scalarInt("SELECT id FROM sessions WHERE id = ? AND revoked_at IS NULL", [sessionID]) != nil
             try revoke(db, sessionID: sessionID, now: clock.now())
             return active

@@ -17,6 +17,9 @@ struct UserRecord: Sendable {
 struct UserStore: Sendable {
     let database: ServerDatabase
     let clock: ServerClock
+    /// Told once a change that can stop a token committed, so this server's kept token rows
+    /// (`GET /v1/notes/{id}`) do not outlive it; `nil` for admin commands, which have none.
+    var tokenChecks: TokenCheckCache? = nil
 
     /// The longest accepted username, in bytes.
     static let maxUsernameBytes = 64
@@ -89,6 +92,7 @@ struct UserStore: Sendable {
     /// Replaces the password and ends every session and token of the user: whoever knew the
     /// old password must not stay signed in.
     func setPassword(username: String, passwordHash: String) throws {
+        defer { tokenChecks?.forgetAll() }
         try database.write { db in
             guard let id = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [Self.key(username)]) else { throw UserStoreError.notFound(username) }
             try db.run("UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, id)
@@ -113,6 +117,7 @@ struct UserStore: Sendable {
     func rename(username: String, to newName: String) throws {
         try Self.validate(username: newName)
         let newName = Self.normalized(newName), newKey = Self.key(newName)
+        defer { tokenChecks?.forgetAll() }
         try database.write { db in
             guard let id = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [Self.key(username)]) else {
                 throw UserStoreError.notFound(username)
@@ -126,6 +131,7 @@ struct UserStore: Sendable {
 
     /// Disables (or re-enables) sign-in; disabling also revokes every session and token.
     func setDisabled(username: String, disabled: Bool) throws {
+        defer { tokenChecks?.forgetAll() }
         try database.write { db in
             guard let id = try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [Self.key(username)]) else { throw UserStoreError.notFound(username) }
             try db.run("UPDATE users SET disabled = ? WHERE id = ?", disabled, id)
@@ -143,7 +149,8 @@ struct UserStore: Sendable {
     /// foreign keys would cascade too; naming each keeps the removal visible here.
     /// - Returns: how many live notes went.
     func delete(userID: Int64) throws -> Int {
-        try database.write { db in
+        defer { tokenChecks?.forgetAll() }
+        return try database.write { db in
             let notes = try NoteStore.liveNoteCount(of: userID, in: db)
             try NoteStore.deleteAll(of: userID, in: db)
             try PersonalTokenStore.deleteAll(of: userID, in: db)
