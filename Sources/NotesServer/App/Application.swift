@@ -162,6 +162,9 @@ func openPostgres(_ url: PostgresURL, size: Int, applicationName: String = "note
 
 /// Builds the application for `configuration`: opens and migrates the database, wires the routes.
 func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) throws -> Application {
+    // The read caches (`--no-cache`: none); the note cache forgets through the change notifier.
+    let notes = configuration.cachesReads ? NoteCache() : nil
+    let tokenChecks = configuration.cachesReads ? TokenCheckCache() : nil
     switch try DatabaseLocation(configuration.databasePath) {
     case .sqlite(let path):
         var options = Database.Options()
@@ -169,17 +172,13 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         // A server acknowledges writes: into a deleted file they would be lost at restart.
         options.refusesWritesWhenFileMoved = true
         let database = try openDatabase(at: path, options: options, readers: configuration.threadCount)
-        let notes = configuration.cachesReads ? NoteCache() : nil
         return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path),
-                           changeNotifier: InProcessChangeNotifier(notes: notes),
-                           tokenChecks: configuration.cachesReads ? TokenCheckCache() : nil, noteCache: notes, log: log)
+                           changeNotifier: InProcessChangeNotifier(notes: notes), tokenChecks: tokenChecks, noteCache: notes, log: log)
     case .postgres(let url):
         // One connection per HTTP thread: a handler holds one for its request, never two.
         let pool = try openPostgres(url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
-        let notes = configuration.cachesReads ? NoteCache() : nil
         let notifier = PostgresChangeNotifier(url: url, pool: pool, notes: notes, log: log)
         return Application(configuration: configuration, database: .postgres(pool), blobs: PostgresBlobStore(pool: pool),
-                           changeNotifier: notifier, tokenChecks: configuration.cachesReads ? TokenCheckCache() : nil,
-                           noteCache: notes, log: log)
+                           changeNotifier: notifier, tokenChecks: tokenChecks, noteCache: notes, log: log)
     }
 }
