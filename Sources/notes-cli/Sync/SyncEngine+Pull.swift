@@ -10,12 +10,24 @@ enum PullMode: Equatable {
     case resync
 }
 
+/// The first changes page, asked for before the scan so the server answers while the folder is
+/// scanned, with the cursor it was asked from.
+struct PrefetchedPage {
+    var cursor: String?
+    var page: Task<ChangesPage, any Error>
+}
+
 /// Pulling: the changes feed, page by page, each page applied and then recorded with its cursor.
 extension SyncEngine {
     /// Pulls, starting again from the beginning when the server no longer knows the cursor.
-    func pullResyncing(metadataFirst: Bool) async throws {
+    /// - Parameter firstPage: the first page, asked for ahead (`SyncEngine.run`); used only if
+    ///   it was asked from the cursor the index holds now.
+    func pullResyncing(metadataFirst: Bool, firstPage: PrefetchedPage? = nil) async throws {
         do {
-            try await pull(from: try index.cursor(), metadataFirst: metadataFirst, mode: .incremental)
+            let start = try index.cursor()
+            let first = firstPage?.cursor == start ? firstPage?.page : nil
+            if first == nil { firstPage?.page.cancel() }
+            try await pull(from: start, metadataFirst: metadataFirst, mode: .incremental, prefetched: first)
         } catch SyncRemoteError.resyncRequired {
             // The server answers 410 when it purged deletions after the cursor, or when the cursor
             // is ahead of the account (a database restored from a backup): say only what holds for both.
@@ -58,8 +70,9 @@ extension SyncEngine {
     /// - Parameter mode: in a `.resync` the cursor is not stored; the caller stores it.
     /// - Returns: whether the feed was applied to its end, the cursor reached, and (in a
     ///   `.resync`) every note id the feed mentioned.
+    /// - Parameter prefetched: the page after `start`, already asked for (with content).
     @discardableResult
-    private func pull(from start: String?, metadataFirst: Bool, mode: PullMode)
+    private func pull(from start: String?, metadataFirst: Bool, mode: PullMode, prefetched firstPage: Task<ChangesPage, any Error>? = nil)
         async throws -> (complete: Bool, cursor: String?, seen: Set<NoteID>) {
         let storesCursor = mode == .incremental
         var seen = Set<NoteID>()
@@ -68,7 +81,7 @@ extension SyncEngine {
         var applied = 0
         // The next page, asked for while this one is applied, so the server reads and encodes
         // it meanwhile (a clone of thousands of notes waited for each page in turn).
-        var prefetched: Task<ChangesPage, any Error>?
+        var prefetched = firstPage
         defer { prefetched?.cancel() }
         while true {
             var page: ChangesPage

@@ -63,12 +63,26 @@ struct SyncIndex: Sendable {
     /// Every tracked note.
     func rows() throws -> [IndexRow] {
         try database.read { db in
-            try db.query("SELECT id, path, disk_path, rev, hash, size, mtime_ns, inode FROM notes") { row -> IndexRow? in
-                guard let id = NoteID(row.string(0)) else { return nil }
-                return IndexRow(base: SyncBase(id: id, path: row.string(1), rev: row.int64(3), hash: row.string(4)),
-                                diskPath: row.string(2),
-                                stat: FileStat(size: row.int64(5), mtimeNanoseconds: row.int64(6), inode: UInt64(bitPattern: row.int64(7))))
-            }.compactMap { $0 }
+            // Stepped here rather than through `query`, so the rows go straight into one array
+            // of the right size (an array of optionals, grown by doubling, then compacted, was
+            // most of reading 10,000 rows). A file's name on disk is nearly always its path:
+            // SQLite says so (NULL), and the row shares the path's string instead of a copy.
+            let count = Int(try db.scalarInt("SELECT count(*) FROM notes") ?? 0)
+            let statement = try db.statement("""
+                SELECT id, path, CASE WHEN disk_path = path THEN NULL ELSE disk_path END, rev, hash, size, mtime_ns, inode FROM notes
+                """)
+            defer { statement.reset() }
+            var rows: [IndexRow] = []
+            rows.reserveCapacity(count)
+            while try statement.step() {
+                guard let id = NoteID(statement.string(0)) else { continue }
+                let path = statement.string(1)
+                rows.append(IndexRow(base: SyncBase(id: id, path: path, rev: statement.int64(3), hash: statement.string(4)),
+                                     diskPath: statement.optionalString(2) ?? path,
+                                     stat: FileStat(size: statement.int64(5), mtimeNanoseconds: statement.int64(6),
+                                                    inode: UInt64(bitPattern: statement.int64(7)))))
+            }
+            return rows
         }
     }
 
