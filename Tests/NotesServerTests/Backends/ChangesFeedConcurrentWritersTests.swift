@@ -26,21 +26,11 @@ struct ChangesFeedConcurrentWritersTests {
 
     @Test("a reader following the feed while writers go through two servers ends with exactly the final state, every seed")
     func readerFollowingTheFeedNeverMissesAChange() async throws {
-        let database = try await TestDatabase.make()
-        var servers: [TestServer] = []
-        do {
-            servers.append(try await TestServer(database: database.location))
-            servers.append(try await TestServer(database: database.location))
+        try await TestServer.sharingOneDatabase(2) { servers in
             for seed in Self.seeds {
                 try await Self.round(seed: seed, servers: servers)
             }
-        } catch {
-            for server in servers { await server.stop() }
-            await database.drop()
-            throw error
         }
-        for server in servers { await server.stop() }
-        await database.drop()
     }
 
     /// A note as the feed last showed it (or as its writer was last acknowledged).

@@ -86,21 +86,11 @@ struct NoteCacheAcrossServersTests {
     /// Two servers on a fresh database, each with one pooled connection (opened at start, so the
     /// listener test can refuse new ones), and a signed-in user's access token.
     static func withTwoServers(_ body: (TestServer, TestServer, String) async throws -> Void) async throws {
-        let database = try await TestDatabase.make(on: .postgres)
-        var servers: [TestServer] = []
-        do {
-            servers.append(try await TestServer(extraArguments: ["--db-pool-size", "1"], database: database.location))
-            servers.append(try await TestServer(extraArguments: ["--db-pool-size", "1"], database: database.location))
+        try await TestServer.sharingOneDatabase(2, on: .postgres, extraArguments: ["--db-pool-size", "1"]) { servers in
             try await servers[0].addUser("alice", password: TestAccount.password)
             let signedIn = try await TestAPIClient(servers[0]).signedIn("alice", password: TestAccount.password)
             try await body(servers[0], servers[1], try #require(signedIn.token))
-        } catch {
-            for server in servers { await server.stop() }
-            await database.drop()
-            throw error
         }
-        for server in servers { await server.stop() }
-        await database.drop()
     }
 
     /// The content `GET /v1/notes/{id}` answers, or nil for any other answer.
