@@ -135,6 +135,19 @@ public final class Database {
         return rows
     }
 
+    /// Every row of a query that `row` maps to a value; a row it maps to `nil` (one this version
+    /// cannot read, say) is skipped, so callers get a plain array without a second pass.
+    public func compactQuery<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T?) throws -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var rows: [T] = []
+        while try statement.step() {
+            if let value = try row(statement) { rows.append(value) }
+        }
+        return rows
+    }
+
     /// The first row of a query, or `nil`.
     public func first<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws -> T? {
         let statement = try statement(sql)

@@ -107,12 +107,12 @@ extension NoteStore {
             "\"" + term.word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (term.isPrefix ? "*" : "")
         }
         guard !terms.isEmpty else { return [] }
-        return try db.query("""
+        return try db.compactQuery("""
             SELECT n.id, n.path, n.rev, snippet(notes_fts, 1, char(2), char(3), '…', 16)
             FROM notes_fts JOIN notes n ON n.nid = notes_fts.rowid
             WHERE notes_fts MATCH ? AND n.user_id = ? AND n.deleted = 0 AND n.kind = 'note'
             ORDER BY bm25(notes_fts) LIMIT ?
-            """, [terms.joined(separator: " "), userID, limit]) { hit($0, marked: $0.string(3)) }.compactMap { $0 }
+            """, [terms.joined(separator: " "), userID, limit]) { hit($0, marked: $0.string(3)) }
     }
 
     /// PostgreSQL's text search with the same semantics (`PostgresSchema+Search.swift`), the
@@ -120,9 +120,9 @@ extension NoteStore {
     private static func searchPostgres(_ db: some SQLConnection, userID: Int64, query: String, limit: Int) throws -> [SearchResults.Hit] {
         guard let words = PostgresSchema.searchWords(query) else { return [] }
         let terms = PostgresSearchSnippet.Terms(SearchTerm.terms(of: query))
-        return try db.query(PostgresSchema.searchStatement, [words, userID, limit]) { row in
+        return try db.compactQuery(PostgresSchema.searchStatement, [words, userID, limit]) { row in
             hit(row, marked: PostgresSearchSnippet.marked(row.string(3), terms: terms))
-        }.compactMap { $0 }
+        }
     }
 
     /// A hit from a row of id, path and rev, with a snippet whose matches sit between U+0002 and U+0003.

@@ -117,7 +117,7 @@ struct PublicationStore: Sendable {
     /// `userID`'s publications that still work, newest first.
     func list(userID: Int64) throws -> [PublicationRecord] {
         try database.read { db in
-            try db.query("""
+            try db.compactQuery("""
                 SELECT n.id, n.path, p.created_at, p.expires_at, p.indexable
                 FROM publications p JOIN notes n ON n.nid = p.nid
                 WHERE p.user_id = ? AND p.revoked_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > ?) AND n.deleted = 0
@@ -128,7 +128,7 @@ struct PublicationStore: Sendable {
                                       expiresAt: row.isNull(3) ? nil : row.int64(3), indexable: row.bool(4))
                 }
             }
-        }.compactMap { $0 }
+        }
     }
 
     /// The note behind `token`, if its publication is live: not revoked, not expired, its note

@@ -75,6 +75,16 @@ extension SQLConnection {
         try query(sql, [], row: row)
     }
 
+    /// Every row of a query that `row` maps to a value; rows it maps to `nil` are skipped.
+    func compactQuery<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Row) throws -> T?) throws -> [T] {
+        var rows: [T] = []
+        try each(sql, values) { current in
+            if let value = try row(current) { rows.append(value) }
+            return true
+        }
+        return rows
+    }
+
     /// The first row of a query without parameters.
     func first<T>(_ sql: String, row: (Row) throws -> T) throws -> T? {
         try first(sql, [], row: row)

@@ -63,26 +63,18 @@ struct SyncIndex: Sendable {
     /// Every tracked note.
     func rows() throws -> [IndexRow] {
         try database.read { db in
-            // Stepped here rather than through `query`, so the rows go straight into one array
-            // of the right size (an array of optionals, grown by doubling, then compacted, was
-            // most of reading 10,000 rows). A file's name on disk is nearly always its path:
-            // SQLite says so (NULL), and the row shares the path's string instead of a copy.
-            let count = Int(try db.scalarInt("SELECT count(*) FROM notes") ?? 0)
-            let statement = try db.statement("""
+            // A file's name on disk is nearly always its path: SQLite says so (NULL), and the row
+            // shares the path's string instead of a copy.
+            try db.compactQuery("""
                 SELECT id, path, CASE WHEN disk_path = path THEN NULL ELSE disk_path END, rev, hash, size, mtime_ns, inode FROM notes
-                """)
-            defer { statement.reset() }
-            var rows: [IndexRow] = []
-            rows.reserveCapacity(count)
-            while try statement.step() {
-                guard let id = NoteID(statement.string(0)) else { continue }
-                let path = statement.string(1)
-                rows.append(IndexRow(base: SyncBase(id: id, path: path, rev: statement.int64(3), hash: statement.string(4)),
-                                     diskPath: statement.optionalString(2) ?? path,
-                                     stat: FileStat(size: statement.int64(5), mtimeNanoseconds: statement.int64(6),
-                                                    inode: UInt64(bitPattern: statement.int64(7)))))
+                """) { row -> IndexRow? in
+                guard let id = NoteID(row.string(0)) else { return nil }
+                let path = row.string(1)
+                return IndexRow(base: SyncBase(id: id, path: path, rev: row.int64(3), hash: row.string(4)),
+                                diskPath: row.optionalString(2) ?? path,
+                                stat: FileStat(size: row.int64(5), mtimeNanoseconds: row.int64(6),
+                                               inode: UInt64(bitPattern: row.int64(7))))
             }
-            return rows
         }
     }
 
@@ -123,12 +115,12 @@ struct SyncIndex: Sendable {
     /// Every conflict copy recorded here, by copy path.
     func conflictRecords() throws -> [String: ConflictRecord] {
         let records = try database.read { db in
-            try db.query("SELECT copy, path, reason, made_at FROM conflicts") { row -> ConflictRecord? in
+            try db.compactQuery("SELECT copy, path, reason, made_at FROM conflicts") { row -> ConflictRecord? in
                 guard let reason = ConflictReason(rawValue: row.string(2)) else { return nil }
                 return ConflictRecord(copy: row.string(0), path: row.string(1), reason: reason, madeAt: row.int64(3))
             }
         }
-        return Dictionary(records.compactMap { $0 }.map { ($0.copy, $0) }, uniquingKeysWith: { $1 })
+        return Dictionary(records.map { ($0.copy, $0) }, uniquingKeysWith: { $1 })
     }
 
     /// Forgets the record of a conflict copy that was settled.
