@@ -24,7 +24,8 @@ build_release() {
         return 0
     fi
     "$ROOT/scripts/install-deps"
-    (cd "$ROOT" && swift build -c release >&2)
+    # As scripts/install builds them: the Swift runtime and Foundation linked in.
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib >&2)
     BIN="$ROOT/.build/release"
 }
 
