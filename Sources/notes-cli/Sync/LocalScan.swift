@@ -55,13 +55,26 @@ struct LocalScan {
         FolderState.key(path, caseInsensitive: folder.config.caseInsensitive)
     }
 
-    func scan(rows: [IndexRow]) async throws -> LocalSnapshot {
-        let listing: FolderWalker.Listing
-        do {
-            listing = try FolderWalker(root: folder.root, fileSuffix: "").walk()
-        } catch {
-            throw CLIError.failure("\(error)")
+    /// Starts walking `folder` on its own thread, so the walk overlaps whatever comes next
+    /// (reading the index: each is about a tenth of a no-op sync of 10,000 notes).
+    static func startWalk(of folder: SyncFolder) -> Task<FolderWalker.Listing, any Error> {
+        let root = folder.root
+        return Task.detached {
+            do {
+                return try FolderWalker(root: root, fileSuffix: "").walk()
+            } catch {
+                throw CLIError.failure("\(error)")
+            }
         }
+    }
+
+    /// Walks the folder, then compares its files with the index's `rows`.
+    func scan(rows: [IndexRow]) async throws -> LocalSnapshot {
+        try await scan(rows: rows, listing: Self.startWalk(of: folder).value)
+    }
+
+    /// Compares the files of `listing` (from `startWalk`) with the index's `rows`.
+    func scan(rows: [IndexRow], listing: FolderWalker.Listing) async throws -> LocalSnapshot {
         var snapshot = LocalSnapshot()
         // The tracked notes by row while the scan runs, and each found by where its file was
         // (so a name the disk spells differently, NFD on macOS or another case on a

@@ -56,6 +56,7 @@ final class SyncEngine {
     ///   errors as they come. After a throw, `report.local` still says what changed here.
     func run() async throws -> SyncReport {
         if !options.dryRun { clearScratch() }
+        let walk = LocalScan.startWalk(of: folder)
         let rows = try index.rows()
         dryRemote?.seed(rows)
         ignore = folder.ignoreRules()
@@ -68,7 +69,7 @@ final class SyncEngine {
         report.changesRequests += 1
         defer { firstPage.page.cancel() }  // a scan or a guard that throws does not wait for it
         let snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows)
+                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows, listing: walk.value)
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
