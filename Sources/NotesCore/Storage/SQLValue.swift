@@ -21,5 +21,12 @@ extension Array: SQLBindable where Element == UInt8 { public var sqlValue: SQLVa
 extension SQLValue: SQLBindable { public var sqlValue: SQLValue { self } }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {
-    public var sqlValue: SQLValue { map(\.sqlValue) ?? .null }
+    // A switch, not `map(\.sqlValue)`: in this generic context that key path was made anew at
+    // every bind (about 2 % of the server's CPU on an upload).
+    public var sqlValue: SQLValue {
+        switch self {
+        case .some(let value): value.sqlValue
+        case .none: .null
+        }
+    }
 }

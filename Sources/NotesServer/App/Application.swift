@@ -22,8 +22,9 @@ final class Application: Sendable {
     let rateLedger: SharedRateLedger?
     /// Analyzes the note tables while they are young, on a PostgreSQL database.
     let statistics: YoungTableStatistics?
-    /// Indexes written notes for search after their writes, on a PostgreSQL database.
+    /// Indexes written notes for search after their writes.
     let searchIndexer: PostgresSearchIndexer?
+    let sqliteSearchIndexer: SQLiteSearchIndexer?
     let log: @Sendable (String) -> Void
 
     /// Token rows and notes kept for `GET /v1/notes/{id}`; nil with `--no-cache`.
@@ -74,10 +75,12 @@ final class Application: Sendable {
             rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
             statistics = YoungTableStatistics(pool: pool, log: log)
             searchIndexer = PostgresSearchIndexer(pool: pool, log: log)
+            sqliteSearchIndexer = nil
         } else {
             rateLedger = nil
             statistics = nil
             searchIndexer = nil
+            sqliteSearchIndexer = database.sqliteQueue.map { SQLiteSearchIndexer(queue: $0, log: log) }
         }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
@@ -105,6 +108,7 @@ extension Application {
         rateLedger?.stop()
         statistics?.stop()
         searchIndexer?.stop()
+        sqliteSearchIndexer?.stop()
         changeNotifier.close()
         try database.close()
     }
@@ -118,8 +122,7 @@ func openDatabase(at path: String, options: Database.Options = .init(), readers:
     if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
-    return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator,
-                             beforeCommit: ServerSchema.indexQueuedSearchChanges, readers: readers)
+    return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator, readers: readers)
 }
 
 /// Opens the database `--db` names for an admin command, migrated to this program's schema.

@@ -36,6 +36,9 @@ enum PostgresSchema {
         .init(version: 14, name: "request rates shared among the servers", sql: rateUsageV14),
         .init(version: 15, name: "search documents indexed after the write, from a queue of changed notes (PostgreSQL only: SQLite queues since version 6)",
               sql: searchTableV15),
+        // SQLite only: PostgreSQL indexes after the write since version 15, and its revisions table has no WITHOUT ROWID.
+        .init(version: 16, name: "search index made after the write from a queue of changed notes; revisions in a rowid table (SQLite only)",
+              sql: ""),
     ]
 
     /// The newest version these migrations reach.

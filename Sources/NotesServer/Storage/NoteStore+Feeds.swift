@@ -87,13 +87,14 @@ extension NoteStore {
     /// ranges beside it (FTS5 marks them with two control characters, taken out here; a note
     /// that itself holds U+0002 or U+0003 at a match may get a highlight slightly off, never more).
     ///
-    /// On PostgreSQL the user's notes still queued for the search index are indexed first, in
-    /// short transactions of their own (`PostgresSearchIndexer`); the answer does not depend on
-    /// it (queued notes are matched from their text), only its cost does.
+    /// The user's notes still queued for the search index are indexed first, in short
+    /// transactions of their own. On SQLite that is what makes the answer current: FTS5 finds
+    /// only what it indexed (`SQLiteSearchIndex.indexQueued(_:userID:)`), so every write
+    /// acknowledged before the search is found (up to 100,000 queued notes of the user's; any
+    /// beyond, once the indexer has them). On PostgreSQL (`PostgresSearchIndexer`) the answer
+    /// does not depend on it (queued notes are matched from their text), only its cost does.
     func search(userID: Int64, query: String, limit: Int) throws -> SearchResults {
-        if case .postgres(let pool) = database, PostgresSchema.searchWords(query) != nil {
-            try PostgresSearchIndexer.indexQueued(pool, userID: userID)
-        }
+        try indexQueuedSearches(of: userID, query: query)
         return try database.read { db in
             let hits = db.dialect == .postgres ? try Self.searchPostgres(db, userID: userID, query: query, limit: limit)
                                                : try Self.searchSQLite(db, userID: userID, query: query, limit: limit)
@@ -147,6 +148,16 @@ extension NoteStore {
                 DELETE FROM revisions WHERE (user_id, note_id) IN (SELECT user_id, id FROM notes WHERE deleted = 1 AND updated_at < ?)
                 """, cutoff)
             return try db.run("DELETE FROM notes WHERE deleted = 1 AND updated_at < ?", cutoff)
+        }
+    }
+
+    /// Indexes `userID`'s notes queued for search before a search for `query` reads the index.
+    func indexQueuedSearches(of userID: Int64, query: String) throws {
+        switch database {
+        case .sqlite(let queue):
+            if !SearchTerm.terms(of: query).isEmpty { try SQLiteSearchIndex.indexQueued(queue, userID: userID) }
+        case .postgres(let pool):
+            if PostgresSchema.searchWords(query) != nil { try PostgresSearchIndexer.indexQueued(pool, userID: userID) }
         }
     }
 }

@@ -246,8 +246,9 @@ struct NoteStore: Sendable {
     }
 
     /// Deletes every note and revision of `userID`, inside the caller's transaction (the
-    /// account is being deleted); the search rows go with the notes (`notes_fts_delete` on
-    /// SQLite; on PostgreSQL the search tables, which refer to no note, are emptied here).
+    /// account is being deleted), and the account's search rows with them: on SQLite the
+    /// deletions queued by the notes' trigger are indexed here, in the same transaction; on
+    /// PostgreSQL the search tables, which refer to no note, are emptied.
     static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try ContentStore.deleteAll(of: userID, in: db)
         try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
@@ -255,6 +256,8 @@ struct NoteStore: Sendable {
         if db.dialect == .postgres {
             try db.run("DELETE FROM note_search WHERE user_id = ?", userID)
             try db.run("DELETE FROM search_queue WHERE user_id = ?", userID)
+        } else if let db = db as? Database {
+            try SQLiteSearchIndex.indexQueued(db, where: "user_id = ?", [userID], limit: nil)
         }
     }
 }

@@ -24,6 +24,8 @@ enum ServerSchema {
         // PostgreSQL only: SQLite has queued its search index changes since version 6.
         .init(version: 15, name: "search documents indexed after the write, from a queue of changed notes (PostgreSQL only: SQLite queues since version 6)",
               sql: ""),
+        .init(version: 16, name: "search index made after the write from a queue of changed notes; revisions in a rowid table",
+              sql: searchQueueV16 + revisionsRowidV16),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);
@@ -69,21 +71,10 @@ enum ServerSchema {
 
         """
 
-    /// Applies the queued search-index changes in order, in one statement, and empties the
-    /// queue; run before every commit (`Database.beforeCommit`), a no-op read when none are queued.
-    ///
-    /// The queue is emptied under `secure_delete`: its rows hold note text only for the length
-    /// of one transaction, and must not leave that text behind in free space, where a purge
-    /// (which scrubs what it deletes itself) would not find it.
+    /// Indexes every queued note at once, inside the caller's transaction (`SQLiteSearchIndex`):
+    /// for tools and tests that want the index current at each commit, as it was before version 16.
     static func indexQueuedSearchChanges(_ db: Database) throws {
-        guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM search_queue)") == 1 else { return }
-        try db.run("""
-            INSERT INTO notes_fts (notes_fts, rowid, path, content) SELECT command, nid, path, content FROM search_queue ORDER BY seq
-            """)
-        let secureDelete = try db.scalarInt("PRAGMA secure_delete") ?? 0
-        if secureDelete != 1 { try db.execute("PRAGMA secure_delete = ON") }
-        defer { if secureDelete != 1 { try? db.execute("PRAGMA secure_delete = \(secureDelete)") } }
-        try db.run("DELETE FROM search_queue")
+        try SQLiteSearchIndex.indexQueued(db, where: "1", [], limit: nil)
     }
 
     /// A note's HTML is rendered when first asked for and kept here with the revision it is of,

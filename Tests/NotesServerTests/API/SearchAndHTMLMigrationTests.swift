@@ -56,6 +56,6 @@ struct SearchAndHTMLMigrationTests {
         #expect(deleted.status == 200, "\(deleted.text)")
         #expect(try await hits("badger").isEmpty, "a deleted note leaves the index")
         let queued = try app.application.database.read { db in try db.scalarInt("SELECT count(*) FROM search_queue") }
-        #expect(queued == 0, "nothing is left queued after a commit")
+        #expect(queued == 0, "nothing of the user's is left queued once a search ran (it indexes them first)")
     }
 }
