@@ -1,4 +1,4 @@
-/// Version 16: two changes that take work off every note write (measured on a 10,000-note upload).
+// Version 16: two changes that take work off every note write (measured on a 10,000-note upload).
 extension ServerSchema {
     /// Version 16: the full-text index is made after the write, not in it.
     ///
