@@ -21,13 +21,18 @@ struct WireJSONReaderTests {
     }
 
     static func randomBatch(_ random: inout SeededRandom) -> BatchResponse {
-        BatchResponse(results: (0..<Int(random.next() % 5)).map { _ in
+        var batch = BatchResponse(results: (0..<Int(random.next() % 5)).map { _ in
             let note = WireJSONWriterTests.randomNote(&random)
             return random.next() % 2 == 0
                 ? BatchResult(id: note.id, status: 201, note: note)
                 : BatchResult(id: note.id, status: Int(random.next() % 600), note: random.next() % 2 == 0 ? note : nil,
                               error: .init(code: "stale", message: WireJSONWriterTests.randomString(&random)))
         })
+        if random.next() % 2 == 0 {
+            batch.cursorBefore = String(random.next() % 1_000_000)
+            batch.cursorAfter = WireJSONWriterTests.randomString(&random)
+        }
+        return batch
     }
 
     @Test("pages of changes and batch answers, compact or pretty-printed, read back as the values JSONDecoder reads (seeded random values)")
@@ -46,6 +51,19 @@ struct WireJSONReaderTests {
                 #expect(WireJSONReading.decode(BatchResponse.self, from: data) == batch)
             }
         }
+    }
+
+    @Test("a batch answer from a server before the feed cursors reads with none, by hand and by JSONDecoder, and the writer leaves them out when absent")
+    func batchAnswerWithoutFeedCursors() throws {
+        let old = #"{"results": [{"id": ""# + NoteID().value + #"", "status": 412}]}"#
+        let read = Self.both(BatchResponse.self, old)
+        #expect(read.hand != nil && read.hand == read.foundation)
+        #expect(read.hand?.cursorBefore == nil && read.hand?.cursorAfter == nil && read.hand?.feedSpan == nil)
+        let written = String(decoding: BatchResponse(results: []).wireJSON(), as: UTF8.self)
+        #expect(!written.contains("cursor"), "\(written)")
+        let spanned = Self.both(BatchResponse.self, #"{"cursor_after": "12", "cursor_before": "9", "results": []}"#)
+        #expect(spanned.hand == spanned.foundation)
+        #expect(spanned.hand?.feedSpan.map { [$0.before, $0.after] } == ["9", "12"])
     }
 
     @Test("every string escape, surrogate pairs, null optionals and unknown members read as JSONDecoder reads them")

@@ -84,10 +84,28 @@ public struct BatchResult: Codable, Sendable, Equatable {
     }
 }
 
+/// The answer to `POST /v1/batch`: one result per operation, and where the account's changes
+/// feed stood around the batch's writes.
+///
+/// `cursorBefore` and `cursorAfter` are changes-feed cursors (the wire form of a page's
+/// `cursor`): the feed just before the batch's first write and just after its last. Every
+/// change between them is this batch's own, so a client that had seen the feed up to
+/// `cursorBefore` has, with these results, seen it up to `cursorAfter` without reading it
+/// back. Both are absent when the batch wrote nothing, and from servers before them.
 public struct BatchResponse: Codable, Sendable, Equatable {
     public var results: [BatchResult]
+    public var cursorBefore: String?
+    public var cursorAfter: String?
 
-    public init(results: [BatchResult]) {
+    public init(results: [BatchResult], cursorBefore: String? = nil, cursorAfter: String? = nil) {
         self.results = results
+        self.cursorBefore = cursorBefore
+        self.cursorAfter = cursorAfter
+    }
+
+    /// The feed span the batch's writes took, when the answer gives both ends.
+    public var feedSpan: (before: String, after: String)? {
+        guard let cursorBefore, let cursorAfter else { return nil }
+        return (cursorBefore, cursorAfter)
     }
 }

@@ -332,14 +332,16 @@ extension BatchResult: WireJSONReadable {
 
 extension BatchResponse: WireJSONReadable {
     public init(reading reader: inout WireJSONReader) throws {
-        var results: [BatchResult]?
+        var results: [BatchResult]?, cursorBefore: String?, cursorAfter: String?
         try reader.object { reader, key in
             switch key {
             case "results": results = try reader.array { try BatchResult(reading: &$0) }
+            case "cursor_before": cursorBefore = try reader.optional { try $0.string() }
+            case "cursor_after": cursorAfter = try reader.optional { try $0.string() }
             default: try reader.skipValue()
             }
         }
-        self.init(results: try required(results))
+        self.init(results: try required(results), cursorBefore: cursorBefore, cursorAfter: cursorAfter)
     }
 }
 

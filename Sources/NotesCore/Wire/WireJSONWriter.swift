@@ -228,6 +228,8 @@ extension BatchResult: WireJSONWritable {
 extension BatchResponse: WireJSONWritable {
     public func write(to writer: inout WireJSONWriter) {
         writer.object { json in
+            json.member("cursor_after", ifPresent: cursorAfter)
+            json.member("cursor_before", ifPresent: cursorBefore)
             json.key("results"); json.array(results) { json, result in result.write(to: &json) }
         }
     }

@@ -26,6 +26,10 @@ struct SyncController: Sendable {
     /// `NotePathError`, `NoteStoreError`) is thrown before the operation writes anything, and any other error
     /// rolls the whole batch back. A savepoint per note made SQLite's FTS5 flush its pending index at each one.
     ///
+    /// The answer says where the account's changes feed stood just before and just after the
+    /// batch's writes (`cursor_before`, `cursor_after`), so the client that made them can move
+    /// its cursor over them instead of reading them back (`SyncEngine+Push.swift`).
+    ///
     /// With `omit=content`, the note of an applied write comes back without its content (the
     /// caller just sent it): an upload's answers stay small. A stale write's current note keeps
     /// its content, which the caller needs to merge. Without it, every note comes whole, as
@@ -41,7 +45,7 @@ struct SyncController: Sendable {
         guard request.operations.count <= store.limits.maxBatchOperations else {
             throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
         }
-        let results = try store.write(for: user) { db in
+        let response = try store.write(for: user) { db in
             let batch = try store.batch(db, userID: user, device: caller.device, ids: request.operations.map(\.id),
                                         paths: request.operations.compactMap(\.path))
             let results = try request.operations.map { operation in
@@ -59,9 +63,15 @@ struct SyncController: Sendable {
                 }
             }
             try batch.finish()
-            return results
+            // Where the feed stood around this batch's writes: every revision between is one of
+            // them (the writer, or the user's row lock, is held), so a client that saw the feed up
+            // to `before` need not read these back. Nothing written: nothing to say.
+            let before = batch.revisionBefore, after = try batch.revisionNow()
+            guard after > before else { return BatchResponse(results: results) }
+            return BatchResponse(results: results, cursorBefore: NoteChangesCursor(rev: before, fullWalk: false).text,
+                                 cursorAfter: NoteChangesCursor(rev: after, fullWalk: false).text)
         }
-        return .wire(BatchResponse(results: results))
+        return .wire(response)
     }
 
     private func apply(_ operation: BatchOperation, batch: NoteBatch) throws -> BatchResult {

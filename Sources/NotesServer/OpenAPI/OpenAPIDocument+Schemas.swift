@@ -416,6 +416,21 @@ extension OpenAPIDocument {
                     "items": schema("BatchResult"),
                     "description": "One per operation, in request order.",
                 ],
+                "cursor_before": [
+                    "type": "string",
+                    "description": """
+                        The changes-feed cursor (as a page's `cursor`) just before this batch's first write. Absent when \
+                        the batch wrote nothing, and from servers before it.
+                        """,
+                ],
+                "cursor_after": [
+                    "type": "string",
+                    "description": """
+                        The changes-feed cursor just after this batch's last write: every change between `cursor_before` \
+                        and it is one of this batch's results, so a client whose cursor was `cursor_before` may move to \
+                        it without reading those changes back. Present exactly when `cursor_before` is.
+                        """,
+                ],
             ],
         ],
     ]

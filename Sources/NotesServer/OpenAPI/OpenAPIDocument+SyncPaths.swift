@@ -45,7 +45,11 @@ extension OpenAPIDocument {
                 summary: "Many writes in one transaction, each with its own precondition and its own status.",
                 description: """
                     An operation that fails (precondition, path, size) fails alone; the others still apply. The \
-                    answer is 200 whenever the batch itself was valid.
+                    answer is 200 whenever the batch itself was valid. When the batch wrote anything, the answer \
+                    says where the changes feed stood just before and just after its writes (`cursor_before`, \
+                    `cursor_after`): nothing else was written between, so a client whose cursor was \
+                    `cursor_before` (its batches chained, each `cursor_after` the next one's `cursor_before`) \
+                    may store `cursor_after` and skip reading its own writes back from `/v1/changes`.
                     """,
                 parameters: [parameter("Omit")],
                 requestBody: ["required": true, "content": json(schema("BatchRequest"))],

@@ -36,6 +36,9 @@ final class NoteBatch {
     private let device: String?
     /// Set on PostgreSQL: the rows read and the writes kept until `finish`.
     private var deferred: DeferredWrites?
+    /// The user's latest revision before the batch's first write (read under the writer or the
+    /// user's row lock, so no other write lands between it and the batch's own).
+    let revisionBefore: Int64
 
     fileprivate init(store: NoteStore, db: any SQLConnection, userID: Int64, device: String?, ids: [NoteID], paths: [String]) throws {
         self.store = store
@@ -43,8 +46,21 @@ final class NoteBatch {
         self.userID = userID
         self.device = device
         if db.dialect == .postgres {
-            deferred = try DeferredWrites(db, userID: userID, ids: ids, pathKeys: paths.map(NotePath.collisionKey(of:)))
+            let deferred = try DeferredWrites(db, userID: userID, ids: ids, pathKeys: paths.map(NotePath.collisionKey(of:)))
+            self.deferred = deferred
+            revisionBefore = deferred.lastRevision
+        } else {
+            revisionBefore = try Self.latestRevision(db, userID: userID)
         }
+    }
+
+    /// The user's latest revision now, counting the batch's writes so far (after `finish`: all of them).
+    func revisionNow() throws -> Int64 {
+        try deferred?.lastRevision ?? Self.latestRevision(db, userID: userID)
+    }
+
+    private static func latestRevision(_ db: any SQLConnection, userID: Int64) throws -> Int64 {
+        try db.scalarInt("SELECT last_rev FROM users WHERE id = ?", [userID]) ?? 0
     }
 
     /// `NoteStore.put` in the batch.

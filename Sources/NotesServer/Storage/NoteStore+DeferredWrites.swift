@@ -32,7 +32,7 @@ final class DeferredWrites {
     /// The id of the live row holding each path key, among `rows`.
     private var liveHolders: [String: NoteID] = [:]
     /// The user's latest revision number, counting the kept writes.
-    private var lastRevision: Int64
+    private(set) var lastRevision: Int64
     /// The kept writes, statement by statement (`NoteBatch` says when a new one starts).
     private var statements: [[Write]] = [[]]
     private var idsInStatement: Set<NoteID> = []

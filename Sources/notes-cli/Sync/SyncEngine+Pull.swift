@@ -22,12 +22,14 @@ extension SyncEngine {
     /// Pulls, starting again from the beginning when the server no longer knows the cursor.
     /// - Parameter firstPage: the first page, asked for ahead (`SyncEngine.run`); used only if
     ///   it was asked from the cursor the index holds now.
-    func pullResyncing(metadataFirst: Bool, firstPage: PrefetchedPage? = nil) async throws {
+    /// - Returns: whether the feed was applied to its end and the index holds the cursor there.
+    @discardableResult
+    func pullResyncing(metadataFirst: Bool, firstPage: PrefetchedPage? = nil) async throws -> Bool {
         do {
             let start = try index.cursor()
             let first = firstPage?.cursor == start ? firstPage?.page : nil
             if first == nil { firstPage?.page.cancel() }
-            try await pull(from: start, metadataFirst: metadataFirst, mode: .incremental, prefetched: first)
+            return try await pull(from: start, metadataFirst: metadataFirst, mode: .incremental, prefetched: first).complete
         } catch SyncRemoteError.resyncRequired {
             // The server answers 410 when it purged deletions after the cursor, or when the cursor
             // is ahead of the account (a database restored from a backup): say only what holds for both.
@@ -36,10 +38,10 @@ extension SyncEngine {
                 local files it does not have are kept and uploaded, none is deleted
                 """)
             let end = try await pull(from: nil, metadataFirst: false, mode: .resync)
-            if end.complete, let cursor = end.cursor {
-                try keepNotesUnknownToServer(seen: end.seen)
-                try commit([], cursor: cursor)  // stored only now: a sync stopped before this resyncs again
-            }
+            guard end.complete, let cursor = end.cursor else { return false }
+            try keepNotesUnknownToServer(seen: end.seen)
+            try commit([], cursor: cursor)  // stored only now: a sync stopped before this resyncs again
+            return true
         }
     }
 

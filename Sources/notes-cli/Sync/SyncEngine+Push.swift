@@ -2,6 +2,11 @@ import NotesCore
 
 /// Pushing: local creates, edits, renames and deletes through `/v1/batch`, each with a
 /// precondition, so nothing on the server is overwritten unseen and a retried batch is harmless.
+///
+/// Each answer's feed span goes into `ownWrites`; while the spans chain from the stored cursor,
+/// the cursor moves over them in the same index transaction as the batch's results, so the pull
+/// after the push has nothing of this folder's to read back (and is skipped when the chain covers
+/// the whole push), and a kill never leaves the cursor ahead of the rows.
 extension SyncEngine {
     /// One operation prepared from the folder, with what it was made from.
     struct Upload {
@@ -19,7 +24,8 @@ extension SyncEngine {
     private struct SentBatch {
         var chunk: [Upload]
         var reach: Int
-        var results: Task<[BatchResult], any Error>
+        /// One answer per request: one, or one per operation when the server found the batch too large.
+        var results: Task<[BatchResponse], any Error>
     }
 
     /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
@@ -79,31 +85,37 @@ extension SyncEngine {
         return SentBatch(chunk: chunk, reach: reach, results: results)
     }
 
-    /// Waits for `batch`'s answer and takes in each result, then records them.
+    /// Waits for `batch`'s answer and takes in each result, then records them, with the cursor
+    /// when the batch's span extends the chain of own writes (`OwnWriteChain`).
     private func handle(_ batch: SentBatch, of total: Int) async throws {
-        let results = try await batch.results.value
+        let answers = try await batch.results.value
         var changes: [IndexChange] = []
-        for (upload, result) in zip(batch.chunk, results) {
+        for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) {
             try await handle(result, of: upload, changes: &changes)
         }
         if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
-        try commit(changes)
+        var cursor: String?
+        for answer in answers {
+            if let reach = ownWrites.add(answer) { cursor = reach }
+        }
+        try commit(changes, cursor: cursor)
         options.progress?("uploading", batch.reach, total)
     }
 
     /// Sends one batch. When the server finds the request too large (JSON escaping can make a
     /// note far bigger on the wire than on disk), the operations go one by one, and one that is
     /// too large alone fails alone.
-    private static func send(_ chunk: [Upload], to remote: any SyncRemote) async throws -> [BatchResult] {
+    private static func send(_ chunk: [Upload], to remote: any SyncRemote) async throws -> [BatchResponse] {
         do {
-            return try await remote.batch(chunk.map(\.operation))
+            return [try await remote.batchAnswer(chunk.map(\.operation))]
         } catch ClientError.status(let error) where error.status == 413 {
             guard chunk.count > 1 else {
-                return [BatchResult(id: chunk[0].operation.id, status: 413, error: .init(code: error.code, message: error.message))]
+                return [BatchResponse(results: [BatchResult(id: chunk[0].operation.id, status: 413,
+                                                            error: .init(code: error.code, message: error.message))])]
             }
-            var results: [BatchResult] = []
-            for upload in chunk { results += try await send([upload], to: remote) }
-            return results
+            var answers: [BatchResponse] = []
+            for upload in chunk { answers += try await send([upload], to: remote) }
+            return answers
         }
     }
 

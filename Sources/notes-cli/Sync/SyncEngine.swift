@@ -2,7 +2,8 @@ import Foundation
 import NotesCore
 
 /// Runs one two-way sync of a bound folder: scan, pull the changes feed page by page, push local
-/// changes in batches, then catch the cursor up over its own writes.
+/// changes in batches, then catch the cursor up over its own writes: from the batches' answers
+/// when they chain from the cursor (`OwnWriteChain`), else by reading the feed again.
 ///
 /// Every decision comes from `SyncPlanner`; this type gathers the states and carries the
 /// decisions out with `SafeFiles`, recording progress in the index after each page or batch so
@@ -36,6 +37,8 @@ final class SyncEngine {
     var attachmentLimits: AttachmentLimits { AttachmentLimits(limits) }
     /// Attachment contents the server was found to hold (or was sent) during this sync.
     var contentOnServer = Set<String>()
+    /// The push's own writes, chained from the cursor the pull before it reached.
+    var ownWrites = OwnWriteChain(from: nil)
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -79,9 +82,13 @@ final class SyncEngine {
         try checkLocalMassDelete()
         try moveUnsyncableNames(snapshot.unsyncable)
         try refreshMetadata()
-        try await pullResyncing(metadataFirst: false, firstPage: firstPage)
+        let caughtUp = try await pullResyncing(metadataFirst: false, firstPage: firstPage)
+        // The chain starts only where the feed was read to its end: a pull that stopped early (a
+        // page left for next time, a resync cut short) left changes after the cursor unapplied.
+        ownWrites = OwnWriteChain(from: caughtUp && !options.dryRun ? try index.cursor() : nil)
         let pushed = try await push()
-        if pushed && !options.dryRun { try await pullResyncing(metadataFirst: true) }
+        // Read back only when the answers' spans do not vouch for every write of the push.
+        if pushed && !options.dryRun && !ownWrites.coversPush { try await pullResyncing(metadataFirst: true) }
         return report
     }
 

@@ -9,6 +9,10 @@ protocol SyncRemote: Sendable {
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage
     /// `POST /v1/batch`: the result of each operation, in order.
     func batch(_ operations: [BatchOperation]) async throws -> [BatchResult]
+    /// `POST /v1/batch`: the results, and the span of the changes feed the batch's writes took
+    /// when the server says (`OwnWriteChain`). The default has no span: the push is then read
+    /// back from the feed, as from a server before the span.
+    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse
     /// `GET /v1/notes/{id}/revisions/{rev}` with content; `nil` when it no longer exists.
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource?
     /// The largest note the server takes, in bytes: its published limit (`GET /v1/limits`), or
@@ -38,6 +42,12 @@ protocol SyncRemote: Sendable {
     /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes,
     /// streamed into `sink` as they arrive.
     func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws
+}
+
+extension SyncRemote {
+    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse {
+        BatchResponse(results: try await batch(operations))
+    }
 }
 
 /// What the server can answer that sync handles specially.
@@ -80,6 +90,10 @@ struct APISyncRemote: SyncRemote {
     }
 
     func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        try await batchAnswer(operations).results
+    }
+
+    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse {
         // Every operation carries a precondition and creates use client-chosen ids, so sending
         // the batch again after a lost answer changes nothing more: safe to retry.
         // The body is written by hand (`WireJSONWriter`, the bytes `JSONEncoder` would write):
@@ -99,11 +113,22 @@ struct APISyncRemote: SyncRemote {
         }
         var request = APIRequest("POST", "/v1/batch", query: [("omit", "content")], body: Data(body), idempotent: true)
         request.headers["Content-Type"] = "application/json; charset=utf-8"
-        let response = try await client.json(BatchResponse.self, request)
+        var response = try await client.json(BatchResponse.self, request)
         guard response.results.count == operations.count else {
             throw ClientError.protocolViolation("the server answered \(response.results.count) results for a batch of \(operations.count)")
         }
-        return response.results
+        // A span the sync can use names two different cursors of a sane size; anything else is
+        // dropped, and the push is read back from the feed as from a server without spans.
+        if let span = response.feedSpan, span.before == span.after || !Self.isCursor(span.before) || !Self.isCursor(span.after) {
+            response.cursorBefore = nil
+            response.cursorAfter = nil
+        }
+        return response
+    }
+
+    /// Whether `text` can be a feed cursor the index stores: short, printable ASCII.
+    private static func isCursor(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 128 && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? {

@@ -41,6 +41,38 @@ struct BatchTests {
         }
     }
 
+    @Test("a batch answers the feed cursors just before and after its writes: they chain to the next batch, the feed between holds exactly its writes, and a batch that wrote nothing names none")
+    func batchAnswersTheFeedSpanOfItsWrites() async throws {
+        try await withAPIServer { _, api in
+            let x = try await api.create("x.md", "x1")
+            let start = try await api.send("GET", "/v1/changes").decode(ChangesPage.self).cursor
+            let first = BatchRequest(operations: [
+                BatchOperation(op: .put, id: NoteID(), path: "a.md", content: "a", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "stale", ifMatch: x.rev + 100),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "x2", ifMatch: x.rev),
+            ])
+            let one = try await api.send("POST", "/v1/batch?omit=content", json: first).decode(BatchResponse.self)
+            #expect(one.results.map(\.status) == [201, 412, 200])
+            #expect(one.cursorBefore == start)
+            let after = try #require(one.cursorAfter)
+            let between = try await api.send("GET", "/v1/changes", query: [("since", start)]).decode(ChangesPage.self)
+            #expect(between.cursor == after && !between.hasMore)
+            #expect(Set(between.changes.map(\.id)) == [first.operations[0].id, x.id])
+            #expect(Set(between.changes.map(\.rev)) == Set(one.results.compactMap { $0.status == 412 ? nil : $0.note?.rev }))
+
+            let deleteA = BatchRequest(operations: [BatchOperation(op: .delete, id: first.operations[0].id, ifMatch: one.results[0].note?.rev ?? 0)])
+            let two = try await api.send("POST", "/v1/batch", json: deleteA).decode(BatchResponse.self)
+            #expect(two.results.map(\.status) == [200])
+            #expect(two.cursorBefore == after, "the next batch starts where the last ended")
+            #expect(two.cursorAfter == (try await api.send("GET", "/v1/changes", query: [("since", after)]).decode(ChangesPage.self).cursor))
+
+            let nothing = BatchRequest(operations: [BatchOperation(op: .put, id: x.id, path: "x.md", content: "x9", ifMatch: x.rev)])
+            let three = try await api.send("POST", "/v1/batch", json: nothing).decode(BatchResponse.self)
+            #expect(three.results.map(\.status) == [412])
+            #expect(three.cursorBefore == nil && three.cursorAfter == nil)
+        }
+    }
+
     @Test func omitContentAnswersAppliedWritesWithMetadataAndStaleOnesWithTheWholeCurrentNote() async throws {
         try await withAPIServer { _, api in
             let x = try await api.create("x.md", "x1")

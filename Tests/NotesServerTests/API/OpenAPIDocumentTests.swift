@@ -158,6 +158,7 @@ struct OpenAPIDocumentTests {
         let lists: [(String, any Encodable)] = [
             ("RevisionList", RevisionList(revisions: [])), ("SearchResults", SearchResults(results: [])),
             ("BatchRequest", BatchRequest(operations: [operation])), ("BatchResponse", BatchResponse(results: [result])),
+            ("BatchResponse", BatchResponse(results: [result], cursorBefore: "3", cursorAfter: "5")),
             ("PersonalTokenList", PersonalTokenList(tokens: [token])),
         ]
         for (name, sample) in lists {
