@@ -73,6 +73,24 @@ start_notes_server() {
     SERVER_URL="http://$(grep -o '127.0.0.1:[0-9]*' "$files.out" | head -1)"
 }
 
+# wait_server_idle: returns once the server (and PostgreSQL's processes, on that backend) used
+# no more than a tick of CPU in half a second, or after 60 s. Work the server does after it
+# answered (the search index trails a burst of writes by about 2 s) then ends before the next
+# workload is timed, so each row times its own workload; the upload row's note says what that
+# trailing work costs.
+wait_server_idle() {
+    local last now
+    busy_ticks() { cat "/proc/${SERVER_PID:?}/stat" $(pgrep -x postgres | sed 's|.*|/proc/&/stat|') 2>/dev/null \
+        | awk '{ sub(/^.*\) /, ""); total += $12 + $13 } END { print total + 0 }'; }
+    last=$(busy_ticks)
+    for _ in $(seq 120); do
+        sleep 0.5
+        now=$(busy_ticks)
+        [ "$now" -le $((last + 1)) ] && return 0
+        last=$now
+    done
+}
+
 # stop_pid PID: SIGTERM, then SIGKILL if it is still there after 2 s (notes-server does not always
 # see a SIGTERM; a bench must not leave servers behind).
 stop_pid() {

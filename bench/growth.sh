@@ -77,6 +77,7 @@ for n in $sizes; do
     sampler=
     line "$n" upload "$WALL" "$(per_note "$WALL" "$n")" "$CPU" "$RSS" "  server rss ≤ $(cat "$work/server-peak") MiB"
     table_row "upload, $n notes" "-" "-" "$WALL s ($(per_note "$WALL" "$n")/note)" "-" "-"
+    wait_server_idle
     timed "$BIN/notes" clone "$SERVER_URL" "$work/clone"
     line "$n" clone "$WALL" "$(per_note "$WALL" "$n")" "$CPU" "$RSS" ""
     table_row "clone, $n notes" "-" "-" "$WALL s ($(per_note "$WALL" "$n")/note)" "-" "-"

@@ -68,7 +68,8 @@ hf --export-json "$work/upload.json" \
     --prepare "'$work/new-account'" -n notes \
     "'$BIN/notes' init '$work/ours' --server '$SERVER_URL' 2>/dev/null && '$BIN/notes' sync '$work/ours' >/dev/null"
 
-# 2. Initial clone into an empty folder.
+# 2. Initial clone into an empty folder, once the server finished indexing the uploads.
+wait_server_idle
 hf --export-json "$work/clone.json" \
     --prepare "rm -rf '$work/rsync-clone'" -n rsync "rsync -a '$module' '$work/rsync-clone/'" \
     --prepare "rm -rf '$work/clone'" -n notes "'$BIN/notes' clone '$SERVER_URL' '$work/clone' >/dev/null"
