@@ -39,20 +39,25 @@ struct TokenAuthenticator: Sendable {
     /// the database. Otherwise one statement reads both, and what it read is kept for next time
     /// (unless a change was heard while it read: see the caches' marks).
     /// - Throws: as `authenticate(_:)`.
-    func authenticate(_ request: HTTPRequest, readingNote noteID: NoteID) throws -> (principal: Principal, note: NoteRecord?) {
+    ///
+    /// `answer` is the note with its encoded JSON body when the note cache holds it or just
+    /// kept it (nil without the cache, for a tombstone, or a note too large to keep).
+    func authenticate(_ request: HTTPRequest, readingNote noteID: NoteID) throws
+        -> (principal: Principal, note: NoteRecord?, answer: NoteCache.Kept?) {
         let digest = try Self.digest(in: request)
         let now = clock.now()
-        if let token = tokenChecks?.token(digest: digest), let note = notes?.note(noteID, of: token.account) {
-            return (try admit(token, digest: digest, now: now), note)
+        if let token = tokenChecks?.token(digest: digest), let kept = notes?.kept(noteID, of: token.account) {
+            return (try admit(token, digest: digest, now: now), kept.note, kept)
         }
         let tokenMark = tokenChecks?.mark(), noteMark = notes?.mark()
         let found = try tokens.find(digest: digest, withNote: noteID)
         if let found, let tokenMark { tokenChecks?.keep(found.token, readAfter: tokenMark) }
         let principal = try admit(found?.token, digest: digest, now: now)
+        var answer: NoteCache.Kept?
         if let token = found?.token, let note = found?.note, let noteMark {
-            notes?.keep(note, of: token.account, readAfter: noteMark)
+            answer = notes?.keep(note, of: token.account, readAfter: noteMark)
         }
-        return (principal, found?.note)
+        return (principal, found?.note, answer)
     }
 
     /// The digest of `request`'s bearer secret, once the secret is one a route may accept.

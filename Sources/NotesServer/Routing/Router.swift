@@ -36,6 +36,11 @@ struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
+    /// For each path length in segments (up to `indexedLengths`), the indices of the routes a
+    /// path that long can match, in registration order: a request tries those alone instead of
+    /// every route. Longer paths try every route.
+    private var candidates = [[Int]](repeating: [], count: Router.indexedLengths + 1)
+    private static let indexedLengths = 16
     let authenticator: TokenAuthenticator
     private let rateLimiter: RequestRateLimiter?
     let log: @Sendable (String) -> Void
@@ -55,14 +60,27 @@ struct Router: HTTPResponder {
     /// Registers `handler` for `method` on `pattern`. `readsNote`: the handler reads the caller's
     /// note named by the `:id` parameter, which the router then reads with the token.
     mutating func add(_ method: String, _ pattern: String, access: Access, readsNote: Bool = false, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, readsNote: readsNote))
+        append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, readsNote: readsNote))
     }
 
     /// Registers a route whose body is never held in memory: `sink` (run once the head is in and
     /// the caller authenticated) says where it goes; `handler` finds it as `request.bodySink`.
     mutating func addStreaming(_ method: String, _ pattern: String, access: Access, sink: @escaping BodySinkMaker,
                                handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, bodySink: sink))
+        append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, bodySink: sink))
+    }
+
+    private mutating func append(_ route: Route) {
+        let takesRest = route.pattern.last?.utf8.first == UInt8(ascii: "*")
+        for length in candidates.indices where takesRest ? length >= route.pattern.count : length == route.pattern.count {
+            candidates[length].append(routes.count)
+        }
+        routes.append(route)
+    }
+
+    /// The indices of the routes a path of `length` segments can match, in registration order.
+    private func candidateIndices(forLength length: Int) -> [Int] {
+        length < candidates.count ? candidates[length] : Array(routes.indices)
     }
 
     /// Every registered route as (method, pattern such as `/v1/notes/:id`, access), in
@@ -84,7 +102,8 @@ struct Router: HTTPResponder {
         let segments = Self.segments(of: request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         var allowed: [String] = []
-        for route in routes {
+        for index in candidateIndices(forLength: segments.count) {
+            let route = routes[index]
             guard let parameters = Self.match(route.pattern, segments) else { continue }
             guard route.method == method else {
                 allowed.append(route.method)
@@ -96,7 +115,7 @@ struct Router: HTTPResponder {
                 if route.readsNote, let id = parameters["id"].flatMap(NoteID.init) {
                     let read = try authenticator.authenticate(request, readingNote: id)
                     principal = read.principal
-                    context.noteReadAhead = NoteReadAhead(id: id, note: read.note)
+                    context.noteReadAhead = NoteReadAhead(id: id, note: read.note, answer: read.answer)
                 } else {
                     principal = try authenticator.authenticate(request)
                 }
@@ -124,7 +143,8 @@ struct Router: HTTPResponder {
         let segments = Self.segments(of: path)
         let method = rawMethod == "HEAD" ? "GET" : rawMethod
         var allowed: [String] = []
-        for route in routes {
+        for index in candidateIndices(forLength: segments.count) {
+            let route = routes[index]
             guard let parameters = Self.match(route.pattern, segments) else { continue }
             if route.method == method { return (route, parameters) }
             allowed.append(route.method)

@@ -20,9 +20,29 @@ import Synchronization
 /// time: SQLite hands a deleted account's id to the next account made, and that account must never
 /// find the old one's notes, even if the deletion (an admin command in another process) went
 /// unheard. Only live notes are kept (a tombstone's answer changes when it is purged, which
-/// signals nothing), each at most `maxEntryBytes`, all together at most `budgetBytes`, the least
+/// signals nothing), each at most `maxEntryBytes` (its record; its encoded answer besides), all
+/// together at most `budgetBytes` (records and encoded answers), the least
 /// recently read dropped first.
+///
+/// With each note it keeps the answer's JSON body and ETag (`Kept`), encoded once when the note
+/// is kept: a read answered from the cache sends those bytes as they are. They belong to the
+/// entry, so they share its key (never another account's) and go with it when it is forgotten.
 final class NoteCache: Sendable {
+    /// A kept note with its `GET /v1/notes/{id}` JSON body (`note.resource` as `WireJSONWriter`
+    /// writes it) and its strong ETag, made once per kept revision.
+    struct Kept: Sendable {
+        let note: NoteRecord
+        let json: [UInt8]
+        let etag: String
+
+        /// Encodes `note`'s answer.
+        init(_ note: NoteRecord) {
+            self.note = note
+            json = note.resource.wireJSON()
+            etag = Preconditions.etag(note.rev)
+        }
+    }
+
     /// Whose notes: see the type's documentation for why the creation time is part of it.
     struct Account: Hashable, Sendable {
         let userID: Int64
@@ -40,7 +60,7 @@ final class NoteCache: Sendable {
     }
 
     private struct State {
-        var entries: LeastRecentlyUsed<Key, NoteRecord>
+        var entries: LeastRecentlyUsed<Key, Kept>
         /// The keys held per user, so `forget(user:)` finds them.
         var keysByUser: [Int64: Set<Key>] = [:]
         /// Bumped by every forgetting; marks are its values.
@@ -75,6 +95,11 @@ final class NoteCache: Sendable {
 
     /// The kept note `id` of `account`, or `nil`.
     func note(_ id: NoteID, of account: Account) -> NoteRecord? {
+        kept(id, of: account)?.note
+    }
+
+    /// The kept note `id` of `account` with its encoded answer, or `nil`.
+    func kept(_ id: NoteID, of account: Account) -> Kept? {
         state.withLock { state in
             guard state.hearing else { return nil }
             return state.entries.value(for: Key(account: account, id: id))
@@ -89,19 +114,28 @@ final class NoteCache: Sendable {
     /// Keeps `note` of `account`, read from the database after `mark` was taken, unless that
     /// user's notes were forgotten since (the read may predate a change), the cache is not
     /// hearing changes, or the note is a tombstone or larger than `maxEntryBytes`.
-    func keep(_ note: NoteRecord, of account: Account, readAfter mark: Mark) {
-        guard !note.deleted else { return }
-        let cost = Self.cost(of: note)
-        guard cost <= maxEntryBytes else { return }
+    ///
+    /// - Returns: the note with its encoded answer whenever it qualifies by itself (live, small
+    ///   enough), kept or not: the caller's own answer uses it, so a first read encodes once.
+    @discardableResult
+    func keep(_ note: NoteRecord, of account: Account, readAfter mark: Mark) -> Kept? {
+        guard !note.deleted else { return nil }
+        let recordCost = Self.cost(of: note)
+        guard recordCost <= maxEntryBytes else { return nil }
+        // Encoded outside the lock. The body counts against the budget like the strings do,
+        // but not against the entry bound: the same notes qualify as before it was kept.
+        let kept = Kept(note)
+        let cost = recordCost + kept.json.count
         state.withLock { state in
             guard state.hearing, (state.forgotten[account.userID] ?? state.floor) <= mark.value else { return }
             let key = Key(account: account, id: note.id)
-            for dropped in state.entries.insert(note, for: key, cost: cost) {
+            for dropped in state.entries.insert(kept, for: key, cost: cost) {
                 state.keysByUser[dropped.account.userID]?.remove(dropped)
                 if state.keysByUser[dropped.account.userID]?.isEmpty == true { state.keysByUser[dropped.account.userID] = nil }
             }
             state.keysByUser[account.userID, default: []].insert(key)
         }
+        return kept
     }
 
     /// Forgets `userID`'s notes: one of them changed (committed here, or heard from another
