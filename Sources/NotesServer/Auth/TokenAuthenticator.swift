@@ -40,24 +40,25 @@ struct TokenAuthenticator: Sendable {
     /// (unless a change was heard while it read: see the caches' marks).
     /// - Throws: as `authenticate(_:)`.
     ///
-    /// `answer` is the note with its encoded JSON body when the note cache holds it or just
-    /// kept it (nil without the cache, for a tombstone, or a note too large to keep).
+    /// `answer` is the note's encoded JSON answer when it came from the note cache (encoded by
+    /// the read that found it kept without one, and kept with it from then on): nil without the
+    /// cache, and for a read that went to the database.
     func authenticate(_ request: HTTPRequest, readingNote noteID: NoteID) throws
-        -> (principal: Principal, note: NoteRecord?, answer: NoteCache.Kept?) {
+        -> (principal: Principal, note: NoteRecord?, answer: NoteCache.Answer?) {
         let digest = try Self.digest(in: request)
         let now = clock.now()
-        if let token = tokenChecks?.token(digest: digest), let kept = notes?.kept(noteID, of: token.account) {
-            return (try admit(token, digest: digest, now: now), kept.note, kept)
+        if let token = tokenChecks?.token(digest: digest), let notes, let kept = notes.kept(noteID, of: token.account) {
+            let principal = try admit(token, digest: digest, now: now)
+            return (principal, kept.note, kept.answer ?? notes.attachAnswer(to: kept.note, of: token.account))
         }
         let tokenMark = tokenChecks?.mark(), noteMark = notes?.mark()
         let found = try tokens.find(digest: digest, withNote: noteID)
         if let found, let tokenMark { tokenChecks?.keep(found.token, readAfter: tokenMark) }
         let principal = try admit(found?.token, digest: digest, now: now)
-        var answer: NoteCache.Kept?
         if let token = found?.token, let note = found?.note, let noteMark {
-            answer = notes?.keep(note, of: token.account, readAfter: noteMark)
+            notes?.keep(note, of: token.account, readAfter: noteMark)
         }
-        return (principal, found?.note, answer)
+        return (principal, found?.note, nil)
     }
 
     /// The digest of `request`'s bearer secret, once the secret is one a route may accept.

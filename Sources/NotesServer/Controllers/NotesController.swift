@@ -31,7 +31,7 @@ struct NotesController: Sendable {
     private func get(_ context: RequestContext) throws -> HTTPResponse {
         let note = try liveNote(context)
         // The note cache's copy carries its answer encoded once for this revision.
-        let kept = context.noteReadAhead?.answer.flatMap { $0.note.id == note.id && $0.note.rev == note.rev ? $0 : nil }
+        let kept = context.noteReadAhead?.answer.flatMap { $0.id == note.id && $0.rev == note.rev ? $0 : nil }
         let etag = kept?.etag ?? Preconditions.etag(note.rev)
         if Preconditions.ifNoneMatch(context.request.headers["If-None-Match"], matches: etag) {
             return HTTPResponse(status: 304, headers: ["ETag": etag])

@@ -83,7 +83,7 @@ struct RequestContext: Sendable {
 struct NoteReadAhead: Sendable {
     let id: NoteID
     let note: NoteRecord?
-    /// `note` with its JSON answer encoded once per kept revision (see `NoteCache.Kept`), when
-    /// the note cache has it.
-    var answer: NoteCache.Kept? = nil
+    /// `note`'s JSON answer, encoded once per kept revision (see `NoteCache.Answer`), when the
+    /// note came from the note cache.
+    var answer: NoteCache.Answer? = nil
 }

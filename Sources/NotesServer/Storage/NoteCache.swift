@@ -20,27 +20,37 @@ import Synchronization
 /// time: SQLite hands a deleted account's id to the next account made, and that account must never
 /// find the old one's notes, even if the deletion (an admin command in another process) went
 /// unheard. Only live notes are kept (a tombstone's answer changes when it is purged, which
-/// signals nothing), each at most `maxEntryBytes` (its record; its encoded answer besides), all
-/// together at most `budgetBytes` (records and encoded answers), the least
-/// recently read dropped first.
+/// signals nothing), each at most `maxEntryBytes` (its record; an encoded answer besides), all
+/// together at most `budgetBytes` (records and encoded answers), the least recently read
+/// dropped first.
 ///
-/// With each note it keeps the answer's JSON body and ETag (`Kept`), encoded once when the note
-/// is kept: a read answered from the cache sends those bytes as they are. They belong to the
-/// entry, so they share its key (never another account's) and go with it when it is forgotten.
+/// A note read again gets its answer's JSON body and ETag (`Answer`) encoded once and kept with
+/// it (`attachAnswer`), so later reads send those bytes as they are. A note read once costs no
+/// more than its record, and a first read encodes its answer once, as without the cache. The
+/// answer belongs to the entry: it shares its key (never another account's) and goes with it
+/// when it is forgotten.
 final class NoteCache: Sendable {
-    /// A kept note with its `GET /v1/notes/{id}` JSON body (`note.resource` as `WireJSONWriter`
-    /// writes it) and its strong ETag, made once per kept revision.
-    struct Kept: Sendable {
-        let note: NoteRecord
+    /// The answer to `GET /v1/notes/{id}` for one note revision: its JSON body (`note.resource`
+    /// as `WireJSONWriter` writes it) and its strong ETag.
+    struct Answer: Sendable {
+        let id: NoteID
+        let rev: Int64
         let json: [UInt8]
         let etag: String
 
         /// Encodes `note`'s answer.
         init(_ note: NoteRecord) {
-            self.note = note
+            id = note.id
+            rev = note.rev
             json = note.resource.wireJSON()
             etag = Preconditions.etag(note.rev)
         }
+    }
+
+    /// A kept note, with its encoded answer once a read attached one.
+    struct Kept: Sendable {
+        let note: NoteRecord
+        var answer: Answer?
     }
 
     /// Whose notes: see the type's documentation for why the creation time is part of it.
@@ -114,28 +124,37 @@ final class NoteCache: Sendable {
     /// Keeps `note` of `account`, read from the database after `mark` was taken, unless that
     /// user's notes were forgotten since (the read may predate a change), the cache is not
     /// hearing changes, or the note is a tombstone or larger than `maxEntryBytes`.
-    ///
-    /// - Returns: the note with its encoded answer whenever it qualifies by itself (live, small
-    ///   enough), kept or not: the caller's own answer uses it, so a first read encodes once.
-    @discardableResult
-    func keep(_ note: NoteRecord, of account: Account, readAfter mark: Mark) -> Kept? {
-        guard !note.deleted else { return nil }
-        let recordCost = Self.cost(of: note)
-        guard recordCost <= maxEntryBytes else { return nil }
-        // Encoded outside the lock. The body counts against the budget like the strings do,
-        // but not against the entry bound: the same notes qualify as before it was kept.
-        let kept = Kept(note)
-        let cost = recordCost + kept.json.count
+    func keep(_ note: NoteRecord, of account: Account, readAfter mark: Mark) {
+        guard !note.deleted else { return }
+        let cost = Self.cost(of: note)
+        guard cost <= maxEntryBytes else { return }
         state.withLock { state in
             guard state.hearing, (state.forgotten[account.userID] ?? state.floor) <= mark.value else { return }
-            let key = Key(account: account, id: note.id)
-            for dropped in state.entries.insert(kept, for: key, cost: cost) {
-                state.keysByUser[dropped.account.userID]?.remove(dropped)
-                if state.keysByUser[dropped.account.userID]?.isEmpty == true { state.keysByUser[dropped.account.userID] = nil }
-            }
-            state.keysByUser[account.userID, default: []].insert(key)
+            store(Kept(note: note, answer: nil), for: Key(account: account, id: note.id), cost: cost, in: &state)
         }
-        return kept
+    }
+
+    /// Encodes the answer of `note`, just found kept for `account`, and keeps it with the note
+    /// if the same revision is still kept without one (a change forgotten meanwhile, or a newer
+    /// revision kept since, leaves the entry as it is).
+    /// - Returns: the answer, for this read, whether kept or not.
+    func attachAnswer(to note: NoteRecord, of account: Account) -> Answer {
+        let answer = Answer(note)
+        let key = Key(account: account, id: note.id)
+        let cost = Self.cost(of: note) + answer.json.count
+        state.withLock { state in
+            guard state.hearing, let kept = state.entries.value(for: key), kept.answer == nil, kept.note.rev == note.rev else { return }
+            store(Kept(note: kept.note, answer: answer), for: key, cost: cost, in: &state)
+        }
+        return answer
+    }
+
+    private func store(_ kept: Kept, for key: Key, cost: Int, in state: inout State) {
+        for dropped in state.entries.insert(kept, for: key, cost: cost) {
+            state.keysByUser[dropped.account.userID]?.remove(dropped)
+            if state.keysByUser[dropped.account.userID]?.isEmpty == true { state.keysByUser[dropped.account.userID] = nil }
+        }
+        state.keysByUser[key.account.userID, default: []].insert(key)
     }
 
     /// Forgets `userID`'s notes: one of them changed (committed here, or heard from another
