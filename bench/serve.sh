@@ -53,7 +53,11 @@ sleep 0.2
 
 run_wrk() { wrk -t2 -c"$connections" -d"$duration" --latency "$@"; }
 run_wrk "http://127.0.0.1:$nginx_port/note.json" > "$work/nginx.wrk"
+# Server CPU (user + system) over its wrk run, per request: steadier than the rates on a busy box.
+server_cpu_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+cpu_before=$(server_cpu_ticks)
 run_wrk -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/notes/$id" > "$work/notes.wrk"
+cpu_after=$(server_cpu_ticks)
 # A run that got refusals (429, 5xx) measured the wrong thing: say so and fail.
 for run in nginx notes; do
     if grep -q 'Non-2xx' "$work/$run.wrk"; then
@@ -64,6 +68,8 @@ done
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '/ 99%/ {print $2}' "$1"; }
 echo "serve: nginx $(rps "$work/nginx.wrk") req/s (p99 $(p99 "$work/nginx.wrk")); notes-server $(rps "$work/notes.wrk") req/s (p99 $(p99 "$work/notes.wrk"))"
+requests=$(awk '/requests in/ {print $1}' "$work/notes.wrk")
+echo "serve: notes-server CPU $(python3 -c "print(round(($cpu_after - $cpu_before) / $(getconf CLK_TCK) * 1e6 / $requests, 1))") µs a request (user + system, $requests requests)"
 echo "serve: notes/nginx requests/s ratio $(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (target ≥ 0.8, p99 ≤ 2 ms), $connections connections"
 table_row "GET note, $connections conns$(bench_backend_label)" "nginx static" "$(rps "$work/nginx.wrk") req/s, p99 $(p99 "$work/nginx.wrk")" \
     "$(rps "$work/notes.wrk") req/s, p99 $(p99 "$work/notes.wrk")" "$(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (req/s)" "≥ 0.8, p99 ≤ 2 ms"

@@ -39,11 +39,17 @@ struct TokenAuthenticator: Sendable {
     /// the database. Otherwise one statement reads both, and what it read is kept for next time
     /// (unless a change was heard while it read: see the caches' marks).
     /// - Throws: as `authenticate(_:)`.
-    func authenticate(_ request: HTTPRequest, readingNote noteID: NoteID) throws -> (principal: Principal, note: NoteRecord?) {
+    ///
+    /// `answer` is the note's encoded JSON answer when it came from the note cache (encoded by
+    /// the read that found it kept without one, and kept with it from then on): nil without the
+    /// cache, and for a read that went to the database.
+    func authenticate(_ request: HTTPRequest, readingNote noteID: NoteID) throws
+        -> (principal: Principal, note: NoteRecord?, answer: NoteCache.Answer?) {
         let digest = try Self.digest(in: request)
         let now = clock.now()
-        if let token = tokenChecks?.token(digest: digest), let note = notes?.note(noteID, of: token.account) {
-            return (try admit(token, digest: digest, now: now), note)
+        if let token = tokenChecks?.token(digest: digest), let notes, let kept = notes.kept(noteID, of: token.account) {
+            let principal = try admit(token, digest: digest, now: now)
+            return (principal, kept.note, kept.answer ?? notes.attachAnswer(to: kept.note, of: token.account))
         }
         let tokenMark = tokenChecks?.mark(), noteMark = notes?.mark()
         let found = try tokens.find(digest: digest, withNote: noteID)
@@ -52,7 +58,7 @@ struct TokenAuthenticator: Sendable {
         if let token = found?.token, let note = found?.note, let noteMark {
             notes?.keep(note, of: token.account, readAfter: noteMark)
         }
-        return (principal, found?.note)
+        return (principal, found?.note, nil)
     }
 
     /// The digest of `request`'s bearer secret, once the secret is one a route may accept.

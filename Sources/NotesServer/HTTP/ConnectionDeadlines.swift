@@ -40,11 +40,8 @@ final class ConnectionDeadlines: Sendable {
 
     /// Sets (or clears, with nil) the instant by which the connection's current request must be in.
     func setDeadline(_ connection: OpaquePointer, _ deadline: ContinuousClock.Instant?) {
-        entries.withLock { entries in
-            let key = Self.key(connection)
-            guard entries[key] != nil else { return }
-            entries[key]?.deadline = deadline
-        }
+        // One lookup: a connection already forgotten is left forgotten.
+        entries.withLock { $0[Self.key(connection)]?.deadline = deadline }
     }
 
     /// Shuts down every connection past its deadline; returns how many were cut this time.

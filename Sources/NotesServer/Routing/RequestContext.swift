@@ -83,4 +83,7 @@ struct RequestContext: Sendable {
 struct NoteReadAhead: Sendable {
     let id: NoteID
     let note: NoteRecord?
+    /// `note`'s JSON answer, encoded once per kept revision (see `NoteCache.Answer`), when the
+    /// note came from the note cache.
+    var answer: NoteCache.Answer? = nil
 }

@@ -36,6 +36,34 @@ struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
+    /// For each path length in segments (up to `indexedLengths`), the routes a path that long
+    /// can match, by its second segment: a request tries those alone instead of every route.
+    /// Longer paths try every route.
+    private var candidates = [Candidates](repeating: Candidates(), count: Router.indexedLengths + 1)
+    private static let indexedLengths = 16
+
+    /// The indices of the routes one path length can match, in registration order.
+    private struct Candidates {
+        /// Per literal second segment (`notes` of `/v1/notes/:id`), the routes with that literal
+        /// there and those with a parameter there.
+        var bySecond: [Substring: [Int]] = [:]
+        /// The routes with a parameter as second segment, or none: all a path whose second
+        /// segment is no route's literal (or that has none) can match.
+        var others: [Int] = []
+
+        mutating func add(_ index: Int, second: Substring?) {
+            if let second {
+                bySecond[second, default: others].append(index)
+            } else {
+                others.append(index)
+                for key in bySecond.keys { bySecond[key]?.append(index) }
+            }
+        }
+
+        func indices(second: Substring?) -> [Int] {
+            second.flatMap { bySecond[$0] } ?? others
+        }
+    }
     let authenticator: TokenAuthenticator
     private let rateLimiter: RequestRateLimiter?
     let log: @Sendable (String) -> Void
@@ -55,14 +83,31 @@ struct Router: HTTPResponder {
     /// Registers `handler` for `method` on `pattern`. `readsNote`: the handler reads the caller's
     /// note named by the `:id` parameter, which the router then reads with the token.
     mutating func add(_ method: String, _ pattern: String, access: Access, readsNote: Bool = false, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, readsNote: readsNote))
+        append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, readsNote: readsNote))
     }
 
     /// Registers a route whose body is never held in memory: `sink` (run once the head is in and
     /// the caller authenticated) says where it goes; `handler` finds it as `request.bodySink`.
     mutating func addStreaming(_ method: String, _ pattern: String, access: Access, sink: @escaping BodySinkMaker,
                                handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, bodySink: sink))
+        append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler, bodySink: sink))
+    }
+
+    private mutating func append(_ route: Route) {
+        let takesRest = route.pattern.last?.utf8.first == UInt8(ascii: "*")
+        let second = route.pattern.count > 1 && !Self.isParameter(route.pattern[1]) ? route.pattern[1] : nil
+        for length in candidates.indices where takesRest ? length >= route.pattern.count : length == route.pattern.count {
+            // A path shorter than two segments has no second one to look up: all of its length.
+            candidates[length].add(routes.count, second: length > 1 ? second : nil)
+        }
+        routes.append(route)
+    }
+
+    /// The indices of the routes `segments` can match, in registration order (a superset:
+    /// each is still matched in full).
+    private func candidateIndices(for segments: [Substring]) -> [Int] {
+        guard segments.count < candidates.count else { return Array(routes.indices) }
+        return candidates[segments.count].indices(second: segments.count > 1 ? segments[1] : nil)
     }
 
     /// Every registered route as (method, pattern such as `/v1/notes/:id`, access), in
@@ -84,7 +129,8 @@ struct Router: HTTPResponder {
         let segments = Self.segments(of: request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         var allowed: [String] = []
-        for route in routes {
+        for index in candidateIndices(for: segments) {
+            let route = routes[index]
             guard let parameters = Self.match(route.pattern, segments) else { continue }
             guard route.method == method else {
                 allowed.append(route.method)
@@ -96,7 +142,7 @@ struct Router: HTTPResponder {
                 if route.readsNote, let id = parameters["id"].flatMap(NoteID.init) {
                     let read = try authenticator.authenticate(request, readingNote: id)
                     principal = read.principal
-                    context.noteReadAhead = NoteReadAhead(id: id, note: read.note)
+                    context.noteReadAhead = NoteReadAhead(id: id, note: read.note, answer: read.answer)
                 } else {
                     principal = try authenticator.authenticate(request)
                 }
@@ -124,7 +170,8 @@ struct Router: HTTPResponder {
         let segments = Self.segments(of: path)
         let method = rawMethod == "HEAD" ? "GET" : rawMethod
         var allowed: [String] = []
-        for route in routes {
+        for index in candidateIndices(for: segments) {
+            let route = routes[index]
             guard let parameters = Self.match(route.pattern, segments) else { continue }
             if route.method == method { return (route, parameters) }
             allowed.append(route.method)

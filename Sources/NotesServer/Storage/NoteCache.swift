@@ -20,9 +20,39 @@ import Synchronization
 /// time: SQLite hands a deleted account's id to the next account made, and that account must never
 /// find the old one's notes, even if the deletion (an admin command in another process) went
 /// unheard. Only live notes are kept (a tombstone's answer changes when it is purged, which
-/// signals nothing), each at most `maxEntryBytes`, all together at most `budgetBytes`, the least
-/// recently read dropped first.
+/// signals nothing), each at most `maxEntryBytes` (its record; an encoded answer besides), all
+/// together at most `budgetBytes` (records and encoded answers), the least recently read
+/// dropped first.
+///
+/// A note read again gets its answer's JSON body and ETag (`Answer`) encoded once and kept with
+/// it (`attachAnswer`), so later reads send those bytes as they are. A note read once costs no
+/// more than its record, and a first read encodes its answer once, as without the cache. The
+/// answer belongs to the entry: it shares its key (never another account's) and goes with it
+/// when it is forgotten.
 final class NoteCache: Sendable {
+    /// The answer to `GET /v1/notes/{id}` for one note revision: its JSON body (`note.resource`
+    /// as `WireJSONWriter` writes it) and its strong ETag.
+    struct Answer: Sendable {
+        let id: NoteID
+        let rev: Int64
+        let json: [UInt8]
+        let etag: String
+
+        /// Encodes `note`'s answer.
+        init(_ note: NoteRecord) {
+            id = note.id
+            rev = note.rev
+            json = note.resource.wireJSON()
+            etag = Preconditions.etag(note.rev)
+        }
+    }
+
+    /// A kept note, with its encoded answer once a read attached one.
+    struct Kept: Sendable {
+        let note: NoteRecord
+        var answer: Answer?
+    }
+
     /// Whose notes: see the type's documentation for why the creation time is part of it.
     struct Account: Hashable, Sendable {
         let userID: Int64
@@ -40,7 +70,7 @@ final class NoteCache: Sendable {
     }
 
     private struct State {
-        var entries: LeastRecentlyUsed<Key, NoteRecord>
+        var entries: LeastRecentlyUsed<Key, Kept>
         /// The keys held per user, so `forget(user:)` finds them.
         var keysByUser: [Int64: Set<Key>] = [:]
         /// Bumped by every forgetting; marks are its values.
@@ -75,6 +105,11 @@ final class NoteCache: Sendable {
 
     /// The kept note `id` of `account`, or `nil`.
     func note(_ id: NoteID, of account: Account) -> NoteRecord? {
+        kept(id, of: account)?.note
+    }
+
+    /// The kept note `id` of `account` with its encoded answer, or `nil`.
+    func kept(_ id: NoteID, of account: Account) -> Kept? {
         state.withLock { state in
             guard state.hearing else { return nil }
             return state.entries.value(for: Key(account: account, id: id))
@@ -95,13 +130,31 @@ final class NoteCache: Sendable {
         guard cost <= maxEntryBytes else { return }
         state.withLock { state in
             guard state.hearing, (state.forgotten[account.userID] ?? state.floor) <= mark.value else { return }
-            let key = Key(account: account, id: note.id)
-            for dropped in state.entries.insert(note, for: key, cost: cost) {
-                state.keysByUser[dropped.account.userID]?.remove(dropped)
-                if state.keysByUser[dropped.account.userID]?.isEmpty == true { state.keysByUser[dropped.account.userID] = nil }
-            }
-            state.keysByUser[account.userID, default: []].insert(key)
+            store(Kept(note: note, answer: nil), for: Key(account: account, id: note.id), cost: cost, in: &state)
         }
+    }
+
+    /// Encodes the answer of `note`, just found kept for `account`, and keeps it with the note
+    /// if the same revision is still kept without one (a change forgotten meanwhile, or a newer
+    /// revision kept since, leaves the entry as it is).
+    /// - Returns: the answer, for this read, whether kept or not.
+    func attachAnswer(to note: NoteRecord, of account: Account) -> Answer {
+        let answer = Answer(note)
+        let key = Key(account: account, id: note.id)
+        let cost = Self.cost(of: note) + answer.json.count
+        state.withLock { state in
+            guard state.hearing, let kept = state.entries.value(for: key), kept.answer == nil, kept.note.rev == note.rev else { return }
+            store(Kept(note: kept.note, answer: answer), for: key, cost: cost, in: &state)
+        }
+        return answer
+    }
+
+    private func store(_ kept: Kept, for key: Key, cost: Int, in state: inout State) {
+        for dropped in state.entries.insert(kept, for: key, cost: cost) {
+            state.keysByUser[dropped.account.userID]?.remove(dropped)
+            if state.keysByUser[dropped.account.userID]?.isEmpty == true { state.keysByUser[dropped.account.userID] = nil }
+        }
+        state.keysByUser[key.account.userID, default: []].insert(key)
     }
 
     /// Forgets `userID`'s notes: one of them changed (committed here, or heard from another

@@ -74,6 +74,34 @@ struct NoteCacheLiveTests {
         }
     }
 
+    @Test("the JSON answer kept with a note is replaced by every write: the next GETs send the new revision, never to another account")
+    func keptAnswerFollowsEveryWrite() async throws {
+        try await withAPIServer { server, alice in
+            var note = try await alice.create("a.md", "one")
+            var last = Data()
+            for content in ["two", "three"] {
+                // The first read keeps the note with its encoded answer; the second is sent from it.
+                let first = try await alice.send("GET", "/v1/notes/\(note.id)")
+                let kept = try await alice.send("GET", "/v1/notes/\(note.id)")
+                #expect(first.status == 200 && kept.body == first.body)
+                let put = try await alice.put(note.id, path: "a.md", content: content, headers: ["If-Match": "\"\(note.rev)\""])
+                #expect(put.status == 200, "\(put.text)")
+                let written = try put.decode(NoteResource.self)
+                let next = try await alice.send("GET", "/v1/notes/\(note.id)")
+                let again = try await alice.send("GET", "/v1/notes/\(note.id)")
+                #expect(next.body != kept.body && again.body == next.body, "\(next.text)")
+                note = try again.decode(NoteResource.self)
+                #expect(note.content == content && note.rev == written.rev && note.hash == written.hash && note.updatedAt == written.updatedAt)
+                #expect(again.header("ETag") == "\"\(written.rev)\"")
+                last = again.body
+            }
+            try await server.addUser("bob", password: TestAccount.password)
+            let bob = try await TestAPIClient(baseURL: server.baseURL).signedIn("bob", password: TestAccount.password)
+            let asked = try await bob.send("GET", "/v1/notes/\(note.id)")
+            #expect(asked.status == 404 && asked.body != last && !asked.text.contains("three"))
+        }
+    }
+
     @Test("a personal token revoked, or a session signed out, through the server is refused by its next GET")
     func revocationThroughTheServerIsImmediate() async throws {
         try await withAPIServer { server, api in

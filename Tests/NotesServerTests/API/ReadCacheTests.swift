@@ -49,6 +49,32 @@ struct ReadCacheTests {
         #expect(cache.note(tombstone.id, of: Self.alice) == nil)
     }
 
+    @Test("an encoded answer is kept only with the revision it was encoded from, counts against the budget, and goes when its note is forgotten")
+    func noteCacheAnswers() {
+        let cache = NoteCache()
+        let note = Self.note("first")
+        cache.keep(note, of: Self.alice, readAfter: cache.mark())
+        #expect(cache.kept(note.id, of: Self.alice)?.answer == nil, "a note read once costs its record alone")
+        let before = cache.usage.bytes
+        let answer = cache.attachAnswer(to: note, of: Self.alice)
+        #expect(answer.json == note.resource.wireJSON() && answer.etag == "\"1\"")
+        #expect(cache.kept(note.id, of: Self.alice)?.answer?.json == answer.json)
+        #expect(cache.usage.bytes == before + answer.json.count)
+        #expect(cache.kept(note.id, of: NoteCache.Account(userID: 2, createdAt: 100)) == nil)
+
+        cache.forget(user: Self.alice.userID)
+        _ = cache.attachAnswer(to: note, of: Self.alice)
+        #expect(cache.kept(note.id, of: Self.alice) == nil && cache.usage.bytes == 0, "a forgotten note is not brought back by its answer")
+
+        let newer = NoteRecord(id: note.id, path: "a.md", content: "second", hash: SHA256.hex(of: "second"), size: 6, rev: 2,
+                               createdAt: 0, updatedAt: 0, deleted: false)
+        cache.keep(newer, of: Self.alice, readAfter: cache.mark())
+        _ = cache.attachAnswer(to: note, of: Self.alice)
+        #expect(cache.kept(note.id, of: Self.alice)?.answer == nil, "an older revision's answer is not kept with a newer one")
+        #expect(cache.attachAnswer(to: newer, of: Self.alice).json == newer.resource.wireJSON())
+        #expect(cache.kept(note.id, of: Self.alice)?.answer?.rev == 2)
+    }
+
     @Test("a kept note is found only by its account: another user id, or the same id of an account made later, finds nothing")
     func noteCacheKeysByAccount() {
         let cache = NoteCache()
