@@ -23,8 +23,8 @@ final class Application: Sendable {
     /// Analyzes the note tables while they are young, on a PostgreSQL database.
     let statistics: YoungTableStatistics?
     /// Indexes written notes for search after their writes.
-    let searchIndexer: PostgresSearchIndexer?
-    let sqliteSearchIndexer: SQLiteSearchIndexer?
+    /// Makes the search index from the queue of written notes (`SearchIndexRounds`).
+    let searchIndexer: (any SearchIndexer)?
     let log: @Sendable (String) -> Void
 
     /// Token rows and notes kept for `GET /v1/notes/{id}`; nil with `--no-cache`.
@@ -75,12 +75,10 @@ final class Application: Sendable {
             rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
             statistics = YoungTableStatistics(pool: pool, log: log)
             searchIndexer = PostgresSearchIndexer(pool: pool, log: log)
-            sqliteSearchIndexer = nil
         } else {
             rateLedger = nil
             statistics = nil
-            searchIndexer = nil
-            sqliteSearchIndexer = database.sqliteQueue.map { SQLiteSearchIndexer(queue: $0, log: log) }
+            searchIndexer = database.sqliteQueue.map { SQLiteSearchIndexer(queue: $0, log: log) }
         }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
@@ -108,7 +106,6 @@ extension Application {
         rateLedger?.stop()
         statistics?.stop()
         searchIndexer?.stop()
-        sqliteSearchIndexer?.stop()
         changeNotifier.close()
         try database.close()
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Makes the search documents of the notes queued in `search_queue` (PostgreSQL, version 15),
 /// off the path of the writes that queued them.
@@ -9,23 +8,16 @@ import Synchronization
 /// batches, after the writes: a write does not pay for it, and an upload's requests are answered
 /// before most of it runs.
 ///
-/// When it runs, once a `period` on a thread of its own:
-/// - once no note was queued for `quiet` (the writes paused), it indexes the whole queue;
-/// - while writes go on, it indexes only what has waited `maxLag` or longer.
-/// So a note is indexed at most about `quiet + period` after the last write of a burst, and at
-/// most about `maxLag + period` after its own write under constant writes, each plus the time
-/// to index the notes queued before it (about 0.6 ms of PostgreSQL's CPU per note).
+/// When it runs is `SearchIndexRounds`' schedule (at most about 2 s after a burst of writes, about
+/// 31 s under constant writes), plus the time to index the notes queued before (about 0.6 ms of
+/// PostgreSQL's CPU per note).
 /// A search indexes its user's queued notes first (`indexQueued(_:userID:)`), so a user's
 /// searches during or after a burst of writes do not read the same notes' text again and again.
 ///
 /// Several servers may index one database at once: each takes the rows it indexes with
 /// `FOR UPDATE SKIP LOCKED`, so none waits for another and no note is indexed twice at once.
 final class PostgresSearchIndexer: Sendable {
-    private let pool: PostgresPool
-    private let quiet: Duration
-    private let maxLag: Duration
-    private let rounds: PeriodicWork
-    private let stopped = Atomic<Bool>(false)
+    private let rounds: SearchIndexRounds
 
     /// Notes per transaction: large enough that a round pays few commits, small enough that
     /// a batch holds its rows' locks for a fraction of a second.
@@ -36,48 +28,34 @@ final class PostgresSearchIndexer: Sendable {
     /// Starts indexing (`start: false`: only `indexDue()` by hand, for tests).
     init(pool: PostgresPool, period: Duration = .seconds(1), quiet: Duration = .seconds(1), maxLag: Duration = .seconds(30),
          start: Bool = true, log: @escaping @Sendable (String) -> Void) {
-        self.pool = pool
-        self.quiet = quiet
-        self.maxLag = maxLag
-        rounds = PeriodicWork(name: "notes-search-index", period: period, log: log) { error in
+        let queue = SearchIndexRounds.Queue(
+            batchSize: Self.batchSize,
+            // The newest queue time and the database's clock: the times compared are the database's.
+            clock: {
+                try pool.withConnection { db in
+                    try db.first("""
+                        SELECT max(queued_at), (extract(epoch FROM now()) * 1000)::bigint FROM search_queue
+                        """) { row in (newest: row.isNull(0) ? nil : Optional(row.int64(0)), now: row.int64(1)) }
+                } ?? (nil, 0)
+            },
+            indexBatch: { dueBefore in
+                try pool.withConnection { db in
+                    try db.transaction(isolation: .readCommitted) {
+                        try Self.indexQueued(db, where: "queued_at <= ?", dueBefore, limit: Self.batchSize)
+                    }
+                }
+            })
+        rounds = SearchIndexRounds(queue: queue, period: period, quiet: quiet, maxLag: maxLag, start: start, log: log) { error in
             "indexing queued notes for search failed (searches still find them, reading their text): \(error)"
         }
-        guard start else { return }
-        rounds.start { [self] in try indexDue() }
     }
 
     /// Ends the indexing after the batch in progress.
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
-        rounds.stop()
-    }
+    func stop() { rounds.stop() }
 
-    /// One round: indexes the queued notes that are due, a batch per transaction, until none is
-    /// left or the indexer is stopped. Which notes are due is decided again before each batch:
-    /// all of them while no note was queued for `quiet`, else those queued `maxLag` ago or more,
-    /// so a round that began in a pause gives way as soon as the writes come back.
-    /// - Returns: how many notes it took from the queue.
+    /// One round (`SearchIndexRounds.indexDue()`): how many notes it took from the queue.
     @discardableResult
-    func indexDue() throws -> Int {
-        try pool.withConnection { db in
-            var taken = 0
-            while !stopped.load(ordering: .relaxed) {
-                // The newest queue time and the database's clock: the times compared are the database's.
-                let clock = try db.first("""
-                    SELECT max(queued_at), (extract(epoch FROM now()) * 1000)::bigint FROM search_queue
-                    """) { row in (newest: row.isNull(0) ? nil : Optional(row.int64(0)), now: row.int64(1)) }
-                guard let clock, let newest = clock.newest else { break }
-                let writesPaused = clock.now - newest >= Self.milliseconds(quiet)
-                let dueBefore = writesPaused ? Int64.max : clock.now - Self.milliseconds(maxLag)
-                let batch = try db.transaction(isolation: .readCommitted) {
-                    try Self.indexQueued(db, where: "queued_at <= ?", dueBefore, limit: Self.batchSize)
-                }
-                taken += batch
-                if batch < Self.batchSize { break }
-            }
-            return taken
-        }
-    }
+    func indexDue() throws -> Int { try rounds.indexDue() }
 
     /// Indexes all of `userID`'s queued notes that no other indexer holds, a batch per
     /// transaction (`NoteStore.search` runs this before it reads, so that what it then reads
@@ -128,9 +106,5 @@ final class PostgresSearchIndexer: Sendable {
             ON CONFLICT (nid) DO UPDATE SET search = EXCLUDED.search
             """, nids)
         return taken.count
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import NotesCore
-import Synchronization
 
 /// Turns SQLite's queue of changed notes (`search_queue`, version 16) into `notes_fts` rows.
 ///
@@ -72,64 +71,36 @@ enum SQLiteSearchIndex {
 }
 
 /// Indexes SQLite's queued notes for search off the path of the writes that queued them, as
-/// `PostgresSearchIndexer` does on PostgreSQL (the same timing, the same bounds).
-///
-/// Once a `period`, on a thread of its own:
-/// - once no note was queued for `quiet` (the writes paused), it indexes the whole queue;
-/// - while writes go on, it indexes only what has waited `maxLag` or longer;
-/// a batch (`SQLiteSearchIndex.batchSize`) per write transaction, so a write waits for at
-/// most one batch. So the index trails a burst of writes by about `quiet + period` (2 s), and
-/// a note under constant writes by about `maxLag + period` (31 s), each plus the time to index
-/// the notes queued before it (about 70 µs a note of 2 KB). Searches do not wait for it: they
-/// index their user's queued notes first.
+/// `PostgresSearchIndexer` does on PostgreSQL: the same schedule (`SearchIndexRounds`), a batch
+/// (`SQLiteSearchIndex.batchSize`) per write transaction, so a write waits for at most one batch
+/// (about 70 µs a note of 2 KB). Searches do not wait for it: they index their user's queued
+/// notes first.
 final class SQLiteSearchIndexer: Sendable {
-    private let queue: DatabaseQueue
-    private let quiet: Duration
-    private let maxLag: Duration
-    private let rounds: PeriodicWork
-    private let stopped = Atomic<Bool>(false)
+    private let rounds: SearchIndexRounds
 
     /// Starts indexing (`start: false`: only `indexDue()` by hand, for tests).
     init(queue: DatabaseQueue, period: Duration = .seconds(1), quiet: Duration = .seconds(1), maxLag: Duration = .seconds(30),
          start: Bool = true, log: @escaping @Sendable (String) -> Void) {
-        self.queue = queue
-        self.quiet = quiet
-        self.maxLag = maxLag
-        rounds = PeriodicWork(name: "notes-search-index", period: period, log: log) { error in
+        let indexed = SearchIndexRounds.Queue(
+            batchSize: SQLiteSearchIndex.batchSize,
+            clock: {
+                let newest = try queue.read { db in try db.scalarInt("SELECT max(queued_at) FROM search_queue") }
+                return (newest, Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+            },
+            indexBatch: { dueBefore in
+                try queue.write { db in
+                    try SQLiteSearchIndex.indexQueued(db, where: "queued_at <= ?", [dueBefore], limit: SQLiteSearchIndex.batchSize)
+                }
+            })
+        rounds = SearchIndexRounds(queue: indexed, period: period, quiet: quiet, maxLag: maxLag, start: start, log: log) { error in
             "indexing queued notes for search failed (searches index their user's notes themselves): \(error)"
         }
-        guard start else { return }
-        rounds.start { [self] in try indexDue() }
     }
 
     /// Ends the indexing after the batch in progress.
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
-        rounds.stop()
-    }
+    func stop() { rounds.stop() }
 
-    /// One round: indexes the queued notes that are due, a batch per transaction, until none is
-    /// left or the indexer is stopped; which are due is decided again before each batch, so a
-    /// round that began in a pause gives way as soon as the writes come back.
-    /// - Returns: how many notes it took from the queue.
+    /// One round (`SearchIndexRounds.indexDue()`): how many notes it took from the queue.
     @discardableResult
-    func indexDue() throws -> Int {
-        var taken = 0
-        while !stopped.load(ordering: .relaxed) {
-            let newest = try queue.read { db in try db.scalarInt("SELECT max(queued_at) FROM search_queue") }
-            guard let newest else { break }
-            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-            let dueBefore = now - newest >= Self.milliseconds(quiet) ? Int64.max : now - Self.milliseconds(maxLag)
-            let batch = try queue.write { db in
-                try SQLiteSearchIndex.indexQueued(db, where: "queued_at <= ?", [dueBefore], limit: SQLiteSearchIndex.batchSize)
-            }
-            taken += batch
-            if batch < SQLiteSearchIndex.batchSize { break }
-        }
-        return taken
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-    }
+    func indexDue() throws -> Int { try rounds.indexDue() }
 }
