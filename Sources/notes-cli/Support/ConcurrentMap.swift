@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 extension Array where Element: Sendable {
@@ -14,7 +13,7 @@ extension Array where Element: Sendable {
         guard parallelism > 1, chunks > 1 else { return map(transform) }
         let parts = Mutex<[[T]]>(Array<[T]>(repeating: [], count: chunks))
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: Swift.min(parallelism, chunks)) { _ in
+        onOwnThreads(Swift.min(parallelism, chunks)) { _ in
             while true {
                 let chunk = next.add(1, ordering: .relaxed).oldValue
                 guard chunk < chunks else { return }

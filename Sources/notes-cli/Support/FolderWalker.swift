@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Synchronization
 
 /// A fast, never-following walk of a notes folder: every note file with its size, modification
@@ -84,7 +83,7 @@ struct FolderWalker: Sendable {
     private func walkTrees(_ names: [String], in parentFD: Int32, parallelism: Int) throws(FolderWalkError) -> [Listing] {
         let results = Mutex<[Int: Result<Listing, FolderWalkError>]>([:])
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(parallelism, names.count)) { _ in
+        onOwnThreads(min(parallelism, names.count)) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < names.count else { return }

@@ -57,9 +57,11 @@ struct LocalScan {
 
     /// Starts walking `folder` on its own thread, so the walk overlaps whatever comes next
     /// (reading the index: each is about a tenth of a no-op sync of 10,000 notes).
-    static func startWalk(of folder: SyncFolder) -> Task<FolderWalker.Listing, any Error> {
+    /// It runs on a thread of its own, not on Swift's pool, whose other thread must stay free to
+    /// send the first changes request meanwhile.
+    static func startWalk(of folder: SyncFolder) -> ThreadWork<FolderWalker.Listing> {
         let root = folder.root
-        return Task.detached {
+        return ThreadWork {
             do {
                 return try FolderWalker(root: root, fileSuffix: "").walk()
             } catch {

@@ -60,17 +60,23 @@ final class SyncEngine {
     func run() async throws -> SyncReport {
         if !options.dryRun { clearScratch() }
         let walk = LocalScan.startWalk(of: folder)
-        let rows = try index.rows()
-        dryRemote?.seed(rows)
-        ignore = folder.ignoreRules()
+        // A dry run's remote answers from the index's rows, so it learns them before it is asked.
+        let seededRows = try dryRemote.map { dryRemote in
+            let rows = try index.rows()
+            dryRemote.seed(rows)
+            return rows
+        }
         let remote = self.remote
         // The first changes page, asked for now: the request and the server's answer overlap the
-        // scan (on a no-op of 10,000 notes, the scan is most of the time) instead of following it.
-        // The pull takes it only if the cursor has not moved meanwhile (nothing here moves it).
+        // index read and the scan (on a no-op of 10,000 notes, most of the time) instead of
+        // following them. The pull takes it only if the cursor has not moved meanwhile (nothing
+        // here moves it).
         let cursor = try index.cursor(), pageSize = options.pageSize
         let firstPage = PrefetchedPage(cursor: cursor, page: Task { try await remote.changes(since: cursor, limit: pageSize, includeContent: true) })
         report.changesRequests += 1
         defer { firstPage.page.cancel() }  // a scan or a guard that throws does not wait for it
+        let rows = try seededRows ?? index.rows()
+        ignore = folder.ignoreRules()
         let snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                                            ignore: ignore, limits: { await remote.limits() }).scan(rows: rows, listing: walk.value)
         if let limits = snapshot.limits { self.limits = limits }
