@@ -198,9 +198,23 @@ struct ContentUploader: Sendable {
             return UploadSkip(reason: .unreadable, detail: "\(error)")
         }
         guard let bytes else { return changedSkip(nil) }
-        try await remote.putChunk(hash: upload.hash, index: index, bytes: bytes)
-        return nil
+        let patience = ContinuousClock.now + Self.busyChunkPatience
+        while true {
+            do {
+                try await remote.putChunk(hash: upload.hash, index: index, bytes: bytes)
+                return nil
+            } catch ClientError.status(let error) where error.status == 503 && error.code == "chunk_in_progress"
+                        && ContinuousClock.now < patience {
+                // The transport already retried after the server's Retry-After; keep asking.
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
     }
+
+    /// How long a chunk another request is still sending is waited for (`503 chunk_in_progress`):
+    /// a sync run again right after one was killed mid-chunk finds the server still reading the
+    /// dead request's chunk, for as long as a busy server takes to notice the connection is gone.
+    static let busyChunkPatience = Duration.seconds(60)
 
     /// Why the server refused a content of `size` bytes for this sync, or nil when the answer is
     /// not one that skips it: 413 over the attachment limit, 507 over the quota, 422 bytes that
