@@ -12,6 +12,10 @@ import CMalloc
 // 20 MB took 25,000 mprotect calls and a third more system time than cmark's CLI. The client
 // does little work on several threads at once, so one arena costs no contention worth seeing.
 mallopt(M_ARENA_MAX, 1)
+// A fixed mmap threshold, as the server sets (see its main.swift): an attachment's chunks and
+// ranges (megabytes each, two in flight) are mappings of their own, given back when freed,
+// instead of landing in the arena once glibc has raised its threshold after the first large free.
+mallopt(M_MMAP_THRESHOLD, 1 << 20)
 #endif
 
 let code = await CLI.main(Array(CommandLine.arguments.dropFirst()))
