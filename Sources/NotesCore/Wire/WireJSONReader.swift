@@ -151,7 +151,8 @@ public struct WireJSONReader {
     /// The index of the first quote, backslash or control byte (below 0x20) at or after
     /// `start`, or the end: the plain run of a string. Eight bytes are looked at a time (a
     /// note's text is most of a changes page, and a byte at a time was a twentieth of a clone's
-    /// CPU); each test is exact, so the byte loop after it finds the stop.
+    /// CPU). In the word that holds one, the lowest flagged byte is the first stop: a borrow
+    /// only reaches bytes after a hit, so that one needs no byte loop.
     private func plainRunEnd(from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
         let count = bytes.count
@@ -159,14 +160,14 @@ public struct WireJSONReader {
         let highs: UInt64 = 0x8080_8080_8080_8080
         var at = start
         while at + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
             let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
             let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
             // `(x - 0x01…) & ~x` has a high bit set exactly when `x` has a zero byte, and
             // `(word - 0x20…) & ~word` exactly when `word` has a byte below 0x20 (a borrow
             // can only spread past a byte that is a hit itself).
             let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if found & highs != 0 { break }
+            if found & highs != 0 { return at + (found & highs).trailingZeroBitCount / 8 }
             at += 8
         }
         while at < count {
