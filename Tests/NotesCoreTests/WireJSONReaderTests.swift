@@ -100,6 +100,33 @@ struct WireJSONReaderTests {
         }
     }
 
+    @Test("a quote, a backslash or a raw control byte is found at every offset of an eight-byte word, after plain runs of every length and next to bytes just above and below them")
+    func stopsAtEveryOffset() throws {
+        let note = #"{"id": "\#(NoteID())", "path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": 1, "content": "#
+        // Neighbours of the stop bytes in value (`!`, `#`, `[`, `]`, space, DEL, UTF-8 bytes
+        // over 0x80), so a test that looks at eight bytes at once cannot take one for another.
+        let fillers = ["a", "!", "#", "[", "]", " ", "\u{7F}", "é", "😀"]
+        for length in 0..<20 {
+            for filler in fillers {
+                let run = String(repeating: filler, count: length)
+                for escape in [#"\""#, #"\\"#, #"\n"#, #"\u0000"#] {
+                    for content in [run + escape + run, escape + run, run + escape] {
+                        let (foundation, hand) = Self.both(NoteResource.self, note + "\"" + content + "\"}")
+                        #expect(foundation != nil && hand == foundation, "\(length) \(filler) \(content)")
+                    }
+                }
+                for control in ["\u{0}", "\u{1}", "\u{1F}", "\n"] {
+                    for content in [run + control + run, run + control, run + #"\n"# + run + control] {
+                        #expect(WireJSONReading.decode(NoteResource.self, from: Data((note + "\"" + content + "\"}").utf8)) == nil,
+                                "\(length) \(filler) \(content.debugDescription)")
+                    }
+                }
+                let (foundation, hand) = Self.both(NoteResource.self, note + "\"" + run + "\"}")
+                #expect(foundation != nil && hand == foundation && hand?.content == run)
+            }
+        }
+    }
+
     @Test("what the hand reader does not take is left to JSONDecoder: fractions, exponents, bad UTF-8, lone surrogates, missing or mistyped fields")
     func refusesWhatItDoesNotTake() throws {
         let note = #"{"id": "\#(NoteID())", "path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": "#

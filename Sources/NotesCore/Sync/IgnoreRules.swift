@@ -68,21 +68,26 @@ public struct IgnoreRules: Sendable, Equatable {
     /// Whether the file at `path` (relative, `/`-separated) is ignored, itself or by a folder.
     public func isIgnored(_ path: String) -> Bool {
         guard !rules.isEmpty else { return false }
-        let segments = path.split(separator: "/")
-        var prefix = ""
-        for (index, segment) in segments.enumerated() {
-            prefix += (index == 0 ? "" : "/") + segment
-            let isFolder = index < segments.count - 1
-            if decision(for: prefix, isFolder: isFolder) { return true }
+        // The path's non-empty segments joined by single slashes, as scalars once; each folder
+        // on the way is a prefix of it (a String and an array per prefix were 4 % of a clone).
+        var joined: [Unicode.Scalar] = []
+        joined.reserveCapacity(path.utf8.count)
+        var ends: [Int] = []
+        for segment in path.unicodeScalars.split(separator: "/") {
+            if !joined.isEmpty { joined.append("/") }
+            joined.append(contentsOf: segment)
+            ends.append(joined.count)
+        }
+        for (index, end) in ends.enumerated() where decision(for: joined[..<end], isFolder: index < ends.count - 1) {
+            return true
         }
         return false
     }
 
-    private func decision(for path: String, isFolder: Bool) -> Bool {
-        let scalars = Array(path.unicodeScalars)
+    private func decision(for path: ArraySlice<Unicode.Scalar>, isFolder: Bool) -> Bool {
         var ignored = false
         for rule in rules where !rule.directoryOnly || isFolder {
-            if Glob.matches(rule.pattern[...], scalars[...]) { ignored = !rule.negated }
+            if Glob.matches(rule.pattern[...], path) { ignored = !rule.negated }
         }
         return ignored
     }

@@ -109,32 +109,73 @@ public struct WireJSONReader {
         try expect(UInt8(ascii: "\""))
         let start = index
         // The common case: no escape, so the text is the bytes between the quotes.
-        while let byte = bytes[safe: index], byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-            guard byte >= 0x20 else { throw Refusal() }
-            index += 1
-        }
-        guard let stop = bytes[safe: index] else { throw Refusal() }
+        index = plainRunEnd(from: index)
+        guard let stop = bytes[safe: index], stop >= 0x20 else { throw Refusal() }
         if stop == UInt8(ascii: "\"") {
             index += 1
             return try text(UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]))
         }
-        // Escapes (every note has newlines): the plain runs between them are copied whole, not
-        // byte by byte (a note's text was a tenth of a clone's CPU, one append per byte).
-        var unescaped: [UInt8] = []
-        unescaped.reserveCapacity(2 * (index - start) + 256)
-        unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        // Escapes (every note has newlines, a note of 2 KB about a hundred): the closing quote is
+        // found first (a backslash and the byte after it are stepped over: no escape holds a
+        // quote or a backslash past its first byte), then the text is decoded into a buffer of
+        // that size (no escape decodes to more bytes than it is written with), the plain runs
+        // between escapes copied whole. An array grown escape by escape was a twentieth of a
+        // clone's CPU.
+        var end = index
         while true {
-            guard let byte = bytes[safe: index] else { throw Refusal() }
-            index += 1
-            if byte == UInt8(ascii: "\"") { return try unescaped.withUnsafeBytes { try text($0) } }
-            try unescape(into: &unescaped)  // `byte` was the backslash that stopped the run
-            let run = index
-            while let byte = bytes[safe: index], byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                guard byte >= 0x20 else { throw Refusal() }
-                index += 1
-            }
-            unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+            end = plainRunEnd(from: end)
+            guard let byte = bytes[safe: end], byte >= 0x20 else { throw Refusal() }
+            if byte == UInt8(ascii: "\"") { break }
+            end += 2
         }
+        let unescaped = try [UInt8](unsafeUninitializedCapacity: end - start) { buffer, written in
+            guard let output = buffer.baseAddress, let input = bytes.baseAddress else { throw Refusal() }
+            output.initialize(from: input.assumingMemoryBound(to: UInt8.self) + start, count: index - start)
+            written = index - start
+            while index < end {
+                guard bytes[index] == UInt8(ascii: "\\") else { throw Refusal() }
+                index += 1
+                written += try unescape(into: output + written)
+                let run = index
+                index = plainRunEnd(from: index)
+                guard index <= end else { throw Refusal() }
+                (output + written).initialize(from: input.assumingMemoryBound(to: UInt8.self) + run, count: index - run)
+                written += index - run
+            }
+        }
+        guard index == end else { throw Refusal() }
+        index += 1
+        return try unescaped.withUnsafeBytes { try text($0) }
+    }
+
+    /// The index of the first quote, backslash or control byte (below 0x20) at or after
+    /// `start`, or the end: the plain run of a string. Eight bytes are looked at a time (a
+    /// note's text is most of a changes page, and a byte at a time was a twentieth of a clone's
+    /// CPU). In the word that holds one, the lowest flagged byte is the first stop: a borrow
+    /// only reaches bytes after a hit, so that one needs no byte loop.
+    private func plainRunEnd(from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var at = start
+        while at + 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            // `(x - 0x01…) & ~x` has a high bit set exactly when `x` has a zero byte, and
+            // `(word - 0x20…) & ~word` exactly when `word` has a byte below 0x20 (a borrow
+            // can only spread past a byte that is a hit itself).
+            let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if found & highs != 0 { return at + (found & highs).trailingZeroBitCount / 8 }
+            at += 8
+        }
+        while at < count {
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            at += 1
+        }
+        return at
     }
 
     /// Skips one value of any kind (a member this reader does not know).
@@ -155,17 +196,19 @@ public struct WireJSONReader {
         return text
     }
 
-    /// Decodes the escape after a backslash (already consumed) into `output`.
-    private mutating func unescape(into output: inout [UInt8]) throws {
+    /// Decodes the escape after a backslash (already consumed) into `output`, returning how
+    /// many bytes it wrote (at most 4: never more than the escape is written with).
+    private mutating func unescape(into output: UnsafeMutablePointer<UInt8>) throws -> Int {
         guard let kind = bytes[safe: index] else { throw Refusal() }
         index += 1
+        let byte: UInt8
         switch kind {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(kind)
-        case UInt8(ascii: "b"): output.append(0x08)
-        case UInt8(ascii: "f"): output.append(0x0C)
-        case UInt8(ascii: "n"): output.append(0x0A)
-        case UInt8(ascii: "r"): output.append(0x0D)
-        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = kind
+        case UInt8(ascii: "b"): byte = 0x08
+        case UInt8(ascii: "f"): byte = 0x0C
+        case UInt8(ascii: "n"): byte = 0x0A
+        case UInt8(ascii: "r"): byte = 0x0D
+        case UInt8(ascii: "t"): byte = 0x09
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {
@@ -177,10 +220,17 @@ public struct WireJSONReader {
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
             guard let unicode = Unicode.Scalar(scalar), let encoded = UTF8.encode(unicode) else { throw Refusal() }
-            output.append(contentsOf: encoded)
+            var count = 0
+            for encodedByte in encoded {
+                output[count] = encodedByte
+                count += 1
+            }
+            return count
         default:
             throw Refusal()
         }
+        output.initialize(to: byte)
+        return 1
     }
 
     private mutating func hex4() throws -> UInt32 {

@@ -86,7 +86,9 @@ extension SafeFiles {
         let cut = relative.utf8.lastIndex(of: UInt8(ascii: "/"))
         let folder = cut.map { String(relative[..<$0]) } ?? ""
         let name = cut.map { String(relative[relative.index(after: $0)...]) } ?? relative
-        guard !folder.contains("/"), !name.isEmpty, name != ".", name != "..", folder != ".", folder != ".." else {
+        // Bytes, not `contains("/")`: with Foundation imported that is `NSString.range(of:)`,
+        // a CFString round trip twice a file (2 % of a clone's CPU).
+        guard !folder.utf8.contains(UInt8(ascii: "/")), !name.isEmpty, name != ".", name != "..", folder != ".", folder != ".." else {
             // Deeper (or refused by `openParent`): reached afresh.
             let (parentFD, parentName) = try openParent(relative, create: create)
             defer { if let parentFD { close(parentFD) } }

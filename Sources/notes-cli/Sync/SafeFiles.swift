@@ -72,7 +72,9 @@ struct SafeFiles: Sendable {
     func write(_ bytes: [UInt8], to relative: String, expecting expected: Expectation) throws -> FileStat? {
         // No look at the target first: `install` checks it at the last moment anyway, and a
         // clone of thousands of notes would pay a walk to each one's folder twice.
-        let staged = try StagedFile(scratch: scratch, for: relative, mode: try mode(for: relative, expected))
+        // Not hashed again as written: the caller holds the bytes it checked (a download's against
+        // its hash where it entered the client), and they are written from that same memory.
+        let staged = try StagedFile(scratch: scratch, for: relative, mode: try mode(for: relative, expected), hashing: false)
         do {
             try staged.append(bytes)
         } catch {
@@ -128,6 +130,24 @@ struct SafeFiles: Sendable {
     private func place(_ temporary: String, at relative: String, expecting expected: Expectation, durable: Bool) throws -> Bool? {
         try withParent(relative, create: true) { parentFD, name in
             guard let parent = parentFD else { throw SyncFileError(relative, "create the folder of", ENOENT) }
+            if expected == .absent, let renamed = Self.renameWithoutReplacing(AT_FDCWD, temporary, parent, name) {
+                // Nothing may be there: one call checks and places, and never replaces a file an
+                // editor created since the scan, or anything else (a folder) found there.
+                switch renamed {
+                case .placed:
+                    break
+                case .occupied, .unsupported:
+                    unlink(temporary)
+                    return false
+                case .failed(ENOENT):
+                    return nil
+                case .failed(let code):
+                    unlink(temporary)
+                    throw SyncFileError(relative, "write", code)
+                }
+                if durable || !Self.defersDurability { fsync(parent) }
+                return true
+            }
             // Re-check at the last moment: an editor may have saved since the scan.
             guard Self.matches(Self.occupant(parent, name), expected) else {
                 unlink(temporary)
@@ -136,10 +156,10 @@ struct SafeFiles: Sendable {
             if expected == .absent {
                 // Nothing may be there: place the file without ever replacing one that an editor
                 // created in the instant since the check above.
-                let renamed = Self.renameWithoutReplacing(AT_FDCWD, temporary, parent, name)
-                switch renamed ?? Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) {
+                // (No rename without replacing here, as above: link, then remove the temporary name.)
+                switch Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) {
                 case .placed:
-                    if renamed == nil { unlink(temporary) }  // linked: the temporary name goes
+                    unlink(temporary)
                 case .occupied:
                     unlink(temporary)
                     return false

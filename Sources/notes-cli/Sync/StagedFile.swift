@@ -29,9 +29,14 @@ final class StagedFile {
     /// Bytes written so far.
     private(set) var size: Int64 = 0
 
-    /// Creates an empty temporary file with `mode` in `scratch`.
-    init(scratch: String, for target: String, mode: mode_t = 0o644) throws {
+    /// Whether appended bytes are hashed (`finalHash()`).
+    private let hashing: Bool
+
+    /// Creates an empty temporary file with `mode` in `scratch`; `hashing: false` when the
+    /// caller never asks for `finalHash()` (it wrote bytes it had checked already).
+    init(scratch: String, for target: String, mode: mode_t = 0o644, hashing: Bool = true) throws {
         self.target = target
+        self.hashing = hashing
         path = scratch + "/" + Self.freshName()
         fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SyncFileError(target, "write", errno) }
@@ -44,6 +49,7 @@ final class StagedFile {
     /// against `hash` covers them; a partial longer than `total` bytes is started afresh.
     init(resuming hash: String, total: Int64, scratch: String, for target: String, mode: mode_t = 0o644) throws {
         self.target = target
+        hashing = true
         path = scratch + "/" + Self.partialPrefix + hash
         fd = open(path, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SyncFileError(target, "write", errno) }
@@ -87,7 +93,7 @@ final class StagedFile {
 
     /// Appends `buffer`, in writes of at most `writePieceBytes`.
     func append(_ buffer: UnsafeRawBufferPointer) throws {
-        hasher.update(buffer)
+        if hashing { hasher.update(buffer) }
         var start = 0
         while start < buffer.count {
             let end = min(start + Self.writePieceBytes, buffer.count)
@@ -98,9 +104,10 @@ final class StagedFile {
         size += Int64(buffer.count)
     }
 
-    /// The SHA-256 hex of everything appended (call once, when complete).
+    /// The SHA-256 hex of everything appended (call once, when complete; only when hashing).
     func finalHash() -> String {
-        Hex.encode(hasher.finalize())
+        precondition(hashing, "a staged file made with hashing: false has no hash")
+        return Hex.encode(hasher.finalize())
     }
 
     /// Closes the file, fsync'd first when `durable`, and returns its metadata as it will be once

@@ -126,9 +126,9 @@ extension SyncEngine {
         var diskTarget = ownKey == targetKey ? (tracked.diskPath ?? path) : path
         let expectation: SafeFiles.Expectation
         if ownKey == targetKey, let stat = tracked.stat { expectation = .file(stat) } else { expectation = .absent }
-        let written: FileStat?
+        var written: FileStat?
         do {
-            if ownKey != targetKey, let same = try identicalUntracked(at: path, hash: content.hash) {
+            if ownKey != targetKey, let same = try identicalUntracked(at: path, content) {
                 // The bytes are there already: a sync stopped after writing them but before
                 // recording them left this file. Adopted, not copied aside as a duplicate.
                 state.forgetUntracked(same)
@@ -137,11 +137,21 @@ extension SyncEngine {
             } else {
                 if ownKey != targetKey {
                     guard try makeRoom(at: path, for: id) else { return .changedUnderneath }
-                    if let outcome = try clearObstacle(at: diskTarget, for: path) { return outcome }
                 }
                 switch content {
-                case .bytes(let bytes): written = try files.write(bytes, to: diskTarget, expecting: expectation)
-                case .attachment(let note): written = try await download(note, to: diskTarget, expecting: expectation)
+                case .bytes(let bytes):
+                    // Written first and the obstacle looked at only when the write finds the place
+                    // taken (it never replaces what it did not expect): a clone's notes land in
+                    // free places, and looking first cost two system calls a note.
+                    written = try files.write(bytes, to: diskTarget, expecting: expectation)
+                    if written == nil, ownKey != targetKey {
+                        if let outcome = try clearObstacle(at: diskTarget, for: path) { return outcome }
+                        written = try files.write(bytes, to: diskTarget, expecting: expectation)
+                    }
+                case .attachment(let note):
+                    // A download is looked ahead of: it is not fetched for a place that is taken.
+                    if ownKey != targetKey, let outcome = try clearObstacle(at: diskTarget, for: path) { return outcome }
+                    written = try await download(note, to: diskTarget, expecting: expectation)
                 }
             }
         } catch let error as SyncFileError where error.unsafe {
@@ -161,9 +171,11 @@ extension SyncEngine {
         return .placed
     }
 
-    /// The untracked file at `path` if it holds exactly `bytes`, unchanged since the scan.
-    private func identicalUntracked(at path: String, hash: String) throws -> UntrackedFile? {
-        guard let file = state.untracked(at: path), file.hash == hash,
+    /// The untracked file at `path` if it holds exactly `content`, unchanged since the scan.
+    /// `content` is hashed only when there is such a file (a clone has none: its notes' bytes
+    /// were hashed once, checked where they entered the client).
+    private func identicalUntracked(at path: String, _ content: PlacedContent) throws -> UntrackedFile? {
+        guard let file = state.untracked(at: path), file.hash == content.hash,
               try files.occupant(file.diskPath) == .file(file.stat) else { return nil }
         return file
     }
