@@ -39,6 +39,8 @@ final class SyncEngine {
     var contentOnServer = Set<String>()
     /// The push's own writes, chained from the cursor the pull before it reached.
     var ownWrites = OwnWriteChain(from: nil)
+    /// The texts the scan read of new and changed notes, taken by the push (`ScannedTexts`).
+    var scannedTexts = ScannedTexts.none
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -71,13 +73,15 @@ final class SyncEngine {
         let firstPage = PrefetchedPage(cursor: cursor, page: Task { try await remote.changes(since: cursor, limit: pageSize, includeContent: true) })
         report.changesRequests += 1
         defer { firstPage.page.cancel() }  // a scan or a guard that throws does not wait for it
-        let snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+        var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                                            ignore: ignore, limits: { await remote.limits() }).scan(rows: rows, listing: walk.value)
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
         report.filesRead = snapshot.filesRead
         report.local = snapshot.localChanges
+        scannedTexts = snapshot.texts
+        snapshot.texts = .none  // held once, so each text's memory goes when the push takes it
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
         try moveUnsyncableNames(snapshot.unsyncable)
