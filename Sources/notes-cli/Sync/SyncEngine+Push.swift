@@ -98,7 +98,10 @@ extension SyncEngine {
         for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) {
             try await handle(result, of: upload, changes: &changes)
         }
-        if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
+        // Merges and conflict copies written while handling results made durable before the
+        // index records them. Only a result other than a plain success writes in the folder:
+        // an upload of new notes neither syncs the filesystem nor drops the kept folders.
+        if !changes.isEmpty, answers.contains(where: { $0.results.contains { ![200, 201].contains($0.status) } }) { files.flush() }
         var cursor: String?
         for answer in answers {
             if let reach = ownWrites.add(answer) { cursor = reach }
