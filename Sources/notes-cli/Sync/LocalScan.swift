@@ -78,7 +78,7 @@ struct LocalScan {
     /// Compares the files of `listing` (from `startWalk`) with the index's `rows`.
     func scan(rows: [IndexRow], listing: FolderWalker.Listing) async throws -> LocalSnapshot {
         var snapshot = LocalSnapshot()
-        snapshot.texts = .startingNow()
+        snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         // The tracked notes by row while the scan runs, and each found by where its file was
         // (so a name the disk spells differently, NFD on macOS or another case on a
         // case-insensitive disk, is not taken for a rename). Looked up by row index, not by id:

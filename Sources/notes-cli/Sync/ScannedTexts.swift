@@ -26,9 +26,19 @@ struct ScannedTexts: Sendable {
         var stat: FileStat
     }
 
-    /// 32 MiB: every note of a 10,000-note folder of ~2 KB notes; a tenth of a folder of 100,000
-    /// such notes, whose other notes are read by the push.
+    /// 32 MiB: every note of a 10,000-note folder of ~2 KB notes.
     static let defaultCapacity = 32 << 20
+
+    /// What a folder of `files` files leaves for kept texts: the rest of the client's memory
+    /// (DESIGN 6: 200 MiB at 100,000 notes) goes to per-note state that grows with the folder
+    /// (measured: an upload peaked at 52 MB resident for 10,000 new notes of ~2 KB and 177 MB
+    /// for 100,000 without kept texts; at 100,000 with 32 MiB kept, 218 MB, and with 11 MiB
+    /// kept, 200 MB: a kept text costs about twice its bytes in resident memory).
+    /// 40 MiB less 384 bytes a file, at most `defaultCapacity`: 32 MiB up to about 21,000 files,
+    /// about 3.5 MiB at 100,000, none from 109,000.
+    static func capacity(forFiles files: Int) -> Int {
+        min(defaultCapacity, max(0, (40 << 20) - files * 384))
+    }
     /// What a kept text costs beyond its bytes: the table's slot, the path, the hash.
     static let overheadPerText = 192
     /// How long before the scan a file must have been modified last for its text to be kept.
