@@ -36,6 +36,8 @@ struct LocalSnapshot: Sendable {
     var filesRead = 0
     /// The server's limits, if the scan had to ask for them (it read a file).
     var limits: ServerLimits?
+    /// The texts of new and changed notes as read here, for the push (bounded).
+    var texts = ScannedTexts.none
     /// Files the scan left out, each with why (too large, unreadable, ignored).
     var skipped: [SyncReport.Skipped] = []
 }
@@ -78,6 +80,7 @@ struct LocalScan {
     /// Compares the files of `listing` (from `startWalk`) with the index's `rows`.
     func scan(rows: [IndexRow], listing: FolderWalker.Listing) async throws -> LocalSnapshot {
         var snapshot = LocalSnapshot()
+        snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         // The tracked notes by row while the scan runs, and each found by where its file was
         // (so a name the disk spells differently, NFD on macOS or another case on a
         // case-insensitive disk, is not taken for a rename). Looked up by row index, not by id:
@@ -112,6 +115,7 @@ struct LocalScan {
                 let localPath = entry.path == row.diskPath ? row.base.path : path
                 if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
                     notes[index].local = hash == row.base.hash && localPath == row.base.path ? .clean : .changed(path: localPath, hash: hash)
+                    if notes[index].local == .clean { snapshot.texts.forget(entry.path) }  // touched only: nothing to send
                 } else {
                     notes[index].local = .clean
                     notes[index].frozen = true
@@ -180,6 +184,7 @@ struct LocalScan {
             return
         }
         if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
+            snapshot.texts.forget(entry.path)  // sent from its conflict copy, under another name
             snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
         }
     }
@@ -204,14 +209,16 @@ struct LocalScan {
                 snapshot.filesRead += 1
                 return hashed.hash
             case .note:
-                let bytes = try files.read(diskPath).bytes
+                let read = try files.read(diskPath)
                 snapshot.filesRead += 1
-                guard String(validating: bytes, as: UTF8.self) != nil else {
+                guard let text = String(validating: read.bytes, as: UTF8.self) else {
                     snapshot.warnings.append("left alone \(diskPath): not UTF-8 text")
                     snapshot.skipped.append(.init(path: diskPath, reason: .unreadable, detail: "a .md note that is not UTF-8 text"))
                     return nil
                 }
-                return SHA256.hex(of: bytes)
+                let hash = SHA256.hex(of: read.bytes)
+                snapshot.texts.keep(text, hash: hash, stat: read.stat, at: diskPath)
+                return hash
             }
         } catch let error as SyncFileError where error.code == ENOENT || error.code == ESTALE {
             return nil  // deleted or changing since the walk listed it: seen next time

@@ -43,10 +43,11 @@ extension SyncEngine {
             try await uploadContents(for: work)
             work.removeAll { skippedUploads.contains($0) }
             var next = 0
+            var carried: Upload?
             var inFlight: SentBatch?
             defer { inFlight?.results.cancel() }
             repeat {
-                let chunk = nextChunk(of: work, from: &next)
+                let chunk = nextChunk(of: work, from: &next, carried: &carried)
                 let previous = inFlight
                 inFlight = chunk.isEmpty ? nil : startSending(chunk, reach: next)
                 if let previous { try await handle(previous, of: work.count) }
@@ -61,16 +62,20 @@ extension SyncEngine {
 
     /// The next batch of `work` from `next` on (advanced past it): at most
     /// `batchOperations` uploads and `batchBytes` of content, files read now. Empty once
-    /// `work` is done.
-    private func nextChunk(of work: [NoteID], from next: inout Int) -> [Upload] {
+    /// `work` is done. The upload that did not fit is `carried` into the next batch (it is
+    /// `work[next]`), not read again.
+    private func nextChunk(of work: [NoteID], from next: inout Int, carried: inout Upload?) -> [Upload] {
         var chunk: [Upload] = []
         var bytes = 0
         while next < work.count, chunk.count < options.batchOperations {
-            guard let upload = prepare(work[next]) else {
+            guard let upload = carried.take() ?? prepare(work[next]) else {
                 next += 1
                 continue
             }
-            if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes { break }  // read again for the next batch
+            if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes {
+                carried = upload
+                break
+            }
             chunk.append(upload)
             bytes += upload.bytes
             next += 1
@@ -93,7 +98,10 @@ extension SyncEngine {
         for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) {
             try await handle(result, of: upload, changes: &changes)
         }
-        if !changes.isEmpty { files.flush() }  // merges and conflict copies written while handling results
+        // Merges and conflict copies written while handling results made durable before the
+        // index records them. Only a result other than a plain success writes in the folder:
+        // an upload of new notes neither syncs the filesystem nor drops the kept folders.
+        if !changes.isEmpty, answers.contains(where: { $0.results.contains { ![200, 201].contains($0.status) } }) { files.flush() }
         var cursor: String?
         for answer in answers {
             if let reach = ownWrites.add(answer) { cursor = reach }
@@ -170,23 +178,33 @@ extension SyncEngine {
             return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
                           stat: note.stat, hash: hash, bytes: 256 + path.utf8.count)
         }
+        guard let read = readText(disk) else {
+            skippedUploads.insert(id)
+            return nil
+        }
+        let operation = base.rev == 0
+            ? BatchOperation(op: .put, id: id, path: path, content: read.text, ifNoneMatch: "*")
+            : BatchOperation(op: .put, id: id, path: path, content: read.text, ifMatch: base.rev)
+        return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
+                      stat: read.stat, hash: read.hash, bytes: read.text.utf8.count + path.utf8.count)
+    }
+
+    /// The text of the note file at `disk` as it is now, its hash and metadata: the scan's read
+    /// when the file's metadata is still what that read saw (one `lstat`), else read again.
+    /// `nil` (with a warning) when it cannot be read or is not UTF-8 text.
+    private func readText(_ disk: String) -> ScannedTexts.Text? {
+        if let kept = scannedTexts.take(disk), ScannedTexts.isUnchanged(folder.root + "/" + disk, since: kept.stat) { return kept }
         let read: (bytes: [UInt8], stat: FileStat)
         do {
             read = try files.read(disk)
         } catch {
             report.warnings.append("could not read \(disk): \(error)")
-            skippedUploads.insert(id)
             return nil
         }
-        guard let content = String(validating: read.bytes, as: UTF8.self) else {
+        guard let text = String(validating: read.bytes, as: UTF8.self) else {
             report.warnings.append("left alone \(disk): not UTF-8 text")
-            skippedUploads.insert(id)
             return nil
         }
-        let operation = base.rev == 0
-            ? BatchOperation(op: .put, id: id, path: path, content: content, ifNoneMatch: "*")
-            : BatchOperation(op: .put, id: id, path: path, content: content, ifMatch: base.rev)
-        return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
-                      stat: read.stat, hash: SHA256.hex(of: read.bytes), bytes: read.bytes.count + path.utf8.count)
+        return ScannedTexts.Text(text: text, hash: SHA256.hex(of: read.bytes), stat: read.stat)
     }
 }

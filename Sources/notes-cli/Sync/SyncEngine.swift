@@ -39,6 +39,8 @@ final class SyncEngine {
     var contentOnServer = Set<String>()
     /// The push's own writes, chained from the cursor the pull before it reached.
     var ownWrites = OwnWriteChain(from: nil)
+    /// The texts the scan read of new and changed notes, taken by the push (`ScannedTexts`).
+    var scannedTexts = ScannedTexts.none
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -77,13 +79,15 @@ final class SyncEngine {
         defer { firstPage.page.cancel() }  // a scan or a guard that throws does not wait for it
         let rows = try seededRows ?? index.rows()
         ignore = folder.ignoreRules()
-        let snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+        var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                                            ignore: ignore, limits: { await remote.limits() }).scan(rows: rows, listing: walk.value)
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
         report.filesRead = snapshot.filesRead
         report.local = snapshot.localChanges
+        scannedTexts = snapshot.texts
+        snapshot.texts = .none  // held once, so each text's memory goes when the push takes it
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
         try moveUnsyncableNames(snapshot.unsyncable)
