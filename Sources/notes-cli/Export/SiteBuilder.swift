@@ -79,24 +79,43 @@ struct SiteBuilder: Sendable {
         var pageOwners: [String: NotePath] = [:]
         files.reserveCapacity(notes.count + 2)
         entries.reserveCapacity(notes.count)
-        // Notes render on every core; what each found is taken in note order, as before.
-        let commonMark = self.commonMark
-        let pages = notes.concurrentMap { note in
-            Self.page(for: note, commonMark: commonMark, rewriter: rewriter, wiki: wiki)
-        }
-        for (note, page) in zip(notes, pages) {
-            missing += page.missing
-            linkedFiles.formUnion(page.linkedFiles)
-            entries.append(SiteIndex.Entry(path: note.path, title: page.title))
-            if let other = pageOwners.updateValue(note.path, forKey: page.path) {
-                throw .failure("\(other) and \(note.path) would both be exported as \(page.path); rename one of them")
+        for note in notes {
+            var extensions = MarkdownExtensions(headingIDs: true)
+            if !commonMark {
+                extensions.wikiLinks = { link in
+                    if let destination = wiki.destination(for: link, from: note.path.value) { return destination }
+                    missing.append(LinkRewriter.MissingLink(note: note.path, destination: "[[\(link.target)]]",
+                                                            reason: "it names no note or file in the folder"))
+                    return nil
+                }
+            }
+            let rendered = MarkdownRenderer.safe.render(note.content, extensions: extensions) { destination in
+                switch rewriter.outcome(for: destination.url, in: note.path) {
+                case .keep: return nil
+                case .rewrite(let href): return href
+                case .file(let path):
+                    linkedFiles.insert(path)
+                    return nil
+                case .missing(let reason):
+                    missing.append(LinkRewriter.MissingLink(note: note.path, destination: destination.url, reason: reason))
+                    return nil
+                }
+            }
+            let title = rendered.title(orFileName: note.path.fileName)
+            entries.append(SiteIndex.Entry(path: note.path, title: title))
+            let pagePath = SitePaths.page(for: note.path)
+            if let other = pageOwners.updateValue(note.path, forKey: pagePath) {
+                throw .failure("\(other) and \(note.path) would both be exported as \(pagePath); rename one of them")
             }
             // A top-level index.md is the home page: its page is the index, with the listing under it.
-            if page.path == SitePaths.index {
-                homeNote = page.rendered
+            if pagePath == SitePaths.index {
+                homeNote = rendered
                 continue
             }
-            files.append(SiteFile(path: page.path, bytes: page.bytes))
+            let page = HTMLPage(title: title, bodyHTML: rendered.html,
+                                stylesheet: .linked(href: SitePaths.href(from: pagePath, to: SitePaths.stylesheet)),
+                                indexHref: SitePaths.href(from: pagePath, to: SitePaths.index))
+            files.append(SiteFile(path: pagePath, bytes: Data(page.render().utf8)))
         }
         let index = SiteIndex(siteTitle: title, entries: entries, home: homeNote).page()
         files.append(SiteFile(path: SitePaths.index, bytes: Data(index.render().utf8)))
@@ -107,55 +126,6 @@ struct SiteBuilder: Sendable {
         files.sort { $0.path < $1.path }
         try Self.checkNoClashes(files)
         return Site(files: files, missingLinks: missing)
-    }
-
-    /// One note's page, and what its links found.
-    private struct NotePage: Sendable {
-        var path: String
-        var title: String
-        var rendered: RenderedMarkdown
-        /// The whole page (unused for the home note, whose page is the index).
-        var bytes: Data
-        var linkedFiles: [String]
-        var missing: [LinkRewriter.MissingLink]
-    }
-
-    /// Renders `note` into its page, resolving its wiki links (unless `commonMark`) and its
-    /// links to other notes and files.
-    private static func page(for note: ExportNote, commonMark: Bool, rewriter: LinkRewriter, wiki: WikiLinkResolver) -> NotePage {
-        var missing: [LinkRewriter.MissingLink] = []
-        var linkedFiles: [String] = []
-        var extensions = MarkdownExtensions(headingIDs: true)
-        if !commonMark {
-            extensions.wikiLinks = { link in
-                if let destination = wiki.destination(for: link, from: note.path.value) { return destination }
-                missing.append(LinkRewriter.MissingLink(note: note.path, destination: "[[\(link.target)]]",
-                                                        reason: "it names no note or file in the folder"))
-                return nil
-            }
-        }
-        let rendered = MarkdownRenderer.safe.render(note.content, extensions: extensions) { destination in
-            switch rewriter.outcome(for: destination.url, in: note.path) {
-            case .keep: return nil
-            case .rewrite(let href): return href
-            case .file(let path):
-                linkedFiles.append(path)
-                return nil
-            case .missing(let reason):
-                missing.append(LinkRewriter.MissingLink(note: note.path, destination: destination.url, reason: reason))
-                return nil
-            }
-        }
-        let title = rendered.title(orFileName: note.path.fileName)
-        let pagePath = SitePaths.page(for: note.path)
-        var bytes = Data()
-        if pagePath != SitePaths.index {
-            let page = HTMLPage(title: title, bodyHTML: rendered.html,
-                                stylesheet: .linked(href: SitePaths.href(from: pagePath, to: SitePaths.stylesheet)),
-                                indexHref: SitePaths.href(from: pagePath, to: SitePaths.index))
-            bytes = Data(page.render().utf8)
-        }
-        return NotePage(path: pagePath, title: title, rendered: rendered, bytes: bytes, linkedFiles: linkedFiles, missing: missing)
     }
 
     /// Fails when one output path is also a folder of another (a note folder named `style.css`),

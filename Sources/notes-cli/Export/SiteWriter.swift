@@ -36,27 +36,21 @@ struct SiteWriter: Sendable {
         var final = ExportManifest()
         var toWrite: [SiteFile] = []
         var foreign: [String] = []
-        // Each file's hash and what is at its place now, found on every core.
-        let checks = site.files.concurrentMap { file in
-            Result { () throws(CLIError) -> FileCheck in
-                let bytes = try file.bytes()
-                return FileCheck(hash: SHA256.hex(of: bytes), size: Int64(bytes.count), onDisk: status(of: file.path))
-            }
-        }
-        for (file, checked) in zip(site.files, checks) {
-            let check = try checked.get()
-            let onDisk = check.onDisk
-            final.files[file.path] = check.hash
+        for file in site.files {
+            let bytes = try file.bytes()
+            let hash = SHA256.hex(of: bytes)
+            final.files[file.path] = hash
+            let onDisk = status(of: file.path)
             if let recorded = old.files[file.path] {
                 // Ours: unchanged if the recorded bytes are still there (same hash, same size).
-                if recorded == check.hash, onDisk?.isRegular == true, onDisk?.size == check.size {
+                if recorded == hash, onDisk?.isRegular == true, onDisk?.size == Int64(bytes.count) {
                     summary.unchanged += 1
                 } else {
                     toWrite.append(file)
                 }
             } else if onDisk == nil {
                 toWrite.append(file)
-            } else if onDisk?.isRegular == true, contents(of: file.path) == (try file.bytes()) {
+            } else if onDisk?.isRegular == true, contents(of: file.path) == bytes {
                 summary.unchanged += 1  // identical bytes: adopt it (an export whose manifest was lost)
             } else {
                 foreign.append(file.path)
@@ -97,28 +91,15 @@ struct SiteWriter: Sendable {
         var createdFolders: Set<String> = [""]
         for file in toWrite {
             let url = directory.appendingPathComponent(file.path)
-            let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
-            guard createdFolders.insert(folder).inserted else { continue }
             do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
+                if createdFolders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try replace(url.path, with: try file.bytes())
             } catch {
                 throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
             }
-        }
-        // The files are written on every core; the first failure, in site order, is reported.
-        let directory = self.directory
-        let written = toWrite.concurrentMap { file in
-            Result { () throws(CLIError) in
-                let url = directory.appendingPathComponent(file.path)
-                do {
-                    try replace(url.path, with: try file.bytes())
-                } catch {
-                    throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
-                }
-            }
-        }
-        for (file, outcome) in zip(toWrite, written) {
-            try outcome.get()
             summary.written.append(file.path)
         }
         flush()
@@ -159,16 +140,9 @@ struct SiteWriter: Sendable {
         #endif
     }
 
-    private struct FileStatus: Sendable {
+    private struct FileStatus {
         var isRegular: Bool
         var size: Int64
-    }
-
-    /// A site file's hash and size, and what is at its place in OUTDIR now.
-    private struct FileCheck: Sendable {
-        var hash: String
-        var size: Int64
-        var onDisk: FileStatus?
     }
 
     /// What is at `path` in OUTDIR, without following a symbolic link; nil when nothing is.

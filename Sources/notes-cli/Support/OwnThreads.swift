@@ -9,7 +9,7 @@ import Synchronization
 /// Runs `body(worker)` for each worker in `0..<count` at once, worker 0 on the calling thread and
 /// each other on a thread of its own, and returns once all have finished.
 ///
-/// For CPU or system-call work started from async code (the folder walk, export's rendering):
+/// For CPU or system-call work started from async code (the folder walk):
 /// Swift's concurrency pool has one thread per core, so Dispatch's `concurrentPerform` called on
 /// a pool thread while the other runs the sync finds no idle thread and runs everything on the
 /// caller, one core's work.
