@@ -51,36 +51,6 @@ struct ExportFolderWalkerTests {
         #expect(listing.skipped.map(\.path) == ["bad\u{FFFD}.md"])
     }
 
-    @Test("walking a tree's folders on several threads lists exactly what one thread lists, skipped names included")
-    func parallelWalkListsTheSame() throws {
-        let root = try TemporaryDirectory("notes-walk")
-        defer { root.remove() }
-        for index in 0..<40 {
-            let path = index % 3 == 0 ? "note\(index).md" : "f\(index % 7)/sub\(index % 2)/note\(index).md"
-            let url = root.appending(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data("# \(index)\n".utf8).write(to: url)
-        }
-        try FileManager.default.createDirectory(at: root.appending("f3/.hidden"), withIntermediateDirectories: true)
-        try Data("no".utf8).write(to: root.appending("f3/.hidden/x.md"))
-        try FileManager.default.createSymbolicLink(atPath: root.appending("f4/link").path, withDestinationPath: root.path)
-        let bad = Array(root.appending("f5").path.utf8) + Array("/bad".utf8) + [0xFE] + Array(".md".utf8) + [0]
-        let fd = bad.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
-        }
-        try #require(fd >= 0)
-        close(fd)
-
-        let one = try FolderWalker(root: root.path, fileSuffix: "").walk(parallelism: 1)
-        #expect(one.entries.count == 40)
-        #expect(one.skipped.map(\.path) == ["f5/bad\u{FFFD}.md"])
-        for threads in [2, 4, 16] {
-            let many = try FolderWalker(root: root.path, fileSuffix: "").walk(parallelism: threads)
-            #expect(many.entries == one.entries, "\(threads) threads")
-            #expect(many.skipped == one.skipped, "\(threads) threads")
-        }
-    }
-
     @Test("a root that does not exist is an error naming it")
     func missingRoot() {
         #expect(throws: FolderWalkError.self) { try FolderWalker(root: "/nonexistent/notes").walk() }

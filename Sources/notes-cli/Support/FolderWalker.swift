@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A fast, never-following walk of a notes folder: every note file with its size, modification
 /// time and inode, in a stable order.
@@ -56,67 +55,18 @@ struct FolderWalker: Sendable {
     /// - Throws: `FolderWalkError` when the root or a folder inside cannot be read. A folder
     ///   that cannot be read is an error rather than an empty folder, so that sync never takes
     ///   notes it cannot see for deleted ones. Entries that vanish during the walk are left out.
-    ///
-    /// The root's own files are listed here, and the trees under its folders on up to
-    /// `parallelism` threads at once: a walk is mostly `fstatat`, which the kernel answers on
-    /// every core (git's preloaded index does the same), so a no-op sync of 10,000 notes in 50
-    /// folders scans in about half the time on two cores. The listing is the same either way.
-    func walk(parallelism: Int = FolderWalker.defaultParallelism) throws(FolderWalkError) -> Listing {
+    func walk() throws(FolderWalkError) -> Listing {
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FolderWalkError(path: root, operation: "open", code: errno) }
         var listing = Listing(entries: [], skipped: [])
-        try walkDirectory(fd: fd, prefix: "", into: &listing) { rootFD, subfolders throws(FolderWalkError) in
-            guard parallelism > 1, subfolders.count > 1 else { return nil }
-            return try walkTrees(subfolders, in: rootFD, parallelism: parallelism)
-        }
+        try walkDirectory(fd: fd, prefix: "", into: &listing)
         listing.entries.sort { $0.path < $1.path }
         listing.skipped.sort { $0.path < $1.path }
         return listing
     }
 
-    /// Threads a walk uses: one per core, at most four (past that the kernel's directory
-    /// locks, not the cores, set the pace).
-    static let defaultParallelism = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-
-    /// Walks the tree under each of `names` (folders in the directory open at `parentFD`) on
-    /// up to `parallelism` threads; the first error, in the order of `names`, is thrown.
-    private func walkTrees(_ names: [String], in parentFD: Int32, parallelism: Int) throws(FolderWalkError) -> [Listing] {
-        let results = Mutex<[Int: Result<Listing, FolderWalkError>]>([:])
-        let next = Atomic<Int>(0)
-        onOwnThreads(min(parallelism, names.count)) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < names.count else { return }
-                let result = Result { () throws(FolderWalkError) -> Listing in
-                    var part = Listing(entries: [], skipped: [])
-                    try walkSubfolder(names[index], in: parentFD, prefix: "", into: &part)
-                    return part
-                }
-                results.withLock { $0[index] = result }
-            }
-        }
-        return try results.withLock { results throws(FolderWalkError) in
-            try names.indices.map { index throws(FolderWalkError) in try results[index]?.get() ?? Listing(entries: [], skipped: []) }
-        }
-    }
-
-    /// Walks the folder `name` in the directory open at `parentFD`, if it is still a folder.
-    private func walkSubfolder(_ name: String, in parentFD: Int32, prefix: String, into listing: inout Listing) throws(FolderWalkError) {
-        let childFD = openat(parentFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard childFD >= 0 else {
-            // Gone, or replaced by a symbolic link since it was listed: neither is a folder to walk.
-            if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { return }
-            throw FolderWalkError(path: prefix + name, operation: "open", code: errno)
-        }
-        try walkDirectory(fd: childFD, prefix: prefix + name + "/", into: &listing)
-    }
-
-    /// Lists the directory open at `fd` (taking ownership of it), then its subfolders, unless
-    /// `subfoldersElsewhere` walks them (answering their listings) while the directory is open.
-    private func walkDirectory(
-        fd: Int32, prefix: String, into listing: inout Listing,
-        subfoldersElsewhere: (_ fd: Int32, _ names: [String]) throws(FolderWalkError) -> [Listing]? = { _, _ in nil }
-    ) throws(FolderWalkError) {
+    /// Lists the directory open at `fd` (taking ownership of it), then its subfolders.
+    private func walkDirectory(fd: Int32, prefix: String, into listing: inout Listing) throws(FolderWalkError) {
         guard let directory = fdopendir(fd) else {
             let code = errno
             close(fd)
@@ -161,16 +111,14 @@ struct FolderWalker: Sendable {
                 listing.entries.append(Self.entry(path: prefix + name, info))
             }
         }
-        subfolders.sort()
-        if let parts = try subfoldersElsewhere(dirFD, subfolders) {
-            for part in parts {
-                listing.entries += part.entries
-                listing.skipped += part.skipped
+        for name in subfolders.sorted() {
+            let childFD = openat(dirFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard childFD >= 0 else {
+                // Gone, or replaced by a symbolic link since it was listed: neither is a folder to walk.
+                if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { continue }
+                throw FolderWalkError(path: prefix + name, operation: "open", code: errno)
             }
-            return
-        }
-        for name in subfolders {
-            try walkSubfolder(name, in: dirFD, prefix: prefix, into: &listing)
+            try walkDirectory(fd: childFD, prefix: prefix + name + "/", into: &listing)
         }
     }
 
