@@ -103,7 +103,7 @@ struct BeforeUploadRemote: SyncRemote {
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
         try await base.changes(since: since, limit: limit, includeContent: includeContent)
     }
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { try await base.batch(operations) }
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse { try await base.batch(operations) }
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
     func noteLimit() async -> Int { await base.noteLimit() }
     func limits() async -> ServerLimits { await base.limits() }

@@ -142,10 +142,8 @@ struct AfterFirstBatch: SyncRemote {
         try await base.changes(since: since, limit: limit, includeContent: includeContent)
     }
 
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { try await batchAnswer(operations).results }
-
-    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse {
-        let answer = try await base.batchAnswer(operations)
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
+        let answer = try await base.batch(operations)
         if fired.setOnce() { try await hook() }
         return answer
     }

@@ -26,8 +26,7 @@ struct SyncPushReadTests {
             return try await base.changes(since: since, limit: limit, includeContent: includeContent)
         }
 
-        func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { try await base.batch(operations) }
-        func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse { try await base.batchAnswer(operations) }
+        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse { try await base.batch(operations) }
         func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
         func noteLimit() async -> Int { await base.noteLimit() }
         func limits() async -> ServerLimits { await base.limits() }

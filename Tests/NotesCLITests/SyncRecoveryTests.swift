@@ -121,7 +121,7 @@ struct AnswerLostRemote: SyncRemote {
         try await base.changes(since: since, limit: limit, includeContent: includeContent)
     }
 
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
         _ = try await base.batch(operations)
         throw URLError(.networkConnectionLost)
     }

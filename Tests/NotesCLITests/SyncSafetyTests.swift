@@ -65,7 +65,7 @@ struct SyncSafetyTests {
             return page
         }
 
-        func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] { try await base.batch(operations) }
+        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse { try await base.batch(operations) }
 
         func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
 

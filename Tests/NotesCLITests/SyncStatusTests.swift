@@ -166,7 +166,7 @@ final class FirstBatchThenCrash: SyncRemote, Sendable {
     /// fail as a lost connection. The engine sends two batches at once, so a second call may
     /// come while the first is on its way: it waits for the first's answer before failing,
     /// or the sync would end (and cancel the first) before the first batch reached the server.
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
         let base = self.base
         let sending = first.withLock { first in
             if let first { return first }

@@ -110,7 +110,7 @@ struct RestoreCommand: Command {
             throw CLIError.failure("the server no longer holds the content of revision \(revision.rev) of \(revision.path)")
         }
         let operation = BatchOperation(op: .put, id: note.id, path: path, ifMatch: note.rev, kind: .attachment, hash: revision.hash)
-        guard let result = try await remote.batch([operation]).first else {
+        guard let result = try await remote.batch([operation]).results.first else {
             throw CLIError.failure("the server did not answer the restore of \(revision.path)")
         }
         guard (200..<300).contains(result.status), let restored = result.note else {

@@ -35,12 +35,8 @@ final class AccountCheckedRemote: SyncRemote {
         await base.noteLimit()
     }
 
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
         try await base.batch(operations)
-    }
-
-    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse {
-        try await base.batchAnswer(operations)
     }
 
     func limits() async -> ServerLimits { await base.limits() }

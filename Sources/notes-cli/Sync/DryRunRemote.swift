@@ -76,7 +76,7 @@ final class DryRunRemote: SyncRemote {
         try await base.revision(id: id, rev: rev)
     }
 
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
         var results = state.withLock { state in operations.map { state.apply($0) } }
         // A stale write is answered with the current note and its content, as the server does;
         // the content is the real server's (the model keeps none).
@@ -85,7 +85,7 @@ final class DryRunRemote: SyncRemote {
             note.content = try await base.revision(id: note.id, rev: note.rev)?.content
             results[index].note = note
         }
-        return results
+        return BatchResponse(results: results)  // nothing written: no feed span
     }
 
     static func resource(id: NoteID, path: String, hash: String, rev: Int64, deleted: Bool = false, size: Int = 0,

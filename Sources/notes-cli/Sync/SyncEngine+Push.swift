@@ -115,7 +115,7 @@ extension SyncEngine {
     /// too large alone fails alone.
     private static func send(_ chunk: [Upload], to remote: any SyncRemote) async throws -> [BatchResponse] {
         do {
-            return [try await remote.batchAnswer(chunk.map(\.operation))]
+            return [try await remote.batch(chunk.map(\.operation))]
         } catch ClientError.status(let error) where error.status == 413 {
             guard chunk.count > 1 else {
                 return [BatchResponse(results: [BatchResult(id: chunk[0].operation.id, status: 413,

@@ -7,12 +7,10 @@ protocol SyncRemote: Sendable {
     /// `GET /v1/changes`: notes changed after `since` (`nil`: from the beginning).
     /// - Throws: `SyncRemoteError.resyncRequired` for a cursor older than the kept tombstones.
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage
-    /// `POST /v1/batch`: the result of each operation, in order.
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult]
-    /// `POST /v1/batch`: the results, and the span of the changes feed the batch's writes took
-    /// when the server says (`OwnWriteChain`). The default has no span: the push is then read
-    /// back from the feed, as from a server before the span.
-    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse
+    /// `POST /v1/batch`: the result of each operation, in order, and the span of the changes
+    /// feed the batch's writes took when the server says (`OwnWriteChain`; without one, the push
+    /// is read back from the feed, as from a server before the span).
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse
     /// `GET /v1/notes/{id}/revisions/{rev}` with content; `nil` when it no longer exists.
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource?
     /// The largest note the server takes, in bytes: its published limit (`GET /v1/limits`), or
@@ -42,12 +40,6 @@ protocol SyncRemote: Sendable {
     /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes,
     /// streamed into `sink` as they arrive.
     func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws
-}
-
-extension SyncRemote {
-    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse {
-        BatchResponse(results: try await batch(operations))
-    }
 }
 
 /// What the server can answer that sync handles specially.
@@ -89,11 +81,7 @@ struct APISyncRemote: SyncRemote {
         return page
     }
 
-    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
-        try await batchAnswer(operations).results
-    }
-
-    func batchAnswer(_ operations: [BatchOperation]) async throws -> BatchResponse {
+    func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
         // Every operation carries a precondition and creates use client-chosen ids, so sending
         // the batch again after a lost answer changes nothing more: safe to retry.
         // The body is written by hand (`WireJSONWriter`, the bytes `JSONEncoder` would write):
