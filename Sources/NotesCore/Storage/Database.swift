@@ -33,10 +33,6 @@ public final class Database {
     }
 
     let handle: OpaquePointer
-    /// Runs inside every outermost transaction just before its COMMIT, for work that belongs to
-    /// the transaction but is cheaper done once than per statement (the server moves queued
-    /// search-index changes into FTS5 here). A throw rolls the transaction back.
-    public var beforeCommit: ((Database) throws -> Void)?
     private var cache: [String: Statement] = [:]
     private var transactionDepth = 0
     private var isClosed = false
@@ -199,7 +195,6 @@ public final class Database {
         let result: T
         do {
             result = try body()
-            if depth == 0, let beforeCommit { try beforeCommit(self) }
             try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
         } catch {
             rollBack(toDepth: depth, savepoint: savepoint)

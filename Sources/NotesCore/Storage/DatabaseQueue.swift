@@ -18,14 +18,12 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Which reader a read waits for when every reader is busy.
     private let nextReader = Atomic<Int>(0)
 
-    /// Opens `path` and runs `migrator` before the first use; `beforeCommit` (see
-    /// `Database.beforeCommit`) applies from then on, to a schema the migrations completed.
+    /// Opens `path` and runs `migrator` before the first use.
     /// `readers` read-only connections are opened after the migrations, for `read`.
     public init(path: String, options: Database.Options = .init(), migrator: Migrator? = nil,
-                beforeCommit: ((Database) throws -> Void)? = nil, readers readerCount: Int = 0) throws {
+                readers readerCount: Int = 0) throws {
         let database = try Database(path: path, options: options)
         try migrator?.migrate(database)
-        database.beforeCommit = beforeCommit
         self.database = database
         var readOptions = options
         readOptions.maxSizeBytes = nil

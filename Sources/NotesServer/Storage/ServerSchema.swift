@@ -41,9 +41,9 @@ enum ServerSchema {
     /// statement that writes a virtual table runs under a statement savepoint, and FTS5 writes
     /// its pending index data to disk at every savepoint: each note became its own index
     /// segment, then merged, about a third of the server's time on an upload. The triggers now
-    /// queue the change in a plain table, and `indexQueuedSearchChanges` applies the queue in
-    /// one statement just before the transaction commits: the index is as current as before
-    /// (same transaction), built once per batch. Only a change of path, content or deletion
+    /// queue the change in a plain table, which was applied in one statement just before the
+    /// transaction committed (until version 16 moved the indexing after the write): the index
+    /// stayed as current as before (same transaction), built once per batch. Only a change of path, content or deletion
     /// touches the index.
     private static let searchQueueV6 = """
         DROP TRIGGER notes_fts_insert;
@@ -70,12 +70,6 @@ enum ServerSchema {
         END;
 
         """
-
-    /// Indexes every queued note at once, inside the caller's transaction (`SQLiteSearchIndex`):
-    /// for tools and tests that want the index current at each commit, as it was before version 16.
-    static func indexQueuedSearchChanges(_ db: Database) throws {
-        try SQLiteSearchIndex.indexQueued(db, where: "1", [], limit: nil)
-    }
 
     /// A note's HTML is rendered when first asked for and kept here with the revision it is of,
     /// instead of at every write: an upload of 10,000 notes no longer pays for cmark, and a

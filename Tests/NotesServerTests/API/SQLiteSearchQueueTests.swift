@@ -114,7 +114,7 @@ struct SQLiteSearchQueueTests {
                     DELETE FROM search_queue;
                     """)
             }
-            let queue = try DatabaseQueue(path: path, migrator: older, beforeCommit: applyVersion6Queue)
+            let queue = try DatabaseQueue(path: path, migrator: older)
             try queue.write { db in
                 try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 100)",
                            AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
@@ -135,9 +135,10 @@ struct SQLiteSearchQueueTests {
                         VALUES (1, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0)
                         """, id.value, "n\(number).md", "n\(number).md", content, SHA256.hex(of: content), content.utf8.count, rev)
                 }
+                try applyVersion6Queue(db)  // as a version-15 server did just before each commit
             }
             try queue.close()
-            // A write whose queue rows were never applied (no commit hook here).
+            // A write whose queue rows were never applied.
             let raw = try Database(path: path)
             try raw.transaction {
                 try raw.run("""

@@ -55,8 +55,10 @@ struct PostgresSearchParityTests {
         Int(id.suffix(12)) ?? -1
     }
 
-    /// `NoteStore.search` on SQLite, copied: each word quoted for FTS5, `*` kept as a prefix mark.
+    /// `NoteStore.search` on SQLite, copied: the user's queued notes indexed first, each word
+    /// quoted for FTS5, `*` kept as a prefix mark.
     static func searchSQLite(_ db: Database, user: Int64, query: String) throws -> [(Int, String)] {
+        try db.transaction { _ = try SQLiteSearchIndex.indexQueued(db, where: "user_id = ?", [user], limit: nil) }
         let terms = query.split(whereSeparator: { $0.isWhitespace }).prefix(16).compactMap { word -> String? in
             let prefix = word.hasSuffix("*")
             let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))

@@ -155,7 +155,6 @@ func withSQLite<T>(_ body: (Database) throws -> T) throws -> T {
     defer { folder.remove() }
     let db = try Database(path: folder.appending("notes.sqlite").path)
     try ServerSchema.migrator.migrate(db)
-    db.beforeCommit = ServerSchema.indexQueuedSearchChanges
     defer { try? db.close() }
     return try body(db)
 }
