@@ -123,12 +123,7 @@ public final class Database {
 
     /// Every row of a query, each mapped by `row` while the statement points at it.
     public func query<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws -> [T] {
-        let statement = try statement(sql)
-        try statement.bind(values)
-        defer { statement.reset() }
-        var rows: [T] = []
-        while try statement.step() { rows.append(try row(statement)) }
-        return rows
+        try compactQuery(sql, values) { try row($0) }  // each value wrapped, so none is skipped
     }
 
     /// Every row of a query that `row` maps to a value; a row it maps to `nil` (one this version
