@@ -22,8 +22,7 @@ final class Application: Sendable {
     let rateLedger: SharedRateLedger?
     /// Analyzes the note tables while they are young, on a PostgreSQL database.
     let statistics: YoungTableStatistics?
-    /// Indexes written notes for search after their writes.
-    /// Makes the search index from the queue of written notes (`SearchIndexRounds`).
+    /// Indexes written notes for search after their writes (`SearchIndexRounds`).
     let searchIndexer: (any SearchIndexer)?
     let log: @Sendable (String) -> Void
 

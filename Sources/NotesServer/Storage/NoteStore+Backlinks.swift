@@ -16,8 +16,8 @@ extension NoteStore {
         guard !stem.isEmpty else { return [] }
         let phrase = "\"" + stem.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         let columns = NoteRecord.columns(of: "n", withContent: true)
-        // On SQLite the index finds only what it indexed: the user's queued notes go in first.
-        if case .sqlite(let queue) = database { try SQLiteSearchIndex.indexQueued(queue, userID: userID) }
+        // The index finds only what it indexed: the user's queued notes go in first, as for a search.
+        try indexQueuedSearches(of: userID, query: stem)
         return try database.read { db in
             let candidates: [NoteRecord]
             if db.dialect == .postgres {

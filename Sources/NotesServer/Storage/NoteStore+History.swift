@@ -63,8 +63,9 @@ extension NoteStore {
                 let result = try purgeRows(db, userID: userID, id: id, ifMatch: ifMatch)
                 // The note's index change waits in the queue (with its old text); apply it now,
                 // so the merge below drops the note's terms instead of leaving them in two segments.
-                _ = try db.first("SELECT nid FROM notes WHERE user_id = ? AND id = ?", [userID, id.value]) { $0.int64(0) }
-                    .map { nid in try SQLiteSearchIndex.indexQueued(db, where: "nid = ?", [nid], limit: nil) }
+                if let nid = try db.first("SELECT nid FROM notes WHERE user_id = ? AND id = ?", [userID, id.value], row: { $0.int64(0) }) {
+                    try SQLiteSearchIndex.indexQueued(db, where: "nid = ?", [nid], limit: nil)
+                }
                 try db.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")
                 return result
             }

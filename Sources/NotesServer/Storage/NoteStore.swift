@@ -256,7 +256,7 @@ struct NoteStore: Sendable {
         if db.dialect == .postgres {
             try db.run("DELETE FROM note_search WHERE user_id = ?", userID)
             try db.run("DELETE FROM search_queue WHERE user_id = ?", userID)
-        } else if let db = db as? Database {
+        } else {
             try SQLiteSearchIndex.indexQueued(db, where: "user_id = ?", [userID], limit: nil)
         }
     }

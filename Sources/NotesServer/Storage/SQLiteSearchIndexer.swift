@@ -23,7 +23,7 @@ enum SQLiteSearchIndex {
     /// - Returns: how many queued notes it indexed.
     /// `condition` is one of this program's constants, never outside text.
     @discardableResult
-    static func indexQueued(_ db: Database, where condition: String, _ values: [any SQLBindable], limit: Int?) throws -> Int {
+    static func indexQueued(_ db: some SQLConnection, where condition: String, _ values: [any SQLBindable], limit: Int?) throws -> Int {
         var taken = "(\(condition))"
         var bound = values
         if let limit {
