@@ -169,3 +169,10 @@ struct SyncAttachmentFilesTests {
         #expect(moved.untracked.isEmpty)
     }
 }
+
+extension LocalScan {
+    /// Walks the folder, then compares its files with `rows`, as a sync's scan does.
+    func scan(rows: [IndexRow]) async throws -> LocalSnapshot {
+        try await scan(rows: rows, listing: Self.startWalk(of: folder).value)
+    }
+}

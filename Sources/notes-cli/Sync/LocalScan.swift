@@ -72,11 +72,6 @@ struct LocalScan {
         }
     }
 
-    /// Walks the folder, then compares its files with the index's `rows`.
-    func scan(rows: [IndexRow]) async throws -> LocalSnapshot {
-        try await scan(rows: rows, listing: Self.startWalk(of: folder).value)
-    }
-
     /// Compares the files of `listing` (from `startWalk`) with the index's `rows`.
     func scan(rows: [IndexRow], listing: FolderWalker.Listing) async throws -> LocalSnapshot {
         var snapshot = LocalSnapshot()
