@@ -106,6 +106,10 @@ struct WikiLinkTests {
         ("<javascript:alert(1)>", "<p>javascript:alert(1)</p>\n"),
         ("[x](data:image/png;base64,AA==)", "<p><a href=\"data:image/png;base64,AA==\">x</a></p>\n"),
         ("[x](https://e.example)", "<p><a href=\"https://e.example\">x</a></p>\n"),
+        // Safe rendering skips the walk for refused links when cmark's HTML shows none (`<a href=""`).
+        ("[x](javascript:go \"title\")", "<p>x</p>\n"),
+        ("[x]()", "<p><a href=\"\">x</a></p>\n"),
+        ("[x]() [y](file:a) `<a href=\"\"`", "<p><a href=\"\">x</a> y <code>&lt;a href=&quot;&quot;</code></p>\n"),
     ])
     func refusedLinksAreText(markdown: String, expected: String) {
         #expect(MarkdownRenderer.safe.html(from: markdown) == expected)

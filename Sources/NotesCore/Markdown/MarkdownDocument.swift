@@ -35,9 +35,28 @@ final class MarkdownDocument {
     /// Visits every link and image once, replacing its destination with `rewrite`'s answer (nil
     /// keeps it), and returns the text of the first heading, if any.
     func rewriteLinksAndFindTitle(_ rewrite: (LinkDestination) -> String?) -> String? {
+        rewriteLinks(rewrite, findingRefused: false, findingHeadings: false).title
+    }
+
+    /// What one walk of the tree by `rewriteLinks` found.
+    struct LinkScan {
+        /// The text of the first heading, if any.
+        var title: String?
+        /// The links whose destination (as rewritten) safe mode refuses, for `unwrap(_:)`.
+        var refusedLinks: [OpaquePointer] = []
+        /// Every heading in document order, for `addHeadingIDs(to:)`.
+        var headings: [OpaquePointer] = []
+    }
+
+    /// Visits every link and image once, replacing its destination with `rewrite`'s answer (nil
+    /// keeps it), and finds the title, and on request the refused links and the headings.
+    ///
+    /// One walk instead of three: export renders every note this way, and each walk of a tree
+    /// crosses into cmark several times per node.
+    func rewriteLinks(_ rewrite: (LinkDestination) -> String?, findingRefused: Bool, findingHeadings: Bool) -> LinkScan {
         guard let iterator = cmark_iter_new(root) else { preconditionFailure("cmark_iter_new returned NULL") }
         defer { cmark_iter_free(iterator) }
-        var title: String?
+        var scan = LinkScan()
         var inFirstHeading = false
         var titleText = ""
         while true {
@@ -45,10 +64,13 @@ final class MarkdownDocument {
             if event == CMARK_EVENT_DONE { break }
             guard let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
-            if type == CMARK_NODE_HEADING, title == nil {
-                inFirstHeading = event == CMARK_EVENT_ENTER
-                if !inFirstHeading { title = titleText.trimmingASCIIWhitespace() }
-                continue
+            if type == CMARK_NODE_HEADING {
+                if findingHeadings, event == CMARK_EVENT_ENTER { scan.headings.append(node) }
+                if scan.title == nil {
+                    inFirstHeading = event == CMARK_EVENT_ENTER
+                    if !inFirstHeading { scan.title = titleText.trimmingASCIIWhitespace() }
+                    continue
+                }
             }
             // Containers come twice (enter and exit); leaves only as enter.
             guard event == CMARK_EVENT_ENTER else { continue }
@@ -64,13 +86,19 @@ final class MarkdownDocument {
             }
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node) {
                 let destination = LinkDestination(url: String(cString: url), isImage: type == CMARK_NODE_IMAGE)
+                var final = destination.url
                 if let replacement = rewrite(destination), replacement != destination.url {
                     _ = cmark_node_set_url(node, replacement)
+                    final = replacement
+                }
+                // Every refused destination has a scheme: most links (relative ones) are settled by the `:`.
+                if findingRefused, type == CMARK_NODE_LINK, final.utf8.contains(UInt8(ascii: ":")), LinkSafety.isRefused(final) {
+                    scan.refusedLinks.append(node)
                 }
             }
         }
-        guard let title, !title.isEmpty else { return nil }
-        return title
+        if let title = scan.title, title.isEmpty { scan.title = nil }
+        return scan
     }
 
     /// Replaces each `[[wiki link]]` and `![[embed]]` in the tree's text with a link or image
@@ -130,8 +158,13 @@ final class MarkdownDocument {
                   LinkSafety.isRefused(String(cString: url)) else { return }
             refused.append(node)
         }
+        unwrap(refused)
+    }
+
+    /// Replaces each of `links` by its content.
+    func unwrap(_ links: [OpaquePointer]) {
         // Innermost first is not needed: cmark never nests links, so the nodes are disjoint.
-        for link in refused {
+        for link in links {
             while let child = cmark_node_first_child(link) {
                 cmark_node_unlink(child)
                 _ = cmark_node_insert_before(link, child)
@@ -153,6 +186,12 @@ final class MarkdownDocument {
         forEachNode { node, event, _ in
             if event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_HEADING { headings.append(node) }
         }
+        return addHeadingIDs(to: headings)
+    }
+
+    /// `addHeadingIDs()` for `headings`, every heading of the tree in document order.
+    @discardableResult
+    func addHeadingIDs(to headings: [OpaquePointer]) -> [String] {
         var slugger = HeadingSlugger()
         var ids: [String] = []
         for heading in headings {
@@ -189,6 +228,20 @@ final class MarkdownDocument {
 }
 
 extension MarkdownDocument {
+    /// `withHTML(_:)`, when cmark's safe-mode HTML shows no link whose destination safe mode
+    /// refused; nil, without calling `body`, when it may hold one.
+    ///
+    /// cmark renders such a link as `<a href=""` (as it does an empty destination, `[text]()`),
+    /// and nothing else in safe-mode output can read so: text escapes `<` and raw HTML is omitted.
+    /// One `strstr` over the output is far cheaper than walking the tree for links.
+    func withHTMLShowingNoRefusedLink<Value>(_ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value? {
+        guard let html = cmark_render_html(root, options) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        defer { free(html) }
+        guard strstr(html, "<a href=\"\"") == nil else { return nil }
+        let length = strlen(html)
+        return html.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
     /// Calls `body` for each iterator event, with whether the node is inside a link or image.
     func forEachNode(_ body: (OpaquePointer, cmark_event_type, Bool) -> Void) {
         guard let iterator = cmark_iter_new(root) else { preconditionFailure("cmark_iter_new returned NULL") }

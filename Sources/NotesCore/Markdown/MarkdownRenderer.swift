@@ -52,6 +52,16 @@ public struct MarkdownRenderer: Sendable {
         func renderSafely(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
             let document = MarkdownDocument(parsing: buffer, options: options)
             if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
+            if !allowsUnsafeHTML, !extensions.headingIDs {
+                // Most notes have no refused link, and finding one walks the whole tree (a tenth
+                // of rendering 20 MB). cmark renders each as `<a href=""`, text can never
+                // produce that (`<` is escaped, raw HTML omitted), so HTML without it had none
+                // and is exactly what unwrapping would give: then one pass over the output does.
+                let rendered = document.withHTMLShowingNoRefusedLink { bytes in
+                    Result { () throws(Failure) -> Value in try body(bytes) }
+                }
+                if let rendered { return rendered }
+            }
             if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
             if extensions.headingIDs { document.addHeadingIDs() }
             return document.withHTML { bytes in Result { () throws(Failure) -> Value in try body(bytes) } }
@@ -96,10 +106,10 @@ public struct MarkdownRenderer: Sendable {
         let render: (UnsafeBufferPointer<UInt8>) -> RenderedMarkdown = { buffer in
             let document = MarkdownDocument(parsing: buffer, options: options)
             if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
-            let title = document.rewriteLinksAndFindTitle(rewriteLink)
-            if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
-            if extensions.headingIDs { document.addHeadingIDs() }
-            return RenderedMarkdown(html: document.html(), title: title)
+            let scan = document.rewriteLinks(rewriteLink, findingRefused: !allowsUnsafeHTML, findingHeadings: extensions.headingIDs)
+            document.unwrap(scan.refusedLinks)
+            if extensions.headingIDs { document.addHeadingIDs(to: scan.headings) }
+            return RenderedMarkdown(html: document.html(), title: scan.title)
         }
         if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
         return Array(markdown).withUnsafeBufferPointer(render)

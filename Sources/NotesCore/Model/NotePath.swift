@@ -68,11 +68,20 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     public var segments: [Substring] { value.split(separator: "/", omittingEmptySubsequences: false) }
 
     /// The last segment, such as `todo.md`.
-    public var fileName: String { segments.last.map(String.init) ?? value }
+    ///
+    /// An ASCII path is cut at its last `/` byte rather than split into segments: export asks
+    /// every note for it several times. Other paths keep the Character rules (a `/` followed by
+    /// a combining mark is no separator there), as `FastPathStringTests` checks.
+    public var fileName: String {
+        guard Self.isASCII(value) else { return segments.last.map(String.init) ?? value }
+        guard let slash = value.utf8.lastIndex(of: UInt8(ascii: "/")) else { return value }
+        return String(value[value.utf8.index(after: slash)...])
+    }
 
     /// The parent folder path, empty at the top level.
     public var folder: String {
-        guard let slash = value.lastIndex(of: "/") else { return "" }
+        let slash = Self.isASCII(value) ? value.utf8.lastIndex(of: UInt8(ascii: "/")) : value.lastIndex(of: "/")
+        guard let slash else { return "" }
         return String(value[..<slash])
     }
 

@@ -37,7 +37,9 @@ public enum ConflictName {
     /// The note's path is read back from the name: exact unless `path(for:)` had to shorten
     /// the name or move the copy up to a shorter folder to fit the limits.
     public static func parse(_ path: String) -> (note: String, device: String)? {
-        guard let ext = EntryKind.noteExtension(of: path) else { return nil }
+        // Most paths are no conflict copy: a byte search settles them before any String work
+        // (the marker is ASCII, which nothing else is canonically equivalent to).
+        guard containsMarker(path), let ext = EntryKind.noteExtension(of: path) else { return nil }
         let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let file = path[folderEnd..<ext.startIndex]
         guard let marker = file.range(of: ".conflict-", options: .backwards) else { return nil }
@@ -51,6 +53,22 @@ public enum ConflictName {
         let stem = file[..<marker.lowerBound]
         guard !device.isEmpty, !stem.isEmpty else { return nil }
         return (String(path[..<folderEnd]) + stem + ext, device)
+    }
+
+    /// Whether the UTF-8 bytes of `path` hold `.conflict-`.
+    private static func containsMarker(_ path: String) -> Bool {
+        let marker: StaticString = ".conflict-"
+        let count = marker.utf8CodeUnitCount
+        return marker.withUTF8Buffer { marker in
+            var path = path
+            return path.withUTF8 { bytes in
+                guard bytes.count >= count else { return false }
+                for start in 0...(bytes.count - count) where bytes[start] == UInt8(ascii: ".") {
+                    if (1..<count).allSatisfy({ bytes[start + $0] == marker[$0] }) { return true }
+                }
+                return false
+            }
+        }
     }
 
     /// Whether `path` names a conflict copy (so a conflict of a conflict copy stays readable).

@@ -76,6 +76,19 @@ struct ExportCommand: Command {
         }
     }
 
+    /// Prints `lines` to stderr in one write where that gives the same bytes: a folder with
+    /// thousands of broken links (a copied-in manual) spent more on one `write(2)` per line than
+    /// on rendering. A line ending in a carriage return would join with the next line's newline
+    /// and print differently (`printError` makes a lone one visible), so then each goes alone.
+    private static func printErrors(_ lines: [String], _ terminal: Terminal) {
+        guard !lines.isEmpty else { return }
+        if lines.contains(where: { $0.utf8.last == 0x0D }) {
+            for line in lines { terminal.printError(line) }
+        } else {
+            terminal.printError(lines.joined(separator: "\n"))
+        }
+    }
+
     func run(_ terminal: Terminal) async throws -> ExitCode {
         let outputURL = URL(fileURLWithPath: FolderPaths.resolved(output))
         let source: any ExportSource
@@ -98,9 +111,7 @@ struct ExportCommand: Command {
         }
         let builder = SiteBuilder(title: title, commonMark: commonMark, allFiles: allFiles)
         let site = try builder.build(notes.notes, files: notes.files)
-        for link in site.missingLinks {
-            terminal.printError("notes export: \(link.note) links to '\(link.destination)', but \(link.reason)")
-        }
+        Self.printErrors(site.missingLinks.map { "notes export: \($0.note) links to '\($0.destination)', but \($0.reason)" }, terminal)
         if strict, !site.missingLinks.isEmpty {
             throw CLIError.failure("\(site.missingLinks.count) broken link(s); nothing written (--strict)")
         }

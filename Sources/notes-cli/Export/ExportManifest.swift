@@ -38,19 +38,15 @@ struct ExportManifest: Codable, Equatable, Sendable {
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
-    /// The manifest as sorted, indented JSON: stable bytes, readable in a diff.
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+    /// The manifest as sorted, indented JSON: stable bytes, readable in a diff (`prettyJSON()`).
+    func encoded() -> Data {
+        Data(prettyJSON())
     }
 
     /// Saves the manifest into `directory` atomically, unless it already holds these bytes.
     func save(to directory: URL) throws {
         let url = directory.appendingPathComponent(Self.fileName)
-        let data = try encoded()
+        let data = encoded()
         if FileManager.default.contents(atPath: url.path) == data { return }
         do {
             try data.write(to: url, options: .atomic)

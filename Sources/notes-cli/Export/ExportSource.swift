@@ -59,11 +59,10 @@ struct LocalFolderSource: ExportSource {
         var seen: Set<NotePath> = []
         var seenFiles: Set<String> = []
         for entry in listing.entries {
-            let url = root.appendingPathComponent(entry.path)
             guard EntryKind(path: entry.path) == .note else {
                 let path = entry.path.precomposedStringWithCanonicalMapping
                 if !ignore.isIgnored(path), seenFiles.insert(path).inserted {
-                    result.files.append(ExportFile(path: path, source: url))
+                    result.files.append(ExportFile(path: path, source: root.appendingPathComponent(entry.path)))
                 }
                 continue
             }
@@ -83,7 +82,7 @@ struct LocalFolderSource: ExportSource {
                 result.skipped.append("\(entry.path): another file has the same name once Unicode-normalised")
                 continue
             }
-            guard let content = FileManager.default.contents(atPath: url.path) else {
+            guard let content = FileContents.read(atPath: folder + "/" + entry.path) else {
                 result.skipped.append("\(entry.path): could not be read")
                 continue
             }

@@ -68,7 +68,7 @@ struct LinkRewriter: Sendable {
         guard let resolved = Self.resolve(decoded, from: note.folder) else {
             return .missing(reason: "it points outside the notes folder")
         }
-        let target = resolved.precomposedStringWithCanonicalMapping
+        let target = NotePath.nfc(resolved)
         let page = SitePaths.page(for: note)
         if isNoteLink {
             guard notes.contains(target) else { return .missing(reason: "there is no note \(target)") }

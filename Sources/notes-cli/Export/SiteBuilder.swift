@@ -136,10 +136,13 @@ struct SiteBuilder: Sendable {
         for file in files where !paths.insert(file.path).inserted {
             throw .failure("\(file.path) would be both a page and a copied file; rename the note or the file")
         }
+        // Each folder once: a folder already checked had its parents checked with it.
+        var checked: Set<Substring> = []
         for file in files {
             var folder = Substring(file.path)
             while let slash = folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
+                guard checked.insert(folder).inserted else { break }
                 if paths.contains(String(folder)) {
                     throw .failure("the folder \(folder)/ would replace the exported file \(folder); rename that folder")
                 }

@@ -27,10 +27,11 @@ struct SiteIndex: Sendable {
         if entries.isEmpty { body += "<p>No notes.</p>\n" }
         // Group by folder; sorting by (folder, file name) keeps a folder's notes together even
         // where a sibling's name sorts between them (`a/x.md`, `a-b.md`, `a/y.md`).
-        let sorted = entries.sorted { ($0.path.folder, $0.path.fileName) < ($1.path.folder, $1.path.fileName) }
+        // Each key made once, not twice per comparison.
+        let sorted = entries.map { (folder: $0.path.folder, fileName: $0.path.fileName, entry: $0) }
+            .sorted { ($0.folder, $0.fileName) < ($1.folder, $1.fileName) }
         var currentFolder: String?
-        for entry in sorted {
-            let folder = entry.path.folder
+        for (folder, fileName, entry) in sorted {
             if folder != currentFolder {
                 if currentFolder != nil { body += "</ul>\n" }
                 if !folder.isEmpty {
@@ -41,7 +42,7 @@ struct SiteIndex: Sendable {
             }
             let href = SitePaths.href(from: SitePaths.index, to: SitePaths.page(for: entry.path))
             body += "<li><a href=\"\(href)\">\(HTMLEscaping.escape(entry.title))</a>"
-                + " <span class=\"file\">\(HTMLEscaping.escape(entry.path.fileName))</span></li>\n"
+                + " <span class=\"file\">\(HTMLEscaping.escape(fileName))</span></li>\n"
         }
         if currentFolder != nil { body += "</ul>\n" }
         body += "</div>\n"

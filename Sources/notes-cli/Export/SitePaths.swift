@@ -20,7 +20,35 @@ enum SitePaths {
     }
 
     /// The href from the page at `from` to the file at `to` (both site paths, `/`-separated).
+    ///
+    /// Worked on the UTF-8 bytes of ASCII paths (export makes a few for every page); other
+    /// paths keep the String rules (`/` followed by a combining mark is no separator there,
+    /// canonically equal segments match), in `unicodeHref`.
     static func href(from: String, to: String) -> String {
+        guard isASCII(from), isASCII(to) else { return unicodeHref(from: from, to: to) }
+        let slash = UInt8(ascii: "/")
+        var out: [UInt8] = []
+        var from = from, to = to
+        from.withUTF8 { from in
+            to.withUTF8 { to in
+                // Skip the folders both paths share, whole segments at a time.
+                var fromStart = 0, toStart = 0
+                while let fromEnd = from[fromStart...].firstIndex(of: slash), let toEnd = to[toStart...].firstIndex(of: slash),
+                      from[fromStart..<fromEnd].elementsEqual(to[toStart..<toEnd]) {
+                    fromStart = fromEnd + 1
+                    toStart = toEnd + 1
+                }
+                let ups = from[fromStart...].count(where: { $0 == slash })
+                out.reserveCapacity(ups * 3 + to.count - toStart + 16)
+                for _ in 0..<ups { out += [UInt8(ascii: "."), UInt8(ascii: "."), slash] }
+                appendPercentEncoded(UnsafeBufferPointer(rebasing: to[toStart...]), keepingSlash: true, to: &out)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `href(from:to:)` for any paths, segment by segment as Strings.
+    static func unicodeHref(from: String, to: String) -> String {
         let fromFolder = from.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         let target = to.split(separator: "/", omittingEmptySubsequences: false)
         var common = 0
@@ -28,6 +56,10 @@ enum SitePaths {
         let ups = Array(repeating: "..", count: fromFolder.count - common)
         let downs = target[common...].map { percentEncode(String($0)) }
         return (ups + downs).joined(separator: "/")
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// The id of a folder's heading on the index page, and the fragment that finds it.
@@ -40,8 +72,14 @@ enum SitePaths {
     static func percentEncode(_ text: String, keepingSlash: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { appendPercentEncoded($0, keepingSlash: keepingSlash, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendPercentEncoded(_ bytes: UnsafeBufferPointer<UInt8>, keepingSlash: Bool, to out: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
@@ -49,10 +87,13 @@ enum SitePaths {
             case UInt8(ascii: "/") where keepingSlash:
                 out.append(byte)
             default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                hex.withUTF8Buffer { hex in
+                    out.append(UInt8(ascii: "%"))
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0x0F)])
+                }
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `text` with `%XX` sequences decoded, or nil when they do not decode to UTF-8.
