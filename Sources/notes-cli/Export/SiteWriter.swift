@@ -37,7 +37,9 @@ struct SiteWriter: Sendable {
         let root = directory.path
         var summary = ExportSummary()
         var final = ExportManifest()
-        var toWrite: [SiteFile] = []
+        // Each with the mode its file gets: that of the regular file it replaces (found by the
+        // `lstat` here, not a second one before writing), else 0644.
+        var toWrite: [(file: SiteFile, mode: mode_t)] = []
         var foreign: [String] = []
         for file in site.files {
             let bytes = try file.bytes()
@@ -49,10 +51,10 @@ struct SiteWriter: Sendable {
                 if recorded == hash, onDisk?.isRegular == true, onDisk?.size == Int64(bytes.count) {
                     summary.unchanged += 1
                 } else {
-                    toWrite.append(file)
+                    toWrite.append((file, onDisk?.replacedMode ?? 0o644))
                 }
             } else if onDisk == nil {
-                toWrite.append(file)
+                toWrite.append((file, 0o644))
             } else if onDisk?.isRegular == true, contents(of: root + "/" + file.path) == bytes {
                 summary.unchanged += 1  // identical bytes: adopt it (an export whose manifest was lost)
             } else {
@@ -71,7 +73,7 @@ struct SiteWriter: Sendable {
         }
         // Claim every file about to be written before writing it (see ExportManifest).
         var pending = old
-        for file in toWrite { pending.files[file.path] = .some(nil) }
+        for (file, _) in toWrite { pending.files[file.path] = .some(nil) }
         try pending.save(to: directory)
 
         // Stale files go first, so a name they free (a page that becomes a folder) is free.
@@ -93,14 +95,14 @@ struct SiteWriter: Sendable {
 
         var createdFolders: Set<Substring> = [""]
         var temporaryNames = TemporaryNames()
-        for file in toWrite {
+        for (file, mode) in toWrite {
             let path = root + "/" + file.path
             do {
                 let folder = file.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { file.path[..<$0] } ?? ""
                 if createdFolders.insert(folder).inserted {
                     try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
                 }
-                try replace(path, with: try file.bytes(), temporaryNames: &temporaryNames)
+                try replace(path, with: try file.bytes(), mode: mode, temporaryNames: &temporaryNames)
             } catch {
                 throw CLIError.failure("cannot write \(path): \(fileSystemReason(error))")
             }
@@ -117,10 +119,8 @@ struct SiteWriter: Sendable {
     /// for the disk); `flush()` makes the whole export durable once, before the manifest vouches
     /// for it. A page lost to a power cut before that is rewritten by the next export, which
     /// checks each page's size and hash.
-    private func replace(_ path: String, with bytes: Data, temporaryNames: inout TemporaryNames) throws {
+    private func replace(_ path: String, with bytes: Data, mode: mode_t, temporaryNames: inout TemporaryNames) throws {
         #if os(Linux)
-        var info = stat()
-        let mode: mode_t = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? info.st_mode & 0o777 : 0o644
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
         var temporary: String
         var fd: Int32
@@ -151,13 +151,16 @@ struct SiteWriter: Sendable {
     private struct FileStatus {
         var isRegular: Bool
         var size: Int64
+        /// The permission bits a page written over this file keeps; nil when it is not a regular file.
+        var replacedMode: mode_t?
     }
 
     /// What is at the absolute `path`, without following a symbolic link; nil when nothing is.
     private func status(ofPath path: String) -> FileStatus? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        return FileStatus(isRegular: info.st_mode & S_IFMT == S_IFREG, size: Int64(info.st_size))
+        let isRegular = info.st_mode & S_IFMT == S_IFREG
+        return FileStatus(isRegular: isRegular, size: Int64(info.st_size), replacedMode: isRegular ? info.st_mode & 0o777 : nil)
     }
 
     private func contents(of path: String) -> Data? {
