@@ -18,6 +18,7 @@ final class MarkdownDocument {
     /// Parses `markdown` (UTF-8 bytes) with cmark `options`.
     init(parsing markdown: UnsafeBufferPointer<UInt8>, options: Int32) {
         self.options = options
+        let options = Self.parseOptions(options, for: markdown)
         let parsed = markdown.withMemoryRebound(to: CChar.self) { chars -> OpaquePointer? in
             // cmark accepts a NULL buffer only with length 0; give it a real empty string instead.
             guard let base = chars.baseAddress, !chars.isEmpty else { return cmark_parse_document("", 0, options) }
@@ -30,6 +31,14 @@ final class MarkdownDocument {
 
     deinit {
         cmark_node_free(root)
+    }
+
+    /// `options` for parsing `markdown`, without `CMARK_OPT_VALIDATE_UTF8` when the bytes are
+    /// valid UTF-8 already: the option only repairs invalid sequences, and checks slower than
+    /// `UTF8Validation` does.
+    static func parseOptions(_ options: Int32, for markdown: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard options & CMARK_OPT_VALIDATE_UTF8 != 0, UTF8Validation.isValid(markdown) else { return options }
+        return options & ~CMARK_OPT_VALIDATE_UTF8
     }
 
     /// Visits every link and image once, replacing its destination with `rewrite`'s answer (nil

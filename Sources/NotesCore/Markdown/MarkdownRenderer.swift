@@ -73,7 +73,7 @@ public struct MarkdownRenderer: Sendable {
         func render(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
             let html = buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    cmark_markdown_to_html($0, buffer.count, options)
+                    cmark_markdown_to_html($0, buffer.count, MarkdownDocument.parseOptions(options, for: buffer))
                 }
             }
             guard let html else { return Result { () throws(Failure) in try body(UnsafeBufferPointer(start: nil, count: 0)) } }
