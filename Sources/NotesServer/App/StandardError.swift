@@ -1,9 +1,9 @@
 import Foundation
 import NotesCore
 
-/// Writes one line to stderr: the server's log and its admin commands' messages. One `write(2)`
-/// of the whole line (a log line is far below `PIPE_BUF`, so lines from several threads never
-/// interleave in a pipe), without a `Data` copy on every request.
+/// Writes one line to stderr: the admin commands' messages (`serve` logs through `BufferedLog`,
+/// the only writer of its stderr while it runs). One `write(2)` of the whole line, without a
+/// `Data` copy.
 func printError(_ line: String) {
     var bytes = Array(line.utf8)
     bytes.append(UInt8(ascii: "\n"))

@@ -127,7 +127,12 @@ final class RequestState: @unchecked Sendable {
                 count += 1
             }
             func put(_ text: String) {
-                for byte in text.utf8 { put(byte) }
+                var text = text
+                text.withUTF8 { bytes in
+                    guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                    (target + count).initialize(from: source, count: bytes.count)
+                    count += bytes.count
+                }
             }
             func put(decimal value: Int, atLeast digits: Int = 1) {
                 if value < 0 { put(UInt8(ascii: "-")) }
