@@ -29,6 +29,9 @@ final class BufferedLog: Sendable {
     /// Kept bytes past which a logging thread writes them itself.
     static let defaultBackPressureBytes = 1 << 20
 
+    /// Bytes reserved for each batch (a batch under load is some tens of KiB).
+    private static let batchCapacity = 64 * 1024
+
     private struct Pending {
         var bytes: [UInt8] = []
         /// Whether the writer was woken for what is kept (so the next line need not wake it).
@@ -89,10 +92,14 @@ final class BufferedLog: Sendable {
     /// Writes every kept line now.
     func flush() {
         writing.withLock { _ in
+            // The next batch's room, allocated outside the lock the logging threads take: they
+            // then append without regrowing the buffer while they hold it.
+            var fresh: [UInt8] = []
+            fresh.reserveCapacity(Self.batchCapacity)
             let batch = pending.withLock { state -> [UInt8] in
                 state.writerWoken = false
-                defer { state.bytes = [] }
-                return state.bytes
+                swap(&state.bytes, &fresh)
+                return fresh
             }
             Self.writeAll(batch, to: descriptor)
         }
