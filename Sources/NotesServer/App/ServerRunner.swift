@@ -15,7 +15,18 @@ struct ServerRunner {
     func run() throws -> Never {
         // Before anything starts a thread: see TerminationSignals.
         TerminationSignals.block()
-        let log: @Sendable (String) -> Void = { printLogLine($0) }
+        // Written in batches; every way out of here writes what is kept first (see BufferedLog).
+        let stderrLog = BufferedLog()
+        do {
+            try serve(logging: stderrLog)
+        } catch {
+            stderrLog.close()
+            throw error
+        }
+    }
+
+    private func serve(logging stderrLog: BufferedLog) throws -> Never {
+        let log: @Sendable (String) -> Void = { stderrLog.append($0) }
         let app = try buildApplication(configuration, log: log)
         var http = HTTPServer.Configuration()
         http.host = configuration.host
@@ -59,8 +70,10 @@ struct ServerRunner {
             try app.close()
         } catch {
             log("closing the database failed: \(error)")
+            stderrLog.close()
             exit(1)
         }
+        stderrLog.close()
         exit(0)
     }
 

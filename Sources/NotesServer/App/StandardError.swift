@@ -1,9 +1,9 @@
 import Foundation
 import NotesCore
 
-/// Writes one line to stderr: the server's log and its admin commands' messages. One `write(2)`
-/// of the whole line (a log line is far below `PIPE_BUF`, so lines from several threads never
-/// interleave in a pipe), without a `Data` copy on every request.
+/// Writes one line to stderr: the admin commands' messages (`serve` logs through `BufferedLog`,
+/// the only writer of its stderr while it runs). One `write(2)` of the whole line, without a
+/// `Data` copy.
 func printError(_ line: String) {
     var bytes = Array(line.utf8)
     bytes.append(UInt8(ascii: "\n"))
@@ -22,21 +22,6 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
             offset += written
         }
     }
-}
-
-/// Writes one server log line to stderr, stamped with the time in RFC 3339 UTC
-/// (`2026-12-01T04:50:26.123Z req=… GET /v1/notes 200 3ms`), so lines can be matched with
-/// other systems' logs without relying on journald's clock.
-func printLogLine(_ line: String, now: Date = Date()) {
-    // One buffer for stamp, line and newline: this runs for every request.
-    let stamp = WireTime.string(fromMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(stamp.utf8.count + 1 + line.utf8.count + 1)
-    bytes.append(contentsOf: stamp.utf8)
-    bytes.append(UInt8(ascii: " "))
-    bytes.append(contentsOf: line.utf8)
-    bytes.append(UInt8(ascii: "\n"))
-    writeAll(bytes, to: STDERR_FILENO)
 }
 
 /// Writes one line to stdout and flushes, so a parent process reading it sees it at once.

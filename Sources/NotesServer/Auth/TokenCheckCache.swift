@@ -28,8 +28,18 @@ final class TokenCheckCache: Sendable {
         let readAt: ContinuousClock.Instant
     }
 
+    /// A digest as a dictionary key, hashed as one run of bytes: `[UInt8]`'s own hashing feeds
+    /// the hasher a byte at a time, which cost more than the rest of the lookup on every GET.
+    private struct Key: Hashable {
+        let digest: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            digest.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
     private struct State {
-        var entries: [[UInt8]: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         /// Bumped by every `forgetAll`; marks are its values.
         var generation: UInt64 = 0
     }
@@ -48,9 +58,10 @@ final class TokenCheckCache: Sendable {
     func token(digest: [UInt8]) -> BearerTokenRecord? {
         let now = now()
         return state.withLock { state in
-            guard let entry = state.entries[digest] else { return nil }
+            let key = Key(digest: digest)
+            guard let entry = state.entries[key] else { return nil }
             guard now - entry.readAt < Self.lifetime else {
-                state.entries[digest] = nil
+                state.entries[key] = nil
                 return nil
             }
             return entry.token
@@ -68,11 +79,12 @@ final class TokenCheckCache: Sendable {
         let now = now()
         state.withLock { state in
             guard state.generation == mark.value else { return }
-            if state.entries[token.hash] == nil && state.entries.count >= capacity {
+            let key = Key(digest: token.hash)
+            if state.entries[key] == nil && state.entries.count >= capacity {
                 state.entries = state.entries.filter { now - $0.value.readAt < Self.lifetime }
                 if state.entries.count >= capacity, let any = state.entries.keys.first { state.entries[any] = nil }
             }
-            state.entries[token.hash] = Entry(token: token, readAt: now)
+            state.entries[key] = Entry(token: token, readAt: now)
         }
     }
 
@@ -80,7 +92,7 @@ final class TokenCheckCache: Sendable {
     /// keeping its read time: so the kept row does not make the next request record the use again.
     func recordedUse(_ token: BearerTokenRecord) {
         state.withLock { state in
-            state.entries[token.hash]?.token = token
+            state.entries[Key(digest: token.hash)]?.token = token
         }
     }
 

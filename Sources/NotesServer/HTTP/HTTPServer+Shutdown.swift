@@ -89,7 +89,9 @@ extension HTTPServer {
 enum LogText {
     /// Percent-escapes spaces, control characters and `%` so a decoded path cannot forge log lines.
     static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: needsEscape) else { return text }
+        // On the contiguous bytes (no copy for a native string): it runs for every request's path.
+        var contiguous = text
+        guard contiguous.withUTF8({ $0.contains(where: needsEscape) }) else { return text }
         var output = ""
         for byte in text.utf8 {
             if needsEscape(byte) {

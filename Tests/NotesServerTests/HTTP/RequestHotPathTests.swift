@@ -124,5 +124,16 @@ struct RequestHotPathTests {
         #expect(parts.count == 2 && parts[1].count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) })
         state.path = "/p/secret-token/a.png"
         #expect(state.logLine(status: 499).hasPrefix("req=00000000000000ab GET /p/<token>/a.png 499 "))
+        // The milliseconds: a request that started 1,234.5 ms ago and one that started just now.
+        let old = RequestState(id: "00000000000000ac", connection: OpaquePointer(bitPattern: 1)!,
+                               started: .now - .microseconds(1_234_567))
+        old.method = "PUT"
+        old.path = "/v1/notes/x"
+        let slow = old.logLine(status: 201)
+        #expect(slow.hasPrefix("req=00000000000000ac PUT /v1/notes/x 201 1234.") || slow.hasPrefix("req=00000000000000ac PUT /v1/notes/x 201 1235."),
+                "\(slow)")
+        #expect(slow.wholeMatch(of: /req=00000000000000ac PUT \/v1\/notes\/x 201 \d+\.\d{2}ms/) != nil, "\(slow)")
+        let quick = RequestState(id: "00000000000000ad", connection: OpaquePointer(bitPattern: 1)!, started: .now + .seconds(1))
+        #expect(quick.logLine(status: 204).hasSuffix(" 204 0.00ms"), "a clock that went back logs no negative time")
     }
 }

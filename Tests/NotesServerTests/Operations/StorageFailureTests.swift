@@ -93,6 +93,8 @@ struct StorageFailureTests {
         #expect(personalAgain.status == 201)
         let deleted = try await api.send("DELETE", "/v1/notes/\(kept.id)", headers: ["If-Match": "\"\(kept.rev)\""])
         #expect(deleted.status == 200)
+        // The log is written in batches: wait for the last request's line before reading it whole.
+        #expect(try await Self.eventually { server.log.contains("DELETE /v1/notes/\(kept.id) 200 ") })
         #expect(!server.log.contains("internal error"), "a storage failure became a 500: \(server.log)")
         #expect(server.log.contains("STORAGE FAILURE"))
         }
