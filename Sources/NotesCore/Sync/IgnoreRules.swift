@@ -113,6 +113,15 @@ enum Glob {
                         start = slash + 1
                     }
                 }
+                // A plain tail (`*.swp`, `*~`: most patterns) can only match the text's end, so
+                // it is compared there once instead of at every place `*` could stop (trying
+                // every place was most of a clone's ignore checks).
+                let tail = pattern[(p + 1)...]
+                if !tail.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" || $0 == "\\" }) {
+                    guard text.endIndex - t >= tail.count else { return false }
+                    let split = text.endIndex - tail.count
+                    return !text[t..<split].contains("/") && text[split...].elementsEqual(tail)
+                }
                 var start = t
                 while true {
                     if matches(pattern[(p + 1)...], text[start...]) { return true }

@@ -80,7 +80,7 @@ final class SyncEngine {
         let rows = try seededRows ?? index.rows()
         ignore = folder.ignoreRules()
         var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows, listing: walk.value)
+                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows) { try await walk.value }
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
@@ -100,6 +100,15 @@ final class SyncEngine {
         // Read back only when the answers' spans do not vouch for every write of the push.
         if pushed && !options.dryRun && !ownWrites.coversPush { try await pullResyncing(metadataFirst: true) }
         return report
+    }
+
+    /// Lets go of the folder state (every tracked note's row) on a thread of its own, once the
+    /// run is over and its report taken: a command exits right after, and freeing 10,000 notes'
+    /// strings and tables one by one (~5 % of a no-op sync's CPU) need not delay it.
+    func releaseState() {
+        let state = self.state
+        self.state = FolderState(caseInsensitive: folder.config.caseInsensitive)
+        Thread { withExtendedLifetime(state) {} }.start()
     }
 
     /// The path key for lookups: case-folded where the filesystem folds case.

@@ -45,6 +45,7 @@ enum SyncRunner {
             throw error
         }
         progress.clear()
+        engine.releaseState()
         withExtendedLifetime(lock) {}
         try show(report, json: json, terminal: terminal)
         if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }
