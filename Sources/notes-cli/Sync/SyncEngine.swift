@@ -59,9 +59,11 @@ final class SyncEngine {
     /// Runs the sync. The caller holds the folder's lock.
     /// - Throws: `MassDeleteRefusal` from the guard, `CLIError` for unusable folders; network
     ///   errors as they come. After a throw, `report.local` still says what changed here.
-    func run() async throws -> SyncReport {
+    /// - Parameter walk: the walk of this folder, when the caller started it earlier (the walk
+    ///   is the longest part of a no-op sync; the sooner it starts, the sooner the sync ends).
+    func run(walk: ThreadWork<FolderWalker.Listing>? = nil) async throws -> SyncReport {
         if !options.dryRun { clearScratch() }
-        let walk = LocalScan.startWalk(of: folder)
+        let walk = walk ?? LocalScan.startWalk(of: folder)
         // A dry run's remote answers from the index's rows, so it learns them before it is asked.
         let seededRows = try dryRemote.map { dryRemote in
             let rows = try index.rows()
