@@ -32,6 +32,12 @@ struct SyncIgnoreRulesTests {
         #expect(!editors.isIgnored("notes/a.md"))
         #expect(!editors.isIgnored("notes/a.swp.md"))
         #expect(!editors.isIgnored("a~b/c.md"))
+        // Empty segments (doubled, leading and trailing slashes) are not segments.
+        let rules = IgnoreRules(parsing: "/top/x.md\nfolder/\n")
+        #expect(rules.isIgnored("//top//x.md"))
+        #expect(rules.isIgnored("a//folder/b.md"))
+        #expect(!rules.isIgnored("a/folder"), "a file is not a folder")
+        #expect(!rules.isIgnored("a/folder/"), "nor with a trailing slash (dropped, as an empty segment)")
     }
 
     @Test func anchoredPatternsMatchFromTheRoot() {

@@ -73,11 +73,19 @@ public struct IgnoreRules: Sendable, Equatable {
         var joined: [Unicode.Scalar] = []
         joined.reserveCapacity(path.utf8.count)
         var ends: [Int] = []
-        for segment in path.unicodeScalars.split(separator: "/") {
-            if !joined.isEmpty { joined.append("/") }
-            joined.append(contentsOf: segment)
-            ends.append(joined.count)
+        // One pass over the scalars (a split made an array of slices a path first).
+        var inSegment = false
+        for scalar in path.unicodeScalars {
+            if scalar == "/" {
+                if inSegment { ends.append(joined.count) }
+                inSegment = false
+                continue
+            }
+            if !inSegment && !joined.isEmpty { joined.append("/") }
+            inSegment = true
+            joined.append(scalar)
         }
+        if inSegment { ends.append(joined.count) }
         for (index, end) in ends.enumerated() where decision(for: joined[..<end], isFolder: index < ends.count - 1) {
             return true
         }
