@@ -13,6 +13,33 @@ struct SyncIgnoreRulesTests {
         #expect(!rules.isIgnored("notes/keep.md"))
     }
 
+    /// A `*` followed by plain text is matched at the end only (`Glob`'s shortcut); it must
+    /// mean what trying every place meant: never across a `/`, the tail exactly at the end.
+    @Test func starWithPlainTailMatchesTheEndWithinOneSegment() {
+        #expect(Glob.matches(Array("*.swp".unicodeScalars)[...], Array("a.swp".unicodeScalars)[...]))
+        #expect(Glob.matches(Array("*.swp".unicodeScalars)[...], Array(".swp".unicodeScalars)[...]))
+        #expect(!Glob.matches(Array("*.swp".unicodeScalars)[...], Array("a.swpx".unicodeScalars)[...]))
+        #expect(!Glob.matches(Array("*.swp".unicodeScalars)[...], Array("swp".unicodeScalars)[...]))
+        #expect(!Glob.matches(Array("*.swp".unicodeScalars)[...], Array("a/b.swp".unicodeScalars)[...]))
+        #expect(Glob.matches(Array("a*/b.md".unicodeScalars)[...], Array("abc/b.md".unicodeScalars)[...]))
+        #expect(!Glob.matches(Array("a*/b.md".unicodeScalars)[...], Array("a/x/b.md".unicodeScalars)[...]))
+        #expect(Glob.matches(Array("x*".unicodeScalars)[...], Array("x".unicodeScalars)[...]))
+        #expect(!Glob.matches(Array("x*".unicodeScalars)[...], Array("x/y".unicodeScalars)[...]))
+        let editors = IgnoreRules.editorTemporaryFiles
+        #expect(editors.isIgnored("notes/a.md.swp"))
+        #expect(editors.isIgnored("notes/a.md~"))
+        #expect(editors.isIgnored("a~/b.md"), "inside a folder the rule names")
+        #expect(!editors.isIgnored("notes/a.md"))
+        #expect(!editors.isIgnored("notes/a.swp.md"))
+        #expect(!editors.isIgnored("a~b/c.md"))
+        // Empty segments (doubled, leading and trailing slashes) are not segments.
+        let rules = IgnoreRules(parsing: "/top/x.md\nfolder/\n")
+        #expect(rules.isIgnored("//top//x.md"))
+        #expect(rules.isIgnored("a//folder/b.md"))
+        #expect(!rules.isIgnored("a/folder"), "a file is not a folder")
+        #expect(!rules.isIgnored("a/folder/"), "nor with a trailing slash (dropped, as an empty segment)")
+    }
+
     @Test func anchoredPatternsMatchFromTheRoot() {
         let rules = IgnoreRules(parsing: "/top.md\narchive/old/*.md\n")
         #expect(rules.isIgnored("top.md"))

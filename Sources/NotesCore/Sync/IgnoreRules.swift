@@ -73,11 +73,19 @@ public struct IgnoreRules: Sendable, Equatable {
         var joined: [Unicode.Scalar] = []
         joined.reserveCapacity(path.utf8.count)
         var ends: [Int] = []
-        for segment in path.unicodeScalars.split(separator: "/") {
-            if !joined.isEmpty { joined.append("/") }
-            joined.append(contentsOf: segment)
-            ends.append(joined.count)
+        // One pass over the scalars (a split made an array of slices a path first).
+        var inSegment = false
+        for scalar in path.unicodeScalars {
+            if scalar == "/" {
+                if inSegment { ends.append(joined.count) }
+                inSegment = false
+                continue
+            }
+            if !inSegment && !joined.isEmpty { joined.append("/") }
+            inSegment = true
+            joined.append(scalar)
         }
+        if inSegment { ends.append(joined.count) }
         for (index, end) in ends.enumerated() where decision(for: joined[..<end], isFolder: index < ends.count - 1) {
             return true
         }
@@ -112,6 +120,15 @@ enum Glob {
                         guard let slash = text[start...].firstIndex(of: "/") else { return false }
                         start = slash + 1
                     }
+                }
+                // A plain tail (`*.swp`, `*~`: most patterns) can only match the text's end, so
+                // it is compared there once instead of at every place `*` could stop (trying
+                // every place was most of a clone's ignore checks).
+                let tail = pattern[(p + 1)...]
+                if !tail.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" || $0 == "\\" }) {
+                    guard text.endIndex - t >= tail.count else { return false }
+                    let split = text.endIndex - tail.count
+                    return !text[t..<split].contains("/") && text[split...].elementsEqual(tail)
                 }
                 var start = t
                 while true {

@@ -74,8 +74,13 @@ struct LocalScan {
 
     /// Compares the files of `listing` (from `startWalk`) with the index's `rows`.
     func scan(rows: [IndexRow], listing: FolderWalker.Listing) async throws -> LocalSnapshot {
-        var snapshot = LocalSnapshot()
-        snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
+        try await scan(rows: rows) { listing }
+    }
+
+    /// Compares the files the walk lists with the index's `rows`. The rows are laid out for
+    /// the comparison before the walk's listing is awaited, while the walk's thread still stats
+    /// files (on a no-op the walk is the longest part of the sync, and this came after it).
+    func scan(rows: [IndexRow], listing awaitListing: () async throws -> FolderWalker.Listing) async throws -> LocalSnapshot {
         // The tracked notes by row while the scan runs, and each found by where its file was
         // (so a name the disk spells differently, NFD on macOS or another case on a
         // case-insensitive disk, is not taken for a rename). Looked up by row index, not by id:
@@ -84,6 +89,9 @@ struct LocalScan {
         var byKey: [String: Int] = [:]
         byKey.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() { byKey[key(row.diskPath)] = index }
+        let listing = try await awaitListing()
+        var snapshot = LocalSnapshot()
+        snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
         for entry in listing.entries {
             let path = NotePath.nfc(entry.path)

@@ -59,9 +59,11 @@ final class SyncEngine {
     /// Runs the sync. The caller holds the folder's lock.
     /// - Throws: `MassDeleteRefusal` from the guard, `CLIError` for unusable folders; network
     ///   errors as they come. After a throw, `report.local` still says what changed here.
-    func run() async throws -> SyncReport {
+    /// - Parameter walk: the walk of this folder, when the caller started it earlier (the walk
+    ///   is the longest part of a no-op sync; the sooner it starts, the sooner the sync ends).
+    func run(walk: ThreadWork<FolderWalker.Listing>? = nil) async throws -> SyncReport {
         if !options.dryRun { clearScratch() }
-        let walk = LocalScan.startWalk(of: folder)
+        let walk = walk ?? LocalScan.startWalk(of: folder)
         // A dry run's remote answers from the index's rows, so it learns them before it is asked.
         let seededRows = try dryRemote.map { dryRemote in
             let rows = try index.rows()
@@ -80,7 +82,7 @@ final class SyncEngine {
         let rows = try seededRows ?? index.rows()
         ignore = folder.ignoreRules()
         var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows, listing: walk.value)
+                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows) { try await walk.value }
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
@@ -100,6 +102,15 @@ final class SyncEngine {
         // Read back only when the answers' spans do not vouch for every write of the push.
         if pushed && !options.dryRun && !ownWrites.coversPush { try await pullResyncing(metadataFirst: true) }
         return report
+    }
+
+    /// Lets go of the folder state (every tracked note's row) on a thread of its own, once the
+    /// run is over and its report taken: a command exits right after, and freeing 10,000 notes'
+    /// strings and tables one by one (~5 % of a no-op sync's CPU) need not delay it.
+    func releaseState() {
+        let state = self.state
+        self.state = FolderState(caseInsensitive: folder.config.caseInsensitive)
+        Thread { withExtendedLifetime(state) {} }.start()
     }
 
     /// The path key for lookups: case-folded where the filesystem folds case.

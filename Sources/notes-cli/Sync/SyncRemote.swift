@@ -56,6 +56,8 @@ enum SyncRemoteError: Error, Sendable, Equatable {
 struct APISyncRemote: SyncRemote {
     let client: APIClient
     let progress = FeedProgress()
+    /// The next feed page, asked for before the current one is decoded (`ChangesLookahead`).
+    let lookahead = ChangesLookahead()
 
     init(client: APIClient) {
         self.client = client
@@ -66,19 +68,34 @@ struct APISyncRemote: SyncRemote {
     }
 
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-        // Announces attachment support: without it the server leaves attachments out of the feed.
-        var query = [("limit", String(limit)), ("kinds", "note,attachment")]
-        if let since { query.append(("since", since)) }
-        if includeContent { query.append(("include", "content")) }
-        let page: ChangesPage
+        let key = ChangesLookahead.Key(since: since, limit: limit, includeContent: includeContent)
+        let client = self.client
+        let answer = lookahead.take(key) ?? Task { try await client.send(Self.changesRequest(key)) }
+        let response: HTTPResponse
         do {
-            page = try await client.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: query))
+            response = try await withTaskCancellationHandler { try await answer.value } onCancel: { answer.cancel() }
         } catch ClientError.status(let error) where error.status == 410 {
             throw SyncRemoteError.resyncRequired
         }
+        // A page with content and more after it (a clone, a large pull): the next one is asked
+        // for now, so the server answers it while this one is decoded and checked.
+        if includeContent, let next = ChangesLookahead.nextCursor(in: response.body), next != since, Self.isCursor(next) {
+            let nextKey = ChangesLookahead.Key(since: next, limit: limit, includeContent: true)
+            lookahead.hold(nextKey, Task { try await client.send(Self.changesRequest(nextKey)) })
+        }
+        let page = try client.decode(ChangesPage.self, from: response, what: "GET /v1/changes")
         try progress.check(page, since: since)
         try await client.checkDownloaded(page.changes)
         return page
+    }
+
+    /// `GET /v1/changes` for `key`.
+    private static func changesRequest(_ key: ChangesLookahead.Key) -> APIRequest {
+        // Announces attachment support: without it the server leaves attachments out of the feed.
+        var query = [("limit", String(key.limit)), ("kinds", "note,attachment")]
+        if let since = key.since { query.append(("since", since)) }
+        if key.includeContent { query.append(("include", "content")) }
+        return APIRequest("GET", "/v1/changes", query: query)
     }
 
     func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {

@@ -12,6 +12,8 @@ enum SyncRunner {
     /// - Throws: `CLIError` when the mass-delete guard stops a real sync (after printing its report).
     static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
         let lock = try SyncLock(path: folder.lockPath)
+        // The walk first, on its own thread: opening the index and the client (~3 ms) overlap it.
+        let walk = LocalScan.startWalk(of: folder)
         let index = try folder.openIndex()
         defer { try? index.close() }
         // The folder's own account; each changes page is checked to be its (DESIGN 4.12).
@@ -24,7 +26,7 @@ enum SyncRunner {
         var report: SyncReport
         var exit = ExitCode.success
         do {
-            report = try await engine.run()
+            report = try await engine.run(walk: walk)
         } catch let refusal as MassDeleteRefusal {
             progress.clear()
             report = refusal.report
@@ -45,6 +47,7 @@ enum SyncRunner {
             throw error
         }
         progress.clear()
+        engine.releaseState()
         withExtendedLifetime(lock) {}
         try show(report, json: json, terminal: terminal)
         if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }
