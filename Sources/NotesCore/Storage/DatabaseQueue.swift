@@ -12,7 +12,7 @@ import Synchronization
 /// while its lock is held; no `Database` or `Statement` reference leaves the closures below
 /// (their types are not `Sendable`, so the compiler stops them from escaping to another thread).
 public final class DatabaseQueue: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = SleepingLock()
     private var database: Database?
     private let readers: [ReadConnection]
     /// Which reader a read waits for when every reader is busy.
@@ -48,7 +48,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// limit or `secure_delete`, around a transaction the caller opens).
     @discardableResult
     public func withWriter<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard let database else { throw DatabaseError(code: 21, message: "the database is closed") }
             return try body(database)
         }
@@ -63,7 +63,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Closes every connection; later calls throw.
     public func close() throws {
         for reader in readers { try reader.close() }
-        try lock.withLock { _ in
+        try lock.withLock {
             try database?.close()
             database = nil
         }
@@ -72,7 +72,7 @@ public final class DatabaseQueue: @unchecked Sendable {
 
 /// One read-only connection of a `DatabaseQueue`, behind its own lock.
 private final class ReadConnection: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = SleepingLock()
     private var database: Database?
 
     init(path: String, options: Database.Options) throws {
@@ -83,16 +83,16 @@ private final class ReadConnection: @unchecked Sendable {
 
     /// Runs `body` if no other thread is using this connection; nil when one is.
     func runIfFree<T>(_ body: (Database) throws -> T) -> Result<T, any Error>? {
-        lock.withLockIfAvailable { _ in Self.outcome(database, body) }
+        lock.withLockIfAvailable { Self.outcome(database, body) }
     }
 
     /// Runs `body`, waiting for the connection if another thread is using it.
     func run<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { _ in Self.outcome(database, body) }.get()
+        try lock.withLock { Self.outcome(database, body) }.get()
     }
 
     func close() throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             try database?.close()
             database = nil
         }
