@@ -51,24 +51,9 @@ struct FastPathStringTests {
                      "123 Numbers 456", "", "---", "a  b", "\u{7F}del\u{1}ctl"]
         texts.append(String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self))
         for text in texts {
-            #expect(HeadingSlugger.slug(text) == Self.unicodeSlug(text), "\(text.debugDescription)")
+            #expect(HeadingSlugger.slug(text) == HeadingSlugger.unicodeSlug(text), "\(text.debugDescription)")
         }
         #expect(HeadingSlugger.slug("Café Über") == "café-über")
         #expect(HeadingSlugger.slug("e\u{301}t\u{E9}") == "e\u{301}t\u{E9}")
-    }
-
-    /// `HeadingSlugger.slug` as it was before the ASCII fast path.
-    private static func unicodeSlug(_ text: String) -> String {
-        var out = ""
-        for scalar in text.lowercased().unicodeScalars {
-            let properties = scalar.properties
-            if scalar == " " {
-                out += "-"
-            } else if scalar == "-" || scalar == "_" || properties.isAlphabetic || properties.numericType != nil
-                        || properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

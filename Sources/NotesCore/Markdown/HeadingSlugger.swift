@@ -8,7 +8,11 @@ public struct HeadingSlugger: Sendable {
 
     /// The slug of `text` without the repeat suffix: what a link to that heading names.
     public static func slug(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiSlug(text) }
+        text.utf8.allSatisfy({ $0 < 0x80 }) ? asciiSlug(text) : unicodeSlug(text)
+    }
+
+    /// `slug(_:)` by the Unicode rules, for any text (what `asciiSlug` must agree with).
+    static func unicodeSlug(_ text: String) -> String {
         var out = ""
         for scalar in text.lowercased().unicodeScalars {
             let properties = scalar.properties

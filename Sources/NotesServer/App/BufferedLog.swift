@@ -101,7 +101,7 @@ final class BufferedLog: Sendable {
                 swap(&state.bytes, &fresh)
                 return fresh
             }
-            Self.writeAll(batch, to: descriptor)
+            writeAll(batch, to: descriptor)
         }
     }
 
@@ -145,19 +145,5 @@ final class BufferedLog: Sendable {
         state.bytes.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
         state.bytes.append(UInt8(ascii: "Z"))
         state.bytes.append(UInt8(ascii: " "))
-    }
-
-    /// Writes every byte, going on after a partial write or an interrupted call. Nothing is
-    /// reported when stderr itself fails: there is nowhere left to say it.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
     }
 }

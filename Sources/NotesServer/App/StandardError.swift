@@ -12,7 +12,7 @@ func printError(_ line: String) {
 
 /// Writes every byte to `descriptor`, going on after a partial write or an interrupted call.
 /// Nothing is reported when stderr itself fails: there is nowhere left to say it.
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
     bytes.withUnsafeBytes { buffer in
         var offset = 0
         while offset < buffer.count {
