@@ -159,4 +159,20 @@ struct ExportCommandTests {
         #expect(usage.exitCode == 2)
         #expect(usage.stderr.contains("--html OUTDIR"))
     }
+
+    @Test("a misspelt notes folder, or a file given as one, is a usage error naming it, and nothing is written")
+    func misspeltSourceIsUsageError() async throws {
+        let work = try TemporaryDirectory("notes-export")
+        defer { work.remove() }
+        let source = work.appending("notes"), output = work.appending("site")
+        try ExportFixture.write(Self.notes, in: source)
+        let typo = work.appending("ntoes")
+        let missing = try await ExportFixture.export(typo, to: output)
+        #expect(missing.exitCode == 2, "\(missing.stderr)")
+        #expect(missing.stderr.contains("no such folder: \(typo.path)"), "\(missing.stderr)")
+        let file = try await ExportFixture.export(source.appendingPathComponent("index.md"), to: output)
+        #expect(file.exitCode == 2, "\(file.stderr)")
+        #expect(file.stderr.contains("not a folder"), "\(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "no site was started")
+    }
 }

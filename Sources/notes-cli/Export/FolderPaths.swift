@@ -28,13 +28,14 @@ enum FolderPaths {
     }
 
     /// The real path of the folder `path`.
-    /// - Throws: `CLIError` when it does not exist or is not a folder.
+    /// - Throws: a usage error naming `path` when it does not exist or is not a folder, as
+    ///   `notes sync` says of a misspelt folder (exit 2).
     static func existingFolder(_ path: String) throws(CLIError) -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw .failure("\(path): no such folder")
+            throw .usage("no such folder: \(path)")
         }
-        guard isFolder.boolValue else { throw .failure("\(path) is not a folder") }
+        guard isFolder.boolValue else { throw .usage("not a folder: \(path)") }
         return resolved(path)
     }
 }
