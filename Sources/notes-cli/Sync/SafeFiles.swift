@@ -130,58 +130,40 @@ struct SafeFiles: Sendable {
     private func place(_ temporary: String, at relative: String, expecting expected: Expectation, durable: Bool) throws -> Bool? {
         try withParent(relative, create: true) { parentFD, name in
             guard let parent = parentFD else { throw SyncFileError(relative, "create the folder of", ENOENT) }
+            // Where nothing may be there, a no-replace rename checks and places in one call, and
+            // never replaces a file an editor created since the scan, or anything else found there.
+            let placement: Placement?
             if expected == .absent, let renamed = Self.renameWithoutReplacing(AT_FDCWD, temporary, parent, name) {
-                // Nothing may be there: one call checks and places, and never replaces a file an
-                // editor created since the scan, or anything else (a folder) found there.
-                switch renamed {
-                case .placed:
-                    break
-                case .occupied, .unsupported:
+                placement = renamed
+            } else {
+                // Re-check at the last moment: an editor may have saved since the scan.
+                guard Self.matches(Self.occupant(parent, name), expected) else {
                     unlink(temporary)
                     return false
-                case .failed(ENOENT):
-                    return nil
-                case .failed(let code):
-                    unlink(temporary)
-                    throw SyncFileError(relative, "write", code)
                 }
-                if durable || !Self.defersDurability { fsync(parent) }
-                return true
+                // Without that rename, nothing is still replaced where nothing may be: link, then
+                // remove the temporary name. A target that may be replaced is renamed over.
+                placement = expected == .absent ? Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) : nil
+                if case .placed? = placement { unlink(temporary) }
             }
-            // Re-check at the last moment: an editor may have saved since the scan.
-            guard Self.matches(Self.occupant(parent, name), expected) else {
+            switch placement {
+            case .placed?:
+                break
+            case .occupied?:
                 unlink(temporary)
                 return false
-            }
-            if expected == .absent {
-                // Nothing may be there: place the file without ever replacing one that an editor
-                // created in the instant since the check above.
-                // (No rename without replacing here, as above: link, then remove the temporary name.)
-                switch Self.placeWithoutReplacing(AT_FDCWD, temporary, parent, name) {
-                case .placed:
-                    unlink(temporary)
-                case .occupied:
-                    unlink(temporary)
-                    return false
-                case .failed(ENOENT):
-                    return nil
-                case .failed(let code):
-                    unlink(temporary)
-                    throw SyncFileError(relative, "write", code)
-                case .unsupported:
-                    guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
-                        let code = errno
-                        if code == ENOENT { return nil }
-                        unlink(temporary)
-                        throw SyncFileError(relative, "write", code)
-                    }
-                }
-            } else {
+            case .failed(ENOENT)?:
+                return nil
+            case .failed(let code)?:
+                unlink(temporary)
+                throw SyncFileError(relative, "write", code)
+            case .unsupported?, nil:
+                // No hard links here (FAT, some network mounts), or a target to replace.
                 guard renameat(AT_FDCWD, temporary, parent, name) == 0 else {
                     let code = errno
                     if code == ENOENT { return nil }
                     unlink(temporary)
-                    throw SyncFileError(relative, "replace", code)
+                    throw SyncFileError(relative, expected == .absent ? "write" : "replace", code)
                 }
             }
             if durable || !Self.defersDurability { fsync(parent) }
