@@ -170,9 +170,10 @@ final class MarkdownDocument {
         unwrap(refused)
     }
 
-    /// Replaces each of `links` by its content.
-    func unwrap(_ links: [OpaquePointer]) {
-        // Innermost first is not needed: cmark never nests links, so the nodes are disjoint.
+    /// Replaces each of `links` (links or images) by its content, in the order given: innermost
+    /// first where one holds another (cmark never nests a link in a link, but an image may sit
+    /// in one).
+    func unwrap<Links: Sequence<OpaquePointer>>(_ links: Links) {
         for link in links {
             while let child = cmark_node_first_child(link) {
                 cmark_node_unlink(child)

@@ -49,14 +49,7 @@ extension MarkdownDocument {
             case .plainText: unlinked.append(node)
             }
         }
-        // An image inside a link is unlinked with (or without) it; cmark never nests links in links.
-        for node in unlinked.reversed() {
-            while let child = cmark_node_first_child(node) {
-                cmark_node_unlink(child)
-                _ = cmark_node_insert_before(node, child)
-            }
-            cmark_node_unlink(node)
-            cmark_node_free(node)
-        }
+        // Innermost first: an image inside a link is unlinked before (or without) the link.
+        unwrap(unlinked.reversed())
     }
 }
