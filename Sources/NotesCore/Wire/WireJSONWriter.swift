@@ -84,10 +84,15 @@ public struct WireJSONWriter {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
-    /// `text` as a JSON string, escaped as Foundation's encoder does: `"` and `\` with a
-    /// backslash, the five short control escapes, other controls as `\u00XX`; everything else,
-    /// `/` and non-ASCII included, as its UTF-8 bytes.
     private mutating func appendEscaped(_ text: String) {
+        Self.appendString(text, to: &bytes)
+    }
+
+    /// Appends `text` to `bytes` as a JSON string, escaped as Foundation's encoder does: `"` and
+    /// `\` with a backslash, the five short control escapes, other controls as `\u00XX`;
+    /// everything else, `/` and non-ASCII included, as its UTF-8 bytes. For JSON laid out
+    /// otherwise than this writer lays it out (the export's indented manifest).
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 
 extension ExportManifest {
     /// The manifest as `JSONEncoder` with `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`
@@ -21,10 +22,10 @@ extension ExportManifest {
         } else {
             for (index, entry) in entries.enumerated() {
                 append(index == 0 ? "\n    " : ",\n    ")
-                Self.appendJSONString(entry.key, to: &out)
+                WireJSONWriter.appendString(entry.key, to: &out)
                 append(" : ")
                 if let hash = entry.value {
-                    Self.appendJSONString(hash, to: &out)
+                    WireJSONWriter.appendString(hash, to: &out)
                 } else {
                     append("null")
                 }
@@ -34,7 +35,7 @@ extension ExportManifest {
         append(",\n  \"format\" : ")
         out.append(contentsOf: String(format).utf8)
         append(",\n  \"generator\" : ")
-        Self.appendJSONString(generator, to: &out)
+        WireJSONWriter.appendString(generator, to: &out)
         append("\n}\n")
         return out
     }
@@ -53,27 +54,5 @@ extension ExportManifest {
             }
         }
         return (answer ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-
-    /// `text` as a JSON string, escaped as Foundation's encoder escapes it: `"` and `\` with a
-    /// backslash, the five short control escapes, other control characters as `\u00XX`, and
-    /// everything else (`/` and non-ASCII included) as its own UTF-8 bytes.
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0..<0x20:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

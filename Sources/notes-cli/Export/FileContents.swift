@@ -6,7 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Whole small files read with `open`, `fstat` and one `read`: the notes an export renders.
+/// Whole small files read with `open`, `fstat` and one `read`: the notes an export renders, and
+/// the pages it finds in OUTDIR.
 ///
 /// `FileManager.contents(atPath:)` and the Foundation URL built to reach each file were a tenth
 /// of exporting 10,000 notes of 2 KB.

@@ -55,7 +55,7 @@ struct SiteWriter: Sendable {
                 }
             } else if onDisk == nil {
                 toWrite.append((file, 0o644))
-            } else if onDisk?.isRegular == true, contents(of: root + "/" + file.path) == bytes {
+            } else if onDisk?.isRegular == true, FileContents.read(atPath: root + "/" + file.path) == bytes {
                 summary.unchanged += 1  // identical bytes: adopt it (an export whose manifest was lost)
             } else {
                 foreign.append(file.path)
@@ -80,7 +80,7 @@ struct SiteWriter: Sendable {
         for path in stale {
             guard let onDisk = status(ofPath: root + "/" + path), onDisk.isRegular else { continue }
             // Remove only what is still what we wrote; a page edited since is the user's now.
-            if let recorded = old.files[path] ?? nil, contents(of: root + "/" + path).map({ SHA256.hex(of: $0) }) != recorded {
+            if let recorded = old.files[path] ?? nil, FileContents.read(atPath: root + "/" + path).map({ SHA256.hex(of: $0) }) != recorded {
                 summary.keptEdited.append(path)
                 continue
             }
@@ -163,9 +163,6 @@ struct SiteWriter: Sendable {
         return FileStatus(isRegular: isRegular, size: Int64(info.st_size), replacedMode: isRegular ? info.st_mode & 0o777 : nil)
     }
 
-    private func contents(of path: String) -> Data? {
-        FileManager.default.contents(atPath: path)
-    }
 
     /// Removes the folders that held `path` and are now empty, up to OUTDIR itself (kept).
     private func removeEmptyFolders(above path: String) {
