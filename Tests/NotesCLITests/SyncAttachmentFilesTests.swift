@@ -173,6 +173,7 @@ struct SyncAttachmentFilesTests {
 extension LocalScan {
     /// Walks the folder, then compares its files with `rows`, as a sync's scan does.
     func scan(rows: [IndexRow]) async throws -> LocalSnapshot {
-        try await scan(rows: rows, listing: Self.startWalk(of: folder).value)
+        let walk = Self.startWalk(of: folder)
+        return try await scan(rows: rows) { try await walk.value }
     }
 }

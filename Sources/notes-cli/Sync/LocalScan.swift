@@ -72,11 +72,6 @@ struct LocalScan {
         }
     }
 
-    /// Compares the files of `listing` (from `startWalk`) with the index's `rows`.
-    func scan(rows: [IndexRow], listing: FolderWalker.Listing) async throws -> LocalSnapshot {
-        try await scan(rows: rows) { listing }
-    }
-
     /// Compares the files the walk lists with the index's `rows`. The rows are laid out for
     /// the comparison before the walk's listing is awaited, while the walk's thread still stats
     /// files (on a no-op the walk is the longest part of the sync, and this came after it).
