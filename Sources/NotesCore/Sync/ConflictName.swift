@@ -55,7 +55,8 @@ public enum ConflictName {
         return (String(path[..<folderEnd]) + stem + ext, device)
     }
 
-    /// Whether the UTF-8 bytes of `path` hold `.conflict-`.
+    /// Whether the UTF-8 bytes of `path` hold `.conflict-` (by hand: the standard library's
+    /// `utf8.firstRange(of:)` measured over a hundred times slower, unspecialised).
     private static func containsMarker(_ path: String) -> Bool {
         let marker: StaticString = ".conflict-"
         let count = marker.utf8CodeUnitCount

@@ -43,8 +43,8 @@ enum ServerSchema {
     /// segment, then merged, about a third of the server's time on an upload. The triggers now
     /// queue the change in a plain table, which was applied in one statement just before the
     /// transaction committed (until version 16 moved the indexing after the write): the index
-    /// stayed as current as before (same transaction), built once per batch. Only a change of path, content or deletion
-    /// touches the index.
+    /// stayed as current as before (same transaction), built once per batch. Only a change of
+    /// path, content or deletion touches the index.
     private static let searchQueueV6 = """
         DROP TRIGGER notes_fts_insert;
         DROP TRIGGER notes_fts_delete;
