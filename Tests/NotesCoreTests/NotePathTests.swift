@@ -80,4 +80,33 @@ struct NoteIDTests {
         #expect(NoteID("6f9619ff8b86-d011-b42d-00c04fc964ff0") == nil)
         #expect(NoteID("6F9619FF-8b86-d011-b42d-00c04fc964ff")?.value == "6f9619ff-8b86-d011-b42d-00c04fc964ff")
     }
+
+    @Test("a fresh id is a version 7 UUID: its creation time in the first 48 bits, 62 random bits, any UUID parser reads it")
+    func freshIDsAreVersion7() throws {
+        // 2026-12-02T12:00:00.500Z, 1,796,212,800,500 ms, 0x01a236a03bf4 in hex.
+        let instant = Date(timeIntervalSince1970: 1_796_212_800.5)
+        let id = NoteID(version7At: instant)
+        let hex = id.value.replacingOccurrences(of: "-", with: "")
+        #expect(hex.prefix(12) == String(1_796_212_800_500, radix: 16).leftPadded(to: 12))
+        #expect(hex.dropFirst(12).first == "7")
+        #expect(["8", "9", "a", "b"].contains(hex.dropFirst(16).first.map(String.init) ?? ""))
+        #expect(NoteID(id.value) == id)
+        let parsed = try #require(UUID(uuidString: id.value))
+        #expect(parsed.uuidString.lowercased() == id.value)
+        // Two ids of the same millisecond differ by their random bits.
+        #expect(NoteID(version7At: instant) != id)
+        #expect(Set((0..<1000).map { _ in NoteID().value }).count == 1000)
+    }
+
+    @Test("ids made one after another sort in the order they were made, so new notes append to the servers' id indexes")
+    func freshIDsSortByCreation() {
+        let start = Date(timeIntervalSince1970: 1_796_212_800)
+        // A millisecond apart, and a quarter of a millisecond apart (the 12 bits of fraction).
+        let made = (0..<200).map { NoteID(version7At: start.addingTimeInterval(Double($0) * 0.00025)) }
+        #expect(made == made.sorted())
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -32,9 +32,50 @@ public struct NoteID: Hashable, Sendable, Comparable, CustomStringConvertible, C
         return offset == 36
     }
 
-    /// A fresh random id.
+    /// A fresh id: a version 7 UUID (RFC 9562), whose first 48 bits are the Unix time in
+    /// milliseconds and the next 12 the fraction of that millisecond, the other 62 bits random.
+    ///
+    /// Ids made one after another sort in the order they were made, so a thousand notes created
+    /// in one sync land at the end of the servers' indexes on `(user_id, id)` instead of at
+    /// random places in them: a batch of new notes rewrites a few index pages, not one page a
+    /// note (measured on a 10,000-note upload). The 62 random bits keep an id unguessable; the
+    /// time it shows is the note's creation time, which the API reports anyway.
     public init() {
-        value = UUID().uuidString.lowercased()
+        self.init(version7At: .now)
+    }
+
+    /// The version 7 id for `instant`, with fresh random bits.
+    init(version7At instant: Date) {
+        let seconds = max(0, instant.timeIntervalSince1970)
+        let milliseconds = UInt64(seconds * 1000)
+        let fraction = UInt64(((seconds * 1000) - Double(milliseconds)) * 4096) & 0xFFF
+        var random = SystemRandomNumberGenerator()
+        let tail = random.next() as UInt64
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
+        bytes[6] = 0x70 | UInt8(fraction >> 8)
+        bytes[7] = UInt8(truncatingIfNeeded: fraction)
+        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: tail >> (56 - 8 * UInt64(index - 8))) }
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)
+        value = Self.canonical(bytes)
+    }
+
+    /// `bytes` (16) as lowercase 8-4-4-4-12 hex.
+    private static func canonical(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var offset = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[offset] = UInt8(ascii: "-")
+                    offset += 1
+                }
+                buffer[offset] = digits[Int(byte >> 4)]
+                buffer[offset + 1] = digits[Int(byte & 0x0F)]
+                offset += 2
+            }
+            return offset
+        }
     }
 
     public var description: String { value }
