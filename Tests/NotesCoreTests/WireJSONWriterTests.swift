@@ -102,4 +102,21 @@ struct WireJSONWriterTests {
             }
         }
     }
+
+    @Test("two bytes that need escapes are both escaped wherever they fall, in one eight-byte word or across two, with the next one right after the first")
+    func twoEscapesAtEveryPairOfPositions() throws {
+        let specials: [Character] = ["\"", "\n", "\u{1}", "\\"]
+        let length = 24
+        for first in 0..<length {
+            for second in first + 1..<length {
+                for (one, other) in zip(specials, specials.reversed()) {
+                    var characters = Array(repeating: Character("b"), count: length)
+                    characters[first] = one
+                    characters[second] = other
+                    let operation = BatchOperation(op: .put, id: NoteID(), path: "a.md", content: String(characters), ifNoneMatch: "*")
+                    #expect(operation.wireJSON() == (try Self.encoded(operation)), "\(one) at \(first), \(other) at \(second)")
+                }
+            }
+        }
+    }
 }

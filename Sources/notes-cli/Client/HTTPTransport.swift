@@ -114,6 +114,8 @@ struct URLSessionTransport: Sendable {
     /// The sessions requests go through.
     private let lanes: Lanes
     let timeouts: RequestTimeouts
+    /// Stops requests past their timeouts (one task for all requests in flight).
+    private let watchdog = TransferWatchdog()
 
     /// How many sessions streamed answers are spread over.
     static let streamingLaneCount = 2
@@ -178,8 +180,8 @@ struct URLSessionTransport: Sendable {
         let delegate = lane.delegate
         let task = lane.session.dataTask(with: urlRequest)
         let transfer = Transfer(what: what, maxBytes: request.maxResponseBytes, sink: request.bodySink)
-        let watchdog = Task { [limits] in await Self.watch(transfer, task: task, timeouts: limits, what: what) }
-        defer { watchdog.cancel() }
+        let watched = watchdog.watch(transfer, task: task, timeouts: limits, what: what)
+        defer { watchdog.stopWatching(watched) }
         let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.start(continuation)
@@ -194,31 +196,6 @@ struct URLSessionTransport: Sendable {
             task.cancel()
         }
         return try outcome.get()
-    }
-
-    /// Cancels `task` once it has received nothing for the idle timeout, or once the deadline
-    /// passes, recording why so the caller gets that reason rather than "cancelled".
-    private static func watch(_ transfer: Transfer, task: URLSessionTask, timeouts: RequestTimeouts, what: String) async {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeouts.deadline
-        while !Task.isCancelled {
-            guard let lastActivity = transfer.lastActivity else { return }
-            let now = clock.now
-            if now >= deadline {
-                transfer.fail(TransportError(kind: .deadlineExceeded, description:
-                    "the server did not finish answering \(what) within \(RequestTimeouts.text(timeouts.deadline)); gave up"))
-                task.cancel()
-                return
-            }
-            if now - lastActivity >= timeouts.idle {
-                transfer.fail(TransportError(kind: .timedOut, description:
-                    "the server sent nothing for \(RequestTimeouts.text(timeouts.idle)) while answering \(what)"))
-                task.cancel()
-                return
-            }
-            let wake = min(deadline, lastActivity + timeouts.idle)
-            try? await Task.sleep(until: wake, tolerance: .milliseconds(50), clock: clock)
-        }
     }
 
     fileprivate static func transportError(_ error: URLError) -> TransportError {
@@ -250,7 +227,7 @@ struct URLSessionTransport: Sendable {
 
 /// One request in flight: the body received so far, when bytes last arrived, and the one
 /// continuation that gets the outcome (exactly once, whoever finishes first).
-private final class Transfer: Sendable {
+final class Transfer: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?
         var failure: TransportError?

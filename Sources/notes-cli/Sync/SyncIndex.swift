@@ -90,8 +90,13 @@ struct SyncIndex: Sendable {
             for change in changes {
                 switch change {
                 case .upsert(let row):
+                    // An upsert, not `INSERT OR REPLACE`: a row already there (every note an upload
+                    // records twice, its id reserved and then its result) is updated in place rather
+                    // than deleted from the table and the id index and inserted into both again.
                     try db.run("""
-                        INSERT OR REPLACE INTO notes (id, path, disk_path, rev, hash, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO notes (id, path, disk_path, rev, hash, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET path = excluded.path, disk_path = excluded.disk_path, rev = excluded.rev,
+                            hash = excluded.hash, size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode
                         """, row.base.id.value, row.base.path, row.diskPath, row.base.rev, row.base.hash,
                                row.stat.size, row.stat.mtimeNanoseconds, Int64(bitPattern: row.stat.inode))
                 case .remove(let id):
