@@ -65,13 +65,15 @@ struct NoteStore: Sendable {
     }
 
     /// `put` inside an existing transaction (batch).
-    func put(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
+    /// `revisions`, when given, numbers the write instead of the user's row (a SQLite batch's counter, see `NoteBatch`).
+    func put(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil,
+             revisions: RevisionCounter? = nil) throws -> (note: NoteRecord, created: Bool) {
         let size = content.utf8.count
         guard size <= limits.maxNoteBytes else {
             throw NoteStoreError.tooLarge(limit: limits.maxNoteBytes, size: size)
         }
         return try putEntry(db, userID: userID, id: id, path: path, body: .note(content), hash: SHA256.hex(of: content), size: size,
-                            precondition: precondition, device: device)
+                            precondition: precondition, device: device, revisions: revisions)
     }
 
     /// Creates or changes an attachment (content and/or path) if `precondition` holds: the
@@ -79,10 +81,10 @@ struct NoteStore: Sendable {
     /// size is recorded; the media type comes from the path.
     /// - Throws: as `put`, and `ContentStoreError.contentMissing` when the store lacks `hash`.
     func putAttachment(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, hash: String, precondition: WritePrecondition,
-                       device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
+                       device: String? = nil, revisions: RevisionCounter? = nil) throws -> (note: NoteRecord, created: Bool) {
         guard let size = try ContentStore.size(db, userID: userID, hash: hash) else { throw ContentStoreError.contentMissing(hash) }
         return try putEntry(db, userID: userID, id: id, path: path, body: .attachment, hash: hash, size: size,
-                            precondition: precondition, device: device)
+                            precondition: precondition, device: device, revisions: revisions)
     }
 
     /// What an entry write stores besides its hash and size.
@@ -97,7 +99,7 @@ struct NoteStore: Sendable {
     }
 
     private func putEntry(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, body: EntryBody, hash: String, size: Int,
-                          precondition: WritePrecondition, device: String?) throws -> (note: NoteRecord, created: Bool) {
+                          precondition: WritePrecondition, device: String?, revisions: RevisionCounter?) throws -> (note: NoteRecord, created: Bool) {
         let kind = body.kind
         let content: String
         if case .note(let text) = body { content = text } else { content = "" }
@@ -121,7 +123,7 @@ struct NoteStore: Sendable {
                                                         replacing: existing != nil)
             return (note(rev), created)
         }
-        let rev = try nextRevision(db, userID: userID)
+        let rev = try revisions?.next() ?? nextRevision(db, userID: userID)
         if existing == nil {
             try db.run("""
                 INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
@@ -203,11 +205,12 @@ struct NoteStore: Sendable {
     }
 
     /// `delete` inside an existing transaction (batch).
-    func delete(_ db: some SQLConnection, userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
+    func delete(_ db: some SQLConnection, userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil,
+                revisions: RevisionCounter? = nil) throws -> NoteRecord {
         let existing = try Self.deletable(existing: try Self.load(db, userID: userID, id: id, withContent: false), ifMatch: ifMatch,
                                           current: { try Self.load(db, userID: userID, id: id, withContent: true) })
         if existing.deleted { return existing }
-        let rev = try nextRevision(db, userID: userID)
+        let rev = try revisions?.next() ?? nextRevision(db, userID: userID)
         let now = clock.now()
         let emptyHash = Self.emptyHash
         try Self.forgetRendered(db, userID: userID, id: id)
