@@ -104,7 +104,8 @@ struct NoteStore: Sendable {
         let content: String
         if case .note(let text) = body { content = text } else { content = "" }
         let mediaType = kind == .attachment ? MediaType.forPath(path.value).value : nil
-        let (existing, clash) = try Self.loadForWrite(db, userID: userID, id: id, pathKey: path.collisionKey)
+        let pathKey = path.collisionKey  // folded and normalised: worked out once for the read and the write
+        let (existing, clash) = try Self.loadForWrite(db, userID: userID, id: id, pathKey: pathKey)
         let created: Bool
         switch try Self.entryWrite(existing: existing, clash: clash, path: path, kind: kind, hash: hash, precondition: precondition,
                                    current: { try Self.load(db, userID: userID, id: id, withContent: true) }) {
@@ -128,14 +129,14 @@ struct NoteStore: Sendable {
             try db.run("""
                 INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-                """, userID, id.value, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, kind.rawValue, mediaType)
+                """, userID, id.value, path.value, pathKey, content, hash, size, rev, createdAt, now, kind.rawValue, mediaType)
         } else {
             try Self.forgetRendered(db, userID: userID, id: id)
             try db.run("""
                 UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0,
                     media_type = ?
                 WHERE user_id = ? AND id = ?
-                """, path.value, path.collisionKey, content, hash, size, rev, createdAt, now, mediaType, userID, id.value)
+                """, path.value, pathKey, content, hash, size, rev, createdAt, now, mediaType, userID, id.value)
         }
         try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, size: size, deleted: false,
                            now: now, device: device, kind: kind, mediaType: mediaType)
