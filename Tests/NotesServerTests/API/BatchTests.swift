@@ -73,6 +73,28 @@ struct BatchTests {
         }
     }
 
+    @Test("a batch's writes take the account's next revision numbers one after another (a refused operation takes none), and the write after the batch takes the next")
+    func batchWritesNumberOnFromTheAccountsCounter() async throws {
+        try await withAPIServer { _, api in
+            let x = try await api.create("x.md", "x1")
+            let y = try await api.create("y.md", "y1")
+            let start = try await api.send("GET", "/v1/changes").decode(ChangesPage.self).cursor
+            let request = BatchRequest(operations: [
+                BatchOperation(op: .put, id: NoteID(), path: "a.md", content: "a", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "stale", ifMatch: x.rev + 100),
+                BatchOperation(op: .put, id: x.id, path: "x.md", content: "x2", ifMatch: x.rev),
+                BatchOperation(op: .delete, id: y.id, ifMatch: y.rev),
+            ])
+            let answer = try await api.send("POST", "/v1/batch", json: request).decode(BatchResponse.self)
+            #expect(answer.results.map(\.status) == [201, 412, 200, 200])
+            #expect([answer.results[0], answer.results[2], answer.results[3]].map { $0.note?.rev } == [y.rev + 1, y.rev + 2, y.rev + 3])
+            let next = try await api.create("z.md", "z1")
+            #expect(next.rev == y.rev + 4, "the counter the batch stored is its last write's number")
+            let feed = try await api.send("GET", "/v1/changes", query: [("since", start)]).decode(ChangesPage.self)
+            #expect(feed.changes.map(\.rev).sorted() == [y.rev + 1, y.rev + 2, y.rev + 3, y.rev + 4])
+        }
+    }
+
     @Test func omitContentAnswersAppliedWritesWithMetadataAndStaleOnesWithTheWholeCurrentNote() async throws {
         try await withAPIServer { _, api in
             let x = try await api.create("x.md", "x1")
