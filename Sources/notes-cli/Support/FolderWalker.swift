@@ -19,6 +19,12 @@ import Darwin
 /// (paths are UTF-8 on the wire); they are reported in `Listing.skipped` rather than dropped
 /// silently.
 struct FolderWalker: Sendable {
+    #if canImport(Darwin)
+    private typealias DirectoryStream = UnsafeMutablePointer<DIR>
+    #else
+    private typealias DirectoryStream = OpaquePointer
+    #endif
+
     /// One file found by the walk.
     struct Entry: Sendable, Hashable {
         /// The path relative to the root, `/`-separated, with the bytes of the names on disk
@@ -52,27 +58,109 @@ struct FolderWalker: Sendable {
     var fileSuffix: String = ".md"
 
     /// Walks `root`.
+    /// - Parameter inTwo: walk half of the top-level folders on a second thread. On 10,000
+    ///   notes in 50 folders the walk is one `fstatat` a file, system time spent one call after
+    ///   another: two threads on two cores halve it (a no-op sync waits for nothing else).
     /// - Throws: `FolderWalkError` when the root or a folder inside cannot be read. A folder
     ///   that cannot be read is an error rather than an empty folder, so that sync never takes
     ///   notes it cannot see for deleted ones. Entries that vanish during the walk are left out.
-    func walk() throws(FolderWalkError) -> Listing {
+    func walk(inTwo: Bool = false) throws(FolderWalkError) -> Listing {
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FolderWalkError(path: root, operation: "open", code: errno) }
         var listing = Listing(entries: [], skipped: [])
-        try walkDirectory(fd: fd, prefix: "", into: &listing)
-        listing.entries.sort { $0.path < $1.path }
+        guard inTwo else {
+            try walkDirectory(fd: fd, prefix: "", into: &listing)
+            listing.entries.sort { $0.path < $1.path }
+            listing.skipped.sort { $0.path < $1.path }
+            return listing
+        }
+        let directory = try openDirectory(fd: fd, prefix: "")
+        defer { closedir(directory) }  // after the second thread is done with it
+        let dirFD = dirfd(directory)
+        let subfolders = try list(directory, prefix: "", into: &listing)
+        // Every other folder (sorted), so neither half gets all the large ones by name.
+        let theirs = stride(from: 1, to: subfolders.count, by: 2).map { subfolders[$0] }
+        let mine = stride(from: 0, to: subfolders.count, by: 2).map { subfolders[$0] }
+        let walker = self
+        let other = ThreadWork<Listing> {
+            var part = Listing(entries: [], skipped: [])
+            try walker.walkSubfolders(theirs, of: dirFD, prefix: "", into: &part)
+            part.entries.sort { $0.path < $1.path }
+            return part
+        }
+        var failure: FolderWalkError?
+        do {
+            try walkSubfolders(mine, of: dirFD, prefix: "", into: &listing)
+            listing.entries.sort { $0.path < $1.path }
+        } catch {
+            failure = error
+        }
+        // Waited for even after a failure: its thread reads the root's descriptor.
+        let part: Listing
+        switch other.wait() {
+        case .success(let value): part = value
+        case .failure(let error as FolderWalkError): throw failure ?? error
+        case .failure(let error): throw failure ?? FolderWalkError(path: root, operation: "walk \(error)", code: 0)
+        }
+        if let failure { throw failure }
+        listing.entries = Self.merged(listing.entries, part.entries)
+        listing.skipped += part.skipped
         listing.skipped.sort { $0.path < $1.path }
         return listing
     }
 
-    /// Lists the directory open at `fd` (taking ownership of it), then its subfolders.
-    private func walkDirectory(fd: Int32, prefix: String, into listing: inout Listing) throws(FolderWalkError) {
+    /// Two arrays sorted by path as one (each half sorted on its own thread).
+    private static func merged(_ left: [Entry], _ right: [Entry]) -> [Entry] {
+        var result: [Entry] = []
+        result.reserveCapacity(left.count + right.count)
+        var i = 0, j = 0
+        while i < left.count, j < right.count {
+            if right[j].path < left[i].path {
+                result.append(right[j])
+                j += 1
+            } else {
+                result.append(left[i])
+                i += 1
+            }
+        }
+        result += left[i...]
+        result += right[j...]
+        return result
+    }
+
+    /// The directory stream of `fd` (taking ownership of it).
+    private func openDirectory(fd: Int32, prefix: String) throws(FolderWalkError) -> DirectoryStream {
         guard let directory = fdopendir(fd) else {
             let code = errno
             close(fd)
             throw FolderWalkError(path: display(prefix), operation: "opendir", code: code)
         }
+        return directory
+    }
+
+    /// Lists the directory open at `fd` (taking ownership of it), then its subfolders.
+    private func walkDirectory(fd: Int32, prefix: String, into listing: inout Listing) throws(FolderWalkError) {
+        let directory = try openDirectory(fd: fd, prefix: prefix)
         defer { closedir(directory) }
+        let subfolders = try list(directory, prefix: prefix, into: &listing)
+        try walkSubfolders(subfolders, of: dirfd(directory), prefix: prefix, into: &listing)
+    }
+
+    /// Walks the folders `names` of the directory open at `dirFD`.
+    private func walkSubfolders(_ names: [String], of dirFD: Int32, prefix: String, into listing: inout Listing) throws(FolderWalkError) {
+        for name in names {
+            let childFD = openat(dirFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard childFD >= 0 else {
+                // Gone, or replaced by a symbolic link since it was listed: neither is a folder to walk.
+                if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { continue }
+                throw FolderWalkError(path: prefix + name, operation: "open", code: errno)
+            }
+            try walkDirectory(fd: childFD, prefix: prefix + name + "/", into: &listing)
+        }
+    }
+
+    /// Lists one directory's files into `listing`; returns its subfolders' names, sorted.
+    private func list(_ directory: DirectoryStream, prefix: String, into listing: inout Listing) throws(FolderWalkError) -> [String] {
         let dirFD = dirfd(directory)
         var subfolders: [String] = []
         while true {
@@ -111,15 +199,7 @@ struct FolderWalker: Sendable {
                 listing.entries.append(Self.entry(path: prefix + name, info))
             }
         }
-        for name in subfolders.sorted() {
-            let childFD = openat(dirFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard childFD >= 0 else {
-                // Gone, or replaced by a symbolic link since it was listed: neither is a folder to walk.
-                if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { continue }
-                throw FolderWalkError(path: prefix + name, operation: "open", code: errno)
-            }
-            try walkDirectory(fd: childFD, prefix: prefix + name + "/", into: &listing)
-        }
+        return subfolders.sorted()
     }
 
     private enum Name {

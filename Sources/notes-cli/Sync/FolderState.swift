@@ -51,7 +51,7 @@ struct FolderState: Sendable {
     }
 
     static func key(_ path: String, caseInsensitive: Bool) -> String {
-        caseInsensitive ? NotePath.collisionKey(of: path) : NotePath.nfc(path)
+        caseInsensitive ? NotePath.collisionKey(of: path) : PathText.nfc(path)
     }
 
     // MARK: Lookups
