@@ -84,6 +84,22 @@ struct ExportFolderWalkerTests {
         #expect(two.skipped.map(\.path) == ["f3/bad\u{FFFD}.md"])
     }
 
+    @Test("names beyond ASCII (NFD and NFC) come out in string order, in one thread as in two")
+    func nonASCIINamesSortAsStrings() throws {
+        let root = try TemporaryDirectory("notes-walk")
+        defer { root.remove() }
+        let names = ["e\u{301}t\u{E9}.md", "\u{E9}a.md", "zz.md", "e.md", "f.md", "\u{1F600}.md", "E\u{301}.md", "\u{C9}b.md"]
+        for folder in ["a", "b", "\u{E9}", "e\u{301}x"] {
+            try FileManager.default.createDirectory(at: root.appending(folder), withIntermediateDirectories: true)
+            for name in names { try Data("x".utf8).write(to: root.appending(folder + "/" + name)) }
+        }
+        let one = try FolderWalker(root: root.path).walk()
+        let two = try FolderWalker(root: root.path).walk(inTwo: true)
+        #expect(one.entries.count == 32)
+        #expect(one.entries.map(\.path) == one.entries.map(\.path).sorted())
+        #expect(two.entries == one.entries)
+    }
+
     @Test("walking in two threads: a root with no folders, or one, lists its files")
     func twoThreadsFewFolders() throws {
         let root = try TemporaryDirectory("notes-walk")
