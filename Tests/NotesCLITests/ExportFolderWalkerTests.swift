@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 import NotesTestSupport
 import Testing
 @testable import notes_cli
@@ -49,6 +50,75 @@ struct ExportFolderWalkerTests {
         let listing = try FolderWalker(root: root.path).walk()
         #expect(listing.entries.isEmpty)
         #expect(listing.skipped.map(\.path) == ["bad\u{FFFD}.md"])
+    }
+
+    @Test("walking in two threads lists exactly what one thread lists, in the same order, skips included")
+    func twoThreadsListAsOne() throws {
+        let root = try TemporaryDirectory("notes-walk")
+        defer { root.remove() }
+        // Folders whose names sort apart from their paths ("ab" before "ab.x", but "ab.x/" before
+        // "ab/"), files at the top, an odd number of folders, a folder with only a folder inside.
+        var files = ["top.md": "t", "ab/1.md": "1", "ab.x/2.md": "2", "ab-/3.md": "3", "z/deep/er/4.md": "4",
+                     "m/readme.txt": "no", "ab/.hidden.md": "no", "a.md": "a"]
+        for folder in 0..<7 {
+            for note in 0..<5 { files["f\(folder)/n\(note).md"] = "\(folder)-\(note)" }
+        }
+        for (path, text) in files {
+            let url = root.appending(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let name: [UInt8] = Array("f3/bad".utf8) + [0xFF] + Array(".md".utf8)
+        let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let fd = path.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        try #require(fd >= 0)
+        close(fd)
+        let one = try FolderWalker(root: root.path, fileSuffix: "").walk()
+        let two = try FolderWalker(root: root.path, fileSuffix: "").walk(inTwo: true)
+        #expect(two.entries == one.entries)
+        #expect(two.entries.map(\.path) == one.entries.map(\.path).sorted())
+        #expect(two.entries.count == files.count - 1)  // all but the dot-file
+        #expect(two.skipped == one.skipped)
+        #expect(two.skipped.map(\.path) == ["f3/bad\u{FFFD}.md"])
+    }
+
+    @Test("names beyond ASCII (NFD and NFC) come out in string order, in one thread as in two")
+    func nonASCIINamesSortAsStrings() throws {
+        let root = try TemporaryDirectory("notes-walk")
+        defer { root.remove() }
+        let names = ["e\u{301}t\u{E9}.md", "\u{E9}a.md", "zz.md", "e.md", "f.md", "\u{1F600}.md", "E\u{301}.md", "\u{C9}b.md"]
+        for folder in ["a", "b", "\u{E9}", "e\u{301}x"] {
+            try FileManager.default.createDirectory(at: root.appending(folder), withIntermediateDirectories: true)
+            for name in names { try Data("x".utf8).write(to: root.appending(folder + "/" + name)) }
+        }
+        let one = try FolderWalker(root: root.path).walk()
+        let two = try FolderWalker(root: root.path).walk(inTwo: true)
+        #expect(one.entries.count == 32)
+        #expect(one.entries.map(\.path) == one.entries.map(\.path).sorted())
+        #expect(two.entries == one.entries)
+    }
+
+    @Test("walking in two threads: a root with no folders, or one, lists its files")
+    func twoThreadsFewFolders() throws {
+        let root = try TemporaryDirectory("notes-walk")
+        defer { root.remove() }
+        #expect(try FolderWalker(root: root.path).walk(inTwo: true).entries.isEmpty)
+        try Data("x".utf8).write(to: root.appending("x.md"))
+        #expect(try FolderWalker(root: root.path).walk(inTwo: true).entries.map(\.path) == ["x.md"])
+        try FileManager.default.createDirectory(at: root.appending("only"), withIntermediateDirectories: true)
+        try Data("y".utf8).write(to: root.appending("only/y.md"))
+        #expect(try FolderWalker(root: root.path).walk(inTwo: true).entries.map(\.path) == ["only/y.md", "x.md"])
+        #expect(throws: FolderWalkError.self) { try FolderWalker(root: "/nonexistent/notes").walk(inTwo: true) }
+    }
+
+    @Test("PathText.nfc answers as NotePath.nfc: ASCII as is, other names normalised")
+    func pathTextMatchesNotePath() {
+        let names = ["a/b.md", "", "caf\u{65}\u{301}.md", "caf\u{E9}.md", "long/" + String(repeating: "x", count: 100) + ".md",
+                     "\u{7F}.md", "small"]
+        for name in names { #expect(PathText.nfc(name) == NotePath.nfc(name)) }
+        #expect(PathText.isASCII("a/b.md") && !PathText.isASCII("caf\u{E9}.md") && PathText.isASCII("\u{7F}"))
     }
 
     @Test("a root that does not exist is an error naming it")

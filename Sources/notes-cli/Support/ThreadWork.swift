@@ -10,6 +10,8 @@ final class ThreadWork<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Signalled once the outcome is in, for `wait()`.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts `body` on a new thread.
     init(_ body: @escaping @Sendable () throws -> Value) {
@@ -20,8 +22,17 @@ final class ThreadWork<Value: Sendable>: Sendable {
                 defer { state.waiter = nil }
                 return state.waiter
             }
+            finished.signal()
             waiter?.resume(with: outcome)
         }.start()
+    }
+
+    /// The outcome, blocking this thread until the work is done (for a thread that is not on
+    /// Swift's pool: the walk's own thread waiting for its other half).
+    func wait() -> Result<Value, any Error> {
+        finished.wait()
+        finished.signal()  // for any later wait
+        return state.withLock { $0.outcome } ?? .failure(CancellationError())
     }
 
     /// The outcome, once the work is done.

@@ -1,4 +1,5 @@
 import NotesCore
+import Synchronization
 
 /// What a sync knows about its folder while it runs: every tracked note (its index row, its
 /// file's state and where the file is now) and every untracked note file, with lookups by id
@@ -18,8 +19,10 @@ struct FolderState: Sendable {
     let caseInsensitive: Bool
     /// Every tracked note by id.
     private(set) var tracked: [NoteID: TrackedNote] = [:]
-    /// The tracked note whose file is at each path key.
-    private var trackedByKey: [String: NoteID] = [:]
+    /// The tracked note whose file is at each path key, made when first needed: a sync that
+    /// changes nothing never looks a path up, and making it for 10,000 notes (a hash of each
+    /// path) was a sixth of what such a sync does after the walk.
+    private var keyIndex = KeyIndex()
     /// The untracked note files by path key.
     private var untrackedByKey: [String: UntrackedFile] = [:]
 
@@ -33,15 +36,46 @@ struct FolderState: Sendable {
     init(snapshot: LocalSnapshot, caseInsensitive: Bool) {
         self.init(caseInsensitive: caseInsensitive)
         tracked = snapshot.tracked
-        trackedByKey.reserveCapacity(tracked.count)
-        for (id, note) in snapshot.tracked {
-            guard let disk = note.diskPath else { continue }
-            let key = key(disk)
-            if let holder = trackedByKey[key], holder < id { continue }
-            trackedByKey[key] = id
-        }
+        keyIndex = KeyIndex()  // made from `tracked` when first asked
         for file in snapshot.untracked where untrackedByKey[key(file.path)] == nil {
             untrackedByKey[key(file.path)] = file
+        }
+    }
+
+    /// Each tracked note's file by path key. Where two tracked notes claim one key (names
+    /// that differ only in Unicode normalisation on a disk that keeps both), the one with the
+    /// smaller id keeps it, so every run decides alike.
+    private static func keys(of tracked: [NoteID: TrackedNote], caseInsensitive: Bool) -> [String: NoteID] {
+        var byKey: [String: NoteID] = [:]
+        byKey.reserveCapacity(tracked.count)
+        for (id, note) in tracked {
+            guard let disk = note.diskPath else { continue }
+            let key = key(disk, caseInsensitive: caseInsensitive)
+            if let holder = byKey[key], holder < id { continue }
+            byKey[key] = id
+        }
+        return byKey
+    }
+
+    /// The path-key table, made now if it was not yet.
+    private var trackedByKey: [String: NoteID] {
+        keyIndex.table.withLock { table in
+            if let table { return table }
+            let made = Self.keys(of: tracked, caseInsensitive: caseInsensitive)
+            table = made
+            return made
+        }
+    }
+
+    /// Changes the path-key table (made first if it was not yet), copying it first if another
+    /// copy of this state shares it.
+    private mutating func changeKeys(_ change: (inout [String: NoteID]) -> Void) {
+        var table = trackedByKey
+        if !isKnownUniquelyReferenced(&keyIndex) { keyIndex = KeyIndex() }
+        keyIndex.table.withLock { stored in
+            stored = nil  // the only other reference to `table`'s storage: `change` then mutates in place
+            change(&table)
+            stored = table
         }
     }
 
@@ -51,7 +85,7 @@ struct FolderState: Sendable {
     }
 
     static func key(_ path: String, caseInsensitive: Bool) -> String {
-        caseInsensitive ? NotePath.collisionKey(of: path) : NotePath.nfc(path)
+        caseInsensitive ? NotePath.collisionKey(of: path) : PathText.nfc(path)
     }
 
     // MARK: Lookups
@@ -91,16 +125,26 @@ struct FolderState: Sendable {
     /// it, and its file's key, if any, now names it.
     mutating func track(_ note: TrackedNote) {
         let id = note.row.base.id
-        if let old = tracked[id]?.diskPath, trackedByKey[key(old)] == id { trackedByKey[key(old)] = nil }
+        let oldKey = tracked[id]?.diskPath.map(key)
+        let newKey = note.diskPath.map(key)
+        changeKeys { byKey in
+            if let oldKey, byKey[oldKey] == id { byKey[oldKey] = nil }
+            if let newKey { byKey[newKey] = id }
+        }
         tracked[id] = note
-        if let disk = note.diskPath { trackedByKey[key(disk)] = id }
     }
 
     /// Forgets a tracked note entirely; returns what was known of it.
     @discardableResult
     mutating func untrack(_ id: NoteID) -> TrackedNote? {
-        guard let note = tracked.removeValue(forKey: id) else { return nil }
-        if let disk = note.diskPath, trackedByKey[key(disk)] == id { trackedByKey[key(disk)] = nil }
+        guard let note = tracked[id] else { return nil }
+        if let disk = note.diskPath {
+            let key = key(disk)
+            changeKeys { byKey in
+                if byKey[key] == id { byKey[key] = nil }
+            }
+        }
+        tracked[id] = nil
         return note
     }
 
@@ -140,4 +184,10 @@ struct FolderState: Sendable {
         }
         return found
     }
+}
+
+/// The box of `FolderState`'s path-key table: shared by copies of a state until one changes it,
+/// and filled in when first read (behind a lock, so a state stays `Sendable`).
+private final class KeyIndex: Sendable {
+    let table = Mutex<[String: NoteID]?>(nil)
 }

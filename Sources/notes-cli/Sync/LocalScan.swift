@@ -40,6 +40,10 @@ struct LocalSnapshot: Sendable {
     var texts = ScannedTexts.none
     /// Files the scan left out, each with why (too large, unreadable, ignored).
     var skipped: [SyncReport.Skipped] = []
+    /// The tracked notes found clean only after a closer look (their metadata, or the name on
+    /// disk, differs from the index's): the only ones whose row may need new metadata, so the
+    /// sync visits these instead of all 10,000.
+    var cleanOnCloserLook: [NoteID] = []
 }
 
 /// Scans a bound folder against its index without reading unchanged files (DESIGN 4.11).
@@ -65,7 +69,7 @@ struct LocalScan {
         let root = folder.root
         return ThreadWork {
             do {
-                return try FolderWalker(root: root, fileSuffix: "").walk()
+                return try FolderWalker(root: root, fileSuffix: "").walk(inTwo: true)
             } catch {
                 throw CLIError.failure("\(error)")
             }
@@ -89,16 +93,28 @@ struct LocalScan {
         snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
         for entry in listing.entries {
-            let path = NotePath.nfc(entry.path)
+            let path = PathText.nfc(entry.path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
+            // `path` is NFC already, so its key is `key(path)` without normalising it again.
+            let pathKey = folder.config.caseInsensitive ? NotePath.collisionKey(of: path) : path
+            let tracked = byKey[pathKey]
+            // Unchanged at the very name it was synced under: clean, without checking the name
+            // again (a tenth of a no-op scan). The index holds only names that passed the check
+            // (a file's when it was first scanned, the server's when it was downloaded), and
+            // whatever else differs (the bytes on disk, the metadata) takes the general path below.
+            if let index = tracked, notes[index].diskPath == nil, stat == notes[index].row.stat,
+               entry.path == notes[index].row.diskPath, path == notes[index].row.base.path {
+                notes[index].diskPath = entry.path
+                notes[index].stat = stat
+                notes[index].local = .clean
+                continue
+            }
             if let problem = EntryName.problem(path) {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
-            // `path` is NFC already, so its key is `key(path)` without normalising it again.
-            let pathKey = folder.config.caseInsensitive ? NotePath.collisionKey(of: path) : path
-            if let index = byKey[pathKey], notes[index].diskPath == nil,
+            if let index = tracked, notes[index].diskPath == nil,
                path == notes[index].row.base.path || EntryKind(path: notes[index].row.base.path) == EntryKind(path: path) {
                 // Changed in place: a copy of the note per file was a tenth of the scan.
                 notes[index].diskPath = entry.path
@@ -107,13 +123,17 @@ struct LocalScan {
                 let atBasePath = entry.path == notes[index].row.diskPath || path == notes[index].row.base.path
                 if stat == notes[index].row.stat && atBasePath {
                     notes[index].local = .clean
+                    snapshot.cleanOnCloserLook.append(notes[index].row.base.id)
                     continue
                 }
                 let row = notes[index].row
                 let localPath = entry.path == row.diskPath ? row.base.path : path
                 if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
                     notes[index].local = hash == row.base.hash && localPath == row.base.path ? .clean : .changed(path: localPath, hash: hash)
-                    if notes[index].local == .clean { snapshot.texts.forget(entry.path) }  // touched only: nothing to send
+                    if notes[index].local == .clean {
+                        snapshot.texts.forget(entry.path)  // touched only: nothing to send
+                        snapshot.cleanOnCloserLook.append(row.base.id)
+                    }
                 } else {
                     notes[index].local = .clean
                     notes[index].frozen = true

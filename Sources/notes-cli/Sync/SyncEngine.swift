@@ -93,7 +93,7 @@ final class SyncEngine {
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
         try moveUnsyncableNames(snapshot.unsyncable)
-        try refreshMetadata()
+        try refreshMetadata(snapshot.cleanOnCloserLook)
         let caughtUp = try await pullResyncing(metadataFirst: false, firstPage: firstPage)
         // The chain starts only where the feed was read to its end: a pull that stopped early (a
         // page left for next time, a resync cut short) left changes after the cursor unapplied.
@@ -150,12 +150,13 @@ final class SyncEngine {
     }
 
     /// Records the metadata of files found unchanged by content (touched, or copied back), so
-    /// the next scan recognises them without reading.
-    private func refreshMetadata() throws {
+    /// the next scan recognises them without reading. Only the notes the scan looked at closely
+    /// can need it: one found clean at a glance has the index's metadata and name already.
+    private func refreshMetadata(_ candidates: [NoteID]) throws {
         var changes: [IndexChange] = []
-        for note in state.tracked.values where note.local == .clean && !note.frozen {
+        for id in candidates {
+            guard var note = state[id], note.local == .clean, !note.frozen else { continue }
             guard let disk = note.diskPath, let stat = note.stat, stat != note.row.stat || disk != note.row.diskPath else { continue }
-            var note = note
             note.row.stat = stat
             note.row.diskPath = disk
             state.track(note)
