@@ -113,14 +113,6 @@ struct ExportFolderWalkerTests {
         #expect(throws: FolderWalkError.self) { try FolderWalker(root: "/nonexistent/notes").walk(inTwo: true) }
     }
 
-    @Test("PathText.nfc answers as NotePath.nfc: ASCII as is, other names normalised")
-    func pathTextMatchesNotePath() {
-        let names = ["a/b.md", "", "caf\u{65}\u{301}.md", "caf\u{E9}.md", "long/" + String(repeating: "x", count: 100) + ".md",
-                     "\u{7F}.md", "small"]
-        for name in names { #expect(PathText.nfc(name) == NotePath.nfc(name)) }
-        #expect(PathText.isASCII("a/b.md") && !PathText.isASCII("caf\u{E9}.md") && PathText.isASCII("\u{7F}"))
-    }
-
     @Test("a root that does not exist is an error naming it")
     func missingRoot() {
         #expect(throws: FolderWalkError.self) { try FolderWalker(root: "/nonexistent/notes").walk() }

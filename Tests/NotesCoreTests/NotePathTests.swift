@@ -62,6 +62,21 @@ struct NotePathTests {
     }
 }
 
+@Suite("Note path text")
+struct NotePathTextTests {
+    @Test("the ASCII test answers as a byte-by-byte check, and nfc leaves ASCII as is and normalises the rest")
+    func asciiTestMatchesByteCheck() {
+        let names = ["a/b.md", "", "caf\u{65}\u{301}.md", "caf\u{E9}.md", "long/" + String(repeating: "x", count: 100) + ".md",
+                     "\u{7F}.md", "small", String(repeating: "y", count: 31) + "\u{E9}", "\u{1F600}"]
+        for name in names {
+            #expect(NotePath.isASCII(name) == name.utf8.allSatisfy { $0 < 0x80 }, "\(name)")
+            #expect(NotePath.nfc(name) == name.precomposedStringWithCanonicalMapping)
+        }
+        // A substring's copy and a string built from Foundation take the same answer.
+        #expect(NotePath.isASCII(String("xa/b.md".dropFirst())) && !NotePath.isASCII(NSString(string: "caf\u{E9}") as String))
+    }
+}
+
 @Suite("Note ids")
 struct NoteIDTests {
     @Test("canonicalises UUIDs to lowercase and refuses anything else")
@@ -79,6 +94,13 @@ struct NoteIDTests {
         #expect(NoteID("6f9619ff-8b86-d011-b42d-00c04fc964fG") == nil)
         #expect(NoteID("6f9619ff8b86-d011-b42d-00c04fc964ff0") == nil)
         #expect(NoteID("6F9619FF-8b86-d011-b42d-00c04fc964ff")?.value == "6f9619ff-8b86-d011-b42d-00c04fc964ff")
+        // Every place of a canonical id, hyphen and digit alike, is checked.
+        let canonical = "6f9619ff-8b86-d011-b42d-00c04fc964ff"
+        for offset in 0..<36 {
+            var bytes = Array(canonical.utf8)
+            bytes[offset] = bytes[offset] == UInt8(ascii: "-") ? UInt8(ascii: "0") : UInt8(ascii: "g")
+            #expect(NoteID(String(decoding: bytes, as: UTF8.self)) == nil, "place \(offset)")
+        }
     }
 
     @Test("a fresh id is a version 7 UUID: its creation time in the first 48 bits, 62 random bits, any UUID parser reads it")

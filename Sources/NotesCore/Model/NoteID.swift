@@ -22,6 +22,22 @@ public struct NoteID: Hashable, Sendable, Comparable, CustomStringConvertible, C
     /// Whether `raw` is a UUID in the form `UUID.uuidString.lowercased()` gives: lowercase
     /// hex digits in groups of 8-4-4-4-12.
     private static func isCanonical(_ raw: String) -> Bool {
+        // Over the contiguous UTF-8 (native strings are): the generic byte loop with range
+        // checks was about 1,500 instructions an id, a tenth of a no-op sync's reading of its
+        // index (10,000 ids).
+        let contiguous = raw.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count == 36 else { return false }
+            for offset in 0..<36 {
+                let byte = bytes[offset]
+                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else {
+                    guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
+                }
+            }
+            return true
+        }
+        if let contiguous { return contiguous }
         var offset = 0
         for byte in raw.utf8 {
             let isHyphenPlace = offset == 8 || offset == 13 || offset == 18 || offset == 23

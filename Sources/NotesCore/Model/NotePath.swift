@@ -56,8 +56,16 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         return raw.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
     }
 
+    /// Whether every byte of `text` is ASCII: the bytes ORed together (the compiler vectorises
+    /// the loop) where the UTF-8 is contiguous, as native strings are. The generic `allSatisfy`
+    /// took about 30 instructions a byte, a tenth of a 10,000-note no-op sync's instructions.
     static func isASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        let contiguous = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var any: UInt8 = 0
+            for byte in bytes { any |= byte }
+            return any < 0x80
+        }
+        return contiguous ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     private static func asciiLowercased(_ text: String) -> String {

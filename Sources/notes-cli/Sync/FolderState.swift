@@ -85,7 +85,7 @@ struct FolderState: Sendable {
     }
 
     static func key(_ path: String, caseInsensitive: Bool) -> String {
-        caseInsensitive ? NotePath.collisionKey(of: path) : PathText.nfc(path)
+        caseInsensitive ? NotePath.collisionKey(of: path) : NotePath.nfc(path)
     }
 
     // MARK: Lookups

@@ -93,7 +93,7 @@ struct LocalScan {
         snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
         for entry in listing.entries {
-            let path = PathText.nfc(entry.path)
+            let path = NotePath.nfc(entry.path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
                                 inode: entry.inode)
             // `path` is NFC already, so its key is `key(path)` without normalising it again.
