@@ -12,11 +12,7 @@ struct ExportFolderWalkerTests {
         defer { root.remove() }
         let files = ["z.md": "zz", "a/b/c.md": "c", "a/x.md": "", "a/readme.txt": "no", ".hidden.md": "no",
                      ".notes/index.md": "no", "a/.git/HEAD.md": "no", "folder.md/inner.md": "yes"]
-        for (path, text) in files {
-            let url = root.appending(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
+        try Self.write(files, in: root)
         let outside = try TemporaryDirectory("notes-walk-outside")
         defer { outside.remove() }
         try Data("secret".utf8).write(to: outside.appending("secret.md"))
@@ -63,11 +59,7 @@ struct ExportFolderWalkerTests {
         for folder in 0..<7 {
             for note in 0..<5 { files["f\(folder)/n\(note).md"] = "\(folder)-\(note)" }
         }
-        for (path, text) in files {
-            let url = root.appending(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
+        try Self.write(files, in: root)
         let name: [UInt8] = Array("f3/bad".utf8) + [0xFF] + Array(".md".utf8)
         let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
         let fd = path.withUnsafeBufferPointer { buffer in
@@ -116,5 +108,14 @@ struct ExportFolderWalkerTests {
     @Test("a root that does not exist is an error naming it")
     func missingRoot() {
         #expect(throws: FolderWalkError.self) { try FolderWalker(root: "/nonexistent/notes").walk() }
+    }
+
+    /// Writes each of `files` (path: text) under `root`, making the folders on the way.
+    private static func write(_ files: [String: String], in root: TemporaryDirectory) throws {
+        for (path, text) in files {
+            let url = root.appending(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
     }
 }
