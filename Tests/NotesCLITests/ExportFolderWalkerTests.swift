@@ -48,6 +48,29 @@ struct ExportFolderWalkerTests {
         #expect(listing.skipped.map(\.path) == ["bad\u{FFFD}.md"])
     }
 
+    @Test("a name's bytes are taken as String(validating:) takes them, at the ASCII edge too (the ASCII fast path)")
+    func namesReadAsValidatingReadsThem() throws {
+        let root = try TemporaryDirectory("notes-walk")
+        defer { root.remove() }
+        // DEL (0x7F) is the last ASCII byte; a lone 0x80 is the first that needs validating and
+        // is invalid; a two-byte é is valid.
+        let names: [[UInt8]] = [Array("del".utf8) + [0x7F] + Array(".md".utf8), Array("lone".utf8) + [0x80] + Array(".md".utf8),
+                                Array("caf".utf8) + [0xC3, 0xA9] + Array(".md".utf8), Array("plain.md".utf8)]
+        for name in names {
+            let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let fd = path.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+            }
+            try #require(fd >= 0)
+            close(fd)
+        }
+        let expected = names.compactMap { String(validating: $0, as: UTF8.self) }.sorted()
+        for listing in [try FolderWalker(root: root.path).walk(), try FolderWalker(root: root.path).walk(inTwo: true)] {
+            #expect(listing.entries.map(\.path) == expected)
+            #expect(listing.skipped.map(\.path) == ["lone\u{FFFD}.md"])
+        }
+    }
+
     @Test("walking in two threads lists exactly what one thread lists, in the same order, skips included")
     func twoThreadsListAsOne() throws {
         let root = try TemporaryDirectory("notes-walk")

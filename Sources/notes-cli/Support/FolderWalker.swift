@@ -276,6 +276,12 @@ struct FolderWalker: Sendable {
             tuple.withMemoryRebound(to: CChar.self, capacity: 256) { start in
                 let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start))
                 guard let first = bytes.first, first != UInt8(ascii: ".") else { return .hidden }
+                // An ASCII name (nearly all) is valid as it is: `String(validating:as:)` is not
+                // specialised and looked up generic metadata on every call, a quarter of each
+                // walking thread's instructions on 10,000 notes.
+                var any: UInt8 = 0
+                for byte in bytes { any |= byte }
+                if any < 0x80 { return .valid(String(decoding: bytes, as: UTF8.self)) }
                 guard let name = String(validating: bytes, as: UTF8.self) else { return .notUTF8(lossy: String(decoding: bytes, as: UTF8.self)) }
                 return .valid(name)
             }

@@ -79,15 +79,22 @@ struct LocalScan {
     /// Compares the files the walk lists with the index's `rows`. The rows are laid out for
     /// the comparison before the walk's listing is awaited, while the walk's thread still stats
     /// files (on a no-op the walk is the longest part of the sync, and this came after it).
-    func scan(rows: [IndexRow], listing awaitListing: () async throws -> FolderWalker.Listing) async throws -> LocalSnapshot {
-        // The tracked notes by row while the scan runs, and each found by where its file was
-        // (so a name the disk spells differently, NFD on macOS or another case on a
-        // case-insensitive disk, is not taken for a rename). Looked up by row index, not by id:
-        // on 10,000 unchanged notes, hashing ids twice a file cost more than the `fstatat`.
-        var notes = rows.map { TrackedNote(row: $0, local: .missing) }
-        var byKey: [String: Int] = [:]
-        byKey.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() { byKey[key(row.diskPath)] = index }
+    func scan(rows: consuming [IndexRow], listing awaitListing: () async throws -> FolderWalker.Listing) async throws -> LocalSnapshot {
+        // The tracked notes by id, made now, while the walk's threads still stat files: on a
+        // no-op the walk is the longest part of the sync and what follows it runs alone on one
+        // core, so the table of 10,000 notes (hashing each id), made after the loop until now,
+        // lengthened that tail. The rows are moved in, not copied (a copy and a release of each
+        // row's three strings were ~10M instructions, 6 % of a no-op sync's).
+        var notes: [NoteID: TrackedNote] = [:]
+        notes.reserveCapacity(rows.count)
+        while let row = rows.popLast() { notes[row.base.id] = TrackedNote(row: row, local: .missing) }
+        // Each note found by where its file was (so a name the disk spells differently, NFD on
+        // macOS or another case on a case-insensitive disk, is not taken for a rename), as its
+        // position in `notes`: changed in place through `values`, without hashing its id again.
+        // The table is not resized or removed from before the loop ends, so positions hold.
+        var byKey: [String: Dictionary<NoteID, TrackedNote>.Index] = [:]
+        byKey.reserveCapacity(notes.count)
+        for index in notes.indices { byKey[key(notes.values[index].row.diskPath)] = index }
         let listing = try await awaitListing()
         var snapshot = LocalSnapshot()
         snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
@@ -103,40 +110,40 @@ struct LocalScan {
             // again (a tenth of a no-op scan). The index holds only names that passed the check
             // (a file's when it was first scanned, the server's when it was downloaded), and
             // whatever else differs (the bytes on disk, the metadata) takes the general path below.
-            if let index = tracked, notes[index].diskPath == nil, stat == notes[index].row.stat,
-               entry.path == notes[index].row.diskPath, path == notes[index].row.base.path {
-                notes[index].diskPath = entry.path
-                notes[index].stat = stat
-                notes[index].local = .clean
+            if let index = tracked, notes.values[index].diskPath == nil, stat == notes.values[index].row.stat,
+               entry.path == notes.values[index].row.diskPath, path == notes.values[index].row.base.path {
+                notes.values[index].diskPath = entry.path
+                notes.values[index].stat = stat
+                notes.values[index].local = .clean
                 continue
             }
             if let problem = EntryName.problem(path) {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
-            if let index = tracked, notes[index].diskPath == nil,
-               path == notes[index].row.base.path || EntryKind(path: notes[index].row.base.path) == EntryKind(path: path) {
+            if let index = tracked, notes.values[index].diskPath == nil,
+               path == notes.values[index].row.base.path || EntryKind(path: notes.values[index].row.base.path) == EntryKind(path: path) {
                 // Changed in place: a copy of the note per file was a tenth of the scan.
-                notes[index].diskPath = entry.path
-                notes[index].stat = stat
+                notes.values[index].diskPath = entry.path
+                notes.values[index].stat = stat
                 // At its path (the name it was synced under, or one that means the same):
-                let atBasePath = entry.path == notes[index].row.diskPath || path == notes[index].row.base.path
-                if stat == notes[index].row.stat && atBasePath {
-                    notes[index].local = .clean
-                    snapshot.cleanOnCloserLook.append(notes[index].row.base.id)
+                let atBasePath = entry.path == notes.values[index].row.diskPath || path == notes.values[index].row.base.path
+                if stat == notes.values[index].row.stat && atBasePath {
+                    notes.values[index].local = .clean
+                    snapshot.cleanOnCloserLook.append(notes.values[index].row.base.id)
                     continue
                 }
-                let row = notes[index].row
+                let row = notes.values[index].row
                 let localPath = entry.path == row.diskPath ? row.base.path : path
                 if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
-                    notes[index].local = hash == row.base.hash && localPath == row.base.path ? .clean : .changed(path: localPath, hash: hash)
-                    if notes[index].local == .clean {
+                    notes.values[index].local = hash == row.base.hash && localPath == row.base.path ? .clean : .changed(path: localPath, hash: hash)
+                    if notes.values[index].local == .clean {
                         snapshot.texts.forget(entry.path)  // touched only: nothing to send
                         snapshot.cleanOnCloserLook.append(row.base.id)
                     }
                 } else {
-                    notes[index].local = .clean
-                    notes[index].frozen = true
+                    notes.values[index].local = .clean
+                    notes.values[index].frozen = true
                 }
                 continue
             }
@@ -156,8 +163,7 @@ struct LocalScan {
             guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
             snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
         }
-        snapshot.tracked.reserveCapacity(notes.count)
-        while let note = notes.popLast() { snapshot.tracked[note.row.base.id] = note }  // moved, not copied
+        snapshot.tracked = notes
         detectRenames(&snapshot)
         return snapshot
     }

@@ -82,7 +82,7 @@ final class SyncEngine {
         let rows = try seededRows ?? index.rows()
         ignore = folder.ignoreRules()
         var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: rows) { try await walk.value }
+                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: consume rows) { try await walk.value }
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
