@@ -48,10 +48,14 @@ module="rsync://127.0.0.1:$rsync_port/bench/"
 bench_database "$work"
 database=$BENCH_DB
 start_notes_server "$database"
-# Each upload run gets a new, empty account (and signs in to it); the last one stays filled.
+# Each upload run gets a new, empty account (and signs in to it); the last one stays filled. It
+# starts once the server is idle: the search indexing that trails the previous run's upload (by
+# design, DESIGN 6) would otherwise run during this one, on the same two cores, and time it.
 cat > "$work/new-account" <<SH
 #!/usr/bin/env bash
 set -euo pipefail
+source "$ROOT/bench/common.sh"
+SERVER_PID=$SERVER_PID wait_server_idle
 n=\$(( \$(cat "$work/accounts" 2>/dev/null || echo 0) + 1 ))
 echo "\$n" > "$work/accounts"
 echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "$database" >/dev/null
