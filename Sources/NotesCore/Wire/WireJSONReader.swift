@@ -148,34 +148,11 @@ public struct WireJSONReader {
         return try unescaped.withUnsafeBytes { try text($0) }
     }
 
-    /// The index of the first quote, backslash or control byte (below 0x20) at or after
-    /// `start`, or the end: the plain run of a string. Eight bytes are looked at a time (a
-    /// note's text is most of a changes page, and a byte at a time was a twentieth of a clone's
-    /// CPU). In the word that holds one, the lowest flagged byte is the first stop: a borrow
-    /// only reaches bytes after a hit, so that one needs no byte loop.
+    /// The index of the first quote, backslash or control byte at or after `start`, or the
+    /// end: the plain run of a string.
     private func plainRunEnd(from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
-        let count = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var at = start
-        while at + 8 <= count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-            // `(x - 0x01…) & ~x` has a high bit set exactly when `x` has a zero byte, and
-            // `(word - 0x20…) & ~word` exactly when `word` has a byte below 0x20 (a borrow
-            // can only spread past a byte that is a hit itself).
-            let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if found & highs != 0 { return at + (found & highs).trailingZeroBitCount / 8 }
-            at += 8
-        }
-        while at < count {
-            let byte = base.load(fromByteOffset: at, as: UInt8.self)
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            at += 1
-        }
-        return at
+        return JSONStringBytes.plainRunEnd(base, count: bytes.count, from: start)
     }
 
     /// Skips one value of any kind (a member this reader does not know).

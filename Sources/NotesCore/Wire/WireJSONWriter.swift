@@ -94,10 +94,10 @@ public struct WireJSONWriter {
     /// otherwise than this writer lays it out (the export's indented manifest).
     ///
     /// Text without escapes is appended as it is. Otherwise the escaped text is written through a
-    /// pointer, eight bytes at a time, into a buffer large enough for the worst case (memory only
-    /// written pages take), then appended whole:
-    /// appending run by run and escape by escape (a note of 2 KB has about fifty newlines) cost
-    /// about 17 instructions a byte, a tenth of an upload's client instructions.
+    /// pointer, eight bytes at a time, into a buffer large enough for the worst case (only the
+    /// pages written to take memory), then appended whole. Appending run by run and escape by
+    /// escape (a note of 2 KB has about fifty newlines) cost about 17 instructions a byte, a tenth
+    /// of an upload's client instructions.
     public static func appendString(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
@@ -109,11 +109,7 @@ public struct WireJSONWriter {
             let count = utf8.count
             let raw = UnsafeRawPointer(input)
             // Most strings (ids, hashes, stamps, most paths) need no escape: appended as they are.
-            var first = 0
-            while first + 8 <= count, escapeMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: first, as: UInt64.self))) == 0 {
-                first += 8
-            }
-            while first < count, !needsEscape(input[first]) { first += 1 }
+            let first = JSONStringBytes.plainRunEnd(raw, count: count, from: 0)
             guard first < count else {
                 bytes.append(UInt8(ascii: "\""))
                 bytes.append(contentsOf: utf8)
@@ -133,7 +129,7 @@ public struct WireJSONWriter {
                 while at + 8 <= count {
                     let word = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
                     outputRaw.storeBytes(of: word, toByteOffset: out, as: UInt64.self)
-                    let hits = escapeMask(UInt64(littleEndian: word))
+                    let hits = JSONStringBytes.escapeMask(UInt64(littleEndian: word))
                     if hits == 0 {
                         out += 8
                         at += 8
@@ -145,7 +141,7 @@ public struct WireJSONWriter {
                 }
                 while at < count {
                     let byte = input[at]
-                    if needsEscape(byte) {
+                    if JSONStringBytes.needsEscape(byte) {
                         out = writeEscape(byte, to: output, at: out)
                     } else {
                         output[out] = byte
@@ -158,11 +154,6 @@ public struct WireJSONWriter {
             }
             bytes.append(contentsOf: escaped)
         }
-    }
-
-    /// Whether `byte` is written escaped: a control character, `"` or `\`.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// Writes the escape of `byte` (a control character, `"` or `\`) at `output + at`; returns
@@ -188,17 +179,6 @@ public struct WireJSONWriter {
         }
         output[at + 1] = letter
         return at + 2
-    }
-
-    /// The high bit of each byte of `word` (little-endian: the first byte lowest) that needs an
-    /// escape: a control character (its top three bits clear), `"` or `\`. Exact, byte by byte
-    /// (no borrow crosses bytes): `~(((y & 0x7F…) + 0x7F…) | y | 0x7F…)` has the high bit of
-    /// exactly the zero bytes of `y`.
-    private static func escapeMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        func zeroBytes(_ y: UInt64) -> UInt64 { ~(((y & low7) &+ low7) | y | low7) }
-        return zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word & (ones &* 0xE0))
     }
 }
 
