@@ -73,25 +73,9 @@ public struct NoteID: Hashable, Sendable, Comparable, CustomStringConvertible, C
         bytes[7] = UInt8(truncatingIfNeeded: fraction)
         for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: tail >> (56 - 8 * UInt64(index - 8))) }
         bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        value = Self.canonical(bytes)
-    }
-
-    /// `bytes` (16) as lowercase 8-4-4-4-12 hex.
-    private static func canonical(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            var offset = 0
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    buffer[offset] = UInt8(ascii: "-")
-                    offset += 1
-                }
-                buffer[offset] = digits[Int(byte >> 4)]
-                buffer[offset + 1] = digits[Int(byte & 0x0F)]
-                offset += 2
-            }
-            return offset
-        }
+        // Lowercase hex in groups of 8-4-4-4-12.
+        let hex = Array(Hex.encode(bytes).utf8)
+        value = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(decoding: hex[$0], as: UTF8.self) }.joined(separator: "-")
     }
 
     public var description: String { value }
