@@ -36,13 +36,7 @@ struct ExportFolderWalkerTests {
     func reportsInvalidNames() throws {
         let root = try TemporaryDirectory("notes-walk")
         defer { root.remove() }
-        let name: [UInt8] = Array("bad".utf8) + [0xFF] + Array(".md".utf8)
-        let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
-        }
-        try #require(fd >= 0)
-        close(fd)
+        try Self.createFile(named: Array("bad".utf8) + [0xFF] + Array(".md".utf8), in: root)
         let listing = try FolderWalker(root: root.path).walk()
         #expect(listing.entries.isEmpty)
         #expect(listing.skipped.map(\.path) == ["bad\u{FFFD}.md"])
@@ -56,14 +50,7 @@ struct ExportFolderWalkerTests {
         // is invalid; a two-byte é is valid.
         let names: [[UInt8]] = [Array("del".utf8) + [0x7F] + Array(".md".utf8), Array("lone".utf8) + [0x80] + Array(".md".utf8),
                                 Array("caf".utf8) + [0xC3, 0xA9] + Array(".md".utf8), Array("plain.md".utf8)]
-        for name in names {
-            let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
-            let fd = path.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
-            }
-            try #require(fd >= 0)
-            close(fd)
-        }
+        for name in names { try Self.createFile(named: name, in: root) }
         let expected = names.compactMap { String(validating: $0, as: UTF8.self) }.sorted()
         for listing in [try FolderWalker(root: root.path).walk(), try FolderWalker(root: root.path).walk(inTwo: true)] {
             #expect(listing.entries.map(\.path) == expected)
@@ -83,13 +70,7 @@ struct ExportFolderWalkerTests {
             for note in 0..<5 { files["f\(folder)/n\(note).md"] = "\(folder)-\(note)" }
         }
         try Self.write(files, in: root)
-        let name: [UInt8] = Array("f3/bad".utf8) + [0xFF] + Array(".md".utf8)
-        let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
-        }
-        try #require(fd >= 0)
-        close(fd)
+        try Self.createFile(named: Array("f3/bad".utf8) + [0xFF] + Array(".md".utf8), in: root)
         let one = try FolderWalker(root: root.path, fileSuffix: "").walk()
         let two = try FolderWalker(root: root.path, fileSuffix: "").walk(inTwo: true)
         #expect(two.entries == one.entries)
@@ -131,6 +112,17 @@ struct ExportFolderWalkerTests {
     @Test("a root that does not exist is an error naming it")
     func missingRoot() {
         #expect(throws: FolderWalkError.self) { try FolderWalker(root: "/nonexistent/notes").walk() }
+    }
+
+    /// Creates an empty file under `root` whose name is `name`'s bytes as they are (not valid
+    /// UTF-8, for some tests: no Foundation API writes such a name).
+    private static func createFile(named name: [UInt8], in root: TemporaryDirectory) throws {
+        let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let fd = path.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        try #require(fd >= 0)
+        close(fd)
     }
 
     /// Writes each of `files` (path: text) under `root`, making the folders on the way.
