@@ -163,7 +163,6 @@ struct SiteWriter: Sendable {
         return FileStatus(isRegular: isRegular, size: Int64(info.st_size), replacedMode: isRegular ? info.st_mode & 0o777 : nil)
     }
 
-
     /// Removes the folders that held `path` and are now empty, up to OUTDIR itself (kept).
     private func removeEmptyFolders(above path: String) {
         var folder = Substring(path)
