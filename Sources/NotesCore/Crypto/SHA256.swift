@@ -38,6 +38,12 @@ public enum SHA256 {
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
+    /// The lowercase hex digit for `value` (0–15).
+    @inline(__always)
+    static func digit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
+    }
+
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var chars: [UInt8] = []
         chars.reserveCapacity(bytes.underestimatedCount * 2)

@@ -61,21 +61,35 @@ public struct NoteID: Hashable, Sendable, Comparable, CustomStringConvertible, C
     }
 
     /// The version 7 id for `instant`, with fresh random bits.
+    ///
+    /// Spelled straight into the string's own storage: the hex string, its array and five
+    /// substrings joined were ~7,000 instructions an id, 3 % of the client's work in a
+    /// 10,000-note upload (callgrind); the random bits come from `RandomWords`, a system call
+    /// per 64 ids instead of one per id.
     init(version7At instant: Date) {
         let seconds = max(0, instant.timeIntervalSince1970)
         let milliseconds = UInt64(seconds * 1000)
         let fraction = UInt64(((seconds * 1000) - Double(milliseconds)) * 4096) & 0xFFF
-        var random = SystemRandomNumberGenerator()
-        let tail = random.next() as UInt64
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
-        bytes[6] = 0x70 | UInt8(fraction >> 8)
-        bytes[7] = UInt8(truncatingIfNeeded: fraction)
-        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: tail >> (56 - 8 * UInt64(index - 8))) }
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        // Lowercase hex in groups of 8-4-4-4-12.
-        let hex = Array(Hex.encode(bytes).utf8)
-        value = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(decoding: hex[$0], as: UTF8.self) }.joined(separator: "-")
+        let tail = RandomWords.next()
+        // 48 bits of milliseconds, the version (7) and 12 bits of fraction, then the variant
+        // (binary 10) and 62 random bits.
+        let high = milliseconds << 16 | 0x7000 | fraction
+        let low = 0x8000_0000_0000_0000 | (tail & 0x3FFF_FFFF_FFFF_FFFF)
+        value = String(unsafeUninitializedCapacity: 36) { out in
+            var at = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = index < 8 ? high : low
+                let byte = UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64(index % 8)))
+                out[at] = Hex.digit(byte >> 4)
+                out[at + 1] = Hex.digit(byte & 0x0F)
+                at += 2
+            }
+            return at
+        }
     }
 
     public var description: String { value }
