@@ -77,17 +77,34 @@ extension IndexTable {
     /// is pushed), a name not in NFC (two names the disk keeps apart may be one path), a folder
     /// whose filesystem folds case.
     func isUnchanged(by listing: FolderWalker.Listing, caseInsensitive: Bool) -> Bool {
-        guard !caseInsensitive, listing.entries.count == rows.count else { return false }
-        return bytes.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return rows.isEmpty }  // no bytes: no rows (each has an id)
+        guard let order = rowsInPathOrder(caseInsensitive: caseInsensitive) else { return false }
+        return isUnchanged(by: listing, rowsInPathOrder: order)
+    }
+
+    /// The first half of `isUnchanged(by:caseInsensitive:)`, which needs no listing (a sync
+    /// runs it while the walk still runs): the positions of the rows in the order of their
+    /// paths' bytes, or `nil` when a row (or the folder) rules the fast answer out.
+    func rowsInPathOrder(caseInsensitive: Bool) -> [Int]? {
+        guard !caseInsensitive else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> [Int]? in
+            guard let base = buffer.baseAddress else { return rows.isEmpty ? [] : nil }  // no bytes: no rows (each has an id)
             for row in rows {
-                guard row.rev > 0, row.diskPath == nil, Self.isCanonicalID(UnsafeBufferPointer(rebasing: buffer[row.id])) else { return false }
+                guard row.rev > 0, row.diskPath == nil, Self.isCanonicalID(UnsafeBufferPointer(rebasing: buffer[row.id])) else { return nil }
             }
-            // The rows in the order of their paths' bytes, to be met one for one with the walk's
-            // entries. The index holds rows in the order they were added, which is mostly the
-            // walk's, so this sort (Swift's, a merge of runs) costs little.
+            // To be met one for one with the walk's entries. The index holds rows in the order
+            // they were added, which is mostly the walk's, so this sort (Swift's, a merge of
+            // runs) costs little.
             var order = Array(rows.indices)
             order.sort { Self.precedes(rows[$0].path, rows[$1].path, base) }
+            return order
+        }
+    }
+
+    /// The second half of `isUnchanged(by:caseInsensitive:)`: `order` is what
+    /// `rowsInPathOrder` gave.
+    func isUnchanged(by listing: FolderWalker.Listing, rowsInPathOrder order: [Int]) -> Bool {
+        guard listing.entries.count == rows.count, order.count == rows.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer -> Bool in
             for (entry, position) in zip(listing.entries, order) {
                 let row = rows[position]
                 // As `LocalScan.scan` makes it.

@@ -85,8 +85,10 @@ final class SyncEngine {
             rows = seededRows
         } else {
             let table = try index.table()
+            // What the check needs of the rows alone, made while the walk still runs.
+            let order = table.rowsInPathOrder(caseInsensitive: folder.config.caseInsensitive)
             let listing = try await walk.value
-            if table.isUnchanged(by: listing, caseInsensitive: folder.config.caseInsensitive) {
+            if let order, table.isUnchanged(by: listing, rowsInPathOrder: order) {
                 if try await finishUnchanged(listing, firstPage: firstPage) { return report }
             }
             rows = table.indexRows()
