@@ -102,6 +102,17 @@ public final class Statement {
         isNull(column) ? nil : string(column)
     }
 
+    /// The column's bytes (a text's UTF-8 or a blob's) in SQLite's own buffer, valid only
+    /// inside `body`: for a reader that keeps many values in one buffer of its own instead of a
+    /// string or an array each (the client's index read of 10,000 rows). Empty for NULL.
+    public func withBytes<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        // The pointer first, then the count, as SQLite asks (asking for the count first may
+        // convert the value and move it).
+        let start = sqlite3_column_blob(handle, Int32(column))
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: start == nil ? 0 : count))
+    }
+
     /// The column's bytes, copied out of SQLite's buffer.
     public func bytes(_ column: Int) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))

@@ -77,8 +77,10 @@ struct LocalScan {
     }
 
     /// Compares the files the walk lists with the index's `rows`. The rows are laid out for
-    /// the comparison before the walk's listing is awaited, while the walk's thread still stats
-    /// files (on a no-op the walk is the longest part of the sync, and this came after it).
+    /// the comparison before the walk's listing is awaited, so a caller that has not awaited
+    /// it yet has this overlap the walk. (`SyncEngine.run` awaits it first since an unchanged
+    /// folder is told by `IndexTable.isUnchanged` without any row: this runs only when
+    /// something changed.)
     func scan(rows: consuming [IndexRow], listing awaitListing: () async throws -> FolderWalker.Listing) async throws -> LocalSnapshot {
         // The tracked notes by id, made now, while the walk's threads still stat files: on a
         // no-op the walk is the longest part of the sync and what follows it runs alone on one
@@ -98,7 +100,7 @@ struct LocalScan {
         let listing = try await awaitListing()
         var snapshot = LocalSnapshot()
         snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
-        for skipped in listing.skipped { snapshot.warnings.append("left alone \(skipped.path): \(skipped.reason)") }
+        snapshot.warnings += Self.warnings(for: listing)
         for entry in listing.entries {
             let path = NotePath.nfc(entry.path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
@@ -166,6 +168,11 @@ struct LocalScan {
         snapshot.tracked = notes
         detectRenames(&snapshot)
         return snapshot
+    }
+
+    /// What the scan warns of for the files the walk left out (names that are not UTF-8).
+    static func warnings(for listing: FolderWalker.Listing) -> [String] {
+        listing.skipped.map { "left alone \($0.path): \($0.reason)" }
     }
 
     /// Missing tracked files whose content reappears in a new file were renamed or moved.

@@ -24,7 +24,8 @@ final class SyncEngine {
     /// Milliseconds since 1970 for conflict-copy names only; never compared (DESIGN 4.5).
     let now: () -> Int64
 
-    /// The folder's notes as the scan found them, changed as the sync goes.
+    /// The folder's notes as the scan found them, changed as the sync goes. Never made when
+    /// neither the folder nor the server changed (`finishUnchanged`).
     var state: FolderState
     var report = SyncReport()
     /// Notes whose upload failed for a reason retrying cannot fix; left for the next sync.
@@ -79,7 +80,19 @@ final class SyncEngine {
         let firstPage = PrefetchedPage(cursor: cursor, page: Task { try await remote.changes(since: cursor, limit: pageSize, includeContent: true) })
         report.changesRequests += 1
         defer { firstPage.page.cancel() }  // a scan or a guard that throws does not wait for it
-        let rows = try seededRows ?? index.rows()
+        let rows: [IndexRow]
+        if let seededRows {
+            rows = seededRows
+        } else {
+            let table = try index.table()
+            // What the check needs of the rows alone, made while the walk still runs.
+            let order = table.rowsInPathOrder(caseInsensitive: folder.config.caseInsensitive)
+            let listing = try await walk.value
+            if let order, table.isUnchanged(by: listing, rowsInPathOrder: order) {
+                if try await finishUnchanged(listing, firstPage: firstPage) { return report }
+            }
+            rows = table.indexRows()
+        }
         ignore = folder.ignoreRules()
         var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                                            ignore: ignore, limits: { await remote.limits() }).scan(rows: consume rows) { try await walk.value }
@@ -104,10 +117,26 @@ final class SyncEngine {
         return report
     }
 
+    /// Finishes a sync of a folder found unchanged (`IndexTable.isUnchanged`) if the server has
+    /// nothing new either: its first changes page is empty and the last. Nothing then needs the
+    /// folder's state, which is never made (a string, a row and a table entry per note: most of
+    /// what such a sync did): the scan would find every note clean, nothing missing and nothing
+    /// new, so there is nothing to push, and the pull of an empty page reads no note; it stores
+    /// the page's cursor if it moved, as always.
+    /// - Returns: `false`, having changed nothing, when the server has changes or its answer is
+    ///   an error: the general sync runs (and meets the same answer).
+    private func finishUnchanged(_ listing: FolderWalker.Listing, firstPage: PrefetchedPage) async throws -> Bool {
+        guard let page = try? await firstPage.page.value, page.changes.isEmpty, !page.hasMore else { return false }
+        report.warnings += LocalScan.warnings(for: listing)
+        try await pullResyncing(metadataFirst: false, firstPage: firstPage)
+        return true
+    }
+
     /// Lets go of the folder state (every tracked note's row) on a thread of its own, once the
     /// run is over and its report taken: a command exits right after, and freeing 10,000 notes'
     /// strings and tables one by one (~5 % of a no-op sync's CPU) need not delay it.
     func releaseState() {
+        guard !state.tracked.isEmpty else { return }  // never made (an unchanged folder): nothing to free
         let state = self.state
         self.state = FolderState(caseInsensitive: folder.config.caseInsensitive)
         Thread { withExtendedLifetime(state) {} }.start()

@@ -62,19 +62,36 @@ struct SyncIndex: Sendable {
 
     /// Every tracked note.
     func rows() throws -> [IndexRow] {
+        try table().indexRows()
+    }
+
+    /// Every tracked note's row as read, its texts as bytes (`IndexTable`): what a sync reads
+    /// first, making `IndexRow`s only if the folder or the server changed.
+    func table() throws -> IndexTable {
         try database.read { db in
+            var table = IndexTable()
             // A file's name on disk is nearly always its path: SQLite says so (NULL), and the row
-            // shares the path's string instead of a copy.
-            try db.compactQuery("""
+            // keeps no copy.
+            _ = try db.compactQuery("""
                 SELECT id, path, CASE WHEN disk_path = path THEN NULL ELSE disk_path END, rev, hash, size, mtime_ns, inode FROM notes
-                """) { row -> IndexRow? in
-                guard let id = NoteID(row.string(0)) else { return nil }
-                let path = row.string(1)
-                return IndexRow(base: SyncBase(id: id, path: path, rev: row.int64(3), hash: row.string(4)),
-                                diskPath: row.optionalString(2) ?? path,
-                                stat: FileStat(size: row.int64(5), mtimeNanoseconds: row.int64(6),
-                                               inode: UInt64(bitPattern: row.int64(7))))
+                """) { row -> Never? in
+                row.withBytes(0) { id in
+                    row.withBytes(1) { path in
+                        row.withBytes(4) { hash in
+                            let stat = FileStat(size: row.int64(5), mtimeNanoseconds: row.int64(6), inode: UInt64(bitPattern: row.int64(7)))
+                            if row.isNull(2) {
+                                table.append(id: id, path: path, diskPath: nil, hash: hash, rev: row.int64(3), stat: stat)
+                            } else {
+                                row.withBytes(2) { disk in
+                                    table.append(id: id, path: path, diskPath: disk, hash: hash, rev: row.int64(3), stat: stat)
+                                }
+                            }
+                        }
+                    }
+                }
+                return nil
             }
+            return table
         }
     }
 
