@@ -299,6 +299,28 @@ extension BatchOperation: WireJSONWritable {
 }
 
 extension BatchRequest: WireJSONWritable {
+    /// The bytes of a batch request's body besides its operations and the commas between them:
+    /// `{"operations":[` and `]}`.
+    public static let wireJSONFraming = 17
+
+    /// The body of a batch of operations already written one by one (each `wireJSON()` of a
+    /// `BatchOperation`, in order): the bytes `wireJSON()` writes for them, without writing
+    /// them again. Sync writes each operation as it adds it to a batch, to fill the batch up to
+    /// a size on the wire (`BatchRequestBytesTests` checks the two agree).
+    public static func wireJSON(written operations: [[UInt8]]) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(operations.reduce(wireJSONFraming + operations.count) { $0 + $1.count })
+        let open: StaticString = #"{"operations":["#
+        open.withUTF8Buffer { body.append(contentsOf: $0) }
+        for (index, operation) in operations.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: operation)
+        }
+        body.append(UInt8(ascii: "]"))
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+
     /// Sized from the operations, so a batch of 48 KiB of notes is written into one buffer rather
     /// than one regrown (and copied) eight times on the way.
     public var wireJSONSizeHint: Int { operations.reduce(32) { $0 + $1.wireJSONSizeHint } }

@@ -39,6 +39,10 @@ final class AccountCheckedRemote: SyncRemote {
         try await base.batch(operations)
     }
 
+    func batch(_ operations: [BatchOperation], written: [[UInt8]]) async throws -> BatchResponse {
+        try await base.batch(operations, written: written)
+    }
+
     func limits() async -> ServerLimits { await base.limits() }
     func missingContent(_ hashes: [String]) async throws -> [String] { try await base.missingContent(hashes) }
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { try await base.putContent(hash: hash, bytes: bytes) }

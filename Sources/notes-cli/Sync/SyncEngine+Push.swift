@@ -16,7 +16,8 @@ extension SyncEngine {
         var diskPath: String?
         var stat: FileStat?
         var hash: String?
-        var bytes: Int
+        /// `operation` as sent (`wireJSON()`), written once, when the batch is filled.
+        var json: [UInt8] = []
     }
 
     /// A batch on its way: the uploads it carries, how far through the round's work it
@@ -61,23 +62,26 @@ extension SyncEngine {
     }
 
     /// The next batch of `work` from `next` on (advanced past it): at most
-    /// `batchOperations` uploads and `batchBytes` of content, files read now. Empty once
-    /// `work` is done. The upload that did not fit is `carried` into the next batch (it is
-    /// `work[next]`), not read again.
+    /// `batchOperations` uploads and a request body of at most `batchBytes` as written on the
+    /// wire, each operation written here once (`Upload.json`, sent as written), files read now;
+    /// an upload larger than that alone goes alone. Empty once `work` is done. The upload that
+    /// did not fit is `carried` into the next batch (it is `work[next]`), not read or written again.
     private func nextChunk(of work: [NoteID], from next: inout Int, carried: inout Upload?) -> [Upload] {
         var chunk: [Upload] = []
-        var bytes = 0
+        var bytes = BatchRequest.wireJSONFraming
         while next < work.count, chunk.count < options.batchOperations {
-            guard let upload = carried.take() ?? prepare(work[next]) else {
+            guard var upload = carried.take() ?? prepare(work[next]) else {
                 next += 1
                 continue
             }
-            if !chunk.isEmpty && bytes + upload.bytes > options.batchBytes {
+            if upload.json.isEmpty { upload.json = upload.operation.wireJSON() }
+            // The operation and the comma after it.
+            if !chunk.isEmpty && bytes + upload.json.count + 1 > options.batchBytes {
                 carried = upload
                 break
             }
             chunk.append(upload)
-            bytes += upload.bytes
+            bytes += upload.json.count + 1
             next += 1
         }
         return chunk
@@ -115,7 +119,7 @@ extension SyncEngine {
     /// too large alone fails alone.
     private static func send(_ chunk: [Upload], to remote: any SyncRemote) async throws -> [BatchResponse] {
         do {
-            return [try await remote.batch(chunk.map(\.operation))]
+            return [try await remote.batch(chunk.map(\.operation), written: chunk.map(\.json))]
         } catch ClientError.status(let error) where error.status == 413 {
             guard chunk.count > 1 else {
                 return [BatchResponse(results: [BatchResult(id: chunk[0].operation.id, status: 413,
@@ -165,7 +169,7 @@ extension SyncEngine {
         guard let note = state[id] else { return nil }
         let base = note.row.base
         if base.rev > 0, note.local == .missing {
-            return Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev), bytes: 64)
+            return Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev))
         }
         guard let disk = note.diskPath else { return nil }
         let path: String = if case .changed(let changedPath, _) = note.local { changedPath } else { base.path }
@@ -176,7 +180,7 @@ extension SyncEngine {
                 ? BatchOperation(op: .put, id: id, path: path, ifNoneMatch: "*", kind: .attachment, hash: hash)
                 : BatchOperation(op: .put, id: id, path: path, ifMatch: base.rev, kind: .attachment, hash: hash)
             return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
-                          stat: note.stat, hash: hash, bytes: 256 + path.utf8.count)
+                          stat: note.stat, hash: hash)
         }
         guard let read = readText(disk) else {
             skippedUploads.insert(id)
@@ -186,7 +190,7 @@ extension SyncEngine {
             ? BatchOperation(op: .put, id: id, path: path, content: read.text, ifNoneMatch: "*")
             : BatchOperation(op: .put, id: id, path: path, content: read.text, ifMatch: base.rev)
         return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
-                      stat: read.stat, hash: read.hash, bytes: read.text.utf8.count + path.utf8.count)
+                      stat: read.stat, hash: read.hash)
     }
 
     /// The text of the note file at `disk` as it is now, its hash and metadata: the scan's read

@@ -11,6 +11,10 @@ protocol SyncRemote: Sendable {
     /// feed the batch's writes took when the server says (`OwnWriteChain`; without one, the push
     /// is read back from the feed, as from a server before the span).
     func batch(_ operations: [BatchOperation]) async throws -> BatchResponse
+    /// `batch(operations)`, each operation already written as it is sent (`written[i]` is
+    /// `operations[i].wireJSON()`), so the body is put together rather than written a second
+    /// time. The default sends `batch(operations)`.
+    func batch(_ operations: [BatchOperation], written: [[UInt8]]) async throws -> BatchResponse
     /// `GET /v1/notes/{id}/revisions/{rev}` with content; `nil` when it no longer exists.
     func revision(id: NoteID, rev: Int64) async throws -> RevisionResource?
     /// The largest note the server takes, in bytes: its published limit (`GET /v1/limits`), or
@@ -40,6 +44,12 @@ protocol SyncRemote: Sendable {
     /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes,
     /// streamed into `sink` as they arrive.
     func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws
+}
+
+extension SyncRemote {
+    func batch(_ operations: [BatchOperation], written: [[UInt8]]) async throws -> BatchResponse {
+        try await batch(operations)
+    }
 }
 
 /// What the server can answer that sync handles specially.
@@ -99,13 +109,18 @@ struct APISyncRemote: SyncRemote {
     }
 
     func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
+        try await batch(operations, written: operations.map { $0.wireJSON() })
+    }
+
+    func batch(_ operations: [BatchOperation], written: [[UInt8]]) async throws -> BatchResponse {
         // Every operation carries a precondition and creates use client-chosen ids, so sending
         // the batch again after a lost answer changes nothing more: safe to retry.
         // The body is written by hand (`WireJSONWriter`, the bytes `JSONEncoder` would write):
         // encoding 48 KiB of note text a batch was a tenth of an upload's client time. The
         // results come back without the content just sent (`omit=content`); a server from
         // before the parameter ignores it and sends the notes whole, which reads the same.
-        let body = BatchRequest(operations: operations).wireJSON()
+        let body = written.count == operations.count
+            ? BatchRequest.wireJSON(written: written) : BatchRequest(operations: operations).wireJSON()
         // A body over the server's request limit is refused before it is read, and the
         // connection closed: whether libcurl then reports the 413 or the broken pipe of the body
         // it was still sending is a race. Refused here instead, as the server would, so sync
