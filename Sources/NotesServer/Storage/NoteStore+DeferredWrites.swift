@@ -139,6 +139,11 @@ final class DeferredWrites {
     /// One statement: every column of `writes` as an array, `unnest`ed into rows; the notes
     /// inserted or updated (their renderings forgotten), a revision appended for each, the
     /// user's counter set to the last of their revision numbers.
+    ///
+    /// The revisions are appended without their text (NULL: the note's current text, schema
+    /// version 17); each replaced note's previous latest revision is first given the text it
+    /// stood for (`NoteStore.keepText`), read from the note's row as the statement found it:
+    /// every part of a statement sees one snapshot, and a statement writes one note at most once.
     private static func write(_ writes: [Write], _ db: some SQLConnection, userID: Int64, device: String?) throws {
         var ids = PostgresArrayLiteral(), paths = PostgresArrayLiteral(), pathKeys = PostgresArrayLiteral()
         var contents = PostgresArrayLiteral(reservingCapacity: writes.reduce(0) { $0 + $1.content.utf8.count + 3 })
@@ -169,6 +174,11 @@ final class DeferredWrites {
                     AS w(id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type, replacing)
             ),
             counter AS (UPDATE users SET last_rev = ?3::bigint WHERE id = ?1::bigint),
+            kept AS (
+                UPDATE revisions r SET content = n.content FROM notes n, w
+                WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id
+                    AND r.user_id = ?1::bigint AND r.note_id = w.id AND r.rev = n.rev AND r.content IS NULL
+            ),
             forgotten AS (
                 DELETE FROM rendered_html r USING notes n, w
                 WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id AND r.nid = n.nid
@@ -184,7 +194,7 @@ final class DeferredWrites {
                 FROM w WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id
             )
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
-            SELECT ?1::bigint, id, rev, path, content, hash, size, deleted, updated_at, ?2::text, kind, media_type FROM w
+            SELECT ?1::bigint, id, rev, path, NULL, hash, size, deleted, updated_at, ?2::text, kind, media_type FROM w
             """, userID, device, lastRevision, ids.text, paths.text, pathKeys.text, contents.text, hashes.text, sizes.text, revisions.text,
             createdAts.text, updatedAts.text, deleted.text, kinds.text, mediaTypes.text, replacing.text)
     }

@@ -155,7 +155,7 @@ struct SQLiteSearchQueueTests {
         let app = try TestApp { $0.databasePath = path }
         defer { app.close() }
         try app.application.database.read { db in
-            #expect(try db.scalarInt("PRAGMA user_version") == 16)
+            #expect(try db.scalarInt("PRAGMA user_version") == Int64(ServerSchema.migrator.latestVersion))
             #expect(try rows(db) == before, "every revision is kept, column for column")
             let table = try db.scalarString("SELECT sql FROM sqlite_master WHERE name = 'revisions'") ?? ""
             #expect(!table.contains("WITHOUT ROWID"))
