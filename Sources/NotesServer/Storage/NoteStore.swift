@@ -185,8 +185,8 @@ struct NoteStore: Sendable {
             rev = try db.scalarInt("""
                 WITH \(next),
                 kept AS (
-                    UPDATE revisions r SET content = n.content FROM notes n
-                    WHERE n.user_id = ? AND n.id = ? AND r.user_id = n.user_id AND r.note_id = n.id AND r.rev = n.rev AND r.content IS NULL
+                    UPDATE revisions SET content = (SELECT content FROM notes WHERE user_id = ? AND id = ?)
+                    WHERE user_id = ? AND note_id = ? AND content IS NULL
                 ),
                 forgotten AS (DELETE FROM rendered_html WHERE nid = (SELECT nid FROM notes WHERE user_id = ? AND id = ?)),
                 entry AS (
@@ -195,7 +195,7 @@ struct NoteStore: Sendable {
                     FROM next WHERE user_id = ? AND id = ?
                 )
                 \(revision)
-                """, [userID, userID, id.value, userID, id.value, path.value, path.collisionKey, content, hash, size, createdAt, now, mediaType,
+                """, [userID, userID, id.value, userID, id.value, userID, id.value, path.value, path.collisionKey, content, hash, size, createdAt, now, mediaType,
                      userID, id.value] + revisionValues)
         } else {
             rev = try db.scalarInt("""
