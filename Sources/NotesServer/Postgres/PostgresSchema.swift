@@ -39,6 +39,8 @@ enum PostgresSchema {
         // SQLite only: PostgreSQL indexes after the write since version 15, and its revisions table has no WITHOUT ROWID.
         .init(version: 16, name: "search index made after the write from a queue of changed notes; revisions in a rowid table (SQLite only)",
               sql: ""),
+        .init(version: 17, name: "a revision's text stored once: NULL in the latest revision means the note's current text",
+              sql: revisionsTextOnceV17),
         .init(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)", sql: rowStorageV18),
     ]
 

@@ -152,12 +152,24 @@ final class DeferredWrites {
     /// One statement: every column of `writes` as an array, `unnest`ed into rows; the notes
     /// inserted or updated (their renderings forgotten), a revision appended for each, the
     /// user's counter set to the last of their revision numbers.
+    ///
+    /// The revisions are appended without their text (NULL: the note's current text, schema
+    /// version 17); each replaced note's previous latest revision is first given the text it
+    /// stood for (`NoteStore.keepText`), read from the note's row as the statement found it:
+    /// every part of a statement sees one snapshot, and a statement writes one note at most once.
+    /// That update looks the revisions up by the replaced notes' ids and each one's text by a
+    /// subquery on the note's key, not by a join the planner orders: for a user whose rows the
+    /// table's statistics do not know yet (a new account's upload), it joined all of the user's
+    /// revisions to all of the user's notes in every statement (10 s and more per batch, measured).
+    /// The subquery names the note by both of its unique keys (`id`, and `rev`: the revision
+    /// without text is the note's latest), so whichever index the planner takes finds one row.
     private static func write(_ writes: [Write], _ db: some SQLConnection, userID: Int64, device: String?) throws {
         var ids = PostgresArrayLiteral(), paths = PostgresArrayLiteral(), pathKeys = PostgresArrayLiteral()
         var contents = PostgresArrayLiteral(reservingCapacity: writes.reduce(0) { $0 + $1.content.utf8.count + 3 })
         var hashes = PostgresArrayLiteral(), sizes = PostgresArrayLiteral(), revisions = PostgresArrayLiteral()
         var createdAts = PostgresArrayLiteral(), updatedAts = PostgresArrayLiteral(), deleted = PostgresArrayLiteral()
         var kinds = PostgresArrayLiteral(), mediaTypes = PostgresArrayLiteral(), replacing = PostgresArrayLiteral()
+        var replaced = PostgresArrayLiteral()
         for write in writes {
             let note = write.note
             ids.append(note.id.value)
@@ -173,6 +185,7 @@ final class DeferredWrites {
             kinds.append(note.kind.rawValue)
             mediaTypes.append(note.mediaType)
             replacing.append(write.replacing)
+            if write.replacing { replaced.append(note.id.value) }
         }
         let lastRevision = writes[writes.count - 1].note.rev
         try db.run("""
@@ -182,6 +195,10 @@ final class DeferredWrites {
                     AS w(id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type, replacing)
             ),
             counter AS (UPDATE users SET last_rev = ?3::bigint WHERE id = ?1::bigint),
+            kept AS (
+                UPDATE revisions r SET content = (SELECT n.content FROM notes n WHERE n.user_id = ?1::bigint AND n.id = r.note_id AND n.rev = r.rev)
+                WHERE r.user_id = ?1::bigint AND r.note_id = ANY(?17::text[]) AND r.content IS NULL
+            ),
             forgotten AS (
                 DELETE FROM rendered_html r USING notes n, w
                 WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id AND r.nid = n.nid
@@ -197,9 +214,9 @@ final class DeferredWrites {
                 FROM w WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id
             )
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
-            SELECT ?1::bigint, id, rev, path, content, hash, size, deleted, updated_at, ?2::text, kind, media_type FROM w
+            SELECT ?1::bigint, id, rev, path, NULL, hash, size, deleted, updated_at, ?2::text, kind, media_type FROM w
             """, userID, device, lastRevision, ids.text, paths.text, pathKeys.text, contents.text, hashes.text, sizes.text, revisions.text,
-            createdAts.text, updatedAts.text, deleted.text, kinds.text, mediaTypes.text, replacing.text)
+            createdAts.text, updatedAts.text, deleted.text, kinds.text, mediaTypes.text, replacing.text, replaced.text)
     }
 
     /// The batch's state wins over the database's: a row it knows is not learned again.

@@ -64,12 +64,14 @@ extension NoteStore {
     }
 
     /// One revision of an entry: a note's with its content (a merge base for sync), an
-    /// attachment's with its hash only (its bytes are fetched by hash).
+    /// attachment's with its hash only (its bytes are fetched by hash). A revision stored
+    /// without its text is the note's latest, whose text is the note's (`NoteStore.keepText`).
     func revision(userID: Int64, id: NoteID, rev: Int64) throws -> RevisionResource? {
         try database.read { db in
             try db.first("""
-                SELECT rev, path, hash, size, deleted, created_at, content, device, kind, media_type FROM revisions
-                WHERE user_id = ? AND note_id = ? AND rev = ?
+                SELECT r.rev, r.path, r.hash, r.size, r.deleted, r.created_at, coalesce(r.content, n.content, ''), r.device, r.kind, r.media_type
+                FROM revisions r LEFT JOIN notes n ON n.user_id = r.user_id AND n.id = r.note_id
+                WHERE r.user_id = ? AND r.note_id = ? AND r.rev = ?
                 """, [userID, id.value, rev]) { row in
                 let kind = EntryKind(rawValue: row.string(8)) ?? .note
                 return RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),

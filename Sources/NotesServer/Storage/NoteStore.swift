@@ -130,7 +130,8 @@ struct NoteStore: Sendable {
                 INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                 """, userID, id.value, path.value, pathKey, content, hash, size, rev, createdAt, now, kind.rawValue, mediaType)
-        } else {
+        } else if let existing {
+            try Self.keepText(db, userID: userID, id: id, latest: existing.rev)
             try Self.forgetRendered(db, userID: userID, id: id)
             try db.run("""
                 UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = ?, created_at = ?, updated_at = ?, deleted = 0,
@@ -138,7 +139,7 @@ struct NoteStore: Sendable {
                 WHERE user_id = ? AND id = ?
                 """, path.value, pathKey, content, hash, size, rev, createdAt, now, mediaType, userID, id.value)
         }
-        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, content: content, hash: hash, size: size, deleted: false,
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: path.value, hash: hash, size: size, deleted: false,
                            now: now, device: device, kind: kind, mediaType: mediaType)
         return (note(rev), created)
     }
@@ -165,21 +166,28 @@ struct NoteStore: Sendable {
     /// `putEntry`, without the three round trips an upload would otherwise pay for each note.
     /// The note and the revision take their number from the answer of the `UPDATE` of the user's
     /// row, so it is allocated under that row's lock exactly as `nextRevision` allocates it
-    /// (docs/scaling.md, "The changes feed never skips").
+    /// (docs/scaling.md, "The changes feed never skips"). The revision is appended without its
+    /// text (`keepText`); when `replacing`, the note's previous latest revision is given the old
+    /// text first, read from the note's row as the statement found it (every part of one
+    /// statement sees the same snapshot, so not the text this statement writes).
     private static func writeEntryInOneStatement(_ db: some SQLConnection, userID: Int64, id: NoteID, path: NotePath, content: String,
                                                  hash: String, size: Int, createdAt: Int64, now: Int64, device: String?, kind: EntryKind,
                                                  mediaType: String?, replacing: Bool) throws -> Int64 {
         let next = "next AS (UPDATE users SET last_rev = last_rev + 1 WHERE id = ? RETURNING last_rev)"
         let revision = """
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
-            SELECT ?, ?, last_rev, ?, ?, ?, ?, 0, ?, ?, ?, ? FROM next
+            SELECT ?, ?, last_rev, ?, NULL, ?, ?, 0, ?, ?, ?, ? FROM next
             RETURNING rev
             """
-        let revisionValues: [any SQLBindable] = [userID, id.value, path.value, content, hash, size, now, device, kind.rawValue, mediaType]
+        let revisionValues: [any SQLBindable] = [userID, id.value, path.value, hash, size, now, device, kind.rawValue, mediaType]
         let rev: Int64?
         if replacing {
             rev = try db.scalarInt("""
                 WITH \(next),
+                kept AS (
+                    UPDATE revisions SET content = (SELECT content FROM notes WHERE user_id = ? AND id = ?)
+                    WHERE user_id = ? AND note_id = ? AND content IS NULL
+                ),
                 forgotten AS (DELETE FROM rendered_html WHERE nid = (SELECT nid FROM notes WHERE user_id = ? AND id = ?)),
                 entry AS (
                     UPDATE notes SET path = ?, path_key = ?, content = ?, hash = ?, size = ?, rev = next.last_rev, created_at = ?,
@@ -187,8 +195,8 @@ struct NoteStore: Sendable {
                     FROM next WHERE user_id = ? AND id = ?
                 )
                 \(revision)
-                """, [userID, userID, id.value, path.value, path.collisionKey, content, hash, size, createdAt, now, mediaType, userID, id.value]
-                    + revisionValues)
+                """, [userID, userID, id.value, userID, id.value, userID, id.value, path.value, path.collisionKey, content, hash, size, createdAt, now, mediaType,
+                     userID, id.value] + revisionValues)
         } else {
             rev = try db.scalarInt("""
                 WITH \(next),
@@ -218,11 +226,12 @@ struct NoteStore: Sendable {
         let rev = try revisions?.next() ?? nextRevision(db, userID: userID)
         let now = clock.now()
         let emptyHash = Self.emptyHash
+        try Self.keepText(db, userID: userID, id: id, latest: existing.rev)  // what a restore brings back
         try Self.forgetRendered(db, userID: userID, id: id)
         try db.run("""
             UPDATE notes SET content = '', hash = ?, size = 0, rev = ?, updated_at = ?, deleted = 1 WHERE user_id = ? AND id = ?
             """, emptyHash, rev, now, userID, id.value)
-        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, content: "", hash: emptyHash, size: 0, deleted: true,
+        try appendRevision(db, userID: userID, id: id, rev: rev, path: existing.path, hash: emptyHash, size: 0, deleted: true,
                            now: now, device: device, kind: existing.kind, mediaType: existing.mediaType)
         return NoteRecord(id: id, path: existing.path, content: nil, hash: emptyHash, size: 0, rev: rev,
                           createdAt: existing.createdAt, updatedAt: now, deleted: true, kind: existing.kind, mediaType: existing.mediaType)
@@ -240,12 +249,30 @@ struct NoteStore: Sendable {
         return rev
     }
 
-    private func appendRevision(_ db: some SQLConnection, userID: Int64, id: NoteID, rev: Int64, path: String, content: String, hash: String, size: Int,
+    /// Appends the revision `rev` of `id`, without its text: NULL content is the note's current
+    /// text, which the row just written holds (`keepText`).
+    private func appendRevision(_ db: some SQLConnection, userID: Int64, id: NoteID, rev: Int64, path: String, hash: String, size: Int,
                                 deleted: Bool, now: Int64, device: String?, kind: EntryKind, mediaType: String?) throws {
         try db.run("""
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, userID, id.value, rev, path, content, hash, size, deleted, now, device, kind.rawValue, mediaType)
+            VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)
+            """, userID, id.value, rev, path, hash, size, deleted, now, device, kind.rawValue, mediaType)
+    }
+
+    /// Gives the entry's latest revision `latest` the text it stood for (the note's row) if it
+    /// was stored without it, before a write changes the row (content, path or deletion).
+    ///
+    /// A revision is appended with NULL content, meaning "the note's current text" (schema
+    /// version 17, `ServerSchema.revisionsTextOnceV17`), so a write stores its text once. That
+    /// holds only while the revision is the note's latest: every write to an existing row calls
+    /// this first, so a revision older than the latest always holds its own text (what
+    /// `notes log`, a restore and a merge base read). `latest` is the row's `rev`, the number
+    /// of its latest revision: one row by the unique key, never a scan of the note's history.
+    static func keepText(_ db: some SQLConnection, userID: Int64, id: NoteID, latest: Int64) throws {
+        try db.run("""
+            UPDATE revisions SET content = (SELECT content FROM notes WHERE user_id = ? AND id = ?)
+            WHERE user_id = ? AND note_id = ? AND rev = ? AND content IS NULL
+            """, userID, id.value, userID, id.value, latest)
     }
 
     /// How many live (not deleted) notes `userID` has.

@@ -26,6 +26,8 @@ enum ServerSchema {
               sql: ""),
         .init(version: 16, name: "search index made after the write from a queue of changed notes; revisions in a rowid table",
               sql: searchQueueV16 + revisionsRowidV16),
+        .init(version: 17, name: "a revision's text stored once: NULL in the latest revision means the note's current text",
+              sql: revisionsTextOnceV17),
         // PostgreSQL only: SQLite does not compress rows.
         .init(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)", sql: ""),
     ])

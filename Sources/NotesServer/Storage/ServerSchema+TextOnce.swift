@@ -1,0 +1,40 @@
+// Version 17: a note's text is stored once per write, not twice.
+extension ServerSchema {
+    /// Version 17: `revisions.content` may be NULL, meaning "the note's current text"
+    /// (`notes.content`). Every write stored its text twice, in the note's row and in the
+    /// revision it appended: on a 10,000-note upload the two tables were three quarters of the
+    /// pages written to the WAL, each row of ~2.4 KB filling a page alone, twice. A write now
+    /// appends its revision without the text; the next write to the note (an edit, a rename,
+    /// a deletion) first copies the note's text into that revision, which only then stops being
+    /// the latest (`NoteStore.keepText`). So only an entry's latest revision can be NULL, and
+    /// `NoteStore.revision` reads `coalesce(revisions.content, notes.content)`.
+    ///
+    /// SQLite cannot drop a NOT NULL constraint in place: the table is made again as version 16
+    /// made it, with the constraint gone, and every row copied unchanged (their text stays
+    /// valid: a revision that holds its text is read as it is).
+    static let revisionsTextOnceV17 = """
+        CREATE TABLE revisions_v17 (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            note_id TEXT NOT NULL,
+            rev INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            -- NULL: the note's current text (notes.content); only the note's latest revision.
+            content TEXT,
+            hash TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            deleted INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            device TEXT,
+            kind TEXT NOT NULL DEFAULT 'note' CHECK (kind IN ('note', 'attachment')),
+            media_type TEXT
+        );
+        INSERT INTO revisions_v17 (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
+            SELECT user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type
+            FROM revisions ORDER BY rowid;
+        DROP TABLE revisions;
+        ALTER TABLE revisions_v17 RENAME TO revisions;
+        CREATE UNIQUE INDEX revisions_key ON revisions(user_id, note_id, rev);
+        CREATE INDEX revisions_attachment_hash ON revisions(user_id, hash) WHERE kind = 'attachment';
+
+        """
+}
