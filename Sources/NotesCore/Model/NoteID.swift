@@ -25,18 +25,7 @@ public struct NoteID: Hashable, Sendable, Comparable, CustomStringConvertible, C
         // Over the contiguous UTF-8 (native strings are): the generic byte loop with range
         // checks was about 1,500 instructions an id, a tenth of a no-op sync's reading of its
         // index (10,000 ids).
-        let contiguous = raw.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.count == 36 else { return false }
-            for offset in 0..<36 {
-                let byte = bytes[offset]
-                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                    guard byte == UInt8(ascii: "-") else { return false }
-                } else {
-                    guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
-                }
-            }
-            return true
-        }
+        let contiguous = raw.utf8.withContiguousStorageIfAvailable(isCanonical(utf8:))
         if let contiguous { return contiguous }
         var offset = 0
         for byte in raw.utf8 {
@@ -46,6 +35,22 @@ public struct NoteID: Hashable, Sendable, Comparable, CustomStringConvertible, C
             offset += 1
         }
         return offset == 36
+    }
+
+    /// Whether `bytes` spell a UUID as an id keeps it (lowercase hex digits in groups of
+    /// 8-4-4-4-12), so `NoteID(_:)` would take them as they are: for readers that hold ids as
+    /// bytes (the client's index).
+    public static func isCanonical(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for offset in 0..<36 {
+            let byte = bytes[offset]
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
+            }
+        }
+        return true
     }
 
     /// A fresh id: a version 7 UUID (RFC 9562), whose first 48 bits are the Unix time in

@@ -141,18 +141,8 @@ extension IndexTable {
         return any < 0x80
     }
 
-    /// Whether `bytes` spell a UUID as `NoteID` keeps it: lowercase hex digits in groups of
-    /// 8-4-4-4-12 (what `NoteID(_:)` takes as it is).
+    /// Whether `bytes` spell a UUID as `NoteID` keeps it (what `NoteID(_:)` takes as it is).
     static func isCanonicalID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == 36 else { return false }
-        for offset in 0..<36 {
-            let byte = bytes[offset]
-            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
-            }
-        }
-        return true
+        NoteID.isCanonical(utf8: bytes)
     }
 }
