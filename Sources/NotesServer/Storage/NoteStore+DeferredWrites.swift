@@ -163,6 +163,12 @@ final class DeferredWrites {
     /// revisions to all of the user's notes in every statement (10 s and more per batch, measured).
     /// The subquery names the note by both of its unique keys (`id`, and `rev`: the revision
     /// without text is the note's latest), so whichever index the planner takes finds one row.
+    /// The revisions are named by user through a subquery (`(SELECT ?1)`), whose value the
+    /// planner does not see: with the user's id itself, a user newer than the statistics looked
+    /// like one with no revisions, and the plan walked all of the user's revisions, the ids a
+    /// filter (7.5 ms a statement at 10,000 notes, against 1.1 ms by the ids: EXPLAIN ANALYZE
+    /// after a new account's upload); unseen, the user looks like an average one, and the ids
+    /// go into the index lookup.
     private static func write(_ writes: [Write], _ db: some SQLConnection, userID: Int64, device: String?) throws {
         var ids = PostgresBinaryArray(of: .text), paths = PostgresBinaryArray(of: .text), pathKeys = PostgresBinaryArray(of: .text)
         var contents = PostgresBinaryArray(of: .text, reservingCapacity: writes.reduce(0) { $0 + $1.content.utf8.count + 4 })
@@ -197,7 +203,7 @@ final class DeferredWrites {
             counter AS (UPDATE users SET last_rev = ?3::bigint WHERE id = ?1::bigint),
             kept AS (
                 UPDATE revisions r SET content = (SELECT n.content FROM notes n WHERE n.user_id = ?1::bigint AND n.id = r.note_id AND n.rev = r.rev)
-                WHERE r.user_id = ?1::bigint AND r.note_id = ANY(?17::text[]) AND r.content IS NULL
+                WHERE r.user_id = (SELECT ?1::bigint) AND r.note_id = ANY(?17::text[]) AND r.content IS NULL
             ),
             forgotten AS (
                 DELETE FROM rendered_html r USING notes n, w
