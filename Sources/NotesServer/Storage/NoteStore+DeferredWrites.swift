@@ -168,7 +168,9 @@ final class DeferredWrites {
     /// like one with no revisions, and the plan walked all of the user's revisions, the ids a
     /// filter (7.5 ms a statement at 10,000 notes, against 1.1 ms by the ids: EXPLAIN ANALYZE
     /// after a new account's upload); unseen, the user looks like an average one, and the ids
-    /// go into the index lookup.
+    /// go into the index lookup. The replaced notes' rows (their renderings forgotten, their
+    /// new state written) are named the same way, for the same trap: for such a user the plans
+    /// joined the batch to all of the user's notes by hashing (EXPLAIN, not measured under load).
     private static func write(_ writes: [Write], _ db: some SQLConnection, userID: Int64, device: String?) throws {
         var ids = PostgresBinaryArray(of: .text), paths = PostgresBinaryArray(of: .text), pathKeys = PostgresBinaryArray(of: .text)
         var contents = PostgresBinaryArray(of: .text, reservingCapacity: writes.reduce(0) { $0 + $1.content.utf8.count + 4 })
@@ -207,7 +209,7 @@ final class DeferredWrites {
             ),
             forgotten AS (
                 DELETE FROM rendered_html r USING notes n, w
-                WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id AND r.nid = n.nid
+                WHERE w.replacing AND n.user_id = (SELECT ?1::bigint) AND n.id = w.id AND r.nid = n.nid
             ),
             inserted AS (
                 INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
@@ -217,7 +219,7 @@ final class DeferredWrites {
             updated AS (
                 UPDATE notes n SET path = w.path, path_key = w.path_key, content = w.content, hash = w.hash, size = w.size, rev = w.rev,
                     created_at = w.created_at, updated_at = w.updated_at, deleted = w.deleted, media_type = w.media_type
-                FROM w WHERE w.replacing AND n.user_id = ?1::bigint AND n.id = w.id
+                FROM w WHERE w.replacing AND n.user_id = (SELECT ?1::bigint) AND n.id = w.id
             )
             INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
             SELECT ?1::bigint, id, rev, path, NULL, hash, size, deleted, updated_at, ?2::text, kind, media_type FROM w
