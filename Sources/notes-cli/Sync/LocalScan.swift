@@ -112,6 +112,15 @@ struct LocalScan {
             // `path` is NFC already, so its key is `key(path)` without normalising it again.
             let pathKey = folder.config.caseInsensitive ? NotePath.collisionKey(of: path) : path
             let tracked = byKey[pathKey]
+            if let readAhead, readAhead.isCandidate(entryIndex) {
+                // A new note `startReadAhead` checked as the steps below would (no row at its key,
+                // named as a new note may be, not ignored): only its read is left. Not checked
+                // again: the checks twice were 7 % more instructions on a first upload (callgrind).
+                let ahead = await readAhead.take(entry: entryIndex)
+                guard let hash = try await readHash(entry.path, kind: .note, size: entry.size, ahead: ahead, into: &snapshot) else { continue }
+                snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
+                continue
+            }
             // Unchanged at the very name it was synced under: clean, without checking the name
             // again (a tenth of a no-op scan). The index holds only names that passed the check
             // (a file's when it was first scanned, the server's when it was downloaded), and
@@ -166,8 +175,7 @@ struct LocalScan {
                 try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
                 continue
             }
-            let ahead = await readAhead?.take(entry: entryIndex)
-            guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, ahead: ahead, into: &snapshot) else { continue }
+            guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
             snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
         }
         snapshot.tracked = notes

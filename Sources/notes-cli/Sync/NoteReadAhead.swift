@@ -62,6 +62,11 @@ final class NoteReadAhead {
         if !candidates.isEmpty { next = (0, start(0)) }
     }
 
+    /// Whether the walk's entry `entry` is read ahead (one the scan is sure to read).
+    func isCandidate(_ entry: Int) -> Bool {
+        entry < place.count && place[entry] >= 0
+    }
+
     /// What reading the walk's entry `entry` gave, or `nil` when it was not read ahead (the
     /// scan reads it itself). Each entry's outcome is given once, in the listing's order.
     func take(entry: Int) async -> Outcome? {
