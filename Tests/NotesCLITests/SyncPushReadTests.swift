@@ -75,6 +75,23 @@ struct SyncPushReadTests {
         }
     }
 
+    @Test("a new note read ahead in a later window of the scan and saved again before the push is uploaded with its new text")
+    func newNoteReadAheadSavedAfterScanIsUploadedWithNewText() async throws {
+        try await SyncHarness.with { h in
+            try await Self.serverWithTwoNotes(h)
+            try await h.initFolder("a")
+            // More than one window of `NoteReadAhead` (512 files).
+            for index in 0..<600 { try Self.writeOld(h, "a", "n\(index).md", "note \(index)\n") }
+            let report = try await Self.syncRewritingAfterScan(h, "n550.md", "note 550 saved again after the scan\n")
+            #expect(report.uploaded == 600, "\(report)")
+            let server = try await h.serverNotes()
+            #expect(server["n550.md"] == "note 550 saved again after the scan\n")
+            #expect(server["n549.md"] == "note 549\n" && server["n0.md"] == "note 0\n")
+            let next = try await h.syncInProcess("a")
+            #expect(next.uploaded == 0 && next.filesRead == 0, "the index holds the file as sent: \(next)")
+        }
+    }
+
     @Test("an edited note saved again between the scan and the push is uploaded with its newest text in the same sync")
     func editedNoteSavedAfterScanIsUploadedWithNewestText() async throws {
         try await SyncHarness.with { h in

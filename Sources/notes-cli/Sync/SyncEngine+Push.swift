@@ -136,7 +136,10 @@ extension SyncEngine {
     private func reserveIDs() throws {
         guard state.hasUntracked else { return }
         var changes: [IndexChange] = []
-        for file in state.takeUntracked() {
+        let files = state.takeUntracked()
+        state.reserveCapacity(forMore: files.count)
+        changes.reserveCapacity(files.count)
+        for file in files {
             let row = IndexRow(base: SyncBase(id: NoteID(), path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
             track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat), changes: &changes)
         }

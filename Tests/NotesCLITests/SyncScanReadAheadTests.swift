@@ -1,0 +1,71 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import notes_cli
+
+/// The scan reads new notes ahead on two threads (`NoteReadAhead`); what it finds must be what
+/// its own one-by-one reads find, file for file, whatever else the folder holds.
+@Suite("Sync: the scan's read-ahead of new notes")
+struct SyncScanReadAheadTests {
+    @Test("""
+        reading new notes ahead on two threads finds what reading them one by one finds: the same new notes, \
+        hashes, kept texts, warnings and files left out, across many windows
+        """)
+    func readAheadFindsWhatTheScansOwnReadsFind() async throws {
+        let directory = try TemporaryDirectory("notes-readahead")
+        defer { directory.remove() }
+        let root = directory.appending("folder").path
+        let folder = try SyncFolder.bind(root: root, server: "http://127.0.0.1:9", account: AccountName(userId: 1, username: "u"),
+                                         device: "test")
+        func put(_ path: String, _ bytes: [UInt8]) throws {
+            let url = URL(fileURLWithPath: root + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+            // An hour old, as a folder edited earlier: the scan keeps what it reads of such files.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
+        }
+        // More than one window by count (512 files) and by bytes (2 MiB): 1,300 notes, some of 9 KB.
+        for index in 0..<1300 {
+            let size = index % 5 == 0 ? 9000 : 40
+            try put("f\(index % 23)/n\(index).md", Array("note \(index)\n".utf8) + [UInt8](repeating: UInt8(ascii: "a") + UInt8(index % 26), count: size))
+        }
+        try put("tracked.md", Array("tracked, edited\n".utf8))
+        try put("bad.md", [0xFF, 0xFE, 0x41])
+        try put("ignored.md", Array("ignored\n".utf8))
+        try put(".notesignore", Array("ignored.md\n".utf8))
+        try put("big.md", [UInt8](repeating: UInt8(ascii: "b"), count: 20_000))
+        try put(" spaced.md", Array("a name a new note may not have\n".utf8))
+        try put("pic.png", [1, 2, 3])
+        var small = ResponseBudget.defaultLimits
+        small.maxNoteBytes = 10_000
+        let limits = small
+        let row = IndexRow(base: SyncBase(id: NoteID(), path: "tracked.md", rev: 1, hash: SHA256.hex(of: Array("tracked\n".utf8))),
+                           diskPath: "tracked.md", stat: .unknown)
+
+        func scan(readsAhead: Bool) async throws -> LocalSnapshot {
+            var scan = LocalScan(folder: folder, files: SafeFiles(root: root, scratch: folder.scratchDirectory),
+                                 ignore: folder.ignoreRules(), limits: { limits })
+            scan.readsAhead = readsAhead
+            return try await scan.scan(rows: [row])
+        }
+        var ahead = try await scan(readsAhead: true)
+        var own = try await scan(readsAhead: false)
+
+        #expect(ahead.untracked.count == 1301, "1,300 notes and the picture")
+        func files(_ list: [UntrackedFile]) -> [String] { list.map { "\($0.path) \($0.diskPath) \($0.hash) \($0.stat)" } }
+        #expect(files(ahead.untracked) == files(own.untracked))
+        #expect(files(ahead.unsyncable) == files(own.unsyncable))
+        #expect(ahead.warnings == own.warnings)
+        #expect(ahead.skipped.map { "\($0.path) \($0.reason) \($0.detail)" } == own.skipped.map { "\($0.path) \($0.reason) \($0.detail)" })
+        #expect(Set(ahead.skipped.map(\.path)) == ["bad.md", "big.md", "ignored.md"], "\(ahead.skipped)")
+        #expect(ahead.filesRead == own.filesRead)
+        #expect(ahead.limits?.maxNoteBytes == own.limits?.maxNoteBytes)
+        #expect(ahead.tracked[row.base.id]?.local == own.tracked[row.base.id]?.local)
+        #expect(ahead.texts.count == own.texts.count && ahead.texts.count == 1301, "every new note's text and the edited one's")
+        for file in own.untracked where EntryKind(path: file.path) == .note {
+            let mine = ahead.texts.take(file.diskPath), theirs = own.texts.take(file.diskPath)
+            #expect(mine?.text == theirs?.text && mine?.hash == file.hash && mine?.stat == file.stat, "\(file.path)")
+        }
+    }
+}
