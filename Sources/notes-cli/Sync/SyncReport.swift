@@ -20,13 +20,6 @@ struct SyncOptions: Sendable {
     /// Counted on the wire rather than as 48 KiB of note text (about 52 KB sent), each request
     /// carries a fifth more notes, and an upload sends a fifth fewer requests.
     var batchBytes = 64_000
-    /// Batches sent and not yet answered, at most (at least 1). With two, client and server
-    /// mostly waited on each other (each about half a core busy in a first upload); three cut
-    /// the median wall time of a 10,000-note upload by about a tenth (0.92 -> 0.82 s, five
-    /// alternated runs on a quiet box; four measured about the same as three). Not more: each
-    /// waiting batch holds one of the server's HTTP threads (four by default) while it waits
-    /// for the writer.
-    var batchesInFlight = 3
     /// How many upload rounds resolve stale revisions (412) before giving up for this sync.
     var maxUploadRounds = 5
     /// Receives progress lines (done, total) for a progress bar; `nil` for none.
