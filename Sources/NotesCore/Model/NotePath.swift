@@ -60,11 +60,7 @@ public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// the loop) where the UTF-8 is contiguous, as native strings are. The generic `allSatisfy`
     /// took about 30 instructions a byte, a tenth of a 10,000-note no-op sync's instructions.
     static func isASCII(_ text: String) -> Bool {
-        let contiguous = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var any: UInt8 = 0
-            for byte in bytes { any |= byte }
-            return any < 0x80
-        }
+        let contiguous = text.utf8.withContiguousStorageIfAvailable(UTF8Validation.isASCII)
         return contiguous ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 

@@ -89,7 +89,7 @@ extension IndexTable {
         return bytes.withUnsafeBufferPointer { buffer -> [Int]? in
             guard let base = buffer.baseAddress else { return rows.isEmpty ? [] : nil }  // no bytes: no rows (each has an id)
             for row in rows {
-                guard row.rev > 0, row.diskPath == nil, Self.isCanonicalID(UnsafeBufferPointer(rebasing: buffer[row.id])) else { return nil }
+                guard row.rev > 0, row.diskPath == nil, NoteID.isCanonical(utf8: UnsafeBufferPointer(rebasing: buffer[row.id])) else { return nil }
             }
             // To be met one for one with the walk's entries. The index holds rows in the order
             // they were added, which is mostly the walk's, so this sort (Swift's, a merge of
@@ -119,7 +119,7 @@ extension IndexTable {
                 guard same else { return false }
                 // Every entry is a distinct name on disk; a name in NFC is also a distinct path
                 // (and key), as the general scan needs it to be to find each row at its own file.
-                if !Self.isASCII(path) {
+                if !UTF8Validation.isASCII(path) {
                     var nfc = NotePath.nfc(entryPath)
                     guard nfc.withUTF8({ $0.elementsEqual(path) }) else { return false }
                 }
@@ -133,16 +133,5 @@ extension IndexTable {
     private static func precedes(_ a: Range<Int>, _ b: Range<Int>, _ base: UnsafePointer<UInt8>) -> Bool {
         let order = memcmp(base + a.lowerBound, base + b.lowerBound, min(a.count, b.count))
         return order != 0 ? order < 0 : a.count < b.count
-    }
-
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for byte in bytes { any |= byte }
-        return any < 0x80
-    }
-
-    /// Whether `bytes` spell a UUID as `NoteID` keeps it (what `NoteID(_:)` takes as it is).
-    static func isCanonicalID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        NoteID.isCanonical(utf8: bytes)
     }
 }
