@@ -129,14 +129,20 @@ public final class Database {
     /// Every row of a query that `row` maps to a value; a row it maps to `nil` (one this version
     /// cannot read, say) is skipped, so callers get a plain array without a second pass.
     public func compactQuery<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T?) throws -> [T] {
-        let statement = try statement(sql)
-        try statement.bind(values)
-        defer { statement.reset() }
         var rows: [T] = []
-        while try statement.step() {
+        try each(sql, values) { statement in
             if let value = try row(statement) { rows.append(value) }
         }
         return rows
+    }
+
+    /// Calls `row` for every row of a query while the statement points at it, keeping nothing:
+    /// for a reader that gathers the rows into a store of its own (the client's index).
+    public func each(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> Void) throws {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        while try statement.step() { try row(statement) }
     }
 
     /// The first row of a query, or `nil`.

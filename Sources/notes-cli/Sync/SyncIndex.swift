@@ -72,24 +72,19 @@ struct SyncIndex: Sendable {
             var table = IndexTable()
             // A file's name on disk is nearly always its path: SQLite says so (NULL), and the row
             // keeps no copy.
-            _ = try db.compactQuery("""
+            try db.each("""
                 SELECT id, path, CASE WHEN disk_path = path THEN NULL ELSE disk_path END, rev, hash, size, mtime_ns, inode FROM notes
-                """) { row -> Never? in
+                """) { row in
                 row.withBytes(0) { id in
                     row.withBytes(1) { path in
                         row.withBytes(4) { hash in
-                            let stat = FileStat(size: row.int64(5), mtimeNanoseconds: row.int64(6), inode: UInt64(bitPattern: row.int64(7)))
-                            if row.isNull(2) {
-                                table.append(id: id, path: path, diskPath: nil, hash: hash, rev: row.int64(3), stat: stat)
-                            } else {
-                                row.withBytes(2) { disk in
-                                    table.append(id: id, path: path, diskPath: disk, hash: hash, rev: row.int64(3), stat: stat)
-                                }
+                            row.withBytes(2) { disk in
+                                let stat = FileStat(size: row.int64(5), mtimeNanoseconds: row.int64(6), inode: UInt64(bitPattern: row.int64(7)))
+                                table.append(id: id, path: path, diskPath: row.isNull(2) ? nil : disk, hash: hash, rev: row.int64(3), stat: stat)
                             }
                         }
                     }
                 }
-                return nil
             }
             return table
         }
