@@ -60,6 +60,8 @@ struct SyncScanReadAheadTests {
         #expect(ahead.skipped.map { "\($0.path) \($0.reason) \($0.detail)" } == own.skipped.map { "\($0.path) \($0.reason) \($0.detail)" })
         #expect(Set(ahead.skipped.map(\.path)) == ["bad.md", "big.md", "ignored.md"], "\(ahead.skipped)")
         #expect(ahead.filesRead == own.filesRead)
+        // Read ahead indeed: every new note within the limit (the 1,300 and the one not UTF-8).
+        #expect(ahead.filesReadAhead == 1301 && own.filesReadAhead == 0, "\(ahead.filesReadAhead) \(own.filesReadAhead)")
         #expect(ahead.limits?.maxNoteBytes == own.limits?.maxNoteBytes)
         #expect(ahead.tracked[row.base.id]?.local == own.tracked[row.base.id]?.local)
         #expect(ahead.texts.count == own.texts.count && ahead.texts.count == 1301, "every new note's text and the edited one's")
@@ -67,5 +69,23 @@ struct SyncScanReadAheadTests {
             let mine = ahead.texts.take(file.diskPath), theirs = own.texts.take(file.diskPath)
             #expect(mine?.text == theirs?.text && mine?.hash == file.hash && mine?.stat == file.stat, "\(file.path)")
         }
+    }
+
+    @Test("a scan that finds only a few new notes reads them itself, without a pass over every entry for the read-ahead")
+    func fewNewNotesAreReadInline() async throws {
+        let directory = try TemporaryDirectory("notes-readahead-few")
+        defer { directory.remove() }
+        let root = directory.appending("folder").path
+        let folder = try SyncFolder.bind(root: root, server: "http://127.0.0.1:9", account: AccountName(userId: 1, username: "u"),
+                                         device: "test")
+        let count = NoteReadAhead.minimumNewFiles - 1
+        for index in 0..<count {
+            try Data("note \(index)\n".utf8).write(to: URL(fileURLWithPath: root + "/n\(index).md"))
+        }
+        let scan = LocalScan(folder: folder, files: SafeFiles(root: root, scratch: folder.scratchDirectory),
+                             ignore: folder.ignoreRules(), limits: { ResponseBudget.defaultLimits })
+        let snapshot = try await scan.scan(rows: [])
+        #expect(snapshot.untracked.count == count && snapshot.filesRead == count)
+        #expect(snapshot.filesReadAhead == 0)
     }
 }

@@ -34,6 +34,8 @@ struct LocalSnapshot: Sendable {
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
+    /// Of those, the notes `NoteReadAhead` read (on its threads, ahead of the scan).
+    var filesReadAhead = 0
     /// The server's limits, if the scan had to ask for them (it read a file).
     var limits: ServerLimits?
     /// The texts of new and changed notes as read here, for the push (bounded).
@@ -186,10 +188,12 @@ struct LocalScan {
     /// Starts reading ahead (`NoteReadAhead`) the files the scan is sure to read: new notes (no
     /// row at their name, by the same key as the scan's), named as a new note may be, not
     /// ignored, within the server's note limit (asked for here, as the first read would).
-    /// `nil` when there is none.
+    /// `nil` when there is none, or too few to pay for a pass over every entry: the listing
+    /// holds fewer than `NoteReadAhead.minimumNewFiles` files more than the tracked notes (a
+    /// lower bound of the new files), as in a sync of a few edits, whose reads go inline.
     private func startReadAhead(of listing: FolderWalker.Listing, tracked byKey: [String: Dictionary<NoteID, TrackedNote>.Index],
                                 into snapshot: inout LocalSnapshot) async -> NoteReadAhead? {
-        guard readsAhead else { return nil }
+        guard readsAhead, listing.entries.count - byKey.count >= NoteReadAhead.minimumNewFiles else { return nil }
         var candidates: [(entry: Int, path: String, size: Int64)] = []
         for (index, entry) in listing.entries.enumerated() {
             let path = NotePath.nfc(entry.path)
@@ -281,6 +285,7 @@ struct LocalScan {
             case .note:
                 let read = try ahead?.get() ?? NoteReadAhead.read(diskPath, with: files)
                 snapshot.filesRead += 1
+                if ahead != nil { snapshot.filesReadAhead += 1 }
                 guard let text = read.text else {
                     snapshot.warnings.append("left alone \(diskPath): not UTF-8 text")
                     snapshot.skipped.append(.init(path: diskPath, reason: .unreadable, detail: "a .md note that is not UTF-8 text"))

@@ -25,6 +25,9 @@ final class NoteReadAhead {
     typealias Outcome = Result<Read, any Error>
 
     static let windowFiles = 512
+    /// Below this many new files a scan reads them itself: looking for them costs a pass over
+    /// every entry of the walk (a path normalised and looked up each), more than reading a few.
+    static let minimumNewFiles = 64
     static let windowBytes: Int64 = 2 << 20
 
     private let files: (SafeFiles, SafeFiles)
