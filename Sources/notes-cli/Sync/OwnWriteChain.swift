@@ -6,7 +6,7 @@ import NotesCore
 /// Each batch answer names the span of the feed its writes took (`cursor_before` →
 /// `cursor_after`: nothing else was written between). From the start cursor, a span that begins
 /// where the chain has reached extends it to the span's end; a span answered before the one it
-/// follows (two batches in flight, applied by the server in the other order) waits until the
+/// follows (batches in flight, applied by the server in another order) waits until the
 /// chain reaches it. A span that never links, because another device wrote between two batches
 /// or a batch's answer was lost, leaves the chain short of it: the cursor never passes a change
 /// this folder has not applied, and the pull after the push reads the feed from where it stopped.

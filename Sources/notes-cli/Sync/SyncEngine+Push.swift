@@ -31,8 +31,8 @@ extension SyncEngine {
 
     /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
     /// next round. Files are read batch by batch, so memory stays bounded however many notes
-    /// change, and the next batch is read and sent while the server applies the one before, so
-    /// client and server work at once (two batches at most in flight; each note is in one).
+    /// change, and the next batches are read and sent while the server applies earlier ones, so
+    /// client and server work at once (`batchesInFlight` at most; each note is in one).
     /// Returns whether anything was sent.
     func push() async throws -> Bool {
         try reserveIDs()
@@ -45,14 +45,16 @@ extension SyncEngine {
             work.removeAll { skippedUploads.contains($0) }
             var next = 0
             var carried: Upload?
-            var inFlight: SentBatch?
-            defer { inFlight?.results.cancel() }
+            var inFlight: [SentBatch] = []
+            defer { for batch in inFlight { batch.results.cancel() } }
             repeat {
                 let chunk = nextChunk(of: work, from: &next, carried: &carried)
-                let previous = inFlight
-                inFlight = chunk.isEmpty ? nil : startSending(chunk, reach: next)
-                if let previous { try await handle(previous, of: work.count) }
-            } while inFlight != nil
+                if !chunk.isEmpty { inFlight.append(startSending(chunk, reach: next)) }
+                // The oldest answer is taken in once the window is full, or when nothing is left to send.
+                if !inFlight.isEmpty, chunk.isEmpty || inFlight.count >= max(options.batchesInFlight, 1) {
+                    try await handle(inFlight.removeFirst(), of: work.count)
+                }
+            } while !inFlight.isEmpty
         }
         for id in try pendingUploads() {
             let path = state[id]?.row.base.path ?? id.value

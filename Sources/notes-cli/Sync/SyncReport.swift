@@ -20,6 +20,10 @@ struct SyncOptions: Sendable {
     /// Counted on the wire rather than as 48 KiB of note text (about 52 KB sent), each request
     /// carries a fifth more notes, and an upload sends a fifth fewer requests.
     var batchBytes = 64_000
+    /// Upload batches sent and not yet answered, at most: the client reads and writes the next
+    /// while the server applies earlier ones. Three rather than two keep the server busy while
+    /// the client handles an answer (10,000 notes: median 0.92 → 0.82 s).
+    var batchesInFlight = 3
     /// How many upload rounds resolve stale revisions (412) before giving up for this sync.
     var maxUploadRounds = 5
     /// Receives progress lines (done, total) for a progress bar; `nil` for none.
