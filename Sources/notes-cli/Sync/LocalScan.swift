@@ -60,6 +60,9 @@ struct LocalScan {
     /// Whether new notes are read ahead on two threads (`NoteReadAhead`); off only in tests that
     /// check it against the scan's own reads.
     var readsAhead = true
+    /// Offered each new note read ahead, with its text if kept for the push, as soon as it is
+    /// read (`EarlyUploads`); a note it takes is left out of the snapshot. `nil`: none is offered.
+    var takeNew: ((UntrackedFile, ScannedTexts.Text) async throws -> Bool)?
 
     /// The path under which two names are one file on this folder's filesystem.
     private func key(_ path: String) -> String {
@@ -120,7 +123,12 @@ struct LocalScan {
                 // again: the checks twice were 7 % more instructions on a first upload (callgrind).
                 let ahead = await readAhead.take(entry: entryIndex)
                 guard let hash = try await readHash(entry.path, kind: .note, size: entry.size, ahead: ahead, into: &snapshot) else { continue }
-                snapshot.untracked.append(UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat))
+                let file = UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat)
+                if let takeNew, let text = snapshot.texts.take(entry.path) {
+                    if try await takeNew(file, text) { continue }
+                    snapshot.texts.keep(text.text, hash: text.hash, stat: text.stat, at: entry.path)
+                }
+                snapshot.untracked.append(file)
                 continue
             }
             // Unchanged at the very name it was synced under: clean, without checking the name

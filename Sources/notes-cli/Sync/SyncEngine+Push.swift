@@ -22,7 +22,7 @@ extension SyncEngine {
 
     /// A batch on its way: the uploads it carries, how far through the round's work it
     /// reaches, and the server's answer to come.
-    private struct SentBatch {
+    struct SentBatch {
         var chunk: [Upload]
         var reach: Int
         /// One answer per request: one, or one per operation when the server found the batch too large.
@@ -90,7 +90,7 @@ extension SyncEngine {
     }
 
     /// Sends `chunk` on its own task, so the next one can be read meanwhile.
-    private func startSending(_ chunk: [Upload], reach: Int) -> SentBatch {
+    func startSending(_ chunk: [Upload], reach: Int) -> SentBatch {
         let remote = self.remote
         let results = Task { [chunk] in try await SyncEngine.send(chunk, to: remote) }
         return SentBatch(chunk: chunk, reach: reach, results: results)

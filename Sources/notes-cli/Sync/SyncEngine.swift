@@ -3,7 +3,9 @@ import NotesCore
 
 /// Runs one two-way sync of a bound folder: scan, pull the changes feed page by page, push local
 /// changes in batches, then catch the cursor up over its own writes: from the batches' answers
-/// when they chain from the cursor (`OwnWriteChain`), else by reading the feed again.
+/// when they chain from the cursor (`OwnWriteChain`), else by reading the feed again. A folder's
+/// first sync into an account with nothing to pull sends its new notes while the scan reads
+/// (`EarlyUploads`).
 ///
 /// Every decision comes from `SyncPlanner`; this type gathers the states and carries the
 /// decisions out with `SafeFiles`, recording progress in the index after each page or batch so
@@ -42,6 +44,9 @@ final class SyncEngine {
     var ownWrites = OwnWriteChain(from: nil)
     /// The texts the scan read of new and changed notes, taken by the push (`ScannedTexts`).
     var scannedTexts = ScannedTexts.none
+    /// New notes uploaded while the scan runs (`EarlyUploads`), on a folder's first sync into
+    /// an account with nothing to pull; `nil` otherwise, and once the scan is over.
+    var early: EarlyUploads?
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -94,23 +99,32 @@ final class SyncEngine {
             rows = table.indexRows()
         }
         ignore = folder.ignoreRules()
-        var snapshot = try await LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                                           ignore: ignore, limits: { await remote.limits() }).scan(rows: consume rows) { try await walk.value }
+        defer { early?.inFlight.forEach { $0.results.cancel() } }  // a scan or an upload that throws
+        let uploadsEarly = try await startEarlyUploads(indexIsEmpty: rows.isEmpty, firstPage: firstPage)
+        var scan = LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
+                             ignore: ignore, limits: { await remote.limits() })
+        if uploadsEarly { scan.takeNew = { [unowned self] file, text in try await takeEarly(file, text) } }
+        var snapshot = try await scan.scan(rows: consume rows) { try await walk.value }
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
         report.skipped += snapshot.skipped
         report.filesRead = snapshot.filesRead
         report.local = snapshot.localChanges
+        try await finishEarlyUploads(&snapshot)
         scannedTexts = snapshot.texts
         snapshot.texts = .none  // held once, so each text's memory goes when the push takes it
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
         try moveUnsyncableNames(snapshot.unsyncable)
         try refreshMetadata(snapshot.cleanOnCloserLook)
-        let caughtUp = try await pullResyncing(metadataFirst: false, firstPage: firstPage)
-        // The chain starts only where the feed was read to its end: a pull that stopped early (a
-        // page left for next time, a resync cut short) left changes after the cursor unapplied.
-        ownWrites = OwnWriteChain(from: caughtUp && !options.dryRun ? try index.cursor() : nil)
+        // Early uploads applied the feed, all of it an empty page, before the scan, and started
+        // the chain of own writes there.
+        if !uploadsEarly {
+            let caughtUp = try await pullResyncing(metadataFirst: false, firstPage: firstPage)
+            // The chain starts only where the feed was read to its end: a pull that stopped early (a
+            // page left for next time, a resync cut short) left changes after the cursor unapplied.
+            ownWrites = OwnWriteChain(from: caughtUp && !options.dryRun ? try index.cursor() : nil)
+        }
         let pushed = try await push()
         // Read back only when the answers' spans do not vouch for every write of the push.
         if pushed && !options.dryRun && !ownWrites.coversPush { try await pullResyncing(metadataFirst: true) }

@@ -24,6 +24,10 @@ struct SyncOptions: Sendable {
     /// while the server applies earlier ones. Three rather than two keep the server busy while
     /// the client handles an answer (10,000 notes: median 0.92 → 0.82 s).
     var batchesInFlight = 3
+    /// Whether a folder's first sync into an account with nothing to pull uploads new notes
+    /// while the scan still reads (`EarlyUploads`); off only in tests that check it against the
+    /// general path.
+    var uploadsEarly = true
     /// How many upload rounds resolve stale revisions (412) before giving up for this sync.
     var maxUploadRounds = 5
     /// Receives progress lines (done, total) for a progress bar; `nil` for none.

@@ -1,0 +1,161 @@
+import NotesCore
+
+/// New notes uploaded while the scan still reads the folder: a folder's first sync into an
+/// account with nothing to pull.
+///
+/// On a first upload the server idled until the scan had read, hashed and recorded every file,
+/// and the client's core then waited on the server's answers: with 10,000 notes of ~2 KB the
+/// first batch left about 370 ms into a sync of about a second. When the index holds no rows
+/// and the changes feed's first page is empty and the last, nothing on the server is to be
+/// applied here first, and a new note can collide only with a write made meanwhile, which the
+/// creates' precondition (`if_none_match: "*"`) catches just as it does after a pull. Then each
+/// new note the scan reads is sent once a batch of them is full, its id reserved in the index
+/// before it is sent (DESIGN 4.7).
+///
+/// It does what the push would do with the same notes, in a narrower case:
+/// - A note is taken only as the push would send it from the scan's read: a text kept for the
+///   push (`ScannedTexts.keep`: not modified within the racy margin) whose file's metadata is
+///   still what the read saw (one `lstat`).
+/// - Only plain successes are taken in while the scan runs. Any other result (a path another
+///   device took meanwhile, a refusal) leaves the note reserved and unconfirmed, and the push
+///   after the scan sends it again, with the whole folder's state, to be settled as any other.
+/// - Each answer's feed span extends the chain of own writes from the empty page's cursor, as
+///   the push's do, so the cursor moves over the batches in the same transaction as their rows.
+/// - Memory stays bounded: at most `reserveGroup` notes wait, plus the batches in flight.
+struct EarlyUploads {
+    /// Notes taken are reserved (their ids recorded, one transaction) this many at a time.
+    static let reserveGroup = 512
+
+    /// Taken, not yet reserved: each note's row (revision 0) and its create.
+    var waiting: [(row: IndexRow, upload: SyncEngine.Upload)] = []
+    /// Reserved, not yet sent.
+    var ready: [SyncEngine.Upload] = []
+    var inFlight: [SyncEngine.SentBatch] = []
+    /// The path key of every new note offered, taken or not: the first file listed at a key is
+    /// the one the folder's state keeps (`FolderState(snapshot:)`), so only it may be taken.
+    var offeredKeys = Set<String>()
+    /// The path keys and paths of the notes taken.
+    var takenKeys = Set<String>()
+    var takenPaths: [String] = []
+    /// Notes whose batch was answered.
+    var answered = 0
+}
+
+extension SyncEngine {
+    /// Starts early uploads when the folder's index holds no rows and the server has nothing to
+    /// pull: applies the (empty) first page, storing its cursor, and starts the chain of own
+    /// writes from it. Returns whether early uploads are on. A dry run never uploads early.
+    func startEarlyUploads(indexIsEmpty: Bool, firstPage: PrefetchedPage) async throws -> Bool {
+        guard indexIsEmpty, options.uploadsEarly, !options.dryRun, let page = try? await firstPage.page.value,
+              page.changes.isEmpty, !page.hasMore else { return false }
+        guard try await pullResyncing(metadataFirst: false, firstPage: firstPage) else { return false }
+        ownWrites = OwnWriteChain(from: try index.cursor())
+        early = EarlyUploads()
+        return true
+    }
+
+    /// Offers a new note the scan just read (its file, and its text as kept for the push).
+    /// Returns whether it was taken for an early upload; if not, the scan records it as usual.
+    func takeEarly(_ file: UntrackedFile, _ text: ScannedTexts.Text) async throws -> Bool {
+        guard early != nil else { return false }
+        let key = key(file.path)
+        guard early?.offeredKeys.insert(key).inserted == true,
+              ScannedTexts.isUnchanged(folder.root + "/" + file.diskPath, since: text.stat) else { return false }
+        let operation = BatchOperation(op: .put, id: NoteID(), path: file.path, content: text.text, ifNoneMatch: "*")
+        var upload = Upload(kind: .create, operation: operation, diskPath: file.diskPath, stat: text.stat, hash: text.hash)
+        upload.json = operation.wireJSON()
+        let row = IndexRow(base: SyncBase(id: operation.id, path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
+        early?.waiting.append((row, upload))
+        early?.takenKeys.insert(key)
+        early?.takenPaths.append(file.path)
+        if (early?.waiting.count ?? 0) >= EarlyUploads.reserveGroup { try await sendEarly(final: false) }
+        return true
+    }
+
+    /// Once the scan is over: sends what is left and takes in every answer, then makes the
+    /// folder's state from `snapshot` with the notes uploaded early tracked in it. The report's
+    /// local changes list those notes as new, as they would without early uploads.
+    func finishEarlyUploads(_ snapshot: inout LocalSnapshot) async throws {
+        guard early != nil else { return }
+        try await sendEarly(final: true)
+        guard let done = early else { return }
+        early = nil
+        report.local = (report.local + done.takenPaths.map { .init(change: .new, path: $0) })
+            .sorted { ($0.path, $0.change.rawValue) < ($1.path, $1.change.rawValue) }
+        // A later file at a taken note's key is left out, as `FolderState(snapshot:)` keeps only
+        // the first listed at a key.
+        snapshot.untracked.removeAll { done.takenKeys.contains(key($0.path)) }
+        if snapshot.tracked.isEmpty {
+            snapshot.tracked = state.tracked  // as always here (the index held no rows): shared, not copied
+        } else {
+            snapshot.tracked.merge(state.tracked) { scanned, _ in scanned }
+        }
+    }
+
+    /// Reserves the waiting notes, then sends every full batch of the reserved ones (every
+    /// one, full or not, when `final`), taking in the oldest answer whenever `batchesInFlight`
+    /// are out; when `final`, takes in every answer.
+    private func sendEarly(final: Bool) async throws {
+        guard let taken = early?.waiting, var ready = early?.ready else { return }
+        early?.waiting = []
+        early?.ready = []
+        if !taken.isEmpty {
+            var changes: [IndexChange] = []
+            changes.reserveCapacity(taken.count)
+            state.reserveCapacity(forMore: taken.count)
+            for (row, upload) in taken {
+                track(TrackedNote(row: row, local: .clean, diskPath: row.diskPath, stat: row.stat), changes: &changes)
+                ready.append(upload)
+            }
+            try commit(changes)
+        }
+        var next = 0
+        while let chunk = Self.earlyChunk(of: ready, from: &next, final: final, options: options) {
+            early?.inFlight.append(startSending(chunk, reach: 0))
+            if let inFlight = early?.inFlight, inFlight.count >= max(options.batchesInFlight, 1) {
+                early?.inFlight.removeFirst()
+                try await handleEarly(inFlight[0])
+            }
+        }
+        early?.ready = Array(ready[next...])
+        while final, let oldest = early?.inFlight.first {
+            early?.inFlight.removeFirst()
+            try await handleEarly(oldest)
+        }
+    }
+
+    /// The next batch of `ready` from `next` on (advanced past it), filled as the push fills
+    /// one (`batchOperations`, `batchBytes` as written; a larger upload alone goes alone); `nil`
+    /// when what is left is not a full batch, unless `final`.
+    private static func earlyChunk(of ready: [Upload], from next: inout Int, final: Bool, options: SyncOptions) -> [Upload]? {
+        var end = next
+        var bytes = BatchRequest.wireJSONFraming
+        while end < ready.count, end - next < options.batchOperations {
+            let size = ready[end].json.count + 1  // the operation and the comma after it
+            if end > next && bytes + size > options.batchBytes { break }
+            bytes += size
+            end += 1
+        }
+        let full = end < ready.count || end - next == options.batchOperations
+        guard end > next, full || final else { return nil }
+        defer { next = end }
+        return Array(ready[next..<end])
+    }
+
+    /// Takes in an early batch's answer: its plain successes (the rest stay reserved for the
+    /// push), and its feed span, recorded with them.
+    private func handleEarly(_ batch: SentBatch) async throws {
+        let answers = try await batch.results.value
+        var changes: [IndexChange] = []
+        for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) where result.status == 200 || result.status == 201 {
+            try await handle(result, of: upload, changes: &changes)
+        }
+        var cursor: String?
+        for answer in answers {
+            if let reach = ownWrites.add(answer) { cursor = reach }
+        }
+        try commit(changes, cursor: cursor)
+        early?.answered += batch.chunk.count
+        options.progress?("uploading", early?.answered ?? 0, 0)
+    }
+}
