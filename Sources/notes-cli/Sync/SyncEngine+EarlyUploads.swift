@@ -58,15 +58,15 @@ extension SyncEngine {
     /// Returns whether it was taken for an early upload; if not, the scan records it as usual.
     func takeEarly(_ file: UntrackedFile, _ text: ScannedTexts.Text) async throws -> Bool {
         guard early != nil else { return false }
-        let key = key(file.path)
-        guard early?.offeredKeys.insert(key).inserted == true,
+        let pathKey = key(file.path)
+        guard early?.offeredKeys.insert(pathKey).inserted == true,
               ScannedTexts.isUnchanged(folder.root + "/" + file.diskPath, since: text.stat) else { return false }
         let operation = BatchOperation(op: .put, id: NoteID(), path: file.path, content: text.text, ifNoneMatch: "*")
         var upload = Upload(kind: .create, operation: operation, diskPath: file.diskPath, stat: text.stat, hash: text.hash)
         upload.json = operation.wireJSON()
         let row = IndexRow(base: SyncBase(id: operation.id, path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
         early?.waiting.append((row, upload))
-        early?.takenKeys.insert(key)
+        early?.takenKeys.insert(pathKey)
         early?.takenPaths.append(file.path)
         if (early?.waiting.count ?? 0) >= EarlyUploads.reserveGroup { try await sendEarly(final: false) }
         return true
