@@ -9,4 +9,11 @@ static inline sqlite3_destructor_type notes_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// `sqlite3_config` is C-variadic, which Swift cannot call. Memory statistics off: SQLite then
+/// allocates without taking its global memory mutex, about a hundred times a note written. Only
+/// before SQLite's first use (any open); later it answers `SQLITE_MISUSE` and changes nothing.
+static inline int notes_sqlite_memory_statistics_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 
 #if canImport(Glibc)
 import CMalloc
@@ -16,5 +17,8 @@ mallopt(M_MMAP_THRESHOLD, 1 << 20)
 // to 1 MiB of free arena top kept (below the mmap threshold, so at most that per arena) 5,700.
 mallopt(M_TRIM_THRESHOLD, 1 << 20)
 #endif
+
+// Before any database is opened: SQLite takes the setting only then (see the function).
+SQLiteMemoryStatistics.turnOff()
 
 exit(ServerCommandLine.main(Array(CommandLine.arguments.dropFirst())))

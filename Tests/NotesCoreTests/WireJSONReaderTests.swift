@@ -88,7 +88,12 @@ struct WireJSONReaderTests {
         let note = #"{"id": "\#(NoteID())", "path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": 1, "content": "#
         let long = String(repeating: "plain é text ", count: 400)
         let contents = [#"\n"#, #"\nstarts"#, #"ends\n"#, #"\n\t\"\\"#, long + #"\n"# + long + #"\u00e9\ud83d\ude00"# + long,
-                        #"a\/b\/c"#, #"\\"# + long]
+                        #"a\/b\/c"#, #"\\"# + long,
+                        // Surrogate pairs (one escape read as two: the second backslash is passed
+                        // over by the decoding, not copied), back to back, first, last and beside
+                        // other escapes; an escaped backslash before text that looks like an escape.
+                        #"\ud83d\ude00\ud83d\ude00"#, #"\ud83d\ude00\n"#, #"x\ud83d\ude00"#, #"\n\ud83d\ude00y\t"#,
+                        #"\\u0041"#, #"\\\ud83d\ude00\\"#, long + #"\ud83d\ude00"# + long + #"\\n"#]
         for content in contents {
             let (foundation, hand) = Self.both(NoteResource.self, note + "\"" + content + "\"}")
             #expect(foundation != nil)

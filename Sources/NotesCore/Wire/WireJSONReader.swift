@@ -120,28 +120,35 @@ public struct WireJSONReader {
         // quote or a backslash past its first byte), then the text is decoded into a buffer of
         // that size (no escape decodes to more bytes than it is written with), the plain runs
         // between escapes copied whole. An array grown escape by escape was a twentieth of a
-        // clone's CPU.
+        // clone's CPU. The first pass keeps where each backslash is, so the second copies the
+        // runs between them without looking at their bytes again: scanning every run twice was
+        // a twentieth of the server's CPU on an upload (perf, 10,000 notes).
         var end = index
+        var backslashes: [Int] = []
+        backslashes.reserveCapacity(64)
         while true {
             end = plainRunEnd(from: end)
             guard let byte = bytes[safe: end], byte >= 0x20 else { throw Refusal() }
             if byte == UInt8(ascii: "\"") { break }
+            backslashes.append(end)
             end += 2
         }
         let unescaped = try [UInt8](unsafeUninitializedCapacity: end - start) { buffer, written in
             guard let output = buffer.baseAddress, let input = bytes.baseAddress else { throw Refusal() }
-            output.initialize(from: input.assumingMemoryBound(to: UInt8.self) + start, count: index - start)
+            let source = input.assumingMemoryBound(to: UInt8.self)
+            output.initialize(from: source + start, count: index - start)
             written = index - start
-            while index < end {
-                guard bytes[index] == UInt8(ascii: "\\") else { throw Refusal() }
-                index += 1
+            // A surrogate pair's second escape was stepped over with the first: skip it here.
+            for backslash in backslashes where backslash >= index {
+                (output + written).initialize(from: source + index, count: backslash - index)
+                written += backslash - index
+                index = backslash + 1
                 written += try unescape(into: output + written)
-                let run = index
-                index = plainRunEnd(from: index)
                 guard index <= end else { throw Refusal() }
-                (output + written).initialize(from: input.assumingMemoryBound(to: UInt8.self) + run, count: index - run)
-                written += index - run
             }
+            (output + written).initialize(from: source + index, count: end - index)
+            written += end - index
+            index = end
         }
         guard index == end else { throw Refusal() }
         index += 1

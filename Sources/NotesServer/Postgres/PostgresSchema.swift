@@ -42,6 +42,8 @@ enum PostgresSchema {
         .init(version: 17, name: "a revision's text stored once: NULL in the latest revision means the note's current text",
               sql: revisionsTextOnceV17),
         .init(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)", sql: rowStorageV18),
+        // SQLite only: PostgreSQL's queue is filled in the writing statement (version 15).
+        .init(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)", sql: ""),
     ]
 
     /// The newest version these migrations reach.

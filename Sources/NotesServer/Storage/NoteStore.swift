@@ -130,6 +130,7 @@ struct NoteStore: Sendable {
                 INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind, media_type)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                 """, userID, id.value, path.value, pathKey, content, hash, size, rev, createdAt, now, kind.rawValue, mediaType)
+            try SQLiteSearchIndex.queueInserted(db, userID: userID)
         } else if let existing {
             try Self.keepText(db, userID: userID, id: id, latest: existing.rev)
             try Self.forgetRendered(db, userID: userID, id: id)

@@ -13,6 +13,19 @@ enum SQLiteSearchIndex {
     /// outpace that finds the rest once the indexer has them.
     static let maxBatchesPerSearch = 200
 
+    /// Queues for search the note the connection's last `INSERT INTO notes` made (a live row):
+    /// what the insert trigger did until version 19 (`ServerSchema.queueByStatementV19`), in the
+    /// same transaction, at the same time on SQLite's clock. Every SQLite insert of a note row
+    /// must call it right after the insert. A row of a reused `nid` still queued keeps the text
+    /// the index holds for it (`DO NOTHING`), as with the trigger.
+    static func queueInserted(_ db: some SQLConnection, userID: Int64) throws {
+        try db.run("""
+            INSERT INTO search_queue (nid, user_id, queued_at)
+            VALUES (last_insert_rowid(), ?, CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER))
+            ON CONFLICT (nid) DO NOTHING
+            """, userID)
+    }
+
     /// Indexes the queued notes matching `condition` (SQL over `search_queue`'s columns, bound
     /// to `values`), at most `limit` of them (the lowest `nid`s; nil: all): drops from the index
     /// what it holds for each (the queue row's `old_path` and `old_content`), adds each that is

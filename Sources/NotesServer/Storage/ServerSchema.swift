@@ -30,6 +30,7 @@ enum ServerSchema {
               sql: revisionsTextOnceV17),
         // PostgreSQL only: SQLite does not compress rows.
         .init(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)", sql: ""),
+        .init(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)", sql: queueByStatementV19),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);

@@ -76,6 +76,7 @@ struct SQLiteSearchQueueTests {
                     INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
                     VALUES (1, ?, 'q.md', 'q.md', 'a quokka smiles', ?, 15, 1, 0, 0, 0)
                     """, id.value, SHA256.hex(of: "a quokka smiles"))
+                try SQLiteSearchIndex.queueInserted(db, userID: 1)  // as every insert of a note does since version 19
             }
             #expect(try queue.read { db in try db.scalarInt("SELECT count(*) FROM search_queue") } == 1, "queued in the write's transaction")
             try queue.close()
@@ -175,6 +176,53 @@ struct SQLiteSearchQueueTests {
         #expect(try await Self.search(app, token: token, "otter").results.map(\.id) == [ids[0]])
         #expect(try await Self.search(app, token: token, "walrus0").results.isEmpty)
         #expect(try app.count("SELECT count(*) FROM revisions") == 61)
+        try app.application.database.write { db in try db.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')") }
+    }
+
+    /// Version 19: the insert trigger is gone and the writing code queues a new note itself. A
+    /// note queued by the trigger before the upgrade is still indexed, and notes made after it,
+    /// alone or in a batch, are found by a search (which indexes only what the queue holds).
+    @Test(.sqliteOnly) func theUpgradeTo19DropsTheInsertTriggerAndNewNotesAreStillQueuedAndFound() async throws {
+        let folder = try TemporaryDirectory("notes-queue-by-statement")
+        defer { folder.remove() }
+        let path = folder.appending("notes.sqlite").path
+        let older = Migrator(Array(ServerSchema.migrator.migrations.prefix { $0.version <= 18 }))
+        #expect(older.latestVersion == 18)
+        let before = NoteID()
+        do {
+            let queue = try DatabaseQueue(path: path, migrator: older)
+            try queue.write { db in
+                try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 1)",
+                           AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
+                try db.run("""
+                    INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
+                    VALUES (1, ?, 'b.md', 'b.md', 'a badger before', ?, 15, 1, 0, 0, 0)
+                    """, before.value, SHA256.hex(of: "a badger before"))
+                #expect(try db.scalarInt("SELECT count(*) FROM search_queue") == 1, "the version-18 trigger queued it")
+            }
+            try queue.close()
+        }
+        let app = try TestApp { $0.databasePath = path }
+        defer { app.close() }
+        #expect(try app.count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_search_insert'") == 0)
+        #expect(try app.count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'notes_search_%'") == 2,
+                "the update and delete triggers stay")
+        let token = try await app.signIn().accessToken
+        #expect(try await Self.search(app, token: token, "badger").results.map(\.id) == [before], "queued before the upgrade")
+
+        let alone = NoteID()
+        _ = try await Self.put(app, token: token, id: alone, path: "alone.md", content: "a lone heron")
+        let batched = (0..<3).map { _ in NoteID() }
+        let request = BatchRequest(operations: batched.enumerated().map { number, id in
+            BatchOperation(op: .put, id: id, path: "b\(number).md", content: "a batched ibis\(number)", ifNoneMatch: "*")
+        })
+        let response = try await app.send("POST", "/v1/batch", json: request, token: token)
+        #expect(try response.decode(BatchResponse.self).results.map(\.status) == [201, 201, 201], "\(response.text)")
+        #expect(try await Self.search(app, token: token, "heron").results.map(\.id) == [alone])
+        for (number, id) in batched.enumerated() {
+            #expect(try await Self.search(app, token: token, "ibis\(number)").results.map(\.id) == [id])
+        }
+        #expect(try app.count("SELECT count(*) FROM search_queue") == 0)
         try app.application.database.write { db in try db.execute("INSERT INTO notes_fts(notes_fts) VALUES ('integrity-check')") }
     }
 }

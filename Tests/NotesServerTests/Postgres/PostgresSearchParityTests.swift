@@ -40,6 +40,8 @@ struct PostgresSearchParityTests {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, user, Self.id(number), path, path.lowercased() + "#\(number)", content, SHA256.hex(of: content),
                            content.utf8.count, rev, 0, 0, deleted)
+                // PostgreSQL's trigger queues the note; SQLite's writing code does it (version 19).
+                if db.dialect == .sqlite && !deleted { try SQLiteSearchIndex.queueInserted(db, userID: user) }
             }
             for (number, path, content) in corpus { try insert(owner, number, path, content, deleted: false) }
             try insert(owner, 90, "old.md", "dessert plans École", deleted: true)
