@@ -102,6 +102,52 @@ struct SyncEarlyUploadTests {
         }
     }
 
+    /// Forwards to the real server; runs `hook` with the first batch's operations before sending it.
+    struct BeforeFirstBatch: SyncRemote {
+        let base: any SyncRemote
+        let hook: @Sendable ([BatchOperation]) -> Void
+        let fired = Flag()
+
+        func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
+            try await base.changes(since: since, limit: limit, includeContent: includeContent)
+        }
+
+        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
+            if fired.setOnce() { hook(operations) }
+            return try await base.batch(operations)
+        }
+
+        func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
+        func noteLimit() async -> Int { await base.noteLimit() }
+        func limits() async -> ServerLimits { await base.limits() }
+    }
+
+    @Test("a note saved again after its early read, while its batch is on its way, is uploaded with the new text by the next sync: no edit is lost")
+    func noteSavedAfterItsEarlyReadIsUploadedNextSync() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            var notes = SyncFaultTests.corpus(EarlyUploads.reserveGroup + 100)
+            try Self.writeOld(h, "a", notes)
+            let saved = Mutex<String?>(nil)
+            let root = h.folder("a")
+            let report = try await h.syncInProcess("a", wrap: { remote in
+                BeforeFirstBatch(base: remote) { operations in
+                    guard let path = operations.first?.path else { return }
+                    saved.withLock { $0 = path }
+                    try? Data("saved again after the read\n".utf8).write(to: URL(fileURLWithPath: root + "/" + path))
+                }
+            })
+            #expect(report.uploaded == notes.count)
+            let path = try #require(saved.withLock { $0 })
+            #expect(try await h.serverNotes()[path] == notes[path], "the batch carried the text as read")
+            let next = try await h.sync("a")
+            #expect(next.uploaded == 1, "\(next)")
+            notes[path] = "saved again after the read\n"
+            #expect(try await h.serverNotes() == notes)
+            #expect(try await h.sync("a").isNoOp)
+        }
+    }
+
     /// Forwards to the real server; at the first batch, before sending it, counts the rows the
     /// folder's index holds: every new note's on the general path (all reserved before the push),
     /// only the first group's with early uploads.

@@ -14,8 +14,11 @@ import NotesCore
 ///
 /// It does what the push would do with the same notes, in a narrower case:
 /// - A note is taken only as the push would send it from the scan's read: a text kept for the
-///   push (`ScannedTexts.keep`: not modified within the racy margin) whose file's metadata is
-///   still what the read saw (one `lstat`).
+///   push (`ScannedTexts.keep`: last modified more than the racy margin before the scan). It is
+///   sent as read, milliseconds later, and its row records that read's metadata, so a save after
+///   the read gives the file a modification time the row does not hold (the file was older than
+///   the margin, now is not), and the next scan reads it again: the push's `lstat` before
+///   sending a kept text, which may have waited through the whole scan and pull, is not needed.
 /// - Only plain successes are taken in while the scan runs. Any other result (a path another
 ///   device took meanwhile, a refusal) leaves the note reserved and unconfirmed, and the push
 ///   after the scan sends it again, with the whole folder's state, to be settled as any other.
@@ -59,8 +62,7 @@ extension SyncEngine {
     func takeEarly(_ file: UntrackedFile, _ text: ScannedTexts.Text) async throws -> Bool {
         guard early != nil else { return false }
         let pathKey = key(file.path)
-        guard early?.offeredKeys.insert(pathKey).inserted == true,
-              ScannedTexts.isUnchanged(folder.root + "/" + file.diskPath, since: text.stat) else { return false }
+        guard early?.offeredKeys.insert(pathKey).inserted == true else { return false }
         let operation = BatchOperation(op: .put, id: NoteID(), path: file.path, content: text.text, ifNoneMatch: "*")
         var upload = Upload(kind: .create, operation: operation, diskPath: file.diskPath, stat: text.stat, hash: text.hash)
         upload.json = operation.wireJSON()
