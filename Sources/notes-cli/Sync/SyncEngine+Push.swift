@@ -167,40 +167,33 @@ extension SyncEngine {
         return Reservations(ids: ids)
     }
 
-    /// Ids reserved for new files (`reserveIDs`), in the order they were given, and how many of
-    /// them the index holds: the first `recorded`.
+    /// Ids reserved for new files (`reserveIDs`) and how many of them the index holds: the
+    /// first `recorded`.
     ///
     /// A reservation is recorded as the folder state holds its note when it is recorded (a
     /// change made meanwhile, such as an attachment's metadata forgotten, is not undone; a
     /// note untracked meanwhile is not recorded), which is what recording every reservation
     /// first and each change after it left.
     struct Reservations {
+        /// In id order: new ids sort in the order they were made (`NoteID()`), so this is
+        /// nearly the order they were given, and the push sends notes in id order.
         private let ids: [NoteID]
-        /// Where each id is in `ids`.
-        private let positions: [NoteID: Int]
         private(set) var recorded = 0
 
         /// Rows recorded at least at a time: a commit per batch would cost a transaction each.
         static let slice = 256
 
         init(ids: [NoteID]) {
-            self.ids = ids
-            var positions: [NoteID: Int] = [:]
-            positions.reserveCapacity(ids.count)
-            for (position, id) in ids.enumerated() { positions[id] = position }
-            self.positions = positions
+            self.ids = ids.sorted()
         }
 
-        /// Records in the index every reservation up to the last of `sending` not recorded yet
-        /// (and at least `slice` more), before a batch carrying `sending` is sent.
+        /// Records in the index every reservation up to the greatest of `sending` not recorded
+        /// yet (and at least `slice` more), before a batch carrying `sending` is sent.
         mutating func record(_ sending: some Sequence<NoteID>, in engine: SyncEngine) throws {
-            guard recorded < ids.count else { return }
-            var last = -1
-            for id in sending {
-                if let position = positions[id], position >= recorded { last = max(last, position) }
-            }
-            guard last >= 0 else { return }
-            try record(upTo: min(ids.count, max(last + 1, recorded + Self.slice)), in: engine)
+            guard recorded < ids.count, let greatest = sending.max(), ids[recorded] <= greatest else { return }
+            var end = recorded
+            while end < ids.count, ids[end] <= greatest { end += 1 }
+            try record(upTo: min(ids.count, max(end, recorded + Self.slice)), in: engine)
         }
 
         /// Records every reservation not recorded yet.
