@@ -207,4 +207,24 @@ struct WireJSONReaderTests {
             #expect(Self.both(BatchRequest.self, text).hand == nil, "\(text)")
         }
     }
+    @Test("keys are matched by their bytes: names that only start like a known one are skipped, and an escaped or non-ASCII key is left to JSONDecoder")
+    func keysMatchedByBytes() throws {
+        let id = NoteID()
+        let body = #""path": "a.md", "hash": "h", "size": 1, "created_at": "c", "updated_at": "u", "deleted": false, "rev": 1"#
+        let lookalikes = #"{"i": 1, "ids": "x", "id_": "y", "": 2, "pat": "p", "hash2": "z", "id": "\#(id)", \#(body)}"#
+        let read = Self.both(NoteResource.self, lookalikes)
+        #expect(read.hand != nil && read.hand == read.foundation)
+        #expect(read.hand?.id == id && read.hand?.path == "a.md" && read.hand?.hash == "h")
+        for key in [#"\u0069d"#, #"i\u0064"#, "ïd", #"i\"d"#] {
+            let text = #"{"\#(key)": "\#(id)", \#(body)}"#
+            #expect(WireJSONReading.decode(NoteResource.self, from: Data(text.utf8)) == nil, "\(key)")
+            let escaped = #"{"id": "\#(id)", "\#(key)": 1, \#(body)}"#
+            let both = Self.both(NoteResource.self, escaped)
+            #expect(both.hand == nil, "\(key) is left to JSONDecoder")
+            #expect(both.foundation?.id == id, "\(key)")
+        }
+        let batch = #"{"results": [{"id": "\#(id)", "status": 201, "note": {"id": "\#(id)", \#(body)}}], "cursor_\u0061fter": "2"}"#
+        #expect(Self.both(BatchResponse.self, batch).hand == nil)
+        #expect(Self.both(BatchResponse.self, batch).foundation?.cursorAfter == "2")
+    }
 }

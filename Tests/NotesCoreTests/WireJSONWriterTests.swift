@@ -119,4 +119,23 @@ struct WireJSONWriterTests {
             }
         }
     }
+
+    @Test("texts where many or all bytes of a word need escapes, six-byte ones included, of every length up to 80, encode as JSONEncoder does (seeded random values)")
+    func denseEscapes() throws {
+        let pool: [Character] = ["\"", "\\", "\n", "\t", "\u{0}", "\u{1}", "\u{1f}", "\u{8}", "a", "é", "/"]
+        var random = SeededRandom(seed: 41)
+        for length in 0...80 {
+            for density in [1, 2, 4] {
+                let characters = (0..<length).map { _ in
+                    random.next() % UInt64(density) == 0 ? pool[Int(random.next() % 8)] : pool[8 + Int(random.next() % 3)]
+                }
+                let operation = BatchOperation(op: .put, id: NoteID(), path: "a.md", content: String(characters), ifNoneMatch: "*")
+                #expect(operation.wireJSON() == (try Self.encoded(operation)), "length \(length), density \(density): \(characters)")
+            }
+            let controls = String(repeating: "\u{1}", count: length)
+            let note = NoteResource(id: NoteID(), path: "a.md", content: controls, hash: "h", rev: 1, size: length,
+                                    createdAt: "c", updatedAt: "u", deleted: false)
+            #expect(note.wireJSON() == (try Self.encoded(note)), "\(length) control characters")
+        }
+    }
 }

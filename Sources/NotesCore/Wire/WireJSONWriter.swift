@@ -116,28 +116,38 @@ public struct WireJSONWriter {
                 bytes.append(UInt8(ascii: "\""))
                 return
             }
-            // No escape makes a byte more than six.
-            let escaped = [UInt8](unsafeUninitializedCapacity: first + (count - first) * 6 + 2) { buffer, written in
+            // No escape makes a byte more than six; eight bytes more for the last word stored whole.
+            let escaped = [UInt8](unsafeUninitializedCapacity: first + (count - first) * 6 + 2 + 8) { buffer, written in
                 guard let output = buffer.baseAddress else { return }
                 let outputRaw = UnsafeMutableRawPointer(output)
                 output[0] = UInt8(ascii: "\"")
                 (output + 1).initialize(from: input, count: first)
                 var out = 1 + first
                 var at = first
-                // Each word is stored whole (the buffer has room: at most the bytes left before
-                // it), then `out` moves over the bytes before the first one needing an escape.
+                // Each word is stored whole (the buffer has room: six bytes for each byte of text
+                // from it on), then `out` moves over the bytes before the first one needing an
+                // escape. Every escape in a word is written from that word: after one, the rest of the
+                // word is stored again, shifted, past it (a note's text has an escape every ten
+                // bytes or so, and loading the word again after each was half of the loop).
                 while at + 8 <= count {
-                    let word = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                    outputRaw.storeBytes(of: word, toByteOffset: out, as: UInt64.self)
-                    let hits = JSONStringBytes.escapeMask(UInt64(littleEndian: word))
-                    if hits == 0 {
-                        out += 8
-                        at += 8
-                        continue
+                    var word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                    outputRaw.storeBytes(of: word.littleEndian, toByteOffset: out, as: UInt64.self)
+                    var hits = JSONStringBytes.escapeMask(word)
+                    var left = 8
+                    while hits != 0 {
+                        let clean = hits.trailingZeroBitCount >> 3
+                        out = writeEscape(UInt8(truncatingIfNeeded: word >> UInt64(clean * 8)), to: output, at: out + clean)
+                        // Shifts of 64 bits leave zero (Swift's `>>` on integers).
+                        let used = clean + 1
+                        word >>= UInt64(used * 8)
+                        hits >>= UInt64(used * 8)
+                        at += used
+                        left -= used
+                        // The buffer has room: six bytes for each byte of text left, and eight more.
+                        outputRaw.storeBytes(of: word.littleEndian, toByteOffset: out, as: UInt64.self)
                     }
-                    let clean = hits.trailingZeroBitCount >> 3
-                    out = writeEscape(input[at + clean], to: output, at: out + clean)
-                    at += clean + 1
+                    out += left
+                    at += left
                 }
                 while at < count {
                     let byte = input[at]

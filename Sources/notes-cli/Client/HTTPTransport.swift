@@ -173,7 +173,9 @@ struct URLSessionTransport: Sendable {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        // All at once: FoundationNetworking's `setValue(_:forHTTPHeaderField:)` rebuilds the
+        // request's header table on every call (about 20,000 instructions each, three a batch).
+        if !request.headers.isEmpty { urlRequest.allHTTPHeaderFields = request.headers }
         let what = "\(request.method) \(request.url.path)"
         var limits = self.timeouts
         if request.serverHold > .zero {

@@ -35,11 +35,18 @@ extension SyncEngine {
     /// client and server work at once (`batchesInFlight` at most; each note is in one).
     /// Returns whether anything was sent.
     func push() async throws -> Bool {
-        try reserveIDs()
+        var reserved = try reserveIDs()
+        // Reservations not yet recorded belong to notes never sent: recorded now whatever ends
+        // the push, so the index tracks every file the folder state does (a failure here only
+        // leaves such files new to the next sync, which reserves them again).
+        defer { try? reserved.recordAll(in: self) }
         var sent = false
         for _ in 1...options.maxUploadRounds {
             var work = try pendingUploads()
-            if work.isEmpty { return sent }
+            if work.isEmpty {
+                try reserved.recordAll(in: self)
+                return sent
+            }
             sent = true
             try await uploadContents(for: work)
             work.removeAll { skippedUploads.contains($0) }
@@ -49,12 +56,18 @@ extension SyncEngine {
             defer { for batch in inFlight { batch.results.cancel() } }
             repeat {
                 let chunk = nextChunk(of: work, from: &next, carried: &carried)
-                if !chunk.isEmpty { inFlight.append(startSending(chunk, reach: next)) }
+                if !chunk.isEmpty {
+                    // Its ids are in the index before the batch leaves (DESIGN 4.7).
+                    try reserved.record(chunk.lazy.map(\.operation.id), in: self)
+                    inFlight.append(startSending(chunk, reach: next))
+                }
                 // The oldest answer is taken in once the window is full, or when nothing is left to send.
                 if !inFlight.isEmpty, chunk.isEmpty || inFlight.count >= max(options.batchesInFlight, 1) {
                     try await handle(inFlight.removeFirst(), of: work.count)
                 }
             } while !inFlight.isEmpty
+            // Later rounds see the index as a push that recorded every reservation first did.
+            try reserved.recordAll(in: self)
         }
         for id in try pendingUploads() {
             let path = state[id]?.row.base.path ?? id.value
@@ -133,19 +146,71 @@ extension SyncEngine {
         }
     }
 
-    /// Gives every new file a note id and records it before anything is sent, so a batch
+    /// Gives every new file a note id, tracked in the folder state at once; each id is recorded
+    /// in the index before a batch carrying it is sent (`Reservations.record`), so a batch
     /// retried after a crash creates the same notes again, not duplicates (DESIGN 4.7).
-    private func reserveIDs() throws {
-        guard state.hasUntracked else { return }
-        var changes: [IndexChange] = []
+    ///
+    /// Recorded a slice at a time as the batches need them rather than all before the first
+    /// batch: writing 10,000 rows held the first request back while the server had nothing to
+    /// do; the slices are written while the server applies earlier batches.
+    private func reserveIDs() throws -> Reservations {
+        guard state.hasUntracked else { return Reservations(ids: []) }
         let files = state.takeUntracked()
         state.reserveCapacity(forMore: files.count)
-        changes.reserveCapacity(files.count)
+        var ids: [NoteID] = []
+        ids.reserveCapacity(files.count)
         for file in files {
             let row = IndexRow(base: SyncBase(id: NoteID(), path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
-            track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat), changes: &changes)
+            state.track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat))
+            ids.append(row.base.id)
         }
-        try commit(changes)
+        return Reservations(ids: ids)
+    }
+
+    /// Ids reserved for new files (`reserveIDs`) and how many of them the index holds: the
+    /// first `recorded`.
+    ///
+    /// A reservation is recorded as the folder state holds its note when it is recorded (a
+    /// change made meanwhile, such as an attachment's metadata forgotten, is not undone; a
+    /// note untracked meanwhile is not recorded), which is what recording every reservation
+    /// first and each change after it left.
+    struct Reservations {
+        /// In id order: new ids sort in the order they were made (`NoteID()`), so this is
+        /// nearly the order they were given, and the push sends notes in id order.
+        private let ids: [NoteID]
+        private(set) var recorded = 0
+
+        /// Rows recorded at least at a time: a commit per batch would cost a transaction each.
+        static let slice = 256
+
+        init(ids: [NoteID]) {
+            self.ids = ids.sorted()
+        }
+
+        /// Records in the index every reservation up to the greatest of `sending` not recorded
+        /// yet (and at least `slice` more), before a batch carrying `sending` is sent.
+        mutating func record(_ sending: some Sequence<NoteID>, in engine: SyncEngine) throws {
+            guard recorded < ids.count, let greatest = sending.max(), ids[recorded] <= greatest else { return }
+            var end = recorded
+            while end < ids.count, ids[end] <= greatest { end += 1 }
+            try record(upTo: min(ids.count, max(end, recorded + Self.slice)), in: engine)
+        }
+
+        /// Records every reservation not recorded yet.
+        mutating func recordAll(in engine: SyncEngine) throws {
+            try record(upTo: ids.count, in: engine)
+        }
+
+        private mutating func record(upTo end: Int, in engine: SyncEngine) throws {
+            guard recorded < end else { return }
+            var changes: [IndexChange] = []
+            changes.reserveCapacity(end - recorded)
+            for id in ids[recorded ..< end] {
+                if let note = engine.state[id] { changes.append(.upsert(note.row)) }
+            }
+            try engine.commit(changes)
+            recorded = end
+        }
     }
 
     /// The notes with something to upload, in a stable order; drops unconfirmed creates whose
