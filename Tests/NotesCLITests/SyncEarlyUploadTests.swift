@@ -40,7 +40,7 @@ struct SyncEarlyUploadTests {
             let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
             let rows = try index.rows()
             try index.close()
-            #expect(rows.count == EarlyUploads.reserveGroup, "the general path reserves all \(notes.count) notes before the first batch; \(rows.count) here")
+            #expect(rows.count == EarlyUploads.reserveGroup, "\(rows.count) rows (the general path records \(SyncEngine.Reservations.slice) before its first batch)")
             #expect(rows.allSatisfy { notes[$0.base.path] != nil })
 
             _ = try await h.syncInProcess("a")
@@ -149,8 +149,8 @@ struct SyncEarlyUploadTests {
     }
 
     /// Forwards to the real server; at the first batch, before sending it, counts the rows the
-    /// folder's index holds: every new note's on the general path (all reserved before the push),
-    /// only the first group's with early uploads.
+    /// folder's index holds: the first group's with early uploads (`EarlyUploads.reserveGroup`),
+    /// the first slice's on the general path (`SyncEngine.Reservations.slice`).
     struct IndexRowsAtFirstBatch: SyncRemote {
         final class Seen: Sendable {
             let rows = Mutex<Int?>(nil)
@@ -184,7 +184,7 @@ struct SyncEarlyUploadTests {
         }
     }
 
-    @Test("early uploads end as the general path does: the same server notes, index rows and report for new notes, recent ones, an attachment, an ignored file and a name set aside; the first batch leaves after one group of notes, not all")
+    @Test("early uploads end as the general path does: the same server notes, index rows and report for new notes, recent ones, an attachment, an ignored file and a name set aside; the first batch leaves after one group of notes")
     func earlyUploadsMatchTheGeneralPath() async throws {
         var notes = SyncFaultTests.corpus(EarlyUploads.reserveGroup + 100)
         notes[".notesignore"] = "ignored.md\n"
@@ -219,7 +219,7 @@ struct SyncEarlyUploadTests {
                     #expect(report.changesRequests == 1, "the empty page only: \(report.changesRequests)")
                     #expect(rowsAtFirstBatch == EarlyUploads.reserveGroup, "\(String(describing: rowsAtFirstBatch)) rows")
                 } else {
-                    #expect((rowsAtFirstBatch ?? 0) > notes.count, "\(String(describing: rowsAtFirstBatch)) rows")
+                    #expect(rowsAtFirstBatch == SyncEngine.Reservations.slice, "\(String(describing: rowsAtFirstBatch)) rows")
                 }
                 let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
                 let rows = Set(try index.rows().map { "\(timeless($0.base.path)) \($0.base.hash) \($0.base.rev > 0)" })
@@ -233,6 +233,8 @@ struct SyncEarlyUploadTests {
             guard let outcome else { throw CLIError.failure("the sync with early uploads \(early ? "on" : "off") did not finish") }
             return outcome
         }
+        // The paths are told apart by what the index holds at the first batch.
+        #expect(EarlyUploads.reserveGroup != SyncEngine.Reservations.slice)
         let early = try await outcome(early: true)
         let general = try await outcome(early: false)
         #expect(early.server == general.server, "server notes differ at \(Set(early.server.keys).symmetricDifference(general.server.keys).sorted())")
