@@ -50,10 +50,10 @@ struct SyncOwnWritesTests {
             for i in 0..<16 { notes["n\(i).md"] = "note \(i)\n" }
             for (path, text) in notes { try h.write("a", path, text) }
             var options = SyncOptions()
-            // Eight batches: b writes once one of the first answers is in, and the engine sends no
+            // Sixteen batches: b writes once one of the first answers is in, and the engine sends no
             // more than `batchesInFlight - 1` further batches before it takes that answer in, so
             // the last ones are written after b's note.
-            options.batchOperations = 2
+            options.batchOperations = 1
             #expect(notes.count / options.batchOperations > 2 * options.batchesInFlight - 1)
             let client = h.client, b = h.folder("b")
             let report = try await h.syncInProcess("a", options: options, wrap: { remote in

@@ -21,9 +21,10 @@ struct SyncOptions: Sendable {
     /// carries a fifth more notes, and an upload sends a fifth fewer requests.
     var batchBytes = 64_000
     /// Upload batches sent and not yet answered, at most: the client reads and writes the next
-    /// while the server applies earlier ones. Three rather than two keep the server busy while
-    /// the client handles an answer (10,000 notes: median 0.92 → 0.82 s).
-    var batchesInFlight = 3
+    /// while the server applies earlier ones, and the server reads the next bodies while it
+    /// applies one. 10,000 notes: two → three, median 0.92 → 0.82 s; three → five, median
+    /// 0.58 → 0.53 s (alternated runs; eight were no faster than five).
+    var batchesInFlight = 5
     /// Whether a folder's first sync into an account with nothing to pull uploads new notes
     /// while the scan still reads (`EarlyUploads`); off only in tests that check it against the
     /// general path.
