@@ -13,6 +13,24 @@ struct SyncIgnoreRulesTests {
         #expect(!rules.isIgnored("notes/keep.md"))
     }
 
+    /// A pattern without a `/` is matched against the path's last name alone (`anyDepthName`):
+    /// it must mean what `**/` and the pattern against the whole path meant, at any depth and
+    /// never across a `/`, for every kind of pattern part.
+    @Test func namePatternsMatchTheLastNameOnlyNeverAcrossASlash() {
+        let rules = IgnoreRules(parsing: "x*y\na?b\nc[!d]e\nf[/]g\n[0-9]*.tmp\n\\#lit#\nnew\n")
+        #expect(rules.isIgnored("xanyy"))
+        #expect(rules.isIgnored("deep/er/xzzy"))
+        #expect(!rules.isIgnored("x/y"), "`*` does not cross a folder")
+        #expect(!rules.isIgnored("ax/yb"))
+        #expect(rules.isIgnored("q/acb") && !rules.isIgnored("a/b"), "`?` is one character, never `/`")
+        #expect(rules.isIgnored("cxe") && !rules.isIgnored("c/e"), "a class never matches `/`")
+        #expect(!rules.isIgnored("f/g"))
+        #expect(rules.isIgnored("n/5abc.tmp") && !rules.isIgnored("n/abc.tmp"))
+        #expect(rules.isIgnored("a/#lit#"))
+        #expect(rules.isIgnored("new") && rules.isIgnored("a/new/b.md"), "a folder of that name, at any depth")
+        #expect(!rules.isIgnored("renew") && !rules.isIgnored("new.md") && !rules.isIgnored("a/newer/b.md"))
+    }
+
     /// A `*` followed by plain text is matched at the end only (`Glob`'s shortcut); it must
     /// mean what trying every place meant: never across a `/`, the tail exactly at the end.
     @Test func starWithPlainTailMatchesTheEndWithinOneSegment() {

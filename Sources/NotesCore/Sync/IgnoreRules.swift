@@ -11,6 +11,11 @@ public struct IgnoreRules: Sendable, Equatable {
         var pattern: [Unicode.Scalar]
         var negated: Bool
         var directoryOnly: Bool
+        /// A pattern without a `/` (the editors' rules, most of `.notesignore`'s): it matches a
+        /// name at any depth, so it is matched against the path's last name alone. The same
+        /// as matching `**/` and it against the whole path (no `*`, `?`, class or character of
+        /// such a pattern matches a `/`), without trying it after every `/` of the path.
+        var anyDepthName: Bool
     }
 
     private var rules: [Rule] = []
@@ -40,12 +45,10 @@ public struct IgnoreRules: Sendable, Equatable {
             }
             guard !line.isEmpty else { continue }
             var pattern = String(line)
-            if pattern.hasPrefix("/") {
-                pattern.removeFirst()
-            } else if !pattern.contains("/") {
-                pattern = "**/" + pattern
-            }
-            rules.append(Rule(pattern: Array(pattern.unicodeScalars), negated: negated, directoryOnly: directoryOnly))
+            let anyDepthName = !pattern.contains("/")
+            if pattern.hasPrefix("/") { pattern.removeFirst() }
+            rules.append(Rule(pattern: Array(pattern.unicodeScalars), negated: negated, directoryOnly: directoryOnly,
+                              anyDepthName: anyDepthName))
         }
     }
 
@@ -93,9 +96,10 @@ public struct IgnoreRules: Sendable, Equatable {
     }
 
     private func decision(for path: ArraySlice<Unicode.Scalar>, isFolder: Bool) -> Bool {
+        let name = path[(path.lastIndex(of: "/").map { $0 + 1 } ?? path.startIndex)...]
         var ignored = false
         for rule in rules where !rule.directoryOnly || isFolder {
-            if Glob.matches(rule.pattern[...], path) { ignored = !rule.negated }
+            if Glob.matches(rule.pattern[...], rule.anyDepthName ? name : path) { ignored = !rule.negated }
         }
         return ignored
     }

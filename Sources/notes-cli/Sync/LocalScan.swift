@@ -207,8 +207,9 @@ struct LocalScan {
             let path = NotePath.nfc(entry.path)
             guard EntryKind(path: path) == .note else { continue }
             let pathKey = folder.config.caseInsensitive ? NotePath.collisionKey(of: path) : path
-            guard byKey[pathKey] == nil, EntryName.problem(path) == nil, !ignore.isIgnored(path),
-                  EntryName.newEntryProblem(path) == nil else { continue }
+            // A name fit for a new entry is fit for any entry (`NotePath.forNewEntry` checks
+            // `init(entry:)`'s rules first): one validation, not two.
+            guard byKey[pathKey] == nil, !ignore.isIgnored(path), EntryName.newEntryProblem(path) == nil else { continue }
             candidates.append((index, entry.path, entry.size))
         }
         guard !candidates.isEmpty else { return nil }
