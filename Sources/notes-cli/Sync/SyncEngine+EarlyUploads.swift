@@ -34,14 +34,14 @@ struct EarlyUploads {
     /// Reserved, not yet sent.
     var ready: [SyncEngine.Upload] = []
     var inFlight: [SyncEngine.SentBatch] = []
+    /// Notes sent so far, for progress (the folder's total is not known before the scan ends).
+    var sent = 0
     /// The path key of every new note offered, taken or not: the first file listed at a key is
     /// the one the folder's state keeps (`FolderState(snapshot:)`), so only it may be taken.
     var offeredKeys = Set<String>()
     /// The path keys and paths of the notes taken.
     var takenKeys = Set<String>()
     var takenPaths: [String] = []
-    /// Notes whose batch was answered.
-    var answered = 0
 }
 
 extension SyncEngine {
@@ -112,52 +112,25 @@ extension SyncEngine {
             try commit(changes)
         }
         var next = 0
+        var inFlight = early?.inFlight ?? []
+        early?.inFlight = []
+        defer { early?.inFlight = inFlight }  // cancelled by `run` if this throws
         while let chunk = Self.earlyChunk(of: ready, from: &next, final: final, options: options) {
-            early?.inFlight.append(startSending(chunk, reach: 0))
-            if let inFlight = early?.inFlight, inFlight.count >= max(options.batchesInFlight, 1) {
-                early?.inFlight.removeFirst()
-                try await handleEarly(inFlight[0])
-            }
+            early?.sent += chunk.count
+            try await send(chunk, reach: early?.sent ?? 0, of: 0, window: &inFlight, successesOnly: true)
         }
         early?.ready = Array(ready[next...])
-        while final, let oldest = early?.inFlight.first {
-            early?.inFlight.removeFirst()
-            try await handleEarly(oldest)
-        }
+        if final { try await takeIn(&inFlight, of: 0, successesOnly: true) }
     }
 
-    /// The next batch of `ready` from `next` on (advanced past it), filled as the push fills
-    /// one (`batchOperations`, `batchBytes` as written; a larger upload alone goes alone); `nil`
-    /// when what is left is not a full batch, unless `final`.
+    /// The next batch of `ready` from `next` on (advanced past it), filled as the push fills one
+    /// (`BatchFill`); `nil` when what is left is not a full batch, unless `final`.
     private static func earlyChunk(of ready: [Upload], from next: inout Int, final: Bool, options: SyncOptions) -> [Upload]? {
         var end = next
-        var bytes = BatchRequest.wireJSONFraming
-        while end < ready.count, end - next < options.batchOperations {
-            let size = ready[end].json.count + 1  // the operation and the comma after it
-            if end > next && bytes + size > options.batchBytes { break }
-            bytes += size
-            end += 1
-        }
-        let full = end < ready.count || end - next == options.batchOperations
-        guard end > next, full || final else { return nil }
+        var fill = BatchFill(options)
+        while end < ready.count, fill.add(json: ready[end].json.count) { end += 1 }
+        guard end > next, fill.isFull || end < ready.count || final else { return nil }
         defer { next = end }
         return Array(ready[next..<end])
-    }
-
-    /// Takes in an early batch's answer: its plain successes (the rest stay reserved for the
-    /// push), and its feed span, recorded with them.
-    private func handleEarly(_ batch: SentBatch) async throws {
-        let answers = try await batch.results.value
-        var changes: [IndexChange] = []
-        for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) where result.status == 200 || result.status == 201 {
-            try await handle(result, of: upload, changes: &changes)
-        }
-        var cursor: String?
-        for answer in answers {
-            if let reach = ownWrites.add(answer) { cursor = reach }
-        }
-        try commit(changes, cursor: cursor)
-        early?.answered += batch.chunk.count
-        options.progress?("uploading", early?.answered ?? 0, 0)
     }
 }

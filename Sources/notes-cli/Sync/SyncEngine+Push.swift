@@ -29,6 +29,31 @@ extension SyncEngine {
         var results: Task<[BatchResponse], any Error>
     }
 
+    /// How full a batch being filled is: at most `batchOperations` uploads and a request body of
+    /// at most `batchBytes` as written on the wire; an upload larger than that alone goes alone.
+    struct BatchFill {
+        let options: SyncOptions
+        private(set) var count = 0
+        private var bytes = BatchRequest.wireJSONFraming
+
+        init(_ options: SyncOptions) {
+            self.options = options
+        }
+
+        /// Whether no further upload may join.
+        var isFull: Bool { count >= options.batchOperations }
+
+        /// Adds an upload written in `json` bytes if it fits (the first always does); `false`,
+        /// adding nothing, when it does not.
+        mutating func add(json: Int) -> Bool {
+            // The operation and the comma after it.
+            guard !isFull, count == 0 || bytes + json + 1 <= options.batchBytes else { return false }
+            count += 1
+            bytes += json + 1
+            return true
+        }
+    }
+
     /// Uploads local changes in rounds; a stale revision (412) is reconciled and retried in the
     /// next round. Files are read batch by batch, so memory stays bounded however many notes
     /// change, and the next batches are read and sent while the server applies earlier ones, so
@@ -54,18 +79,14 @@ extension SyncEngine {
             var carried: Upload?
             var inFlight: [SentBatch] = []
             defer { for batch in inFlight { batch.results.cancel() } }
-            repeat {
+            while true {
                 let chunk = nextChunk(of: work, from: &next, carried: &carried)
-                if !chunk.isEmpty {
-                    // Its ids are in the index before the batch leaves (DESIGN 4.7).
-                    try reserved.record(chunk.lazy.map(\.operation.id), in: self)
-                    inFlight.append(startSending(chunk, reach: next))
-                }
-                // The oldest answer is taken in once the window is full, or when nothing is left to send.
-                if !inFlight.isEmpty, chunk.isEmpty || inFlight.count >= max(options.batchesInFlight, 1) {
-                    try await handle(inFlight.removeFirst(), of: work.count)
-                }
-            } while !inFlight.isEmpty
+                if chunk.isEmpty { break }
+                // Its ids are in the index before the batch leaves (DESIGN 4.7).
+                try reserved.record(chunk.lazy.map(\.operation.id), in: self)
+                try await send(chunk, reach: next, of: work.count, window: &inFlight)
+            }
+            try await takeIn(&inFlight, of: work.count)
             // Later rounds see the index as a push that recorded every reservation first did.
             try reserved.recordAll(in: self)
         }
@@ -83,44 +104,57 @@ extension SyncEngine {
     /// did not fit is `carried` into the next batch (it is `work[next]`), not read or written again.
     private func nextChunk(of work: [NoteID], from next: inout Int, carried: inout Upload?) -> [Upload] {
         var chunk: [Upload] = []
-        var bytes = BatchRequest.wireJSONFraming
-        while next < work.count, chunk.count < options.batchOperations {
+        var fill = BatchFill(options)
+        while next < work.count, !fill.isFull {
             guard var upload = carried.take() ?? prepare(work[next]) else {
                 next += 1
                 continue
             }
             if upload.json.isEmpty { upload.json = upload.operation.wireJSON() }
-            // The operation and the comma after it.
-            if !chunk.isEmpty && bytes + upload.json.count + 1 > options.batchBytes {
+            guard fill.add(json: upload.json.count) else {
                 carried = upload
                 break
             }
             chunk.append(upload)
-            bytes += upload.json.count + 1
             next += 1
         }
         return chunk
     }
 
-    /// Sends `chunk` on its own task, so the next one can be read meanwhile.
-    func startSending(_ chunk: [Upload], reach: Int) -> SentBatch {
+    /// Sends `chunk` on its own task, so the next one is read meanwhile, keeping at most
+    /// `batchesInFlight` batches out: once `inFlight` is full, the oldest answer is taken in first.
+    /// - Parameter successesOnly: take in only plain successes (`EarlyUploads`).
+    func send(_ chunk: [Upload], reach: Int, of total: Int, window inFlight: inout [SentBatch],
+              successesOnly: Bool = false) async throws {
         let remote = self.remote
         let results = Task { [chunk] in try await SyncEngine.send(chunk, to: remote) }
-        return SentBatch(chunk: chunk, reach: reach, results: results)
+        inFlight.append(SentBatch(chunk: chunk, reach: reach, results: results))
+        if inFlight.count >= max(options.batchesInFlight, 1) {
+            try await handle(inFlight.removeFirst(), of: total, successesOnly: successesOnly)
+        }
+    }
+
+    /// Takes in every answer still out, oldest first.
+    func takeIn(_ inFlight: inout [SentBatch], of total: Int, successesOnly: Bool = false) async throws {
+        while !inFlight.isEmpty {
+            try await handle(inFlight.removeFirst(), of: total, successesOnly: successesOnly)
+        }
     }
 
     /// Waits for `batch`'s answer and takes in each result, then records them, with the cursor
     /// when the batch's span extends the chain of own writes (`OwnWriteChain`).
-    private func handle(_ batch: SentBatch, of total: Int) async throws {
+    /// - Parameter successesOnly: take in only plain successes; the other uploads stay as they
+    ///   were (`EarlyUploads`: reserved, and sent again by the push).
+    private func handle(_ batch: SentBatch, of total: Int, successesOnly: Bool) async throws {
         let answers = try await batch.results.value
         var changes: [IndexChange] = []
-        for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) {
+        for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) where !successesOnly || [200, 201].contains(result.status) {
             try await handle(result, of: upload, changes: &changes)
         }
         // Merges and conflict copies written while handling results made durable before the
         // index records them. Only a result other than a plain success writes in the folder:
         // an upload of new notes neither syncs the filesystem nor drops the kept folders.
-        if !changes.isEmpty, answers.contains(where: { $0.results.contains { ![200, 201].contains($0.status) } }) { files.flush() }
+        if !successesOnly, !changes.isEmpty, answers.contains(where: { $0.results.contains { ![200, 201].contains($0.status) } }) { files.flush() }
         var cursor: String?
         for answer in answers {
             if let reach = ownWrites.add(answer) { cursor = reach }
