@@ -51,23 +51,56 @@ struct SyncEarlyUploadTests {
         }
     }
 
-    /// Forwards to the real server; after the first changes page is answered, and before the
-    /// engine sees it, runs `hook` once: another device writing between the pull and the upload.
-    struct AfterFirstPage: SyncRemote {
+    /// Forwards to the real server, running a hook once at a moment the tests choose: after the
+    /// first changes page is answered and before the engine sees it (another device writing
+    /// between the pull and the upload), and before the first batch is sent (with its operations).
+    struct HookedRemote: SyncRemote {
         let base: any SyncRemote
-        let hook: @Sendable () async throws -> Void
-        let fired = Flag()
+        var afterFirstPage: (@Sendable () async throws -> Void)?
+        var beforeFirstBatch: (@Sendable ([BatchOperation]) throws -> Void)?
+        let pageSeen = Flag(), batchSeen = Flag()
 
         func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
             let page = try await base.changes(since: since, limit: limit, includeContent: includeContent)
-            if fired.setOnce() { try await hook() }
+            if let afterFirstPage, pageSeen.setOnce() { try await afterFirstPage() }
             return page
         }
 
-        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse { try await base.batch(operations) }
+        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
+            if let beforeFirstBatch, batchSeen.setOnce() { try beforeFirstBatch(operations) }
+            return try await base.batch(operations)
+        }
+
         func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
         func noteLimit() async -> Int { await base.noteLimit() }
         func limits() async -> ServerLimits { await base.limits() }
+        // A folder may hold an attachment.
+        func missingContent(_ hashes: [String]) async throws -> [String] { try await base.missingContent(hashes) }
+        func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { try await base.putContent(hash: hash, bytes: bytes) }
+        func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? {
+            try await base.putContents(body, hashes: hashes)
+        }
+    }
+
+    /// The rows the folder's index holds, counted by a `beforeFirstBatch` hook: the first group's
+    /// with early uploads (`EarlyUploads.reserveGroup`), the first slice's on the general path
+    /// (`SyncEngine.Reservations.slice`).
+    final class RowsAtFirstBatch: Sendable {
+        let indexPath: String
+        let rows = Mutex<Int?>(nil)
+
+        init(_ h: SyncHarness, _ folder: String) {
+            indexPath = h.folder(folder) + "/.notes/index.sqlite"
+        }
+
+        var count: Int? { rows.withLock { $0 } }
+
+        func record(_ operations: [BatchOperation]) throws {
+            let index = try SyncIndex(path: indexPath)
+            defer { try? index.close() }
+            let count = try index.rows().count
+            rows.withLock { $0 = count }
+        }
     }
 
     @Test("another device's note at a path the folder also has new, written after the empty first page, is settled after the scan: both texts are kept, nothing is lost")
@@ -80,16 +113,14 @@ struct SyncEarlyUploadTests {
             let notes = SyncFaultTests.corpus(EarlyUploads.reserveGroup + 100)
             try Self.writeOld(h, "a", notes)
             let client = h.client, b = h.folder("b")
-            var seen: IndexRowsAtFirstBatch.Seen?
+            let rows = RowsAtFirstBatch(h, "a")
             let report = try await h.syncInProcess("a", wrap: { remote in
-                let wrapped = IndexRowsAtFirstBatch(base: AfterFirstPage(base: remote) {
+                HookedRemote(base: remote, afterFirstPage: {
                     let result = try await client.notes(["sync", b])
                     #expect(result.exitCode == 0, "\(result.stderr)")
-                }, indexPath: h.folder("a") + "/.notes/index.sqlite")
-                seen = wrapped.seen
-                return wrapped
+                }, beforeFirstBatch: rows.record)
             })
-            #expect(seen?.rows.withLock { $0 } == EarlyUploads.reserveGroup, "the notes were not uploaded early")
+            #expect(rows.count == EarlyUploads.reserveGroup, "the notes were not uploaded early")
             #expect(report.uploaded >= notes.count - 1, "\(report)")
             let bSync = try await h.notes(["sync", h.folder("b")])
             #expect([0, 3].contains(bSync.exitCode), "\(bSync.stderr)")  // 3: the conflict copy is reported
@@ -102,26 +133,6 @@ struct SyncEarlyUploadTests {
         }
     }
 
-    /// Forwards to the real server; runs `hook` with the first batch's operations before sending it.
-    struct BeforeFirstBatch: SyncRemote {
-        let base: any SyncRemote
-        let hook: @Sendable ([BatchOperation]) -> Void
-        let fired = Flag()
-
-        func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-            try await base.changes(since: since, limit: limit, includeContent: includeContent)
-        }
-
-        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
-            if fired.setOnce() { hook(operations) }
-            return try await base.batch(operations)
-        }
-
-        func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
-        func noteLimit() async -> Int { await base.noteLimit() }
-        func limits() async -> ServerLimits { await base.limits() }
-    }
-
     @Test("a note saved again after its early read, while its batch is on its way, is uploaded with the new text by the next sync: no edit is lost")
     func noteSavedAfterItsEarlyReadIsUploadedNextSync() async throws {
         try await SyncHarness.with { h in
@@ -131,11 +142,11 @@ struct SyncEarlyUploadTests {
             let saved = Mutex<String?>(nil)
             let root = h.folder("a")
             let report = try await h.syncInProcess("a", wrap: { remote in
-                BeforeFirstBatch(base: remote) { operations in
+                HookedRemote(base: remote, beforeFirstBatch: { operations in
                     guard let path = operations.first?.path else { return }
                     saved.withLock { $0 = path }
-                    try? Data("saved again after the read\n".utf8).write(to: URL(fileURLWithPath: root + "/" + path))
-                }
+                    try Data("saved again after the read\n".utf8).write(to: URL(fileURLWithPath: root + "/" + path))
+                })
             })
             #expect(report.uploaded == notes.count)
             let path = try #require(saved.withLock { $0 })
@@ -145,42 +156,6 @@ struct SyncEarlyUploadTests {
             notes[path] = "saved again after the read\n"
             #expect(try await h.serverNotes() == notes)
             #expect(try await h.sync("a").isNoOp)
-        }
-    }
-
-    /// Forwards to the real server; at the first batch, before sending it, counts the rows the
-    /// folder's index holds: the first group's with early uploads (`EarlyUploads.reserveGroup`),
-    /// the first slice's on the general path (`SyncEngine.Reservations.slice`).
-    struct IndexRowsAtFirstBatch: SyncRemote {
-        final class Seen: Sendable {
-            let rows = Mutex<Int?>(nil)
-        }
-        let base: any SyncRemote
-        let indexPath: String
-        let seen = Seen()
-
-        func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
-            try await base.changes(since: since, limit: limit, includeContent: includeContent)
-        }
-
-        func batch(_ operations: [BatchOperation]) async throws -> BatchResponse {
-            if seen.rows.withLock({ $0 == nil }) {
-                let index = try SyncIndex(path: indexPath)
-                let count = try index.rows().count
-                try index.close()
-                seen.rows.withLock { $0 = $0 ?? count }
-            }
-            return try await base.batch(operations)
-        }
-
-        func revision(id: NoteID, rev: Int64) async throws -> RevisionResource? { try await base.revision(id: id, rev: rev) }
-        func noteLimit() async -> Int { await base.noteLimit() }
-        func limits() async -> ServerLimits { await base.limits() }
-        // The folder holds an attachment.
-        func missingContent(_ hashes: [String]) async throws -> [String] { try await base.missingContent(hashes) }
-        func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { try await base.putContent(hash: hash, bytes: bytes) }
-        func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? {
-            try await base.putContents(body, hashes: hashes)
         }
     }
 
@@ -208,13 +183,11 @@ struct SyncEarlyUploadTests {
                 try h.write("a", "img/pic.png", image)
                 var options = SyncOptions()
                 options.uploadsEarly = early
-                var seen: IndexRowsAtFirstBatch.Seen?
+                let firstBatch = RowsAtFirstBatch(h, "a")
                 let report = try await h.syncInProcess("a", options: options, wrap: { remote in
-                    let wrapped = IndexRowsAtFirstBatch(base: remote, indexPath: h.folder("a") + "/.notes/index.sqlite")
-                    seen = wrapped.seen
-                    return wrapped
+                    HookedRemote(base: remote, beforeFirstBatch: firstBatch.record)
                 })
-                let rowsAtFirstBatch = seen?.rows.withLock { $0 }
+                let rowsAtFirstBatch = firstBatch.count
                 if early {
                     #expect(report.changesRequests == 1, "the empty page only: \(report.changesRequests)")
                     #expect(rowsAtFirstBatch == EarlyUploads.reserveGroup, "\(String(describing: rowsAtFirstBatch)) rows")
