@@ -82,7 +82,10 @@ struct SyncOwnWritesTests {
             let notes = SyncFaultTests.corpus(300)
             try await h.initFolder("a")
             for (path, text) in notes { try h.write("a", path, text) }
-            hold.hold(4)
+            // The batch after a full window: it leaves only once the first answer is taken in
+            // and recorded, so the cursor has moved when the kill lands (an earlier batch could be
+            // held, and the kill land, before any answer was taken in).
+            hold.hold(SyncOptions().batchesInFlight + 1)
             let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) { hold.isHolding }
             hold.proxy.release()
             #expect(kill.landedMidSync, "the upload ended before the kill: \(kill)")
