@@ -165,7 +165,7 @@ struct RevisionTextOnceTests {
         let folder = try TemporaryDirectory("notes-text-once-migration")
         defer { folder.remove() }
         let path = folder.appending("notes.sqlite").path
-        let older = Migrator(Array(ServerSchema.migrator.migrations.prefix { $0.version <= 16 }))
+        let older = UpgradeFixture.migrator(through: 16)
         #expect(older.latestVersion == 16)
         let ids = (0..<10).map { _ in NoteID() }
         let revisionsSQL = """
@@ -211,8 +211,7 @@ struct RevisionTextOnceTests {
 
     /// Ten notes of three revisions each and, for note 9, a deletion: every revision with its text.
     static func fillVersion16(_ db: some SQLConnection, ids: [NoteID]) throws {
-        try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 31)",
-                   AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
+        try UpgradeFixture.insertUser(db, lastRev: 31)
         var rev: Int64 = 0
         for (number, id) in ids.enumerated() {
             for version in 0..<3 {

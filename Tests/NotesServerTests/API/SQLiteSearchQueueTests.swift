@@ -70,8 +70,7 @@ struct SQLiteSearchQueueTests {
             // A server that stopped before indexing: the write committed, nothing indexed it.
             let queue = try openDatabase(at: path)
             try queue.write { db in
-                try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 1)",
-                           AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
+                try UpgradeFixture.insertUser(db, lastRev: 1)
                 try db.run("""
                     INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
                     VALUES (1, ?, 'q.md', 'q.md', 'a quokka smiles', ?, 15, 1, 0, 0, 0)
@@ -94,7 +93,7 @@ struct SQLiteSearchQueueTests {
         let folder = try TemporaryDirectory("notes-revisions-migration")
         defer { folder.remove() }
         let path = folder.appending("notes.sqlite").path
-        let older = Migrator(Array(ServerSchema.migrator.migrations.prefix { $0.version <= 15 }))
+        let older = UpgradeFixture.migrator(through: 15)
         #expect(older.latestVersion == 15)
         let ids = (0..<20).map { _ in NoteID() }
         let pending = NoteID()
@@ -117,8 +116,7 @@ struct SQLiteSearchQueueTests {
             }
             let queue = try DatabaseQueue(path: path, migrator: older)
             try queue.write { db in
-                try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 100)",
-                           AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
+                try UpgradeFixture.insertUser(db, lastRev: 100)
                 var rev: Int64 = 0
                 for (number, id) in ids.enumerated() {
                     for version in 0..<3 {
@@ -186,14 +184,13 @@ struct SQLiteSearchQueueTests {
         let folder = try TemporaryDirectory("notes-queue-by-statement")
         defer { folder.remove() }
         let path = folder.appending("notes.sqlite").path
-        let older = Migrator(Array(ServerSchema.migrator.migrations.prefix { $0.version <= 18 }))
+        let older = UpgradeFixture.migrator(through: 18)
         #expect(older.latestVersion == 18)
         let before = NoteID()
         do {
             let queue = try DatabaseQueue(path: path, migrator: older)
             try queue.write { db in
-                try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 1)",
-                           AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
+                try UpgradeFixture.insertUser(db, lastRev: 1)
                 try db.run("""
                     INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
                     VALUES (1, ?, 'b.md', 'b.md', 'a badger before', ?, 15, 1, 0, 0, 0)

@@ -14,14 +14,13 @@ struct SearchAndHTMLMigrationTests {
         let folder = try TemporaryDirectory("notes-search-migration")
         defer { folder.remove() }
         let path = folder.appending("notes.sqlite").path
-        let older = Migrator(Array(ServerSchema.migrator.migrations.prefix { $0.version <= 4 }))
+        let older = UpgradeFixture.migrator(through: 4)
         #expect(older.latestVersion == 4)
         let id = NoteID()
         do {
             let queue = try DatabaseQueue(path: path, migrator: older)
             try queue.write { db in
-                try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, 1)",
-                           AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password))
+                try UpgradeFixture.insertUser(db, lastRev: 1)
                 // Written as that server did: HTML rendered at the write, indexed by its triggers.
                 try db.run("""
                     INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, html)
