@@ -16,6 +16,10 @@ mallopt(M_ARENA_MAX, 1)
 // ranges (megabytes each, two in flight) are mappings of their own, given back when freed,
 // instead of landing in the arena once glibc has raised its threshold after the first large free.
 mallopt(M_MMAP_THRESHOLD, 1 << 20)
+// Fixing that threshold also fixes the trim threshold, at 128 KiB: the arena then gave back the
+// buffer each attachment was hashed through (up to 1 MiB, freed per file) and the next file
+// faulted it in again, zeroed, page by page. Up to 1 MiB of free arena top is kept instead.
+mallopt(M_TRIM_THRESHOLD, 1 << 20)
 #endif
 
 let code = await CLI.main(Array(CommandLine.arguments.dropFirst()))

@@ -25,6 +25,8 @@ struct ContentUploader: Sendable {
     var files: SafeFiles
     var limits: AttachmentLimits
     var quotaBytes: Int?
+    /// The bodies of batches and chunks, reused: as many as can be in flight at once.
+    let buffers = BodyBuffers(limit: inFlight * chunksInFlight)
 
     /// Uploads the content `hash`, read from `disk` (which must still match `stat`).
     /// - Returns: `nil` when the server holds the content now, else why it was given up.
@@ -92,33 +94,36 @@ struct ContentUploader: Sendable {
     func upload(batch: [Pending]) async throws -> [(hash: String, skip: UploadSkip?)] {
         guard batch.count > 1 else { return try await alone(batch, skipped: [:]) }
         var outcomes: [String: UploadSkip] = [:]
-        var body = Data()
-        // Sized once: growing by doubling would hold up to twice the batch while it is built.
-        body.reserveCapacity(batch.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) })
         var sent: [String] = []
-        for content in batch {
-            // Each file read straight into the body after its frame's header, which is taken
-            // back when the file cannot be read or changed since the scan.
-            let frameStart = body.count
-            body.append(contentsOf: ContentBatch.header(hash: content.hash, size: Int(content.stat.size)))
-            let appended: Bool
-            do {
-                appended = try files.append(content.disk, count: Int(content.stat.size), expecting: content.stat, to: &body)
-            } catch let error as SyncFileError {
-                body.count = frameStart
-                outcomes[content.hash] = UploadSkip(reason: .unreadable, detail: "\(error)")
-                continue
+        let capacity = batch.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) }
+        let body = try buffers.body(capacity: capacity) { buffer in
+            var used = 0
+            for content in batch {
+                // Each file read straight into the body after its frame's header; a file that
+                // cannot be read, or changed since the scan, leaves no frame.
+                let header = ContentBatch.header(hash: content.hash, size: Int(content.stat.size))
+                let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[used..<(used + header.count + Int(content.stat.size))])
+                frame.copyBytes(from: header)
+                let read: Bool
+                do {
+                    read = try files.readRange(content.disk, offset: 0, into: UnsafeMutableRawBufferPointer(rebasing: frame[header.count...]),
+                                               expecting: content.stat)
+                } catch let error as SyncFileError {
+                    outcomes[content.hash] = UploadSkip(reason: .unreadable, detail: "\(error)")
+                    continue
+                }
+                guard read else {
+                    outcomes[content.hash] = changedSkip(nil)
+                    continue
+                }
+                used += frame.count
+                sent.append(content.hash)
             }
-            guard appended else {
-                body.count = frameStart
-                outcomes[content.hash] = changedSkip(nil)
-                continue
-            }
-            sent.append(content.hash)
+            return used
         }
         let results: [ContentBatchResult]?
         do {
-            results = sent.isEmpty ? [] : try await remote.putContents(body, hashes: sent)
+            results = sent.isEmpty ? [] : try await remote.putContents(body ?? Data(), hashes: sent)
         } catch ClientError.status(let error) where [413, 507].contains(error.status) {
             results = nil
         }
@@ -191,13 +196,15 @@ struct ContentUploader: Sendable {
     private func sendChunk(_ index: Int, of upload: UploadState, from disk: String, stat: FileStat) async throws -> UploadSkip? {
         let offset = Int64(index) * Int64(upload.chunkSize)
         let length = Int(min(Int64(upload.chunkSize), stat.size - offset))
-        let bytes: Data?
+        let read: Data?
         do {
-            bytes = try files.readRangeData(disk, offset: offset, count: length, expecting: stat)
+            read = try buffers.body(capacity: length) { buffer in
+                try files.readRange(disk, offset: offset, into: buffer, expecting: stat) ? length : nil
+            }
         } catch let error as SyncFileError {
             return UploadSkip(reason: .unreadable, detail: "\(error)")
         }
-        guard let bytes else { return changedSkip(nil) }
+        guard let bytes = read else { return changedSkip(nil) }
         let patience = ContinuousClock.now + Self.busyChunkPatience
         while true {
             do {

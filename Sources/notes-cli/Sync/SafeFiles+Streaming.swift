@@ -35,16 +35,9 @@ extension SafeFiles {
         return complete ? bytes : nil
     }
 
-    /// The same as bytes an HTTP body takes without a copy (an upload chunk).
-    func readRangeData(_ relative: String, offset: Int64, count: Int, expecting expected: FileStat) throws -> Data? {
-        var bytes = Data(count: count)
-        let complete = try bytes.withUnsafeMutableBytes { try readRange(relative, offset: offset, into: $0, expecting: expected) }
-        return complete ? bytes : nil
-    }
-
     /// Fills `buffer` from `offset` of the file at `relative`: false when the file no longer has
     /// the metadata `expected`, or shrank meanwhile.
-    private func readRange(_ relative: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer,
+    func readRange(_ relative: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer,
                            expecting expected: FileStat) throws -> Bool {
         let fd = try openFile(relative, "read")
         defer { close(fd) }
@@ -59,19 +52,6 @@ extension SafeFiles {
             done += read
         }
         return done == buffer.count
-    }
-
-    /// Appends the first `count` bytes of the file at `relative` to `body`, read straight into
-    /// it (no copy in between), if the file still has the metadata `expected`; false, with
-    /// `body` as it was, when it changed since it was hashed (it is sent next sync).
-    func append(_ relative: String, count: Int, expecting expected: FileStat, to body: inout Data) throws -> Bool {
-        let start = body.count
-        body.count += count
-        let complete = try body.withUnsafeMutableBytes {
-            try readRange(relative, offset: 0, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), expecting: expected)
-        }
-        if !complete { body.count = start }
-        return complete
     }
 
     /// Opens the regular file at `relative` for reading, never through a link.
