@@ -62,7 +62,7 @@ final class PostgresSearchIndexer: Sendable {
     /// from the notes' text is at most what other indexers hold or what was written meanwhile).
     /// - Returns: how many notes it took from the queue.
     @discardableResult
-    static func indexQueued(_ pool: PostgresPool, userID: Int64) throws -> Int {
+    static func indexQueued(_ pool: PostgresPool, userID: Int64, batchSize: Int = batchSize) throws -> Int {
         try pool.withConnection { db in
             var taken = 0
             // Bounded, should one user's writes ever outpace it: what is left is read from text.

@@ -285,6 +285,8 @@ struct NoteStore: Sendable {
     /// account is being deleted), and the account's search rows with them: on SQLite the
     /// deletions queued by the notes' trigger are indexed here, in the same transaction; on
     /// PostgreSQL the search tables, which refer to no note, are emptied.
+    ///
+    /// On PostgreSQL, run `takeSearchQueue(of:in:)` first.
     static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
         try ContentStore.deleteAll(of: userID, in: db)
         try db.run("DELETE FROM revisions WHERE user_id = ?", userID)
@@ -294,6 +296,23 @@ struct NoteStore: Sendable {
             try db.run("DELETE FROM search_queue WHERE user_id = ?", userID)
         } else {
             try SQLiteSearchIndex.indexQueued(db, where: "user_id = ?", [userID], limit: nil)
+        }
+    }
+
+    /// Takes `userID`'s notes off PostgreSQL's search queue (the account is about to be deleted),
+    /// in a `READ COMMITTED` transaction of its own, before `deleteAll`'s.
+    ///
+    /// The indexer deletes queue rows as it works, in transactions of its own. `deleteAll`'s
+    /// `SERIALIZABLE` transaction fails (`40001`) on any queue row the indexer deleted after its
+    /// snapshot, so an account deleted while its upload was being indexed lost that race on every
+    /// attempt, and `notes-server user delete` failed. Under `READ COMMITTED` a row the indexer
+    /// holds is waited for and, once the indexer has taken it, passed by. When this returns, each
+    /// of the account's notes was taken here or by an indexing that has committed, so the
+    /// deletion's snapshot sees every search document that indexing wrote.
+    static func takeSearchQueue(of userID: Int64, in database: ServerDatabase) throws {
+        guard case .postgres(let pool) = database else { return }
+        try pool.transaction(isolation: .readCommitted) { db in
+            try db.run("DELETE FROM search_queue WHERE user_id = ?", userID)
         }
     }
 }

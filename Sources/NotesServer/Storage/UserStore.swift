@@ -150,6 +150,7 @@ struct UserStore: Sendable {
     /// - Returns: how many live notes went.
     func delete(userID: Int64) throws -> Int {
         defer { tokenChecks?.forgetAll() }
+        try NoteStore.takeSearchQueue(of: userID, in: database)
         return try database.write { db in
             let notes = try NoteStore.liveNoteCount(of: userID, in: db)
             try NoteStore.deleteAll(of: userID, in: db)

@@ -180,6 +180,43 @@ struct PostgresSearchIndexerTests {
         }
     }
 
+    @Test("an account is deleted while another server's indexer is working through its queued notes, and leaves no search rows behind")
+    func accountDeletedWhileBeingIndexed() async throws {
+        try await withPostgresDatabase { database in
+            let setup = try database.migrated()
+            defer { setup.close() }
+            let fixture = try Fixture(database, setup: setup)
+            defer { fixture.pool.close() }
+            // An upload's worth of notes, each queued for search by the notes' trigger.
+            let count: Int64 = 3000
+            try setup.run("""
+                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted)
+                SELECT ?, 'n' || g, 'n' || g || '.md', 'n' || g || '.md', 'note ' || g, 'h', 6, g, 0, 0, 0
+                FROM generate_series(1, ?) AS g
+                """, fixture.userID, count)
+            #expect(try setup.scalarInt("SELECT count(*) FROM search_queue") == count)
+
+            // Another server's indexer, committing a note or two at a time until the queue is empty.
+            let indexerPool = try PostgresPool(url: database.url, size: 1)
+            defer { indexerPool.close() }
+            let indexer = Task.detached {
+                while try PostgresSearchIndexer.indexQueued(indexerPool, userID: fixture.userID, batchSize: 2) > 0 {}
+            }
+            #expect(try await waitUntil { try setup.scalarInt("SELECT count(*) FROM search_queue") ?? 0 < count },
+                    "the indexer has started on the queue")
+
+            // Every deletion that read the queue before the indexer took a row of it lost that
+            // race: ten attempts in a row, while the indexer commits every millisecond or so.
+            let notes = try UserStore(database: .postgres(fixture.pool), clock: ServerClock()).delete(userID: fixture.userID)
+            #expect(notes == Int(count))
+            try await indexer.value
+            #expect(try setup.scalarInt("SELECT count(*) FROM users WHERE id = ?", [fixture.userID]) == 0)
+            #expect(try setup.scalarInt("SELECT count(*) FROM notes") == 0)
+            #expect(try setup.scalarInt("SELECT count(*) FROM search_queue") == 0)
+            #expect(try setup.scalarInt("SELECT count(*) FROM note_search") == 0, "no document of a deleted note is left")
+        }
+    }
+
     @Test("migrating a database with notes to version 15 queues them, and they are found and then indexed")
     func migrationIndexesExistingNotes() async throws {
         try await withPostgresDatabase { database in
