@@ -44,6 +44,7 @@ enum PostgresSchema {
         .init(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)", sql: rowStorageV18),
         // SQLite only: PostgreSQL's queue is filled in the writing statement (version 15).
         .init(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)", sql: ""),
+        .init(version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)", sql: queueByStatementV20),
     ]
 
     /// The newest version these migrations reach.

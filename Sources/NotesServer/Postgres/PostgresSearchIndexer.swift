@@ -84,7 +84,7 @@ final class PostgresSearchIndexer: Sendable {
     /// The order is what keeps the index exact. The queue rows are locked and deleted first; a
     /// write committed before that lock is seen by the second statement (a new snapshot under
     /// `READ COMMITTED`), and a write after it waits for this transaction and then queues its note
-    /// again (`notes_search_enqueue`). One statement for both would read the notes with the
+    /// again (`notes_search_enqueue_updated`). One statement for both would read the notes with the
     /// snapshot taken before a wait for a lock, and could index text already replaced.
     private static func indexQueued(_ db: PostgresConnection, where condition: String, _ value: Int64, limit: Int) throws -> Int {
         // `condition` is one of this file's two constants, never outside text.

@@ -31,6 +31,8 @@ enum ServerSchema {
         // PostgreSQL only: SQLite does not compress rows.
         .init(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)", sql: ""),
         .init(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)", sql: queueByStatementV19),
+        // PostgreSQL only: SQLite's queue is filled by the writing code (version 19) and its triggers.
+        .init(version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)", sql: ""),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);

@@ -217,6 +217,43 @@ struct PostgresSearchIndexerTests {
         }
     }
 
+    @Test("one statement's writes are queued for search once each: notes inserted, renamed, edited or deleted; not attachments, nor notes it left as they were")
+    func statementQueuesWhatItChanged() async throws {
+        try await withPostgresDatabase { database in
+            let setup = try database.migrated()
+            defer { setup.close() }
+            let fixture = try Fixture(database, setup: setup)
+            defer { fixture.pool.close() }
+            func queued() throws -> Set<String> {
+                Set(try setup.query("SELECT n.id FROM search_queue q JOIN notes n ON n.nid = q.nid ORDER BY n.id") { $0.string(0) })
+            }
+            try setup.run("""
+                INSERT INTO notes (user_id, id, path, path_key, content, hash, size, rev, created_at, updated_at, deleted, kind)
+                SELECT ?, id, id || '.md', id || '.md', 'text of ' || id, 'h', 1, rev, 0, 0, 0, kind
+                FROM (VALUES ('a', 1, 'note'), ('b', 2, 'note'), ('c', 3, 'note'), ('d', 4, 'note'), ('e', 5, 'note'), ('img', 6, 'attachment'))
+                    AS v(id, rev, kind)
+                """, fixture.userID)
+            #expect(try queued() == ["a", "b", "c", "d", "e"], "every inserted note, in the one statement that inserted them")
+            try setup.execute("DELETE FROM search_queue")
+
+            try setup.run("""
+                UPDATE notes SET
+                    path = CASE id WHEN 'a' THEN 'renamed.md' ELSE path END,
+                    content = CASE id WHEN 'b' THEN 'new text' ELSE content END,
+                    deleted = CASE id WHEN 'c' THEN 1 ELSE deleted END,
+                    updated_at = 1
+                WHERE user_id = ?
+                """, fixture.userID)
+            #expect(try queued() == ["a", "b", "c"], "renamed, edited and deleted; not d and e (same path and text), nor the attachment")
+
+            // Already queued: queued once, not twice, and not moved later.
+            let before = try setup.scalarInt("SELECT queued_at FROM search_queue q JOIN notes n ON n.nid = q.nid WHERE n.id = 'a'")
+            try setup.run("UPDATE notes SET content = 'edited again' WHERE user_id = ? AND id IN ('a', 'd')", fixture.userID)
+            #expect(try queued() == ["a", "b", "c", "d"])
+            #expect(try setup.scalarInt("SELECT queued_at FROM search_queue q JOIN notes n ON n.nid = q.nid WHERE n.id = 'a'") == before)
+        }
+    }
+
     @Test("migrating a database with notes to version 15 queues them, and they are found and then indexed")
     func migrationIndexesExistingNotes() async throws {
         try await withPostgresDatabase { database in
