@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Serving: authenticated GET /v1/notes/{id} (a 2 KB note, JSON) against nginx serving the same
 # bytes as a static file, both under wrk on loopback with the same connections and duration.
-# Target (DESIGN 6): ≥ 0.8 × nginx's requests/s, p99 ≤ 2 ms.
+# Target (DESIGN 6): ≥ 0.8 × nginx's requests/s, p99 ≤ 1.5 × nginx's p99 in the same run.
 source "$(dirname "$0")/common.sh"
 need_packages wrk nginx-light
 build_release
@@ -67,9 +67,13 @@ for run in nginx notes; do
 done
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '/ 99%/ {print $2}' "$1"; }
+# wrk's p99 ("850.00us", "4.15ms", "1.20s") in milliseconds.
+p99_ms() { p99 "$1" | awk '/us$/ {print $1 / 1000; next} /ms$/ {print $1 + 0; next} /s$/ {print $1 * 1000}'; }
+p99_ratio=$(python3 -c "print(f'{$(p99_ms "$work/notes.wrk") / $(p99_ms "$work/nginx.wrk"):.2f}')")
 echo "serve: nginx $(rps "$work/nginx.wrk") req/s (p99 $(p99 "$work/nginx.wrk")); notes-server $(rps "$work/notes.wrk") req/s (p99 $(p99 "$work/notes.wrk"))"
 requests=$(awk '/requests in/ {print $1}' "$work/notes.wrk")
 echo "serve: notes-server CPU $(python3 -c "print(round(($cpu_after - $cpu_before) / $(getconf CLK_TCK) * 1e6 / $requests, 1))") µs a request (user + system, $requests requests)"
-echo "serve: notes/nginx requests/s ratio $(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (target ≥ 0.8, p99 ≤ 2 ms), $connections connections"
+echo "serve: notes/nginx requests/s ratio $(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")"), p99 ratio $p99_ratio (targets ≥ 0.8 and ≤ 1.5), $connections connections"
 table_row "GET note, $connections conns$(bench_backend_label)" "nginx static" "$(rps "$work/nginx.wrk") req/s, p99 $(p99 "$work/nginx.wrk")" \
-    "$(rps "$work/notes.wrk") req/s, p99 $(p99 "$work/notes.wrk")" "$(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (req/s)" "≥ 0.8, p99 ≤ 2 ms"
+    "$(rps "$work/notes.wrk") req/s, p99 $(p99 "$work/notes.wrk")" "$(ratio "$(rps "$work/notes.wrk")" "$(rps "$work/nginx.wrk")") (req/s), $p99_ratio (p99)" \
+    "≥ 0.8 (req/s), ≤ 1.5 × nginx's (p99)"
