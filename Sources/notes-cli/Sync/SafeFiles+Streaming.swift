@@ -38,7 +38,7 @@ extension SafeFiles {
     /// Fills `buffer` from `offset` of the file at `relative`: false when the file no longer has
     /// the metadata `expected`, or shrank meanwhile.
     func readRange(_ relative: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer,
-                           expecting expected: FileStat) throws -> Bool {
+                   expecting expected: FileStat) throws -> Bool {
         let fd = try openFile(relative, "read")
         defer { close(fd) }
         var info = stat()
