@@ -30,6 +30,18 @@ struct PostgresSearchIndexerTests {
         func found(_ query: String) throws -> [NoteID] {
             try store.search(userID: userID, query: query, limit: 50).results.map(\.id)
         }
+
+        /// Runs `body` with a fresh migrated database, a connection that inspects it (`setup`),
+        /// and a fixture on it; closes both after.
+        static func with(_ body: (PostgresTestDatabase, PostgresConnection, Fixture) async throws -> Void) async throws {
+            try await withPostgresDatabase { database in
+                let setup = try database.migrated()
+                defer { setup.close() }
+                let fixture = try Fixture(database, setup: setup)
+                defer { fixture.pool.close() }
+                try await body(database, setup, fixture)
+            }
+        }
     }
 
     /// Live notes whose kept document is not the one their text makes now (must be none), and
@@ -47,11 +59,7 @@ struct PostgresSearchIndexerTests {
 
     @Test("a written note is found at once, by its new words only after a change, and not at all once deleted, indexed or still queued")
     func searchIsExactWhateverTheIndexerHasDone() async throws {
-        try await withPostgresDatabase { database in
-            let setup = try database.migrated()
-            defer { setup.close() }
-            let fixture = try Fixture(database, setup: setup)
-            defer { fixture.pool.close() }
+        try await Fixture.with { database, setup, fixture in
             let id = NoteID()
             var note = try fixture.put(id, "garden.md", "The tulips bloom in April.", .absent)
             #expect(try fixture.found("tulips") == [id], "found as soon as the write was acknowledged (the search indexes first)")
@@ -85,11 +93,7 @@ struct PostgresSearchIndexerTests {
 
     @Test("the background indexer empties the queue without any search, and keeps one exact document per live note")
     func backgroundIndexerEmptiesTheQueue() async throws {
-        try await withPostgresDatabase { database in
-            let setup = try database.migrated()
-            defer { setup.close() }
-            let fixture = try Fixture(database, setup: setup)
-            defer { fixture.pool.close() }
+        try await Fixture.with { database, setup, fixture in
             var written: [(NoteID, NoteRecord)] = []
             for index in 0..<30 {
                 let id = NoteID()
@@ -114,11 +118,7 @@ struct PostgresSearchIndexerTests {
 
     @Test("two servers indexing one database at once while notes change leave exactly one current document per live note")
     func twoServersIndexingAtOnce() async throws {
-        try await withPostgresDatabase { database in
-            let setup = try database.migrated()
-            defer { setup.close() }
-            let one = try Fixture(database, setup: setup)
-            defer { one.pool.close() }
+        try await Fixture.with { database, setup, one in
             let twoPool = try PostgresPool(url: database.url, size: 2)
             defer { twoPool.close() }
             let count = PostgresSearchIndexer.batchSize + 100
@@ -157,11 +157,7 @@ struct PostgresSearchIndexerTests {
 
     @Test("a purged note's document goes with the purge, and a deleted account leaves no search rows behind")
     func purgeAndAccountDeletionLeaveNoSearchRows() async throws {
-        try await withPostgresDatabase { database in
-            let setup = try database.migrated()
-            defer { setup.close() }
-            let fixture = try Fixture(database, setup: setup)
-            defer { fixture.pool.close() }
+        try await Fixture.with { database, setup, fixture in
             let secret = NoteID()
             let kept = NoteID()
             let note = try fixture.put(secret, "secret.md", "the combination is sesame", .absent)
@@ -182,11 +178,7 @@ struct PostgresSearchIndexerTests {
 
     @Test("an account is deleted while another server's indexer is working through its queued notes, and leaves no search rows behind")
     func accountDeletedWhileBeingIndexed() async throws {
-        try await withPostgresDatabase { database in
-            let setup = try database.migrated()
-            defer { setup.close() }
-            let fixture = try Fixture(database, setup: setup)
-            defer { fixture.pool.close() }
+        try await Fixture.with { database, setup, fixture in
             // An upload's worth of notes, each queued for search by the notes' trigger.
             let count: Int64 = 3000
             try setup.run("""
@@ -219,11 +211,7 @@ struct PostgresSearchIndexerTests {
 
     @Test("one statement's writes are queued for search once each: notes inserted, renamed, edited or deleted; not attachments, nor notes it left as they were")
     func statementQueuesWhatItChanged() async throws {
-        try await withPostgresDatabase { database in
-            let setup = try database.migrated()
-            defer { setup.close() }
-            let fixture = try Fixture(database, setup: setup)
-            defer { fixture.pool.close() }
+        try await Fixture.with { database, setup, fixture in
             func queued() throws -> Set<String> {
                 Set(try setup.query("SELECT n.id FROM search_queue q JOIN notes n ON n.nid = q.nid ORDER BY n.id") { $0.string(0) })
             }
