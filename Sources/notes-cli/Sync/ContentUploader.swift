@@ -85,6 +85,15 @@ struct ContentUploader: Sendable {
         return requests
     }
 
+    /// The largest body one of `requests` sends: a chunk when a content goes alone in chunks,
+    /// else a batch (or a content sent whole, no larger than a chunk).
+    static func largestBody(of requests: some Collection<[Pending]>, limits: AttachmentLimits) -> Int {
+        requests.reduce(0) { largest, request in
+            let bytes = request.reduce(0) { $0 + ContentBatch.maxHeaderBytes + Int($1.stat.size) }
+            return max(largest, min(bytes, limits.chunkBytes))
+        }
+    }
+
     /// Uploads several small contents in one request (`POST /v1/content`).
     /// - Returns: for each content, nil when the server holds it now, else why it was given up.
     ///

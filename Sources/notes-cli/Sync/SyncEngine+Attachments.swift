@@ -93,29 +93,32 @@ extension SyncEngine {
         var queue = ContentUploader.requests(for: pending, batchBytes: attachmentLimits.batchBytes)[...]
         var done = 0
         var changed: [NoteID] = []
-        try await withThrowingTaskGroup(of: [(hash: String, skip: UploadSkip?)].self) { group in
-            func start(_ next: [ContentUploader.Pending]?) {
-                guard let next else { return }
-                group.addTask { try await uploader.upload(batch: next) }
-            }
-            for _ in 0..<ContentUploader.inFlight { start(queue.popFirst()) }
-            while let outcomes = try await group.next() {
-                start(queue.popFirst())
-                for (hash, skip) in outcomes {
-                    if let skip {
-                        for id in idsByHash[hash] ?? [] {
-                            skippedUploads.insert(id)
-                            if skip.contentChanged { changed.append(id) }
-                            let path = state[id].map(uploadPath(of:)) ?? byHash[hash]?.disk ?? hash
-                            report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
-                            report.warnings.append("skipped \(path): \(skip.detail)")
-                        }
-                    } else {
-                        contentOnServer.insert(hash)
-                    }
+        let bodyBytes = ContentUploader.largestBody(of: queue, limits: attachmentLimits)
+        try await MallocTuning.largeBodies(bodyBytes: bodyBytes, keptBytes: ContentUploader.chunksInFlight * bodyBytes) {
+            try await withThrowingTaskGroup(of: [(hash: String, skip: UploadSkip?)].self) { group in
+                func start(_ next: [ContentUploader.Pending]?) {
+                    guard let next else { return }
+                    group.addTask { try await uploader.upload(batch: next) }
                 }
-                done += outcomes.count
-                options.progress?("uploading attachments", done, missing.count)
+                for _ in 0..<ContentUploader.inFlight { start(queue.popFirst()) }
+                while let outcomes = try await group.next() {
+                    start(queue.popFirst())
+                    for (hash, skip) in outcomes {
+                        if let skip {
+                            for id in idsByHash[hash] ?? [] {
+                                skippedUploads.insert(id)
+                                if skip.contentChanged { changed.append(id) }
+                                let path = state[id].map(uploadPath(of:)) ?? byHash[hash]?.disk ?? hash
+                                report.skipped.append(.init(path: path, reason: skip.reason, detail: skip.detail))
+                                report.warnings.append("skipped \(path): \(skip.detail)")
+                            }
+                        } else {
+                            contentOnServer.insert(hash)
+                        }
+                    }
+                    done += outcomes.count
+                    options.progress?("uploading attachments", done, missing.count)
+                }
             }
         }
         try forgetMetadata(of: changed)
