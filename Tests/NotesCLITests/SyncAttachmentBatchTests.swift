@@ -77,6 +77,41 @@ struct SyncAttachmentBatchTests {
         }
     }
 
+    @Test("""
+        a large file rewritten between the scan and its chunked upload (same size, same mtime) is refused at its first \
+        chunk against the scan's digests: skipped as changed, nothing stored under the old hash; the next sync sends it
+        """)
+    func largeFileChangedBetweenScanAndChunks() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            // Two chunks of the server's 8 MiB, each block of it distinct.
+            func content(_ seed: UInt64) -> Data {
+                let block = SyncAttachmentTests.bytes(64 << 10, seed: seed)
+                var data = Data(capacity: 9 << 20)
+                for index in 0..<144 { data.append(block); data[data.count - 1] = UInt8(truncatingIfNeeded: index) }
+                return data
+            }
+            let original = content(410), rewritten = content(411)
+            try h.write("a", "video.mp4", original)
+            let path = h.folder("a") + "/video.mp4"
+            let report = try await h.syncInProcess("a", wrap: { remote in
+                BeforeUploadRemote(base: remote, hook: { Self.overwriteKeepingMetadata(path, with: rewritten) })
+            })
+            #expect(report.skipped.map(\.path) == ["video.mp4"] && report.uploaded == 0, "\(report)")
+            let api = try h.client.apiClient()
+            let oldHash = SHA256.hex(of: Array(original))
+            let asked = try await api.json(ContentMissingResponse.self, APIRequest.json("POST", "/v1/content/missing",
+                                                                                      ContentMissingRequest(hashes: [oldHash])))
+            #expect(asked.missing == [oldHash], "bytes that no longer hash to the scan's hash are never stored under it")
+
+            let again = try await h.sync("a")
+            #expect(again.uploaded == 1, "\(again)")
+            #expect(try await h.serverAttachments()["video.mp4"]?.hash == SHA256.hex(of: Array(rewritten)))
+            #expect(try await h.client.waitUntil { h.client.logCount("/complete") >= 1 })
+            #expect(h.client.logCount("/complete") == 1, "the first sync was refused at a chunk, by the scan's digest, and never completed")
+        }
+    }
+
     /// Rewrites `path` in place with `bytes` of its length and puts its old modification time
     /// back, so size, mtime and inode all read as the scan saw them: only the hash tells.
     static func overwriteKeepingMetadata(_ path: String, with bytes: Data) {
@@ -115,7 +150,7 @@ struct BeforeUploadRemote: SyncRemote {
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { try await base.putContent(hash: hash, bytes: bytes) }
     func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? { try await base.putContents(body, hashes: hashes) }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { try await base.openUpload(hash: hash, size: size) }
-    func putChunk(hash: String, index: Int, bytes: Data) async throws { try await base.putChunk(hash: hash, index: index, bytes: bytes) }
+    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws { try await base.putChunk(hash: hash, index: index, bytes: bytes, digest: digest) }
     func completeUpload(hash: String) async throws { try await base.completeUpload(hash: hash) }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data {
         try await base.content(hash: hash, offset: offset, length: length, total: total)

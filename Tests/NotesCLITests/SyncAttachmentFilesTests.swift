@@ -35,6 +35,26 @@ struct SyncAttachmentFilesTests {
         }
     }
 
+    @Test("a file larger than a chunk is hashed whole and chunk by chunk from one scan: each digest is its chunk's SHA-256; a file of one chunk gets none")
+    func scanTakesEachChunksDigest() throws {
+        try withFiles { files in
+            let chunk = 100_000
+            let bytes = Self.bytes(2 * chunk + 5_000, seed: 3)
+            let stat = try #require(try files.write(bytes, to: "video.mp4", expecting: .absent))
+            let hashed = try files.hash("video.mp4", chunkBytes: chunk)
+            #expect(hashed.hash == SHA256.hex(of: bytes) && hashed.stat == stat)
+            let chunks = try #require(hashed.chunks)
+            let expected = stride(from: 0, to: bytes.count, by: chunk).map { SHA256.digest(of: Array(bytes[$0..<min($0 + chunk, bytes.count)])) }
+            #expect(chunks.digests == expected && chunks.chunkSize == chunk)
+            #expect(chunks.digest(of: 2, chunkSize: chunk) == expected[2])
+            #expect(chunks.digest(of: 0, chunkSize: chunk * 2) == nil, "digests taken with another chunk size serve no upload")
+            #expect(chunks.digest(of: 3, chunkSize: chunk) == nil)
+
+            _ = try files.write(Array(bytes[..<chunk]), to: "exact.bin", expecting: .absent)
+            #expect(try files.hash("exact.bin", chunkBytes: chunk).chunks == nil, "sent whole: no chunk digests")
+        }
+    }
+
     @Test("a ranged read gives the bytes at the offset, and nothing once the file changed since it was hashed")
     func rangedReadsRefuseAChangedFile() throws {
         try withFiles { files in

@@ -80,7 +80,7 @@ struct SyncPushReadTests {
         try await SyncHarness.with { h in
             try await Self.serverWithTwoNotes(h)
             try await h.initFolder("a")
-            // More than one window of `NoteReadAhead` (512 files).
+            // More than one window of `NewFileReadAhead` (512 files).
             for index in 0..<600 { try Self.writeOld(h, "a", "n\(index).md", "note \(index)\n") }
             let report = try await Self.syncRewritingAfterScan(h, "n550.md", "note 550 saved again after the scan\n")
             #expect(report.uploaded == 600, "\(report)")

@@ -4,13 +4,13 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// The scan reads new notes ahead on two threads (`NoteReadAhead`); what it finds must be what
+/// The scan reads new files ahead on two threads (`NewFileReadAhead`); what it finds must be what
 /// its own one-by-one reads find, file for file, whatever else the folder holds.
-@Suite("Sync: the scan's read-ahead of new notes")
+@Suite("Sync: the scan's read-ahead of new files")
 struct SyncScanReadAheadTests {
     @Test("""
-        reading new notes ahead on two threads finds what reading them one by one finds: the same new notes, \
-        hashes, kept texts, warnings and files left out, across many windows
+        reading new files ahead on two threads finds what reading them one by one finds: the same new notes and \
+        attachments, hashes, chunk digests, kept texts, warnings and files left out, across many windows
         """)
     func readAheadFindsWhatTheScansOwnReadsFind() async throws {
         let directory = try TemporaryDirectory("notes-readahead")
@@ -37,8 +37,15 @@ struct SyncScanReadAheadTests {
         try put("big.md", [UInt8](repeating: UInt8(ascii: "b"), count: 20_000))
         try put(" spaced.md", Array("a name a new note may not have\n".utf8))
         try put("pic.png", [1, 2, 3])
+        // Attachments among the notes: small ones, two sent in chunks (of 64 KiB here), one over the limit.
+        for index in 0..<40 { try put("img/p\(index).jpg", [UInt8](repeating: UInt8(index), count: 3_000 + index)) }
+        try put("img/video.mp4", (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 251) })
+        try put("img/scan.pdf", (0..<70_000).map { UInt8(truncatingIfNeeded: $0 / 3) })
+        try put("img/huge.iso", [UInt8](repeating: 9, count: 300_000))
         var small = ResponseBudget.defaultLimits
         small.maxNoteBytes = 10_000
+        small.uploadChunkBytes = 64 << 10
+        small.maxAttachmentBytes = 250_000
         let limits = small
         let row = IndexRow(base: SyncBase(id: NoteID(), path: "tracked.md", rev: 1, hash: SHA256.hex(of: Array("tracked\n".utf8))),
                            diskPath: "tracked.md", stat: .unknown)
@@ -52,16 +59,21 @@ struct SyncScanReadAheadTests {
         var ahead = try await scan(readsAhead: true)
         var own = try await scan(readsAhead: false)
 
-        #expect(ahead.untracked.count == 1301, "1,300 notes and the picture")
+        #expect(ahead.untracked.count == 1343, "1,300 notes, the picture and 42 attachments")
         func files(_ list: [UntrackedFile]) -> [String] { list.map { "\($0.path) \($0.diskPath) \($0.hash) \($0.stat)" } }
         #expect(files(ahead.untracked) == files(own.untracked))
         #expect(files(ahead.unsyncable) == files(own.unsyncable))
         #expect(ahead.warnings == own.warnings)
         #expect(ahead.skipped.map { "\($0.path) \($0.reason) \($0.detail)" } == own.skipped.map { "\($0.path) \($0.reason) \($0.detail)" })
-        #expect(Set(ahead.skipped.map(\.path)) == ["bad.md", "big.md", "ignored.md"], "\(ahead.skipped)")
+        #expect(Set(ahead.skipped.map(\.path)) == ["bad.md", "big.md", "ignored.md", "img/huge.iso"], "\(ahead.skipped)")
         #expect(ahead.filesRead == own.filesRead)
-        // Read ahead indeed: every new note within the limit (the 1,300 and the one not UTF-8).
-        #expect(ahead.filesReadAhead == 1301 && own.filesReadAhead == 0, "\(ahead.filesReadAhead) \(own.filesReadAhead)")
+        // Read ahead indeed: every new file within its limit (the 1,300 notes, the one not UTF-8,
+        // the picture and the 42 attachments).
+        #expect(ahead.filesReadAhead == 1344 && own.filesReadAhead == 0, "\(ahead.filesReadAhead) \(own.filesReadAhead)")
+        #expect(Set(ahead.chunkDigests.keys) == ["img/video.mp4", "img/scan.pdf"], "\(ahead.chunkDigests.keys)")
+        for (path, chunks) in own.chunkDigests {
+            #expect(ahead.chunkDigests[path]?.digests == chunks.digests && ahead.chunkDigests[path]?.hash == chunks.hash, "\(path)")
+        }
         #expect(ahead.limits?.maxNoteBytes == own.limits?.maxNoteBytes)
         #expect(ahead.tracked[row.base.id]?.local == own.tracked[row.base.id]?.local)
         #expect(ahead.texts.count == own.texts.count && ahead.texts.count == 1301, "every new note's text and the edited one's")
@@ -78,7 +90,7 @@ struct SyncScanReadAheadTests {
         let root = directory.appending("folder").path
         let folder = try SyncFolder.bind(root: root, server: "http://127.0.0.1:9", account: AccountName(userId: 1, username: "u"),
                                          device: "test")
-        let count = NoteReadAhead.minimumNewFiles - 1
+        let count = NewFileReadAhead.minimumNewFiles - 1
         for index in 0..<count {
             try Data("note \(index)\n".utf8).write(to: URL(fileURLWithPath: root + "/n\(index).md"))
         }

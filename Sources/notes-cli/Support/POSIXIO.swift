@@ -37,6 +37,21 @@ enum POSIXIO {
         return done
     }
 
+    /// Reads from `fd` at `offset` into `buffer` until it is full or the file ends (or fails),
+    /// leaving the descriptor's position where it was.
+    /// - Returns: how many bytes were read.
+    static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = pread(fd, base + done, buffer.count - done, off_t(offset) + off_t(done))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        return done
+    }
+
     /// The largest buffer `hashToEnd` reads through.
     static let hashBufferBytes = 1 << 20
 

@@ -45,7 +45,7 @@ extension SyncRemote {
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { throw AttachmentRemoteError.unsupported }
     func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? { nil }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { throw AttachmentRemoteError.unsupported }
-    func putChunk(hash: String, index: Int, bytes: Data) async throws { throw AttachmentRemoteError.unsupported }
+    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
@@ -133,11 +133,12 @@ extension APISyncRemote {
         return state
     }
 
-    /// `PUT /v1/uploads/{hash}/chunks/{index}` with the chunk's RFC 9530 digest.
-    func putChunk(hash: String, index: Int, bytes: Data) async throws {
+    /// `PUT /v1/uploads/{hash}/chunks/{index}` with the chunk's SHA-256 `digest` as its RFC 9530
+    /// `Content-Digest` (the server refuses a chunk whose bytes do not match it).
+    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws {
         var request = APIRequest("PUT", "/v1/uploads/\(hash)/chunks/\(index)", body: bytes)
         request.headers["Content-Type"] = "application/octet-stream"
-        request.headers["Content-Digest"] = ContentDigest.header(sha256: SHA256.digest(of: bytes))
+        request.headers["Content-Digest"] = ContentDigest.header(sha256: digest)
         _ = try await client.send(request)
     }
 

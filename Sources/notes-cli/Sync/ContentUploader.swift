@@ -28,12 +28,13 @@ struct ContentUploader: Sendable {
     /// The bodies of batches and chunks, reused: as many as can be in flight at once.
     let buffers = BodyBuffers(limit: inFlight * chunksInFlight)
 
-    /// Uploads the content `hash`, read from `disk` (which must still match `stat`).
+    /// Uploads `content`, read from its file (which must still match the scan's metadata).
     /// - Returns: `nil` when the server holds the content now, else why it was given up.
     ///
     /// A content no larger than a chunk goes in one request (`PUT /v1/content/{hash}`); a
     /// larger one, or any against a server from before that endpoint, through the chunked upload.
-    func upload(hash: String, from disk: String, stat: FileStat) async throws -> UploadSkip? {
+    func upload(_ content: Pending) async throws -> UploadSkip? {
+        let (hash, disk, stat) = (content.hash, content.disk, content.stat)
         if stat.size <= Int64(limits.chunkBytes) {
             do {
                 let bytes: [UInt8]?
@@ -49,7 +50,7 @@ struct ContentUploader: Sendable {
                 return skip
             }
         }
-        return try await uploadInChunks(hash: hash, from: disk, stat: stat)
+        return try await uploadInChunks(content)
     }
 
     /// A content waiting to be uploaded: its hash, where it is, and the metadata it was hashed with.
@@ -57,6 +58,8 @@ struct ContentUploader: Sendable {
         var hash: String
         var disk: String
         var stat: FileStat
+        /// Each chunk's digest, if the scan took them (else each is hashed as it is sent).
+        var chunks: ChunkDigests? = nil
     }
 
     /// Groups `pending` into the requests that send them: contents small enough share batches
@@ -150,7 +153,7 @@ struct ContentUploader: Sendable {
             if let skip = skipped[content.hash] {
                 outcomes.append((content.hash, skip))
             } else {
-                outcomes.append((content.hash, try await upload(hash: content.hash, from: content.disk, stat: content.stat)))
+                outcomes.append((content.hash, try await upload(content)))
             }
         }
         return outcomes
@@ -162,12 +165,12 @@ struct ContentUploader: Sendable {
     static let chunksInFlight = 2
 
     /// The resumable upload: open, the chunks the server lacks (`chunksInFlight` at a time), complete.
-    private func uploadInChunks(hash: String, from disk: String, stat: FileStat) async throws -> UploadSkip? {
+    private func uploadInChunks(_ content: Pending) async throws -> UploadSkip? {
         let upload: UploadState
         do {
-            upload = try await remote.openUpload(hash: hash, size: stat.size)
+            upload = try await remote.openUpload(hash: content.hash, size: content.stat.size)
         } catch ClientError.status(let error) {
-            guard let skip = refusal(error, size: stat.size) else { throw ClientError.status(error) }
+            guard let skip = refusal(error, size: content.stat.size) else { throw ClientError.status(error) }
             return skip
         }
         let received = Set(upload.received)
@@ -182,7 +185,7 @@ struct ContentUploader: Sendable {
                     }
                     inFlight -= 1
                 }
-                group.addTask { try await sendChunk(index, of: upload, from: disk, stat: stat) }
+                group.addTask { try await sendChunk(index, of: upload, from: content) }
                 inFlight += 1
             }
             for try await case let skip? in group {
@@ -193,32 +196,39 @@ struct ContentUploader: Sendable {
         }
         if let skip { return skip }
         do {
-            try await remote.completeUpload(hash: hash)
+            try await remote.completeUpload(hash: content.hash)
         } catch ClientError.status(let error) where error.status == 422 {
             return changedSkip(error.message)
         }
         return nil
     }
 
-    /// Reads chunk `index` of `upload` from `disk` and sends it: nil once the server has it, else
-    /// why the content is skipped (the file is unreadable or changed since the scan).
-    private func sendChunk(_ index: Int, of upload: UploadState, from disk: String, stat: FileStat) async throws -> UploadSkip? {
+    /// Reads chunk `index` of `upload` from `content`'s file and sends it, with the digest the
+    /// scan took or else one taken now: nil once the server has it, else why the content is
+    /// skipped (the file is unreadable or changed since the scan).
+    private func sendChunk(_ index: Int, of upload: UploadState, from content: Pending) async throws -> UploadSkip? {
         let offset = Int64(index) * Int64(upload.chunkSize)
-        let length = Int(min(Int64(upload.chunkSize), stat.size - offset))
+        let length = Int(min(Int64(upload.chunkSize), content.stat.size - offset))
         let read: Data?
         do {
             read = try buffers.body(capacity: length) { buffer in
-                try files.readRange(disk, offset: offset, into: buffer, expecting: stat) ? length : nil
+                try files.readRange(content.disk, offset: offset, into: buffer, expecting: content.stat) ? length : nil
             }
         } catch let error as SyncFileError {
             return UploadSkip(reason: .unreadable, detail: "\(error)")
         }
         guard let bytes = read else { return changedSkip(nil) }
+        let scanned = content.chunks?.digest(of: index, chunkSize: upload.chunkSize)
+        let digest = scanned ?? SHA256.digest(of: bytes)
         let patience = ContinuousClock.now + Self.busyChunkPatience
         while true {
             do {
-                try await remote.putChunk(hash: upload.hash, index: index, bytes: bytes)
+                try await remote.putChunk(hash: upload.hash, index: index, bytes: bytes, digest: digest)
                 return nil
+            } catch ClientError.status(let error) where error.status == 422 && error.code == "chunk_mismatch" && scanned != nil {
+                // The bytes read now are not those the scan hashed: the file was rewritten in
+                // place (keeping its size and modification time, or the read would have said so).
+                return changedSkip(error.message)
             } catch ClientError.status(let error) where error.status == 503 && error.code == "chunk_in_progress"
                         && ContinuousClock.now < patience {
                 // The transport already retried after the server's Retry-After; keep asking.

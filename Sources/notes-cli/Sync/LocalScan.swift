@@ -34,12 +34,15 @@ struct LocalSnapshot: Sendable {
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
-    /// Of those, the notes `NoteReadAhead` read (on its threads, ahead of the scan).
+    /// Of those, the files `NewFileReadAhead` read (on its threads, ahead of the scan).
     var filesReadAhead = 0
     /// The server's limits, if the scan had to ask for them (it read a file).
     var limits: ServerLimits?
     /// The texts of new and changed notes as read here, for the push (bounded).
     var texts = ScannedTexts.none
+    /// The chunk digests of the attachments the scan hashed that go up in chunks, by disk path,
+    /// for the upload (`ChunkDigests`).
+    var chunkDigests: [String: ScannedChunks] = [:]
     /// Files the scan left out, each with why (too large, unreadable, ignored).
     var skipped: [SyncReport.Skipped] = []
     /// The tracked notes found clean only after a closer look (their metadata, or the name on
@@ -57,7 +60,7 @@ struct LocalScan {
     /// when a file must be read, so a sync of an unchanged folder costs no request. A file over
     /// the note or attachment limit cannot be stored; it is left alone and named in the report.
     let limits: @Sendable () async -> ServerLimits
-    /// Whether new notes are read ahead on two threads (`NoteReadAhead`); off only in tests that
+    /// Whether new files are read ahead on two threads (`NewFileReadAhead`); off only in tests that
     /// check it against the scan's own reads.
     var readsAhead = true
     /// Offered each new note read ahead, with its text if kept for the push, as soon as it is
@@ -118,11 +121,12 @@ struct LocalScan {
             let pathKey = folder.config.caseInsensitive ? NotePath.collisionKey(of: path) : path
             let tracked = byKey[pathKey]
             if let readAhead, readAhead.isCandidate(entryIndex) {
-                // A new note `startReadAhead` checked as the steps below would (no row at its key,
-                // named as a new note may be, not ignored): only its read is left. Not checked
+                // A new file `startReadAhead` checked as the steps below would (no row at its key,
+                // named as a new entry may be, not ignored): only its read is left. Not checked
                 // again: the checks twice were 7 % more instructions on a first upload (callgrind).
                 let ahead = await readAhead.take(entry: entryIndex)
-                guard let hash = try await readHash(entry.path, kind: .note, size: entry.size, ahead: ahead, into: &snapshot) else { continue }
+                guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, ahead: ahead,
+                                                    into: &snapshot) else { continue }
                 let file = UntrackedFile(path: path, diskPath: entry.path, hash: hash, stat: stat)
                 if let takeNew, let text = snapshot.texts.take(entry.path) {
                     if try await takeNew(file, text) { continue }
@@ -193,31 +197,32 @@ struct LocalScan {
         return snapshot
     }
 
-    /// Starts reading ahead (`NoteReadAhead`) the files the scan is sure to read: new notes (no
-    /// row at their name, by the same key as the scan's), named as a new note may be, not
-    /// ignored, within the server's note limit (asked for here, as the first read would).
+    /// Starts reading ahead (`NewFileReadAhead`) the files the scan is sure to read: new files (no
+    /// row at their name, by the same key as the scan's), named as a new entry may be, not
+    /// ignored, within the server's limit for their kind (asked for here, as the first read would).
     /// `nil` when there is none, or too few to pay for a pass over every entry: the listing
-    /// holds fewer than `NoteReadAhead.minimumNewFiles` files more than the tracked notes (a
+    /// holds fewer than `NewFileReadAhead.minimumNewFiles` files more than the tracked notes (a
     /// lower bound of the new files), as in a sync of a few edits, whose reads go inline.
     private func startReadAhead(of listing: FolderWalker.Listing, tracked byKey: [String: Dictionary<NoteID, TrackedNote>.Index],
-                                into snapshot: inout LocalSnapshot) async -> NoteReadAhead? {
-        guard readsAhead, listing.entries.count - byKey.count >= NoteReadAhead.minimumNewFiles else { return nil }
-        var candidates: [(entry: Int, path: String, size: Int64)] = []
+                                into snapshot: inout LocalSnapshot) async -> NewFileReadAhead? {
+        guard readsAhead, listing.entries.count - byKey.count >= NewFileReadAhead.minimumNewFiles else { return nil }
+        var candidates: [NewFileReadAhead.Candidate] = []
         for (index, entry) in listing.entries.enumerated() {
             let path = NotePath.nfc(entry.path)
-            guard EntryKind(path: path) == .note else { continue }
             let pathKey = folder.config.caseInsensitive ? NotePath.collisionKey(of: path) : path
             // A name fit for a new entry is fit for any entry (`NotePath.forNewEntry` checks
             // `init(entry:)`'s rules first): one validation, not two.
             guard byKey[pathKey] == nil, !ignore.isIgnored(path), EntryName.newEntryProblem(path) == nil else { continue }
-            candidates.append((index, entry.path, entry.size))
+            candidates.append(.init(entry: index, path: entry.path, kind: EntryKind(path: path), size: entry.size))
         }
         guard !candidates.isEmpty else { return nil }
         if snapshot.limits == nil { snapshot.limits = await limits() }
-        let limit = Int64((snapshot.limits ?? ResponseBudget.defaultLimits).maxNoteBytes)
-        candidates.removeAll { $0.size > limit }
+        let limits = snapshot.limits ?? ResponseBudget.defaultLimits
+        let attachments = AttachmentLimits(limits)
+        candidates.removeAll { $0.size > ($0.kind == .note ? Int64(limits.maxNoteBytes) : attachments.maxBytes) }
         guard !candidates.isEmpty else { return nil }
-        return NoteReadAhead(root: folder.root, scratch: folder.scratchDirectory, entryCount: listing.entries.count, candidates: candidates)
+        return NewFileReadAhead(root: folder.root, scratch: folder.scratchDirectory, entryCount: listing.entries.count,
+                                candidates: candidates, chunkBytes: attachments.chunkBytes)
     }
 
     /// What the scan warns of for the files the walk left out (names that are not UTF-8).
@@ -273,8 +278,8 @@ struct LocalScan {
     /// The content hash of a file, or `nil` (named in the report) when it cannot be synced: over
     /// the server's limit for its kind, unreadable, or a note that is not UTF-8 text. A note is
     /// read whole (it is small and must be text); an attachment is hashed through a fixed buffer.
-    /// `ahead` is the outcome of the file's read by `NoteReadAhead`, taken in as the read here.
-    private func readHash(_ diskPath: String, kind: EntryKind, size: Int64, ahead: NoteReadAhead.Outcome? = nil,
+    /// `ahead` is the outcome of the file's read by `NewFileReadAhead`, taken in as the read here.
+    private func readHash(_ diskPath: String, kind: EntryKind, size: Int64, ahead: NewFileReadAhead.Outcome? = nil,
                           into snapshot: inout LocalSnapshot) async throws -> String? {
         if snapshot.limits == nil { snapshot.limits = await limits() }
         let limits = snapshot.limits ?? ResponseBudget.defaultLimits
@@ -288,11 +293,15 @@ struct LocalScan {
         do {
             switch kind {
             case .attachment:
-                let hashed = try files.hash(diskPath)
+                let hashed = try ahead?.get() ?? NewFileReadAhead.hash(diskPath, chunkBytes: AttachmentLimits(limits).chunkBytes, with: files)
                 snapshot.filesRead += 1
+                if ahead != nil { snapshot.filesReadAhead += 1 }
+                if let chunks = hashed.chunks {
+                    snapshot.chunkDigests[diskPath] = ScannedChunks(hash: hashed.hash, stat: hashed.stat, digests: chunks)
+                }
                 return hashed.hash
             case .note:
-                let read = try ahead?.get() ?? NoteReadAhead.read(diskPath, with: files)
+                let read = try ahead?.get() ?? NewFileReadAhead.read(diskPath, with: files)
                 snapshot.filesRead += 1
                 if ahead != nil { snapshot.filesReadAhead += 1 }
                 guard let text = read.text else {

@@ -89,7 +89,12 @@ extension SyncEngine {
         // chunks (a batch is at most one).
         let uploader = ContentUploader(remote: remote, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                                        limits: attachmentLimits, quotaBytes: limits.quotaBytes)
-        let pending = missing.compactMap { hash in byHash[hash].map { ContentUploader.Pending(hash: hash, disk: $0.disk, stat: $0.stat) } }
+        let pending = missing.compactMap { hash in
+            byHash[hash].map { file in
+                let scanned = scannedChunks[file.disk].flatMap { $0.hash == hash && $0.stat == file.stat ? $0.digests : nil }
+                return ContentUploader.Pending(hash: hash, disk: file.disk, stat: file.stat, chunks: scanned)
+            }
+        }
         var queue = ContentUploader.requests(for: pending, batchBytes: attachmentLimits.batchBytes)[...]
         var done = 0
         var changed: [NoteID] = []

@@ -44,6 +44,8 @@ final class SyncEngine {
     var ownWrites = OwnWriteChain(from: nil)
     /// The texts the scan read of new and changed notes, taken by the push (`ScannedTexts`).
     var scannedTexts = ScannedTexts.none
+    /// The chunk digests the scan took of large attachments, by disk path (`ScannedChunks`).
+    var scannedChunks: [String: ScannedChunks] = [:]
     /// New notes uploaded while the scan runs (`EarlyUploads`), on a folder's first sync into
     /// an account with nothing to pull; `nil` otherwise, and once the scan is over.
     var early: EarlyUploads?
@@ -112,6 +114,7 @@ final class SyncEngine {
         report.local = snapshot.localChanges
         try await finishEarlyUploads(&snapshot)
         scannedTexts = snapshot.texts
+        scannedChunks = snapshot.chunkDigests
         snapshot.texts = .none  // held once, so each text's memory goes when the push takes it
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
