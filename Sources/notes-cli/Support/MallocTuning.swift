@@ -35,8 +35,11 @@ enum MallocTuning {
         #endif
     }
 
-    /// Scopes open now (uploads of several folders may overlap in one process).
+    /// Scopes open now (uploads of several folders may overlap in one process): the first sets
+    /// the thresholds, the last puts them back.
     private static let openScopes = Mutex(0)
+    /// glibc's largest mmap threshold on 64-bit systems (`DEFAULT_MMAP_THRESHOLD_MAX`).
+    static let largestMmapThreshold = 32 << 20
 
     /// Runs `body` (the upload of attachment contents in requests of up to `bodyBytes` each)
     /// with blocks of that size allocated in the arena and kept there when freed.
@@ -46,16 +49,18 @@ enum MallocTuning {
     /// the kernel zeroed it page by page and unmapped it again after the request, on a 1 GiB
     /// upload 128 times 8 MiB, about a sixth of the client's CPU. Inside the scope the copies
     /// reuse the arena's memory: at most `keptBytes` of free arena top stays between requests.
-    /// Afterwards the thresholds are as before and what the arena keeps is given back.
+    /// Afterwards the thresholds are as before and what the arena keeps is given back. Bodies
+    /// too large for glibc's largest threshold leave the settings alone.
     static func largeBodies<Value>(bodyBytes: Int, keptBytes: Int,
                                    _ body: () async throws -> Value) async rethrows -> Value {
         #if canImport(Glibc)
-        let mmap = Int32(clamping: bodyBytes + (1 << 20))
-        let trim = Int32(clamping: max(keptBytes, bodyBytes))
+        let mmap = bodyBytes + (1 << 20)
+        guard mmap <= largestMmapThreshold else { return try await body() }
         openScopes.withLock { open in
             open += 1
-            mallopt(M_MMAP_THRESHOLD, max(mmap, mmapThreshold))
-            mallopt(M_TRIM_THRESHOLD, max(trim, trimThreshold))
+            guard open == 1 else { return }
+            mallopt(M_MMAP_THRESHOLD, max(Int32(mmap), mmapThreshold))
+            mallopt(M_TRIM_THRESHOLD, max(Int32(clamping: max(keptBytes, bodyBytes)), trimThreshold))
         }
         defer {
             openScopes.withLock { open in
