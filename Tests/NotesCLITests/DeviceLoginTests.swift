@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import NotesCore
 import NotesTestSupport
-import Synchronization
 import Testing
 @testable import notes_cli
 
@@ -71,18 +70,15 @@ struct DeviceLoginTests {
 /// A running `notes login --device SERVER`, its stderr collected as it comes.
 private final class DeviceLogin: Sendable {
     let process: ChildProcess
-    private let collected = Mutex("")
+    private let collected: PipeCollector
 
     init(_ harness: ClientHarness) throws {
         process = try ChildProcess(BuiltProducts.client, ["login", "--device", harness.serverURL, "--device-name", "test box"],
                                    environment: harness.environment, stderr: .pipe)
-        process.standardError?.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
+        collected = PipeCollector(process.standardError!)  // a pipe, as asked just above
     }
 
-    var output: String { collected.withLock { $0 } }
+    var output: String { collected.text }
 
     /// The code the command printed, once it has.
     func userCode() async throws -> String {
@@ -100,10 +96,7 @@ private final class DeviceLogin: Sendable {
         let status = await process.wait(timeout: .seconds(120))
         if status == nil { process.send(SIGKILL) }
         let final = await process.wait()
-        process.standardError?.readabilityHandler = nil
-        if let rest = try? process.standardError?.readToEnd() {
-            collected.withLock { $0 += String(decoding: rest, as: UTF8.self) }
-        }
+        await collected.finished()
         return status ?? final
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import NotesTestSupport
 import Testing
 
@@ -57,24 +56,16 @@ final class OIDCProviderFixture: @unchecked Sendable {
                            "PYTHONWARNINGS": "ignore"]
         let process = try ChildProcess(URL(fileURLWithPath: executable), arguments, environment: environment, stderr: .pipe)
         self.process = process
-        // Its log is read by FileHandle's own queue, never by a task blocking the cooperative pool.
-        let log = Mutex("")
-        process.standardError?.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            log.withLock { $0 = String(($0 + String(decoding: data, as: UTF8.self)).suffix(8192)) }
-        }
+        // Its log is read by a thread of its own, never by a task blocking the cooperative pool.
+        let log = PipeCollector(process.standardError!, keepingLast: 8192)  // a pipe, as asked just above
         var port: Int?
         _ = try await waitUntil(timeout: 60, every: .milliseconds(50)) {
-            port = Self.port(in: log.withLock { $0 })
+            port = Self.port(in: log.text)
             return port != nil || process.hasExited
         }
         guard let port else {
             process.send(SIGKILL)
-            throw InstallFailureDescription("the test provider did not start listening: \(log.withLock { $0 })")
+            throw InstallFailureDescription("the test provider did not start listening: \(log.text)")
         }
         self.port = port
     }

@@ -6,12 +6,10 @@ import NotesTestSupport
 ///
 /// Watchers in tests run with a short quiet period and short poll and backoff intervals
 /// (`WatchSettings`' test hooks), so the suite stays fast against a server without long poll.
-final class WatchingSync: @unchecked Sendable {
-    // @unchecked: the output buffers are only touched under `lock`.
+final class WatchingSync: Sendable {
     private let process: ChildProcess
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
+    private let out: PipeCollector
+    private let err: PipeCollector
 
     /// Starts `notes sync --watch FOLDER --quiet-period 0.2 EXTRA` with `environment` (HOME and
     /// the config folder) plus the test hooks and `hooks`.
@@ -22,23 +20,13 @@ final class WatchingSync: @unchecked Sendable {
         process = try ChildProcess(BuiltProducts.client, ["sync", "--watch", folder, "--quiet-period", "0.2"] + extra,
                                    environment: env, stdout: .pipe, stderr: .pipe)
         // Both are pipes, as asked just above.
-        let (output, errors) = (process.standardOutput!, process.standardError!)
-        let lock = self.lock
-        output.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }  // end of file: stop being called
-            lock.withLock { self?.out.append(data) }
-        }
-        errors.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }  // end of file: stop being called
-            lock.withLock { self?.err.append(data) }
-        }
+        out = PipeCollector(process.standardOutput!)
+        err = PipeCollector(process.standardError!)
     }
 
     var pid: Int32 { process.processIdentifier }
-    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    var stdout: String { out.text }
+    var stderr: String { err.text }
     var hasExited: Bool { process.hasExited }
 
     /// Waits until the first sync is done and the watcher says it is watching.

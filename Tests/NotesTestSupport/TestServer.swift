@@ -8,14 +8,12 @@ import Foundation
 /// The database is on this pass's backend (`TestBackend.current`): a SQLite file in the server's
 /// folder, or with `NOTES_TEST_BACKEND=postgres` a fresh database in the test cluster, dropped
 /// by `stop()`.
-public final class TestServer: @unchecked Sendable {
-    // @unchecked: the mutable log buffer is only touched under `lock`.
+public final class TestServer: Sendable {
     public let directory: TemporaryDirectory
     public let process: ChildProcess
     public let port: Int
-    private let lock = NSLock()
-    private var logData = Data()
-    private let errors: FileHandle
+    /// The server's stderr, read as it comes.
+    private let errors: PipeCollector
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// The server's database; `database.location` is what `--db` takes (a path or a URL).
@@ -56,7 +54,8 @@ public final class TestServer: @unchecked Sendable {
             throw error
         }
         // Both are pipes, as asked just above.
-        let (output, errors) = (process.standardOutput!, process.standardError!)
+        let output = process.standardOutput!
+        let errors = PipeCollector(process.standardError!)
         let listening: Int
         do {
             listening = try await Self.readPort(from: output, process: process)
@@ -74,13 +73,6 @@ public final class TestServer: @unchecked Sendable {
         self.process = process
         self.errors = errors
         self.port = listening
-        let lock = self.lock
-        errors.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            lock.lock()
-            self?.logData.append(data)
-            lock.unlock()
-        }
     }
 
     /// The database a new server runs on: `location` as given, or a fresh one on this pass's
@@ -121,9 +113,7 @@ public final class TestServer: @unchecked Sendable {
 
     /// What the server wrote to stderr so far (its request log and messages).
     public var log: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: logData, as: UTF8.self)
+        errors.text
     }
 
     /// Runs an admin command (`notes-server ARGS --db <this db>`), such as `user add`.
@@ -148,7 +138,7 @@ public final class TestServer: @unchecked Sendable {
             kill()
             status = await process.wait()
         }
-        collectRemainingLog()
+        await errors.finished()
         if ownsDatabase { await database.drop() }
         directory.remove()
         return status ?? -1
@@ -158,19 +148,8 @@ public final class TestServer: @unchecked Sendable {
     @discardableResult
     public func waitForExit() async -> Int32 {
         let status = await process.wait()
-        collectRemainingLog()
+        await errors.finished()  // its last lines (the shutdown message) read too
         return status
-    }
-
-    /// Once the process has exited: stops the handler and reads what it had not delivered yet,
-    /// so `log` holds every line the server wrote. Its last lines (the shutdown message) could
-    /// otherwise still sit in the pipe when the handler is removed.
-    private func collectRemainingLog() {
-        errors.readabilityHandler = nil
-        let rest = errors.readDataToEndOfFile()
-        lock.lock()
-        logData.append(rest)
-        lock.unlock()
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
@@ -182,7 +161,6 @@ public final class TestServer: @unchecked Sendable {
     /// folder behind (every run used to leave one empty folder in the temp folder per kill).
     deinit {
         process.send(SIGKILL)
-        errors.readabilityHandler = nil
         directory.remove()
     }
 }
