@@ -67,7 +67,10 @@ cp -a "\$corpus" "$work/ours"
 "$BIN/notes" init "$work/ours" --server "$SERVER_URL" >/dev/null 2>&1
 SH
 chmod +x "$work/new-account"
-hf() { hyperfine --style basic --runs "$runs" "$@" >&2; }
+# One warmup run of each command: the first gigabyte a process writes into /dev/shm on this VM
+# costs up to twice the next one (fresh memory, first touched), and it fell on whichever command
+# ran first against a fresh server or destination.
+hf() { hyperfine --style basic --warmup 1 --runs "$runs" "$@" >&2; }
 # peak CMD...: runs CMD under GNU time, appending the peak resident KiB to $work/peaks.NAME.
 peak() {
     local name=$1
