@@ -65,11 +65,7 @@ struct SyncAttachmentBatchTests {
             #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/content ") == 1 }, "the batch carried the rewritten image too")
             let stored = try await h.serverAttachments()
             #expect(Set(stored.keys) == Set((0..<6).filter { $0 != 2 }.map { "album/photo\($0).jpg" }))
-            let api = try h.client.apiClient()
-            let oldHash = SHA256.hex(of: Array(images[2]))
-            let asked = try await api.json(ContentMissingResponse.self, APIRequest.json("POST", "/v1/content/missing",
-                                                                                      ContentMissingRequest(hashes: [oldHash])))
-            #expect(asked.missing == [oldHash], "bytes that no longer hash to the scan's hash are never stored under it")
+            #expect(try await Self.serverLacks(Array(images[2]), h), "bytes that no longer hash to the scan's hash are never stored under it")
 
             let again = try await h.sync("a")
             #expect(again.uploaded == 1, "\(again)")
@@ -98,11 +94,7 @@ struct SyncAttachmentBatchTests {
                 BeforeUploadRemote(base: remote, hook: { Self.overwriteKeepingMetadata(path, with: rewritten) })
             })
             #expect(report.skipped.map(\.path) == ["video.mp4"] && report.uploaded == 0, "\(report)")
-            let api = try h.client.apiClient()
-            let oldHash = SHA256.hex(of: Array(original))
-            let asked = try await api.json(ContentMissingResponse.self, APIRequest.json("POST", "/v1/content/missing",
-                                                                                      ContentMissingRequest(hashes: [oldHash])))
-            #expect(asked.missing == [oldHash], "bytes that no longer hash to the scan's hash are never stored under it")
+            #expect(try await Self.serverLacks(Array(original), h), "bytes that no longer hash to the scan's hash are never stored under it")
 
             let again = try await h.sync("a")
             #expect(again.uploaded == 1, "\(again)")
@@ -110,6 +102,14 @@ struct SyncAttachmentBatchTests {
             #expect(try await h.client.waitUntil { h.client.logCount("/complete") >= 1 })
             #expect(h.client.logCount("/complete") == 1, "the first sync was refused at a chunk, by the scan's digest, and never completed")
         }
+    }
+
+    /// Whether the server says it lacks the content `bytes` (`POST /v1/content/missing`).
+    static func serverLacks(_ bytes: [UInt8], _ h: SyncHarness) async throws -> Bool {
+        let hash = SHA256.hex(of: bytes)
+        let asked = try await h.client.apiClient().json(ContentMissingResponse.self,
+                                                        APIRequest.json("POST", "/v1/content/missing", ContentMissingRequest(hashes: [hash])))
+        return asked.missing == [hash]
     }
 
     /// Rewrites `path` in place with `bytes` of its length and puts its old modification time
