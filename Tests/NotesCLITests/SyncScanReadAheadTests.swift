@@ -50,14 +50,16 @@ struct SyncScanReadAheadTests {
         let row = IndexRow(base: SyncBase(id: NoteID(), path: "tracked.md", rev: 1, hash: SHA256.hex(of: Array("tracked\n".utf8))),
                            diskPath: "tracked.md", stat: .unknown)
 
-        func scan(readsAhead: Bool) async throws -> LocalSnapshot {
+        func scan(readsAhead: Bool, takesChunkDigests: Bool = true) async throws -> LocalSnapshot {
             var scan = LocalScan(folder: folder, files: SafeFiles(root: root, scratch: folder.scratchDirectory),
                                  ignore: folder.ignoreRules(), limits: { limits })
             scan.readsAhead = readsAhead
+            scan.takesChunkDigests = takesChunkDigests
             return try await scan.scan(rows: [row])
         }
         var ahead = try await scan(readsAhead: true)
         var own = try await scan(readsAhead: false)
+        let dryRun = try await scan(readsAhead: true, takesChunkDigests: false)
 
         #expect(ahead.untracked.count == 1343, "1,300 notes, the picture and 42 attachments")
         func files(_ list: [UntrackedFile]) -> [String] { list.map { "\($0.path) \($0.diskPath) \($0.hash) \($0.stat)" } }
@@ -71,6 +73,8 @@ struct SyncScanReadAheadTests {
         // the picture and the 42 attachments).
         #expect(ahead.filesReadAhead == 1344 && own.filesReadAhead == 0, "\(ahead.filesReadAhead) \(own.filesReadAhead)")
         #expect(Set(ahead.chunkDigests.keys) == ["img/video.mp4", "img/scan.pdf"], "\(ahead.chunkDigests.keys)")
+        #expect(dryRun.chunkDigests.isEmpty && files(dryRun.untracked) == files(own.untracked),
+                "a dry run, which uploads nothing, hashes each file once and takes no chunk digests")
         for (path, chunks) in own.chunkDigests {
             #expect(ahead.chunkDigests[path]?.digests == chunks.digests && ahead.chunkDigests[path]?.hash == chunks.hash, "\(path)")
         }

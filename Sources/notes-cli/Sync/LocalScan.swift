@@ -63,6 +63,9 @@ struct LocalScan {
     /// Whether new files are read ahead on two threads (`NewFileReadAhead`); off only in tests that
     /// check it against the scan's own reads.
     var readsAhead = true
+    /// Whether the chunk digests of large new attachments are taken for the upload
+    /// (`ChunkDigests`); off for a dry run, which uploads nothing.
+    var takesChunkDigests = true
     /// Offered each new note read ahead, with its text if kept for the push, as soon as it is
     /// read (`EarlyUploads`); a note it takes is left out of the snapshot. `nil`: none is offered.
     var takeNew: ((UntrackedFile, ScannedTexts.Text) async throws -> Bool)?
@@ -222,7 +225,7 @@ struct LocalScan {
         candidates.removeAll { $0.size > ($0.kind == .note ? Int64(limits.maxNoteBytes) : attachments.maxBytes) }
         guard !candidates.isEmpty else { return nil }
         return NewFileReadAhead(root: folder.root, scratch: folder.scratchDirectory, entryCount: listing.entries.count,
-                                candidates: candidates, chunkBytes: attachments.chunkBytes)
+                                candidates: candidates, chunkBytes: takesChunkDigests ? attachments.chunkBytes : nil)
     }
 
     /// What the scan warns of for the files the walk left out (names that are not UTF-8).
@@ -293,7 +296,8 @@ struct LocalScan {
         do {
             switch kind {
             case .attachment:
-                let hashed = try ahead?.get() ?? NewFileReadAhead.hash(diskPath, chunkBytes: AttachmentLimits(limits).chunkBytes, with: files)
+                let chunkBytes = takesChunkDigests ? AttachmentLimits(limits).chunkBytes : nil
+                let hashed = try ahead?.get() ?? NewFileReadAhead.hash(diskPath, chunkBytes: chunkBytes, with: files)
                 snapshot.filesRead += 1
                 if ahead != nil { snapshot.filesReadAhead += 1 }
                 if let chunks = hashed.chunks {

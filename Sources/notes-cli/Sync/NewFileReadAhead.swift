@@ -47,8 +47,8 @@ final class NewFileReadAhead {
     private let files: (SafeFiles, SafeFiles)
     /// The files to read, in the order the scan reaches them, with their kinds.
     private let paths: [(path: String, kind: EntryKind)]
-    /// The server's chunk size: an attachment larger is hashed chunk by chunk too.
-    private let chunkBytes: Int
+    /// The server's chunk size: an attachment larger is hashed chunk by chunk too (nil: never).
+    private let chunkBytes: Int?
     /// For each of the walk's entries, its place in `paths`, or -1.
     private let place: [Int32]
     /// Where each window starts in `paths` (and, last, `paths.count`).
@@ -59,8 +59,9 @@ final class NewFileReadAhead {
 
     /// - Parameters:
     ///   - candidates: the entries the scan will read, in the listing's order.
-    ///   - chunkBytes: the server's upload chunk size (`SafeFiles.hash(_:chunkBytes:)`).
-    init(root: String, scratch: String, entryCount: Int, candidates: [Candidate], chunkBytes: Int) {
+    ///   - chunkBytes: the server's upload chunk size (`SafeFiles.hash(_:chunkBytes:)`), or nil
+    ///     when nothing will be uploaded (a dry run).
+    init(root: String, scratch: String, entryCount: Int, candidates: [Candidate], chunkBytes: Int?) {
         files = (SafeFiles(root: root, scratch: scratch), SafeFiles(root: root, scratch: scratch))
         paths = candidates.map { ($0.path, $0.kind) }
         self.chunkBytes = chunkBytes
@@ -137,7 +138,7 @@ final class NewFileReadAhead {
                 ThreadWork { Self.read(secondPaths, chunkBytes: chunkBytes, with: files.1) })
     }
 
-    private static func read(_ paths: [(path: String, kind: EntryKind)], chunkBytes: Int, with files: SafeFiles) -> [Outcome] {
+    private static func read(_ paths: [(path: String, kind: EntryKind)], chunkBytes: Int?, with files: SafeFiles) -> [Outcome] {
         paths.map { file in
             Result {
                 switch file.kind {
@@ -150,7 +151,7 @@ final class NewFileReadAhead {
 
     /// Hashes the attachment at `path` with `files` (and each chunk, if it goes up in chunks of
     /// `chunkBytes`): the one read of an attachment by the scan, ahead or not.
-    static func hash(_ path: String, chunkBytes: Int, with files: SafeFiles) throws -> Read {
+    static func hash(_ path: String, chunkBytes: Int?, with files: SafeFiles) throws -> Read {
         let hashed = try files.hash(path, chunkBytes: chunkBytes)
         return Read(text: nil, hash: hashed.hash, stat: hashed.stat, chunks: hashed.chunks)
     }

@@ -106,6 +106,7 @@ final class SyncEngine {
         var scan = LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
                              ignore: ignore, limits: { await remote.limits() })
         if uploadsEarly { scan.takeNew = { [unowned self] file, text in try await takeEarly(file, text) } }
+        scan.takesChunkDigests = !options.dryRun
         var snapshot = try await scan.scan(rows: consume rows) { try await walk.value }
         if let limits = snapshot.limits { self.limits = limits }
         report.warnings += snapshot.warnings
