@@ -239,8 +239,13 @@ final class StagedUpload: Sendable {
         return Hex.encode(hasher.finalize())
     }
 
+    /// What `hash` reads through: below the mmap threshold (main.swift), so it is the arena's
+    /// memory, reused chunk after chunk. At 1 MiB it was a fresh mapping for every chunk hashed,
+    /// zeroed by the kernel page by page: 256 page faults per 8 MiB chunk.
+    static let hashBufferBytes = 256 << 10
+
     private static func hash(_ fd: Int32, from offset: Int, count: Int, into hasher: inout SHA256Hasher) -> Bool {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(count, 1), 1 << 20), alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(count, 1), hashBufferBytes), alignment: 16)
         defer { buffer.deallocate() }
         var done = 0
         while done < count {
