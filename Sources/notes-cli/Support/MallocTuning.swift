@@ -35,8 +35,8 @@ enum MallocTuning {
         #endif
     }
 
-    /// Scopes open now (uploads of several folders may overlap in one process): the first sets
-    /// the thresholds, the last puts them back.
+    /// Scopes open now: the first sets the thresholds, the last puts them back. A command syncs
+    /// one folder at a time, but the tests run many syncs at once in one process.
     private static let openScopes = Mutex(0)
     /// glibc's largest mmap threshold on 64-bit systems (`DEFAULT_MMAP_THRESHOLD_MAX`).
     static let largestMmapThreshold = 32 << 20

@@ -23,25 +23,20 @@ extension SafeFiles {
     /// chunks are hashed on a thread of their own while this one hashes the whole: the scan of
     /// a large file has the second core to itself (the server waits for the upload), and the
     /// upload, where client and server keep both cores busy, no longer hashes each chunk again
-    /// (on a 1 GiB upload, half a second of the client's CPU). This thread waits for that one
-    /// (a thread outside Swift's pool, so it always finishes).
+    /// (on a 1 GiB upload, half a second of the client's CPU). Both threads read the one
+    /// descriptor: this one from its position, that one only at offsets (`pread`), which leave
+    /// the position alone; this one waits for that one before the descriptor closes (a thread
+    /// outside Swift's pool, so it always finishes).
     func hash(_ relative: String, chunkBytes: Int?) throws -> (hash: String, stat: FileStat, chunks: ChunkDigests?) {
         let fd = try openFile(relative, "read")
         defer { close(fd) }
         var before = stat()
         guard fstat(fd, &before) == 0 else { throw SyncFileError(relative, "read", errno) }
         let size = Int64(before.st_size)
-        var chunkWork: ThreadWork<ChunkDigests?>?
-        // A descriptor of its own, closed by the thread, so this one closes whatever happens there.
-        if let chunkBytes, chunkBytes > 0, size > Int64(chunkBytes) {
-            let chunkFD = dup(fd)
-            if chunkFD >= 0 {
-                chunkWork = ThreadWork {
-                    defer { close(chunkFD) }
-                    return ChunkDigests.hash(chunkFD, size: size, chunkSize: chunkBytes)
-                }
-            }
+        let chunkWork = chunkBytes.flatMap { chunkBytes in
+            chunkBytes > 0 && size > Int64(chunkBytes) ? ThreadWork { ChunkDigests.hash(fd, size: size, chunkSize: chunkBytes) } : nil
         }
+        defer { _ = chunkWork?.wait() }  // runs before the `close` above, however this returns
         var hasher = SHA256Hasher()
         POSIXIO.hashToEnd(fd, expectedBytes: size, into: &hasher)
         let chunks = try chunkWork?.wait().get() ?? nil
