@@ -5,6 +5,7 @@ import Darwin
 #endif
 
 MallocTuning.configureProcess()
+BatchScheduling.configureProcess()
 
 let code = await CLI.main(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)

@@ -15,6 +15,10 @@ struct OIDCWebSignInTests {
         let server: TestServer
         let home: TemporaryDirectory
         var browserLog: URL { home.appending("browser.log") }
+        /// The scheduling policy the stand-in browser ran under, as it recorded it.
+        var browserPolicy: String? {
+            (try? String(contentsOf: home.appending("browser-policy"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         var environment: [String: String] {
             ["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config").path,
              "PATH": home.appending("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
@@ -42,7 +46,9 @@ struct OIDCWebSignInTests {
             try FileManager.default.createDirectory(at: home.appending("bin"), withIntermediateDirectories: true)
             let opener = home.appending("bin/xdg-open")
             let options = (["--sub", "alice-sub"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            try "#!/bin/sh\nexec python3 '\(OIDCProviderFixture.browserScript)' \"$1\" \(options) >> '\(home.appending("browser.log").path)' 2>&1\n"
+            // It first records its own scheduling policy (field 41 of its `stat`; "sh" holds no
+            // space), which must be the default one, not the client's batch policy.
+            try "#!/bin/sh\ncut -d' ' -f41 /proc/$$/stat > '\(home.appending("browser-policy").path)'\nexec python3 '\(OIDCProviderFixture.browserScript)' \"$1\" \(options) >> '\(home.appending("browser.log").path)' 2>&1\n"
                 .write(to: opener, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
             do {
@@ -100,6 +106,8 @@ struct OIDCWebSignInTests {
             let login = try await world.notes(["login", "--web", world.serverURL, "--provider", "mock"])
             #expect(login.exitCode == 0, "\(world.explain(login))")
             #expect(login.stderr.contains("as alice"), "\(login.stderr)")
+            #expect(world.browserPolicy == String(ClientSchedulingTests.normal),
+                    "the browser runs under the default scheduling policy, not the client's batch one: \(world.browserPolicy ?? "none")")
             // Its access token taken for expired: the next command must refresh the session first.
             var before = try #require(try world.storedSession())
             before.accessExpiresAt = Date().timeIntervalSince1970 - 1

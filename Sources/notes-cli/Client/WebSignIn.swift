@@ -118,6 +118,6 @@ enum WebSignIn {
         process.arguments = [url.absoluteString]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try? process.run()
+        try? BatchScheduling.startingInteractiveProgram { try process.run() }
     }
 }
