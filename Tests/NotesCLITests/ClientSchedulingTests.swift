@@ -4,7 +4,7 @@ import Testing
 
 /// The `notes` binary runs as a batch job (`BatchScheduling`): every thread it has, including
 /// those libdispatch and URLSession start long after `main`, inherits `SCHED_BATCH`.
-@Suite("Client: scheduled as a batch job")
+@Suite("Client: scheduled as a batch job", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "Linux only"))
 struct ClientSchedulingTests {
     /// Linux's `SCHED_BATCH` and default (`SCHED_OTHER`) policies.
     static let batch = 3
