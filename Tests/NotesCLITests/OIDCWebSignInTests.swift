@@ -46,7 +46,7 @@ struct OIDCWebSignInTests {
             try FileManager.default.createDirectory(at: home.appending("bin"), withIntermediateDirectories: true)
             let opener = home.appending("bin/xdg-open")
             let options = (["--sub", "alice-sub"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            // It first records its own scheduling policy (field 41 of its `stat`; "sh" holds no
+            // It first records its own scheduling policy (field 41 of its `stat`; its name holds no
             // space), which must be the default one, not the client's batch policy.
             try "#!/bin/sh\ncut -d' ' -f41 /proc/$$/stat > '\(home.appending("browser-policy").path)'\nexec python3 '\(OIDCProviderFixture.browserScript)' \"$1\" \(options) >> '\(home.appending("browser.log").path)' 2>&1\n"
                 .write(to: opener, atomically: true, encoding: .utf8)

@@ -7,7 +7,7 @@ import Glibc
 /// URLSession hands every 64 KiB of a request body between threads: libdispatch's event thread,
 /// the session's work queue, libcurl's callbacks. Under the default policy each of those
 /// wake-ups preempts the thread that made it, which then has to be scheduled back: a 1 GiB
-/// upload took 300,000 to 470,000 involuntary context switches. `SCHED_BATCH` turns off
+/// upload took 300,000 to 540,000 involuntary context switches. `SCHED_BATCH` turns off
 /// preemption on wake-up and nothing else (the process keeps its nice level and its fair
 /// share of the CPU): the same upload took 1,300 to 21,000, and 15 to 30 % less time, as did an
 /// upload of 1,000 images. Nothing the client does waits on a wake-up beating the thread that
