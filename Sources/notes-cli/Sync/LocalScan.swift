@@ -66,6 +66,11 @@ struct LocalScan {
     /// Whether the chunk digests of large new attachments are taken for the upload
     /// (`ChunkDigests`); off for a dry run, which uploads nothing.
     var takesChunkDigests = true
+
+    /// The chunk size a large new attachment's digests are taken at, or nil when none are.
+    private func chunkDigestBytes(_ attachments: AttachmentLimits) -> Int? {
+        takesChunkDigests ? attachments.chunkBytes : nil
+    }
     /// Offered each new note read ahead, with its text if kept for the push, as soon as it is
     /// read (`EarlyUploads`); a note it takes is left out of the snapshot. `nil`: none is offered.
     var takeNew: ((UntrackedFile, ScannedTexts.Text) async throws -> Bool)?
@@ -225,7 +230,7 @@ struct LocalScan {
         candidates.removeAll { $0.size > ($0.kind == .note ? Int64(limits.maxNoteBytes) : attachments.maxBytes) }
         guard !candidates.isEmpty else { return nil }
         return NewFileReadAhead(root: folder.root, scratch: folder.scratchDirectory, entryCount: listing.entries.count,
-                                candidates: candidates, chunkBytes: takesChunkDigests ? attachments.chunkBytes : nil)
+                                candidates: candidates, chunkBytes: chunkDigestBytes(attachments))
     }
 
     /// What the scan warns of for the files the walk left out (names that are not UTF-8).
@@ -286,7 +291,8 @@ struct LocalScan {
                           into snapshot: inout LocalSnapshot) async throws -> String? {
         if snapshot.limits == nil { snapshot.limits = await limits() }
         let limits = snapshot.limits ?? ResponseBudget.defaultLimits
-        let limit = kind == .note ? Int64(limits.maxNoteBytes) : AttachmentLimits(limits).maxBytes
+        let attachments = AttachmentLimits(limits)
+        let limit = kind == .note ? Int64(limits.maxNoteBytes) : attachments.maxBytes
         guard size <= limit else {
             let what = kind == .note ? "note" : "attachment"
             snapshot.warnings.append("left alone \(diskPath): larger than the server's \(what) limit of \(limit) bytes")
@@ -296,8 +302,7 @@ struct LocalScan {
         do {
             switch kind {
             case .attachment:
-                let chunkBytes = takesChunkDigests ? AttachmentLimits(limits).chunkBytes : nil
-                let hashed = try ahead?.get() ?? NewFileReadAhead.hash(diskPath, chunkBytes: chunkBytes, with: files)
+                let hashed = try ahead?.get() ?? NewFileReadAhead.hash(diskPath, chunkBytes: chunkDigestBytes(attachments), with: files)
                 snapshot.filesRead += 1
                 if ahead != nil { snapshot.filesReadAhead += 1 }
                 if let chunks = hashed.chunks {
