@@ -29,6 +29,28 @@ build_release() {
     BIN="$ROOT/.build/release"
 }
 
+# start_nginx DIR SERVERS: runs nginx (one worker, no access log) with SERVERS (its server
+# blocks) inside the http block; the config, pid and error log are in DIR. nginx opens its
+# listening sockets before it returns. stop_nginx DIR stops it (safe when it never started).
+start_nginx() {
+    local dir=$1 servers=$2
+    cat > "$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    $servers
+}
+CONF
+    nginx -c "$dir/nginx.conf" -p "$dir"
+}
+
+stop_nginx() {
+    [ -f "$1/nginx.pid" ] && kill "$(cat "$1/nginx.pid")" 2>/dev/null || true
+}
+
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }

@@ -10,7 +10,7 @@ connections=${CONNECTIONS:-32}
 duration=${DURATION:-5s}
 cleanup() {
     stop_pid "${server_pid:-}"
-    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    stop_nginx "$work"
     bench_stop_postgres
     rm -rf "$work"
 }
@@ -38,18 +38,7 @@ cp "$work/note.json" "$work/www/note.json"
 # (mktemp makes the work directory private): otherwise every request is a 403.
 chmod a+rx "$work" "$work/www"
 chmod a+r "$work/www/note.json"
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    server { listen 127.0.0.1:$nginx_port; root $work/www; }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work"
-sleep 0.2
+start_nginx "$work" "server { listen 127.0.0.1:$nginx_port; root $work/www; }"
 
 run_wrk() { wrk -t2 -c"$connections" -d"$duration" --latency "$@"; }
 run_wrk "http://127.0.0.1:$nginx_port/note.json" > "$work/nginx.wrk"

@@ -15,7 +15,7 @@ chunk_mib=8
 runs=${RUNS:-5}
 work=$(bench_workdir)
 cleanup() {
-    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    stop_nginx "$work"
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -23,19 +23,7 @@ trap cleanup EXIT
 swiftc -O "$ROOT/bench/floor/urlsession_upload.swift" -o "$work/urlsession_upload" >&2
 head -c $((chunk_mib * 1024 * 1024)) /dev/zero > "$work/chunk"
 port=$(free_port)
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_max_body_size 0;
-    server { listen 127.0.0.1:$port; location / { return 200 "ok"; } }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work"
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.05; done
+start_nginx "$work" "client_max_body_size 0; server { listen 127.0.0.1:$port; location / { return 200 \"ok\"; } }"
 
 url="http://127.0.0.1:$port/chunk"
 count=$((total_mib / chunk_mib))
