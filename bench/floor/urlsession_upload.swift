@@ -38,9 +38,12 @@ final class Completions: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         lock.withLock { failures.append("status \(status.map(String.init) ?? "none"), error \(error.map { "\($0)" } ?? "none")") }
     }
 
+    /// FoundationNetworking may report a failed connection to the delegate more than once per
+    /// task: only the first report of a task counts.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let done = lock.withLock({ waiting.removeValue(forKey: task.taskIdentifier) }) else { return }
         finished(status: (task.response as? HTTPURLResponse)?.statusCode, error: error)
-        lock.withLock { waiting.removeValue(forKey: task.taskIdentifier) }?.signal()
+        done.signal()
     }
 }
 
