@@ -39,7 +39,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        // OpenSSL's libcrypto: JWS signature checks for OpenID Connect sign-in (NotesServer/OIDC).
+        // OpenSSL's libcrypto: SHA-256 content hashes (NotesCore/Crypto) and JWS signature checks
+        // for OpenID Connect sign-in (NotesServer/OIDC).
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",

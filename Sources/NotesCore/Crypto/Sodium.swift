@@ -1,6 +1,6 @@
 import CSodium
 
-/// The single place NotesCore initialises libsodium (for SHA-256); the server keeps its own for its secrets.
+/// The single place NotesCore initialises libsodium (for `RandomWords`' secure random); the server keeps its own for its secrets.
 enum Sodium {
     /// `sodium_init()` is idempotent (0 the first time, 1 after) and thread-safe; a negative
     /// result means no secure random source exists, which no caller can work around.
