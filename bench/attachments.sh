@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Attachments against rsync (a daemon on loopback), side by side in one run (issue #13):
+# Attachments against rsync (a daemon on loopback), side by side in one run:
 #   1. 1,000 images of ~200 KB (random bytes: images do not compress) uploaded to an empty account;
 #   2. one 1 GiB file uploaded to an empty account, then cloned into an empty folder.
 # The corpus, the rsync daemon's destination and the server's database and content store share one

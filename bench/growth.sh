@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Growth of the sync rows with the note count (issue 12): initial upload, clone, no-op sync and
+# Growth of the sync rows with the note count: initial upload, clone, no-op sync and
 # sync after 10 notes changed at 1,000 and 10,000 notes (GROWTH="1000 10000 100000" adds the
 # 100,000 row), printing time per note, client CPU, the client's peak resident memory and the
 # server's resident memory sampled during the upload (DESIGN 6: server ≤ 64 MiB steady under the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serving under hostile traffic (issue 10, items 3 and 4): latency for an ordinary client from
+# Serving under hostile traffic (slow and idle connections, a heavy feed walk): latency for an ordinary client from
 # another address (127.0.0.2) while 300 slow and 256 idle connections come from 127.0.0.1, and
 # /healthz latency while a client walks the changes feed of 30 notes of 10 MB with content.
 # Each row is compared with the same requests on the same server without the load, in the same run.

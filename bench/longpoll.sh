@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long poll (issue 14): 2,000 changes requests held open at once (`wait=60`, shortened to 15 s by
+# Long poll: 2,000 changes requests held open at once (`wait=60`, shortened to 15 s by
 # `--max-wait`), and meanwhile the server's resident memory (after every wait ended once and was
 # polled again, as watchers do) and the latency of an ordinary authenticated GET /v1/notes/{id}.
 # The same GET is measured on the same server before the waiters arrive, in the same run.

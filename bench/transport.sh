@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Transport floor (issue #13's 1 GiB upload row): 1 GiB sent as PUTs of 8 MiB (the server's chunk
+# Transport floor (under bench/attachments.sh's 1 GiB upload row): 1 GiB sent as PUTs of 8 MiB (the server's chunk
 # size), two at a time (the client's chunks in flight), to nginx reading and dropping every body:
 #   curl      the curl CLI, on the same libcurl FoundationNetworking drives (--parallel 2);
 #   delegate  URLSession with answers streamed to a delegate, as notes sends (bench/floor);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `notes sync --watch` (issue 14): two folders watching one account on loopback; EDITS edits
+# `notes sync --watch`: two folders watching one account on loopback; EDITS edits
 # saved in one are timed until they appear in the other (median and p95, quiet period
 # included), then the idle cost of a watcher over NOTES notes (CPU share and memory over IDLE
 # seconds, and the requests it sends meanwhile).

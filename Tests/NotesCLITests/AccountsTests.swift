@@ -5,7 +5,7 @@ import Testing
 @testable import notes_cli
 
 /// Several accounts per server in the credentials file (like `gh auth switch`), and one
-/// session per device login (issue 9, item 7).
+/// session per device login.
 @Suite("Accounts: several per server, one session per device")
 struct AccountsTests {
     static let bobPassword = "bob's own long password"

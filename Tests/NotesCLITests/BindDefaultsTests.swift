@@ -5,7 +5,8 @@ import Testing
 @testable import notes_cli
 
 /// What `notes clone` and `notes init` do when the user leaves out what the client can know
-/// (issue 11, "The command line a new user met"): the real binaries against real servers.
+/// (the folder named after the server's host, the one signed-in server): the real binaries
+/// against real servers.
 @Suite("Bind defaults")
 struct BindDefaultsTests {
     @Test(arguments: [

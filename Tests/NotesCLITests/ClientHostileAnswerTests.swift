@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import notes_cli
 
-/// Issue 10.10: a broken or hostile server cannot exhaust or hang the client. Each answer below
+/// A broken or hostile server cannot exhaust or hang the client. Each answer below
 /// is one a real server never gives, so a `ScriptedHTTPServer` gives it, to the real `notes`
 /// binary: each ends by itself with a clear error, exit 1 or 5, and nothing in the folder.
 @Suite("Client: hostile answers are bounded and checked")

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import notes_cli
 
-/// Issue 10.9: a redirect must not carry the bearer token anywhere. The client follows no
+/// A redirect must not carry the bearer token anywhere. The client follows no
 /// redirect at all (the API never redirects, so one means a misconfigured or hostile server):
 /// it reports the target and exits 1.
 @Suite("Client: redirects are never followed")

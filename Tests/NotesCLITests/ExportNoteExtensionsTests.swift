@@ -2,7 +2,7 @@ import Foundation
 import NotesTestSupport
 import Testing
 
-/// Issue 13: files ending in `.md` or `.markdown`, in any letter case, are notes; export makes
+/// Files ending in `.md` or `.markdown`, in any letter case, are notes; export makes
 /// each one a page (`NAME.html`) and rewrites links to it, from a folder and from the server.
 @Suite("notes export: every note extension")
 struct ExportNoteExtensionsTests {

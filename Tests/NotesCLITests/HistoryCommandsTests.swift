@@ -5,7 +5,7 @@ import Testing
 @testable import notes_cli
 
 /// `notes log`, `cat --rev`, `restore`, `trash` and `purge` end to end: the real binaries, a
-/// real server and real synced folders (issue 9, repro 6).
+/// real server and real synced folders.
 @Suite("History commands")
 struct HistoryCommandsTests {
     @Test func logFollowsANoteAcrossARenameAndADeleteByItsId() async throws {

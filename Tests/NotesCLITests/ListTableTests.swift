@@ -5,7 +5,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// The client's lists in one table style (issue 11, "The command line a new user met"): on a
+/// The client's lists in one table style: on a
 /// terminal a header and aligned columns, into a pipe tab-separated lines without a header, as
 /// scripts read them before; `--json` unchanged. Real binaries, and a pty from util-linux `script`.
 @Suite("List tables", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux `script` for a pty"))

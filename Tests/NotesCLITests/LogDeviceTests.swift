@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// `notes log` names the device behind each revision (issue 9, "rev, time, device, size"):
+/// `notes log` names the device behind each revision (its columns: rev, time, device, size):
 /// two machines signed in with their own device names edit one note through the real
 /// binaries, and a script writes with a personal token.
 @Suite("Log devices")

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// Issue 10.11: text from the network reaches the terminal with its control characters made
+/// Text from the network reaches the terminal with its control characters made
 /// visible (`\u{1b}`), so a hostile server cannot clear the screen, set the window title, write
 /// the clipboard (OSC 52) or disguise a name with a bidi override; `--json` keeps it exact.
 @Suite("Client: server text is printed safely")

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// A folder belongs to one account (issue 9, repro 1): signing in as someone else on the same
+/// A folder belongs to one account: signing in as someone else on the same
 /// server never lets their notes into the folder, nor deletes the folder's own.
 @Suite("Sync: a folder is bound to its account")
 struct SyncAccountTests {
@@ -33,7 +33,7 @@ struct SyncAccountTests {
         return try h.tree("c")
     }
 
-    @Test("repro 1: after `notes login` as bob, syncing ada's folder still syncs as ada: bob's note never arrives, nothing is deleted")
+    @Test("After `notes login` as bob, syncing ada's folder still syncs as ada: bob's note never arrives, nothing is deleted")
     func loginAsAnotherUserLeavesTheFolderAlone() async throws {
         try await SyncHarness.with { h in
             let before = try await Self.aliceFolderThenBob(h)

@@ -6,7 +6,8 @@ import Testing
 @testable import notes_cli
 
 /// DESIGN 4.13: `notes status` is the dry run of `notes sync`: what it predicts is what the next
-/// sync does, in the states where it used to be wrong (issue 9, repros 2, 3, 4 and 8).
+/// sync does, in the states that are easiest to predict wrong: uploads left unanswered or cut
+/// off by `kill -9`, a conflict, a case clash, the mass-delete guard, and the server down.
 @Suite("Sync status is the dry run")
 struct SyncStatusTests {
     @Test("after a sync whose uploads never got an answer, status lists every upload left and the next sync does exactly that")
@@ -100,7 +101,7 @@ struct SyncStatusTests {
             try await h.twoFolders((0..<32).map { ("n\($0).md", "\($0)\n") })
             for i in 0..<30 { try h.remove("b", "n\(i).md") }
             try await h.sync("b", ["--allow-mass-delete"])
-            // Pages of 10 make the guard count across pages, where it used to stop counting early.
+            // Pages of 10 make the guard count across pages: it must count every page, not the first.
             var options = SyncOptions()
             options.dryRun = true
             options.pageSize = 10

@@ -3,7 +3,7 @@ import NotesCore
 import NotesTestSupport
 import Testing
 
-/// Issue 13: files ending in `.md` or `.markdown`, in any letter case, are notes. One predicate
+/// Files ending in `.md` or `.markdown`, in any letter case, are notes. One predicate
 /// (`EntryKind.noteExtension(of:)`) answers it, and everything that asks "is this a note" in the
 /// shared model follows it: note paths, titles, wiki links and conflict copies.
 @Suite("Note extensions")

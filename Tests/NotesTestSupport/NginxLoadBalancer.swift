@@ -1,7 +1,7 @@
 import Foundation
 
 /// A real nginx (Debian's `nginx-light`) in front of several `notes-server` processes, round
-/// robin, on a free loopback port: the load balancer of issue 16's deployment test.
+/// robin, on a free loopback port: the load balancer of the load-balanced deployment test.
 ///
 /// Everything nginx writes (its configuration, pid file, logs, request-body and proxy buffers) is
 /// in a temporary folder of its own, and it runs in the foreground (`daemon off`) as a

@@ -158,7 +158,7 @@ public final class TestServer: Sendable {
     }
 
     /// A server a test killed, or let go without `stop()`, leaves neither its process nor its
-    /// folder behind (every run used to leave one empty folder in the temp folder per kill).
+    /// folder behind (else every run would leave one empty folder in the temp folder per kill).
     deinit {
         process.send(SIGKILL)
         directory.remove()

@@ -571,7 +571,7 @@ SCENARIOS += [
 ]
 
 
-# --- the editor's preview shows embedded images; an oversized upload gets a page (issue 15) ---
+# --- the editor's preview shows embedded images; an oversized upload gets a page ---
 
 def scenario_preview_image_and_oversized_upload(h):
     import os

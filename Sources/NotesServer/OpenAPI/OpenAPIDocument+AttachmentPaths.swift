@@ -1,4 +1,4 @@
-/// The attachment paths of the OpenAPI document (issue #13): which contents the server lacks,
+/// The attachment paths of the OpenAPI document: which contents the server lacks,
 /// resumable verified uploads, and downloads by hash or by attachment id; with their
 /// parameters and schemas.
 extension OpenAPIDocument {

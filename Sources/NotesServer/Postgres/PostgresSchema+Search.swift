@@ -53,7 +53,7 @@ extension PostgresSchema {
     ///
     /// Why: the generated column made every note write tokenise the note and update a GIN
     /// index inside the request (half of PostgreSQL's work per note of an upload, measured).
-    /// Now a write only queues the note's id (the trigger, one short insert); the document is
+    /// From this version a write only queues the note's id (the trigger, one short insert); the document is
     /// made in batches, mostly after the requests were answered (`PostgresSearchIndexer`).
     ///
     /// - `note_search` holds the document of each live note (`kind = 'note'`) indexed so far.

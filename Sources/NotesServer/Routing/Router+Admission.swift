@@ -1,8 +1,7 @@
 /// Which bodies the router lets the server read, decided from the request's head alone.
 ///
-/// Without this, a body was read in full (up to `max_request_bytes`) before routing and
-/// authentication, so anyone could make the server hold memory without a token. Now a body is
-/// read only for a route that exists and takes the method; for a route without a token (sign-in,
+/// Why: a body read in full (up to `max_request_bytes`) before routing and authentication
+/// would let anyone make the server hold memory without a token. So a body is read only for a route that exists and takes the method; for a route without a token (sign-in,
 /// refresh) only up to `openBodyLimit`; and for any other route only once the bearer token in the
 /// headers has been checked (the same check the route itself runs again on the complete request).
 extension Router {

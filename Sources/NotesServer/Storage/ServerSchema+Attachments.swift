@@ -1,5 +1,5 @@
 extension ServerSchema {
-    /// Attachments (issue #13): notes and attachments are one kind of row, *entries*, so ids,
+    /// Attachments: notes and attachments are one kind of row, *entries*, so ids,
     /// paths (unique across both kinds under case folding), revs, the changes feed, revisions,
     /// tombstones and batches serve both. An attachment row keeps `content` empty, `hash` = the
     /// SHA-256 of its bytes, `size` = their count, and `media_type` from the fixed table.

@@ -2,10 +2,10 @@
 extension ServerSchema {
     /// Version 16: the full-text index is made after the write, not in it.
     ///
-    /// Until now the queue of version 6 was applied to `notes_fts` just before every commit, so
-    /// each upload request tokenised its notes and wrote FTS5 segments inside the transaction
-    /// the client waits for (about a third of the server's CPU on an upload, measured). Now a
-    /// write only queues the note's id, in the writing statement's own transaction (a committed
+    /// Up to version 15 the queue of version 6 is applied to `notes_fts` just before every
+    /// commit, so each upload request tokenises its notes and writes FTS5 segments inside the
+    /// transaction the client waits for (about a third of the server's CPU on an upload,
+    /// measured). From this version a write only queues the note's id, in the writing statement's own transaction (a committed
     /// change is always indexed or queued, never neither, a crash included), and
     /// `SQLiteSearchIndexer` indexes the queue in batches once the writes pause, as
     /// `PostgresSearchIndexer` does on PostgreSQL since version 15. A search first indexes its
@@ -62,7 +62,7 @@ extension ServerSchema {
     /// Version 16: `revisions` becomes an ordinary rowid table with a unique index on its old
     /// primary key. As a `WITHOUT ROWID` table keyed on a random note id, every appended
     /// revision (with its whole text) went into the middle of the table's b-tree, splitting and
-    /// rewriting full pages; now the row is appended at the end and only the short key goes
+    /// rewriting full pages; as a rowid table the row is appended at the end and only the short key goes
     /// into the middle of the index (about 0.3 s less per 10,000 uploaded notes, measured).
     /// Columns, their order and meaning are unchanged; every row is copied.
     static let revisionsRowidV16 = """

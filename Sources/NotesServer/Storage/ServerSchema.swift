@@ -79,7 +79,7 @@ enum ServerSchema {
         """
 
     /// A note's HTML is rendered when first asked for and kept here with the revision it is of,
-    /// instead of at every write: an upload of 10,000 notes no longer pays for cmark, and a
+    /// rather than at every write: an upload of 10,000 notes does not pay for cmark, and a
     /// revision nobody reads is never rendered. A separate table, because any UPDATE of `notes`
     /// re-indexes the note for search (`notes_fts_update`).
     private static let renderedHTMLV5 = """

@@ -9,13 +9,13 @@ import Darwin
 
 /// The folders a page of downloads writes into, kept open between its files.
 ///
-/// Each file written used to reach its folder twice (once to look at the target, once to
-/// place the file), each time opening the root and every folder on the way: eight of the
-/// nineteen system calls a note cost in a 10,000-note clone. The root and the folders directly
+/// Why: a file written reaches its folder twice (once to look at the target, once to place
+/// the file), and opening the root and every folder on the way each time would be eight of
+/// the nineteen system calls a note costs in a 10,000-note clone. The root and the folders directly
 /// under it are kept here once reached (as `openParent` reaches any folder: never through a
 /// link), and each use of a kept folder first checks that the name in the root still is that
 /// folder (one `fstatat` without following links): a folder the user deleted, moved away or
-/// replaced by a link meanwhile is reached afresh, which refuses a link as before. Deeper folders
+/// replaced by a link meanwhile is reached afresh, which refuses a link. Deeper folders
 /// are reached afresh every time. Everything kept is dropped at every `flush()` (once a page)
 /// and before sync removes a folder.
 ///

@@ -22,7 +22,7 @@ extension SafeFiles {
     /// has each chunk's SHA-256 taken from the same read, for the chunks' `Content-Digest`. The
     /// chunks are hashed on a thread of their own while this one hashes the whole: the scan of
     /// a large file has the second core to itself (the server waits for the upload), and the
-    /// upload, where client and server keep both cores busy, no longer hashes each chunk again
+    /// upload, where client and server keep both cores busy, does not hash each chunk again
     /// (on a 1 GiB upload, half a second of the client's CPU). Both threads read the one
     /// descriptor: this one from its position, that one only at offsets (`pread`), which leave
     /// the position alone; this one waits for that one before the descriptor closes (a thread

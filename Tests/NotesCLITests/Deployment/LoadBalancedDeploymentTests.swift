@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import notes_cli
 
-/// Issue 16's deployment test: two `notes-server` processes on one PostgreSQL database behind
+/// The deployment of `docs/scaling.md`: two `notes-server` processes on one PostgreSQL database behind
 /// nginx (round robin), real `notes` clients syncing folders through it in parallel, and one
 /// server killed with `kill -9` halfway. The clients go on through the other one, and in the end
 /// every folder equals the server and nothing a sync acknowledged is missing.

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import NotesServer
 
-/// Revisions record the device that made them (issue 9, `notes log`'s "device"); revisions
+/// Revisions record the device that made them (`notes log`'s "device" column); revisions
 /// from before the server recorded it come through the migration and show none.
 @Suite("Revision devices")
 struct RevisionDeviceTests {

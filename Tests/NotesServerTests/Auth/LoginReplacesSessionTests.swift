@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 
 /// `replaces_refresh_token` on login: signing in again from one device ends the session it
-/// replaces, so `sessions list` shows one session per device (issue 9 item 7).
+/// replaces, so `sessions list` shows one session per device.
 @Suite("Auth: a new sign-in replaces the device's old session")
 struct LoginReplacesSessionTests {
     private func sessionRows(_ server: TestServer, user: String = AuthFixture.username) async throws -> [[String]] {

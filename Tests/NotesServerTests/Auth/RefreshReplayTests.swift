@@ -5,7 +5,7 @@ import Testing
 @testable import NotesServer
 
 /// A spent refresh token replayed within the grace window gets the answer its rotation gave, so
-/// a session never forks (issue 10 item 7).
+/// a session never forks.
 @Suite("Auth: refresh replays within the grace window never fork a session")
 struct RefreshReplayTests {
     @Test("20 concurrent refreshes with one token, split over two servers sharing a database, all get the same successor pair")

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Two `notes-server` processes on one database, many writers through both, and a reader
-/// following `GET /v1/changes` at the same time (issue 16, "the changes feed never skips").
+/// following `GET /v1/changes` at the same time: the changes feed never skips (`docs/scaling.md`).
 ///
 /// The danger: a change whose transaction commits later than another's, but whose revision is
 /// lower, becomes visible behind a cursor the reader has already passed, and is never seen. A

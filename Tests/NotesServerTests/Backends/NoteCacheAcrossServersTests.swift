@@ -6,8 +6,8 @@ import Testing
 
 /// Two `notes-server` processes on one PostgreSQL database, each answering repeated
 /// `GET /v1/notes/{id}` from its own memory: what one server commits must reach the other's
-/// answers (issue 16: "a cache is fine where a revocation or change reaches every server within
-/// a second"). Waits are polls with a deadline far past that second, so a loaded machine makes
+/// answers (a cache is fine where a revocation or change reaches every server within a
+/// second). Waits are polls with a deadline far past that second, so a loaded machine makes
 /// them slower, never wrong; a cache that never learns fails them.
 @Suite("Note cache: two servers on one PostgreSQL database",
        .enabled(if: PostgresTestCluster.shouldRun && TestBackend.current == .postgres,

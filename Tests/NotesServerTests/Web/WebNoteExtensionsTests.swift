@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import NotesServer
 
-/// Issue 13 in the web app: a `.markdown` or `.MD` file is a note like a `.md` one, so its page,
+/// In the web app, a `.markdown` or `.MD` file is a note like a `.md` one, so its page,
 /// editor, save, trash and undelete work as theirs do.
 @Suite("Web notes of every note extension")
 struct WebNoteExtensionsTests {
