@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every bench, one after the other, then one table of what each measured: workload, peer, the
-# peer's figure, notes' figure, the ratio (notes / peer for times) and the DESIGN 6 target.
+# peer's figure, notes' figure, the ratio (notes / peer for times) and the target (docs/architecture.md, Performance targets).
 # Each bench's own output (hyperfine, wrk) goes to stderr as it runs.
 #   bench/all.sh                            render, serve, sync, export, hostile, growth
 #   BENCHES="sync growth" bench/all.sh      a subset

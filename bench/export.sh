@@ -2,7 +2,7 @@
 # Export: `notes export --html` of a folder of notes against the render-and-write floor, a small C
 # program (bench/floor/export_floor.c) that renders each note with libcmark in-process and writes
 # one HTML file per note, with no template, index or link rewriting. Both start from an empty
-# output folder each run. Target (DESIGN 6): ≤ 2 × the floor.
+# output folder each run. Target (docs/architecture.md, Performance targets): ≤ 2 × the floor.
 #   NOTES=2000 bench/export.sh   a quick run on fewer notes (default 10,000)
 source "$(dirname "$0")/common.sh"
 need_packages hyperfine libcmark-dev

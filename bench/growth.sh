@@ -2,7 +2,7 @@
 # Growth of the sync rows with the note count: initial upload, clone, no-op sync and
 # sync after 10 notes changed at 1,000 and 10,000 notes (GROWTH="1000 10000 100000" adds the
 # 100,000 row), printing time per note, client CPU, the client's peak resident memory and the
-# server's resident memory sampled during the upload (DESIGN 6: server ≤ 64 MiB steady under the
+# server's resident memory sampled during the upload (docs/architecture.md, Performance targets: server ≤ 64 MiB steady under the
 # upload, client ≤ 200 MiB at 100,000 notes). `notes` alone: the peers are in bench/sync.sh.
 #   GROWTH="1000 10000" RUNS=3 bench/growth.sh
 source "$(dirname "$0")/common.sh"

@@ -3,7 +3,7 @@
 # `--max-wait`), and meanwhile the server's resident memory (after every wait ended once and was
 # polled again, as watchers do) and the latency of an ordinary authenticated GET /v1/notes/{id}.
 # The same GET is measured on the same server before the waiters arrive, in the same run.
-# Targets (DESIGN 6): resident ≤ 64 MiB, GET p99 ≤ 5 ms while the 2,000 are held.
+# Targets (docs/architecture.md, Performance targets): resident ≤ 64 MiB, GET p99 ≤ 5 ms while the 2,000 are held.
 #
 # How the 2,000 fit the server's caps: they come from 80 loopback addresses (127.0.1.1-80, 25
 # each, under the default per-address cap of 32 held requests) for 20 users (100 each, so

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rendering throughput: `notes render --commonmark` against the `cmark` CLI on the same 20 MB of
 # Markdown (10,000 notes of ~2 KB concatenated), both one process reading a file and rendering
-# CommonMark. Target (DESIGN 6): ≥ 0.9 × libcmark. `notes render` without the flag also resolves
+# CommonMark. Target (docs/architecture.md, Performance targets): ≥ 0.9 × libcmark. `notes render` without the flag also resolves
 # [[wiki links]] (the corpus, the CommonMark spec's text, has about a thousand): measured too,
 # for information.
 source "$(dirname "$0")/common.sh"

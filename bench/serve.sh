@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Serving: authenticated GET /v1/notes/{id} (a 2 KB note, JSON) against nginx serving the same
 # bytes as a static file, both under wrk on loopback with the same connections and duration.
-# Target (DESIGN 6): ≥ 0.8 × nginx's requests/s, p99 ≤ 1.5 × nginx's p99 in the same run.
+# Target (docs/architecture.md, Performance targets): ≥ 0.8 × nginx's requests/s, p99 ≤ 1.5 × nginx's p99 in the same run.
 source "$(dirname "$0")/common.sh"
 need_packages wrk nginx-light
 build_release

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sync against rsync (a daemon on loopback), git and unison on the same corpus, side by side in
-# one run (DESIGN 6): initial upload to an empty account, initial clone into an empty folder,
+# one run (docs/architecture.md, Performance targets): initial upload to an empty account, initial clone into an empty folder,
 # no-op sync, and sync after 10 notes changed. Every peer and `notes` reads and writes the same
 # filesystem with a warm page cache; times are hyperfine medians.
 #   NOTES=2000 bench/sync.sh     a quick run on fewer notes (default 10,000)
@@ -50,7 +50,7 @@ database=$BENCH_DB
 start_notes_server "$database"
 # Each upload run gets a new, empty account (and signs in to it); the last one stays filled. It
 # starts once the server is idle: the search indexing that trails the previous run's upload (by
-# design, DESIGN 6) would otherwise run during this one, on the same two cores, and time it.
+# design: docs/architecture.md, Performance targets) would otherwise run during this one, on the same two cores, and time it.
 cat > "$work/new-account" <<SH
 #!/usr/bin/env bash
 set -euo pipefail

@@ -73,7 +73,7 @@ enum CLI: DeclaredCommand {
         }
     }
 
-    /// The one place a failure becomes an exit code and a sentence for stderr (DESIGN 3): the
+    /// The one place a failure becomes an exit code and a sentence for stderr (docs/architecture.md, section 4.1): the
     /// layers below keep the cause (`ClientError`) and commands state their own (`CLIError`).
     static func outcome(of error: any Error) -> (exitCode: ExitCode, sentence: String) {
         switch error {

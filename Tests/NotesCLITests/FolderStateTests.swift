@@ -3,7 +3,7 @@ import Testing
 @testable import notes_cli
 
 /// The sync's folder state on its own: its lookups and the invariants it keeps however the
-/// engine changes it (DESIGN 4.4, 4.8).
+/// engine changes it (docs/architecture.md, Sync invariants 4, 8).
 @Suite("Folder state")
 struct FolderStateTests {
     private static let stat = FileStat(size: 3, mtimeNanoseconds: 1, inode: 1)

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.6 and 4.12 together: the convergence walk of `SyncConvergenceTests` over folders of
+/// docs/architecture.md, Sync invariants 6 and 12 together: the convergence walk of `SyncConvergenceTests` over folders of
 /// two accounts on one server, with the default account switched by `notes login` at random
 /// between syncs. Every folder still converges with its own account's notes, and no edit
 /// crosses to the other account.

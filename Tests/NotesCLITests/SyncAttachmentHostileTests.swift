@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.8 for attachments: a hostile server (a `ScriptedHTTPServer` speaking to the real
+/// docs/architecture.md, Sync invariants 8 for attachments: a hostile server (a `ScriptedHTTPServer` speaking to the real
 /// `notes` binary) can make no attachment land outside the folder, in `.notes/`, through a
 /// linked folder, or with bytes other than its hash says.
 @Suite("Sync attachments: hostile server")

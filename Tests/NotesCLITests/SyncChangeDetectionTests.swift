@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The scan trusts a file as unchanged only when its size, modification time (to the
-/// nanosecond) and inode all equal the index's (DESIGN 4.11), through its fast path as through
+/// nanosecond) and inode all equal the index's (docs/architecture.md, Sync invariants 11), through its fast path as through
 /// the full lookup: an edit that changes any one of the three is read and uploaded, while the
 /// other notes of the folder are not read. Each test runs the real `notes` binary on a real folder.
 @Suite("Sync change detection by metadata")

@@ -4,9 +4,9 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.6 and 4.1 together: three folders edit one account in a seeded random order with
-/// syncs interleaved, some of them killed after their first batch reached the server (DESIGN
-/// 4.7); after two quiet rounds every folder equals the server and every edit made
+/// docs/architecture.md, Sync invariants 6 and 1 together: three folders edit one account in a seeded random order with
+/// syncs interleaved, some of them killed after their first batch reached the server (Sync
+/// invariants 7); after two quiet rounds every folder equals the server and every edit made
 /// survives in a note or a conflict copy (unless the user deleted the file that held it).
 ///
 /// A few seeds run on every CI; `NOTES_SYNC_SEEDS=200` (a count) or `=7,8,9` (a list) runs more,

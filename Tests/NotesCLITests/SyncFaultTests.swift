@@ -5,7 +5,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.7: `kill -9` of the client or the server inside a sync leaves every file whole, and
+/// docs/architecture.md, Sync invariants 7: `kill -9` of the client or the server inside a sync leaves every file whole, and
 /// the next sync completes with no duplicate and no loss.
 @Suite("Sync faults")
 struct SyncFaultTests {

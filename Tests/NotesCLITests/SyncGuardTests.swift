@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// Guards: lock, mass-delete, `.notesignore`, safe paths, case clashes (DESIGN 4.8, 4.9).
+/// Guards: lock, mass-delete, `.notesignore`, safe paths, case clashes (docs/architecture.md, Sync invariants 8, 9).
 @Suite("Sync guards end to end")
 struct SyncGuardTests {
     @Test("a second sync of the same folder fails at once while one runs")

@@ -10,7 +10,7 @@ import Glibc
 
 /// The unlucky user and the odd folder: edits the metadata check cannot see, files that are not
 /// notes in a note's way, very long paths, renames of every kind, and identical or clashing
-/// creates on two devices (DESIGN 4.1, 4.4, 4.6, 4.8, 4.11).
+/// creates on two devices (docs/architecture.md, Sync invariants 1, 4, 6, 8, 11).
 @Suite("Sync hazards end to end")
 struct SyncHazardTests {
     @Test("an edit the metadata check cannot see (same size, mtime and inode) is never overwritten by a remote edit")
@@ -189,7 +189,7 @@ struct SyncHazardTests {
     }
 }
 
-/// A server that lies about its feed (DESIGN 4.7, 4.8).
+/// A server that lies about its feed (docs/architecture.md, Sync invariants 7, 8).
 @Suite("Sync against a hostile feed")
 struct SyncHostileFeedTests {
     @Test("a feed page naming one note twice at two paths leaves one file, at the later path")

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// Concurrent edits, edit versus delete, and renames: DESIGN 4.1–4.5 over the real server.
+/// Concurrent edits, edit versus delete, and renames: docs/architecture.md, Sync invariants 1–5 over the real server.
 @Suite("Sync merges, deletes and renames end to end")
 struct SyncMergeTests {
     /// Two folders, a and b, both holding `files` after syncing.

@@ -7,7 +7,7 @@ import Testing
 /// A push moves the cursor over its own writes from the batch answers' feed spans
 /// (`OwnWriteChain`), instead of reading them back from the changes feed, and only while the
 /// spans chain from the cursor: another device's write between them is still pulled, and a kill
-/// never leaves the cursor ahead of the rows (DESIGN 4.6, 4.7).
+/// never leaves the cursor ahead of the rows (docs/architecture.md, Sync invariants 6, 7).
 @Suite("Sync: own writes are not read back")
 struct SyncOwnWritesTests {
     @Test("an upload into an empty account stores the cursor from its chained batches: one changes request in all, the server logs no other, and the next sync is a no-op")

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.7 at the exact moments a `kill -9` or a power cut can stop a sync, and `.notes/`
+/// docs/architecture.md, Sync invariants 7 at the exact moments a `kill -9` or a power cut can stop a sync, and `.notes/`
 /// damaged by hand: the next sync completes with no duplicate, no deletion and no loss.
 ///
 /// The index is committed after the files it vouches for, and without a per-commit fsync, so

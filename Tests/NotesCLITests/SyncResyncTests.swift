@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.12: a resync (410 from the server, or a lost index) never deletes a local file;
+/// docs/architecture.md, Sync invariants 12: a resync (410 from the server, or a lost index) never deletes a local file;
 /// what the server does not have is kept and uploaded, and the user may delete a duplicate.
 @Suite("Sync resync")
 struct SyncResyncTests {

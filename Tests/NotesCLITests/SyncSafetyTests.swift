@@ -5,7 +5,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.8 against a server that lies, and 4.10 against a user who types during a sync.
+/// docs/architecture.md, Sync invariants 8 against a server that lies, and 10 against a user who types during a sync.
 @Suite("Sync safety")
 struct SyncSafetyTests {
     @Test("a hostile server cannot make `notes sync` write outside the folder or into .notes/")

@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.13 over many states: two folders edit one account in a seeded random order
+/// docs/architecture.md, Sync invariants 13 over many states: two folders edit one account in a seeded random order
 /// (creates, edits anywhere including appends, renames, deletes, names that differ only in case)
 /// and sometimes sync, sometimes with the sync killed after its first batch; before every
 /// complete sync, `status` (the same dry run, in-process) must predict it field by field.

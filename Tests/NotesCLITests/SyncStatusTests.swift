@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import notes_cli
 
-/// DESIGN 4.13: `notes status` is the dry run of `notes sync`: what it predicts is what the next
+/// docs/architecture.md, Sync invariants 13: `notes status` is the dry run of `notes sync`: what it predicts is what the next
 /// sync does, in the states that are easiest to predict wrong: uploads left unanswered or cut
 /// off by `kill -9`, a conflict, a case clash, the mass-delete guard, and the server down.
 @Suite("Sync status is the dry run")

@@ -1,6 +1,6 @@
 import CCrypto
 
-/// SHA-256 digests, the content hash that server and client compare (DESIGN 2: `hash`).
+/// SHA-256 digests, the content hash that server and client compare (docs/architecture.md, section 3.4: `hash`).
 public enum SHA256 {
     /// The digest of `bytes` as 64 lowercase hex characters.
     public static func hex<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {

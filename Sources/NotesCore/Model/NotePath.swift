@@ -3,7 +3,7 @@ import Foundation
 /// A note's place in a notes folder: relative, `/`-separated, NFC-normalised, ending in `.md` or
 /// `.markdown` in any letter case (`EntryKind.noteExtension(of:)`).
 ///
-/// Server and client validate every path through this one type (DESIGN 4.8), so a path the
+/// Server and client validate every path through this one type (docs/architecture.md, Sync invariants 8), so a path the
 /// server accepts is one every client can write safely inside its folder, and a hostile path
 /// from the network is refused before anything touches the disk.
 public struct NotePath: Hashable, Sendable, Comparable, CustomStringConvertible {

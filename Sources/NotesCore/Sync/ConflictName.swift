@@ -2,7 +2,7 @@
 /// (with the note's own extension: `NAME.conflict-….markdown` for `NAME.markdown`).
 ///
 /// The time is only part of a name for people to read; no sync decision ever compares it
-/// (DESIGN 4.5). A conflict copy is an ordinary note and syncs like one.
+/// (docs/architecture.md, Sync invariants 5). A conflict copy is an ordinary note and syncs like one.
 public enum ConflictName {
     /// The conflict-copy path for `path`, made by `device` at `millisecondsSinceEpoch`.
     /// - Parameter attempt: 1 for the plain name; 2, 3, … add `-2`, `-3` when a name is taken.

@@ -46,12 +46,12 @@ public enum RemoteDecision: Equatable, Sendable {
     case merge(path: String)
 }
 
-/// The sync planner: pure decisions from states, so every rule of DESIGN 4 is testable without
+/// The sync planner: pure decisions from states, so every rule of docs/architecture.md's Sync invariants is testable without
 /// a folder or a server. The engine gathers the states, asks, and carries out the answer.
 public enum SyncPlanner {
     /// Decides what a server change means for a tracked note.
     ///
-    /// Decisions use revisions and content hashes only, never clocks (DESIGN 4.5). Path
+    /// Decisions use revisions and content hashes only, never clocks (docs/architecture.md, Sync invariants 5). Path
     /// conflicts resolve the same way everywhere: a local rename wins over a remote one (it is
     /// uploaded on top of the remote revision), otherwise the note follows the server's path.
     /// - Parameters:
@@ -90,7 +90,7 @@ public enum SyncPlanner {
         /// The local file at the path has the same content: adopt it as this note.
         case adopt
         /// Move the local file to a conflict copy, then write the note at its path (the server's
-        /// version stays at the path, DESIGN 4.2).
+        /// version stays at the path, docs/architecture.md, Sync invariants 2).
         case conflictCopyThenWrite
     }
 
@@ -103,7 +103,7 @@ public enum SyncPlanner {
     }
 
     /// Pairs missing tracked files with new files of the same content: those are renames or
-    /// moves and keep their note id (DESIGN 4.4).
+    /// moves and keep their note id (docs/architecture.md, Sync invariants 4).
     ///
     /// When several candidates share a hash (duplicated files), a new file with the same file
     /// name is preferred (a move to another folder), then paths in sorted order, so every
@@ -125,7 +125,7 @@ public enum SyncPlanner {
     }
 
     /// Whether deleting `deleting` of `total` tracked notes needs `--allow-mass-delete`: all of
-    /// them (an emptied or unmounted folder), or more than half when over 20 would go (DESIGN 4.9).
+    /// them (an emptied or unmounted folder), or more than half when over 20 would go (docs/architecture.md, Sync invariants 9).
     public static func isMassDelete(deleting: Int, of total: Int) -> Bool {
         guard deleting > 0 else { return false }
         return deleting >= total || (deleting > 20 && deleting * 2 > total)
@@ -158,7 +158,7 @@ public enum SyncPlanner {
         /// Deleted here and unknown there: nothing to keep.
         case forget
         /// Keep the file and create the note again under the same id: a resync never deletes
-        /// a local file (DESIGN 4.12).
+        /// a local file (docs/architecture.md, Sync invariants 12).
         case createAgain
     }
 

@@ -18,7 +18,7 @@ public enum WireJSON {
 }
 
 /// Wire timestamps: RFC 3339 in UTC with milliseconds, such as `2026-11-29T17:30:00.123Z`.
-/// They are for people; sync never compares clocks (DESIGN 4.5).
+/// They are for people; sync never compares clocks (docs/architecture.md, Sync invariants 5).
 public enum WireTime {
     /// Formats milliseconds since the Unix epoch.
     public static func string(fromMilliseconds ms: Int64) -> String {

@@ -6,8 +6,8 @@ import NotesCore
 ///
 /// OWASP's Password Storage Cheat Sheet lists equivalent argon2id minimums: m=19 MiB t=2 p=1,
 /// m=12 MiB t=3, m=9 MiB t=4, ... We use the first (libsodium always runs p=1). libsodium's
-/// "interactive" preset, used before, costs 64 MiB per hash: two sign-ins at once took the
-/// server from ~27 MiB to 157 MiB, against DESIGN 6's 64 MiB. At 19 MiB, with one hash at a
+/// "interactive" preset costs 64 MiB per hash: two sign-ins at once would take the
+/// server from ~27 MiB to 157 MiB, against the 64 MiB of docs/architecture.md's Performance targets. At 19 MiB, with one hash at a
 /// time (`PasswordWorker`), the peak stays near 27 + 19 MiB.
 ///
 /// Hash strings carry their own parameters, so hashes made at the old cost still verify;

@@ -6,8 +6,8 @@ import NotesCore
 /// Each hash costs tens of milliseconds of CPU and `PasswordHash.memoryBytes` (19 MiB) of
 /// memory on purpose, so the pool is bounded and so is its queue: beyond `maxWaiting` callers
 /// the server answers 503 instead of letting a login flood pile up unbounded work. One hash at
-/// a time by default keeps the server's peak near its idle size plus 19 MiB, within DESIGN 6's
-/// 64 MiB; at ~30-40 ms a hash that is still some 25 sign-ins a second.
+/// a time by default keeps the server's peak near its idle size plus 19 MiB, within the 64 MiB of
+/// docs/architecture.md's Performance targets; at ~30-40 ms a hash that is still some 25 sign-ins a second.
 final class PasswordWorker: Sendable {
     private let queue: OperationQueue
     private let maxWaiting: Int

@@ -9,7 +9,7 @@ import NotesCore
 /// server's default limits stand in; the client asks for the published ones only when an answer
 /// or a note goes past those defaults, so an ordinary command costs no extra request.
 enum ResponseBudget {
-    /// The limits a server has by default (DESIGN 2), assumed until the published ones are fetched.
+    /// The limits a server has by default (docs/architecture.md, section 3.4), assumed until the published ones are fetched.
     static let defaultLimits = ServerLimits(maxNoteBytes: 10 * 1024 * 1024, maxRequestBytes: 32 * 1024 * 1024,
                                             maxBatchOperations: 500, maxPageSize: 1000, requestsPerMinute: 6000)
 

@@ -1,4 +1,4 @@
-/// The documented exit codes of `notes` (DESIGN 3), so scripts can branch on the outcome.
+/// The documented exit codes of `notes` (docs/architecture.md, section 4.1), so scripts can branch on the outcome.
 enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1

@@ -10,10 +10,10 @@ import Darwin
 /// time and inode, in a stable order.
 ///
 /// Export reads the notes it lists; sync compares the metadata with its index to find changed
-/// files without reading them (DESIGN 4.11). It uses `openat`/`readdir`/`fstatat` because
+/// files without reading them (docs/architecture.md, Sync invariants 11). It uses `openat`/`readdir`/`fstatat` because
 /// Foundation's enumerators are 2 to 18 times slower on the 10,000-note corpus (C-LIBRARIES.md).
 ///
-/// What it leaves out, by design (DESIGN 4.9): names starting with a dot (so `.notes/`, editor
+/// What it leaves out, by design (docs/architecture.md, Sync invariants 9): names starting with a dot (so `.notes/`, editor
 /// swap files and `.git/`), symbolic links (never followed, neither to files nor to folders, and
 /// each directory is opened with `O_NOFOLLOW` relative to its parent, so swapping one for a link
 /// mid-walk cannot lead it outside), anything that is not a regular file or a directory, and

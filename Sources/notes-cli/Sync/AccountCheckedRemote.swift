@@ -3,7 +3,7 @@ import NotesCore
 import Synchronization
 
 /// The sync's remote, refusing any changes page that is not the folder's account's before the
-/// engine sees it (DESIGN 4.12: a folder is only ever synced with the account it is bound to).
+/// engine sees it (docs/architecture.md, Sync invariants 12: a folder is only ever synced with the account it is bound to).
 ///
 /// The check costs no request: each page says whose notes it holds (`user_id`), and the sync's
 /// first request is always a changes page, before anything is applied or uploaded. Only a

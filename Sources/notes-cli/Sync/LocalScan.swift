@@ -51,7 +51,7 @@ struct LocalSnapshot: Sendable {
     var cleanOnCloserLook: [NoteID] = []
 }
 
-/// Scans a bound folder against its index without reading unchanged files (DESIGN 4.11).
+/// Scans a bound folder against its index without reading unchanged files (docs/architecture.md, Sync invariants 11).
 struct LocalScan {
     let folder: SyncFolder
     let files: SafeFiles

@@ -8,8 +8,8 @@ import Darwin
 #endif
 
 /// Every file operation sync makes inside a bound folder, made so that a hostile path or a
-/// symbolic link cannot lead outside the folder (DESIGN 4.8), a file is never half-written
-/// (DESIGN 4.7), and a file the user changed since the scan is never replaced (DESIGN 4.10).
+/// symbolic link cannot lead outside the folder (docs/architecture.md, Sync invariants 8), a file is never half-written
+/// (docs/architecture.md, Sync invariants 7), and a file the user changed since the scan is never replaced (docs/architecture.md, Sync invariants 10).
 ///
 /// Folders are opened one at a time relative to their parent with `O_NOFOLLOW`, so a symlinked
 /// folder anywhere on the path stops the operation. Writes go to a temporary file in

@@ -12,7 +12,7 @@ import Darwin
 ///
 /// - Bounded: at most `capacity` bytes of text (and a fixed overhead a text) are kept; past it
 ///   the push reads the file again, as it does for any note not kept, so memory stays within
-///   DESIGN 6's client bound however large the folder.
+///   the client's memory target (docs/architecture.md, Performance targets) however large the folder.
 /// - Used only while the file is as it was read: the push compares the file's metadata now (one
 ///   `lstat`) with the metadata the read saw, and reads it again when they differ, so a file
 ///   saved between the scan and the push is sent as it is then.
@@ -30,7 +30,7 @@ struct ScannedTexts: Sendable {
     static let defaultCapacity = 32 << 20
 
     /// What a folder of `files` files leaves for kept texts: the rest of the client's memory
-    /// (DESIGN 6: 200 MiB at 100,000 notes) goes to per-note state that grows with the folder
+    /// (docs/architecture.md, Performance targets: 200 MiB at 100,000 notes) goes to per-note state that grows with the folder
     /// (measured: an upload peaked at 52 MB resident for 10,000 new notes of ~2 KB and 177 MB
     /// for 100,000 without kept texts; at 100,000 with 32 MiB kept, 218 MB, and with 11 MiB
     /// kept, 200 MB: a kept text costs about twice its bytes in resident memory).

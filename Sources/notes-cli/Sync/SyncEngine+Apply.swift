@@ -252,7 +252,7 @@ extension SyncEngine {
         return true
     }
 
-    /// Whether a file taken for clean by its metadata alone (DESIGN 4.11) holds an edit after
+    /// Whether a file taken for clean by its metadata alone (docs/architecture.md, Sync invariants 11) holds an edit after
     /// all. Sync reads it once before replacing or removing it: an edit that kept size, mtime and
     /// inode (`touch -r`, `cp -p` onto the file, a save within one tick of a coarse clock) must
     /// cost a missed upload at worst, never the edit. On an edit `tracked` becomes changed, so

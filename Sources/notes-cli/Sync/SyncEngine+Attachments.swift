@@ -40,7 +40,7 @@ extension SyncEngine {
 
     /// Both sides changed attachment `tracked`: attachments are never merged. The local file
     /// becomes a conflict copy beside it (uploaded like any new attachment) and the server's
-    /// version goes to the path (DESIGN 4.14).
+    /// version goes to the path (docs/architecture.md, Sync invariants 14).
     func keepBothAttachments(for tracked: inout TrackedNote, remote note: NoteResource, changes: inout [IndexChange]) async throws -> Bool {
         guard let disk = tracked.diskPath, let stat = tracked.stat else { return false }
         let localPath = NotePath.nfc(disk)

@@ -10,7 +10,7 @@ import NotesCore
 /// applied here first, and a new note can collide only with a write made meanwhile, which the
 /// creates' precondition (`if_none_match: "*"`) catches just as it does after a pull. Then each
 /// new note the scan reads is sent once a batch of them is full, its id reserved in the index
-/// before it is sent (DESIGN 4.7).
+/// before it is sent (docs/architecture.md, Sync invariants 7).
 ///
 /// It does what the push would do with the same notes, in a narrower case:
 /// - A note is taken only as the push would send it from the scan's read: a text kept for the

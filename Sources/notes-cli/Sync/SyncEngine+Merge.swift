@@ -1,6 +1,6 @@
 import NotesCore
 
-/// Concurrent edits: three-way merge against the base revision (DESIGN 4.2).
+/// Concurrent edits: three-way merge against the base revision (docs/architecture.md, Sync invariants 2).
 extension SyncEngine {
     /// Merges the local file with the server's note. A clean merge is written here and uploaded
     /// by the push; an overlapping one keeps the server's version at the path and the local

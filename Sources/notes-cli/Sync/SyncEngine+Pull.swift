@@ -6,7 +6,7 @@ enum PullMode: Equatable {
     case incremental
     /// From the beginning, after the server refused the cursor (410): no cursor is stored
     /// until the whole feed is applied, and the notes the feed mentions are collected so the
-    /// ones it never mentions can be kept (DESIGN 4.12).
+    /// ones it never mentions can be kept (docs/architecture.md, Sync invariants 12).
     case resync
 }
 
@@ -47,7 +47,7 @@ extension SyncEngine {
 
     /// After a complete resync, a tracked note the feed never mentioned is unknown to the server
     /// (deleted so long ago that even its tombstone is gone, or never there). A resync never
-    /// deletes a local file (DESIGN 4.12): the file is kept and created again under the same
+    /// deletes a local file (docs/architecture.md, Sync invariants 12): the file is kept and created again under the same
     /// id; if it was a stale copy of a deleted note, the user deletes it once more.
     private func keepNotesUnknownToServer(seen: Set<NoteID>) throws {
         var changes: [IndexChange] = []
@@ -66,7 +66,7 @@ extension SyncEngine {
 
     /// Applies every page after `start`. The cursor is stored only after a page is applied in
     /// full; a page with a note that changed here during the sync stops the pull without
-    /// advancing, so the next sync sees that page again (DESIGN 4.7, 4.10).
+    /// advancing, so the next sync sees that page again (docs/architecture.md, Sync invariants 7, 10).
     /// - Parameter metadataFirst: ask for metadata first and fetch content only when a page holds
     ///   something new (after an upload, the feed mostly echoes this folder's own writes).
     /// - Parameter mode: in a `.resync` the cursor is not stored; the caller stores it.

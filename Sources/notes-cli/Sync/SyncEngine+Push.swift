@@ -82,7 +82,7 @@ extension SyncEngine {
             while true {
                 let chunk = nextChunk(of: work, from: &next, carried: &carried)
                 if chunk.isEmpty { break }
-                // Its ids are in the index before the batch leaves (DESIGN 4.7).
+                // Its ids are in the index before the batch leaves (docs/architecture.md, Sync invariants 7).
                 try reserved.record(chunk.lazy.map(\.operation.id), in: self)
                 try await send(chunk, reach: next, of: work.count, window: &inFlight)
             }
@@ -182,7 +182,7 @@ extension SyncEngine {
 
     /// Gives every new file a note id, tracked in the folder state at once; each id is recorded
     /// in the index before a batch carrying it is sent (`Reservations.record`), so a batch
-    /// retried after a crash creates the same notes again, not duplicates (DESIGN 4.7).
+    /// retried after a crash creates the same notes again, not duplicates (docs/architecture.md, Sync invariants 7).
     ///
     /// Recorded a slice at a time as the batches need them rather than all before the first
     /// batch: writing 10,000 rows held the first request back while the server had nothing to

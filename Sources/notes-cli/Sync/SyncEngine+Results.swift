@@ -1,6 +1,6 @@
 import NotesCore
 
-/// What the server did with one batch operation, from its HTTP status (DESIGN 4.7, 4.8).
+/// What the server did with one batch operation, from its HTTP status (docs/architecture.md, Sync invariants 7, 8).
 enum BatchStatus: Equatable {
     /// 200: an update or delete was applied.
     case updated
@@ -107,7 +107,7 @@ extension SyncEngine {
     }
 
     /// Another note has the path (paths are unique ignoring case on the server): the local file
-    /// becomes a conflict copy beside it, uploaded under that name next round (DESIGN 4.8).
+    /// becomes a conflict copy beside it, uploaded under that name next round (docs/architecture.md, Sync invariants 8).
     private func movePathTaken(_ tracked: inout TrackedNote, upload: Upload, changes: inout [IndexChange]) throws {
         let id = tracked.row.base.id
         guard let disk = upload.diskPath, let stat = upload.stat, let path = upload.operation.path else { return }

@@ -9,10 +9,10 @@ import NotesCore
 ///
 /// Every decision comes from `SyncPlanner`; this type gathers the states and carries the
 /// decisions out with `SafeFiles`, recording progress in the index after each page or batch so
-/// a sync killed at any point resumes without loss or duplicates (DESIGN 4.7).
+/// a sync killed at any point resumes without loss or duplicates (docs/architecture.md, Sync invariants 7).
 ///
 /// A dry run (`notes status`, `--dry-run`) is this same run against `DryRunFiles` and
-/// `DryRunRemote`, with the index left alone, so its report is the sync's (DESIGN 4.13).
+/// `DryRunRemote`, with the index left alone, so its report is the sync's (docs/architecture.md, Sync invariants 13).
 ///
 /// One engine runs one sync in one task; it is not shared across threads.
 final class SyncEngine {
@@ -23,7 +23,7 @@ final class SyncEngine {
     /// The remote of a dry run, seeded with the index when the run starts.
     private let dryRemote: DryRunRemote?
     let options: SyncOptions
-    /// Milliseconds since 1970 for conflict-copy names only; never compared (DESIGN 4.5).
+    /// Milliseconds since 1970 for conflict-copy names only; never compared (docs/architecture.md, Sync invariants 5).
     let now: () -> Int64
 
     /// The folder's notes as the scan found them, changed as the sync goes. Never made when
@@ -172,7 +172,7 @@ final class SyncEngine {
         try guardMassDelete(.local, deleting: state.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count)
     }
 
-    /// The one mass-delete guard (DESIGN 4.9), for either side: throws `MassDeleteRefusal`, with
+    /// The one mass-delete guard (docs/architecture.md, Sync invariants 9), for either side: throws `MassDeleteRefusal`, with
     /// the count in the report, when `deleting` of the confirmed notes is too many. A dry run
     /// throws too, so `notes status` says the sync will stop and with which count.
     func guardMassDelete(_ side: MassDeleteCheck.Side, deleting: Int) throws {

@@ -90,7 +90,7 @@ struct SyncFolder: Sendable {
 
     /// Binds this folder to another account (and maybe server), forgetting its index, so the
     /// next sync treats every file as new to that account: files are kept and uploaded, never
-    /// deleted (DESIGN 4.12). The caller holds the folder's lock.
+    /// deleted (docs/architecture.md, Sync invariants 12). The caller holds the folder's lock.
     func rebinding(server: String, account: AccountName) throws -> SyncFolder {
         for suffix in ["", "-wal", "-shm"] {
             let path = indexPath + suffix

@@ -9,7 +9,7 @@ struct IndexRow: Sendable, Equatable {
 }
 
 /// A file's size, modification time and inode: equal values mean "unchanged, do not read"
-/// (DESIGN 4.11). `FileStat.unknown` never equals a real file.
+/// (docs/architecture.md, Sync invariants 11). `FileStat.unknown` never equals a real file.
 struct FileStat: Sendable, Equatable, Hashable {
     var size: Int64
     var mtimeNanoseconds: Int64
@@ -21,7 +21,7 @@ struct FileStat: Sendable, Equatable, Hashable {
 /// The local index in `.notes/index.sqlite`: tracked notes and the changes cursor.
 ///
 /// Written in one transaction per applied page or batch, together with the cursor, so a sync
-/// killed at any point resumes from a consistent state (DESIGN 4.7).
+/// killed at any point resumes from a consistent state (docs/architecture.md, Sync invariants 7).
 struct SyncIndex: Sendable {
     let database: DatabaseQueue
 

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The per-folder sync lock (DESIGN 4.9): an exclusive `flock` on `.notes/lock`, held for the
+/// The per-folder sync lock (docs/architecture.md, Sync invariants 9): an exclusive `flock` on `.notes/lock`, held for the
 /// whole sync. The kernel releases it when the process dies, even by `kill -9`, so a crashed
 /// sync never leaves a stale lock behind.
 ///

@@ -4,9 +4,9 @@ import NotesCore
 struct SyncOptions: Sendable {
     /// Decide and report, but write nothing: not the folder, not the index, not the server.
     /// The same engine runs, against `DryRunFiles` and `DryRunRemote`, so what it reports is
-    /// what a real sync would do (DESIGN 4.13).
+    /// what a real sync would do (docs/architecture.md, Sync invariants 13).
     var dryRun = false
-    /// Let a sync delete all tracked notes, or more than half of them when over 20 (DESIGN 4.9).
+    /// Let a sync delete all tracked notes, or more than half of them when over 20 (docs/architecture.md, Sync invariants 9).
     var allowMassDelete = false
     /// Changes per feed page; each page is applied and recorded before the next (bounded memory).
     var pageSize = 500
@@ -58,7 +58,7 @@ struct SyncReport: Codable, Sendable, Equatable {
     var changes: [Change] = []
     /// What changed in the folder since the last sync, found by the scan before anything else.
     var local: [LocalChange] = []
-    /// Set when the mass-delete guard stops the sync (DESIGN 4.9); nothing was changed then.
+    /// Set when the mass-delete guard stops the sync (docs/architecture.md, Sync invariants 9); nothing was changed then.
     var massDelete: MassDeleteCheck?
     /// Files left alone and other things the user should know.
     var warnings: [String] = []
@@ -171,7 +171,7 @@ enum ConflictReason: String, Codable, Sendable {
     }
 }
 
-/// The mass-delete guard's count, the same for `notes status` and `notes sync` (DESIGN 4.9).
+/// The mass-delete guard's count, the same for `notes status` and `notes sync` (docs/architecture.md, Sync invariants 9).
 struct MassDeleteCheck: Codable, Sendable, Equatable {
     enum Side: String, Codable, Sendable {
         /// Files gone from this folder would delete notes on the server.

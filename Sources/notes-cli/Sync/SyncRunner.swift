@@ -8,7 +8,7 @@ import NotesCore
 enum SyncRunner {
     /// Syncs `folder` (or, with `options.dryRun`, says what a sync would do) and prints the outcome.
     /// - Returns: 0, or 3 when a sync made conflict copies; 5 for a dry run that could not reach
-    ///   the server (the local changes are printed all the same) (DESIGN 3).
+    ///   the server (the local changes are printed all the same) (docs/architecture.md, section 4.1).
     /// - Throws: `CLIError` when the mass-delete guard stops a real sync (after printing its report).
     static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
         let lock = try SyncLock(path: folder.lockPath)
@@ -16,7 +16,7 @@ enum SyncRunner {
         let walk = LocalScan.startWalk(of: folder)
         let index = try folder.openIndex()
         defer { try? index.close() }
-        // The folder's own account; each changes page is checked to be its (DESIGN 4.12).
+        // The folder's own account; each changes page is checked to be its (docs/architecture.md, Sync invariants 12).
         let bound = try await CommandSupport.client(forFolder: folder, terminal, tokenCheck: .byChangesFeed)
         var options = options
         let progress = ProgressLine(enabled: terminal.stderrIsTTY && !json && !options.dryRun)  // a dry run uploads nothing

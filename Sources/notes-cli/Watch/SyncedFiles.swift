@@ -9,7 +9,7 @@ import Darwin
 
 /// The folder as the last sync left it, by path on disk, so a watcher can tell a change a sync
 /// would act on from the sync's own writes: a file whose size, modification time and inode are
-/// what the index recorded is as the sync left it (the same test the scan uses, DESIGN 4.11).
+/// what the index recorded is as the sync left it (the same test the scan uses, docs/architecture.md, Sync invariants 11).
 ///
 /// Events carry no author, and the events of a sync's writes arrive after it: comparing with
 /// the index is what keeps a watcher from syncing after each of its own syncs, forever.

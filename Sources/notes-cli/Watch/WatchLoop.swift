@@ -5,7 +5,7 @@ import NotesCore
 ///
 /// Local changes come from the folder watcher; a burst of them is one sync after the quiet
 /// period. Remote changes come from `RemotePoller` and are applied at once. The sync itself is
-/// the one-shot sync's engine, unchanged: every invariant of DESIGN 4 holds for each cycle.
+/// the one-shot sync's engine, unchanged: every one of docs/architecture.md's Sync invariants holds for each cycle.
 ///
 /// It runs for days. Access tokens are refreshed by the client as for every command; with the
 /// server gone it says so once, retries with jittered backoff up to a minute and carries on by
