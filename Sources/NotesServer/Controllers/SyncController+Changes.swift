@@ -13,7 +13,7 @@ extension SyncController {
         let since: NoteChangesCursor
         let limit: Int
         let includeContent: Bool
-        /// The kinds of entry the client announced (`kinds=`); none: notes only, as before attachments.
+        /// The kinds of entry the client announced (`kinds=`); none: notes only, as a client that knows no attachments expects.
         let kinds: EntryKindFilter
         /// Seconds to hold the request when nothing changed (0: answer at once).
         let waitSeconds: Int

@@ -68,7 +68,7 @@ struct FileBlobStore: BlobStore {
     /// `syncfs` reports a write-back error that happened since the descriptor it is given was
     /// opened (Linux 5.8 and later). It is given the descriptor of the batch's first remaining
     /// file, opened before any byte of the others was written, so an error writing any of them
-    /// fails the batch. Elsewhere, and for a single content, each file is fsync'd as before.
+    /// fails the batch. Elsewhere, and for a single content, each file is fsync'd.
     func makeDurable(_ sinks: [any ChunkSink]) throws(BlobStoreError) {
         let files = sinks.compactMap { ($0 as? FileChunkSink)?.unsyncedFile }
         #if os(Linux)

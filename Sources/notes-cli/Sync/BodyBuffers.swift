@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// A body is handed out as `Data` over the buffer (no copy), which gives the buffer back when
 /// the last copy of that `Data` is gone: never while anything (a retry of the request, the
-/// transport) can still read it. At most `limit` buffers are kept; others are freed as before.
+/// transport) can still read it. At most `limit` buffers are kept; others are freed.
 final class BodyBuffers: Sendable {
     /// Memory owned by the pool while it is in `free`, and by exactly one `Data` while out.
     private struct Buffer: @unchecked Sendable {

@@ -52,7 +52,7 @@ final class ChangesLookahead: Sendable {
     /// The cursor of the page after the one in `body`, when `body` says there is one: found in
     /// the envelope after the notes (`…],"cursor":"…","has_more":true,…}`), without decoding
     /// the page. Nil when the tail does not read so plainly (another server's layout): then the
-    /// next page is asked for only once this one is decoded, as before.
+    /// next page is asked for only once this one is decoded.
     static func nextCursor(in body: Data) -> String? {
         let tailLength = min(body.count, 512)
         let tail = [UInt8](body.suffix(tailLength))

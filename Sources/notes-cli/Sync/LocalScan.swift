@@ -103,8 +103,8 @@ struct LocalScan {
     func scan(rows: consuming [IndexRow], listing awaitListing: () async throws -> FolderWalker.Listing) async throws -> LocalSnapshot {
         // The tracked notes by id, made now, while the walk's threads still stat files: on a
         // no-op the walk is the longest part of the sync and what follows it runs alone on one
-        // core, so the table of 10,000 notes (hashing each id), made after the loop until now,
-        // lengthened that tail. The rows are moved in, not copied (a copy and a release of each
+        // core, so the table of 10,000 notes (hashing each id), made after the loop, would
+        // lengthen that tail. The rows are moved in, not copied (a copy and a release of each
         // row's three strings were ~10M instructions, 6 % of a no-op sync's).
         var notes: [NoteID: TrackedNote] = [:]
         notes.reserveCapacity(rows.count)

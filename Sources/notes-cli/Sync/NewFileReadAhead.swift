@@ -11,7 +11,7 @@ import NotesCore
 /// - Same outcome as the scan's own read: a note is read by `SafeFiles.read`, an attachment
 ///   hashed by `SafeFiles.hash(_:chunkBytes:)` (an instance per thread: a folder's kept
 ///   descriptor is never shared between threads), after `ScannedTexts.startingNow` (so which
-///   texts are kept, and the push's check of them, are as before); its result (or its error)
+///   texts are kept, and the push's check of them, are as without the read-ahead); its result (or its error)
 ///   is what `LocalScan.readHash` then takes in, in order.
 /// - Only files the scan is sure to read: new files (no index row at their name), not
 ///   ignored, named as a new entry may be, within the server's limit for their kind.

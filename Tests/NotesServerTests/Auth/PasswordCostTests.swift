@@ -8,7 +8,7 @@ import Testing
 /// hashes made at the former 64 MiB cost still verify and are upgraded at sign-in.
 @Suite("Auth: password hashing cost")
 struct PasswordCostTests {
-    /// What servers before this change stored: libsodium's interactive preset (64 MiB, t=2),
+    /// A hash at an older cost, as a database may still hold: libsodium's interactive preset (64 MiB, t=2),
     /// for the password "correct horse battery".
     static let legacyHash = "$argon2id$v=19$m=65536,t=2,p=1$gryC2b8MC8kj7zf2BxhY9Q$d9ElDdGibSYO5IuLbeakLgKCZGrPHiklJf7SdCLdwzY"
     static let legacyPassword = "correct horse battery"
