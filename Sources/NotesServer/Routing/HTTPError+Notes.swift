@@ -30,11 +30,6 @@ extension HTTPError {
         403, code: "insufficient_scope", message: "This token may only read; use a token with the write scope.",
         headers: ["WWW-Authenticate": #"Bearer realm="notes", error="insufficient_scope", error_description="This token may only read", scope="write""#])
 
-    /// 412 when a precondition (`If-Match`) no longer holds.
-    static func preconditionFailed(_ message: String) -> HTTPError {
-        HTTPError(412, code: "precondition_failed", message: message)
-    }
-
     /// 428 when a write omits its precondition, which would risk a lost update.
     static let preconditionRequired = HTTPError(
         428, code: "precondition_required",

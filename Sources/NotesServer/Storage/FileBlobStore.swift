@@ -155,17 +155,6 @@ struct FileBlobStore: BlobStore {
         return try body()
     }
 
-    /// Bytes of every file under `root` (contents, uploads, temporaries): what the store takes on disk.
-    func bytesOnDisk() -> Int64 {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return 0 }
-        var total: Int64 = 0
-        while let name = walker.nextObject() as? String {
-            var info = stat()
-            if lstat(root + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int64(info.st_size) }
-        }
-        return total
-    }
-
     /// Creates `path` and its parents, private to the server's user.
     static func makeFolder(_ path: String) throws(BlobStoreError) {
         do {
