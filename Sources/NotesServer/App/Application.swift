@@ -185,6 +185,7 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         options.maxSizeBytes = configuration.maxDatabaseBytes
         // A server acknowledges writes: into a deleted file they would be lost at restart.
         options.refusesWritesWhenFileMoved = true
+        try SharedIndexCheck.verify(databasePath: path)
         let database = try openDatabase(at: path, options: options, readers: configuration.threadCount,
                                         createsFolders: configuration.createsDatabaseFolders)
         return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path),
