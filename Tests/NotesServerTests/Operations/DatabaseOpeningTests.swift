@@ -14,7 +14,11 @@ struct DatabaseOpeningTests {
         try await withTemporaryDirectory { dir in
             let typo = dir.appending("ntoes").path
             let database = typo + "/server/notes.sqlite"
-            let result = try await ProcessRunner.run(BuiltProducts.server, command + ["--db", database], stdin: "correct horse battery\n")
+            let arguments = command + ["--db", database]
+            // A server that started would never end by itself: it is killed, and the test fails.
+            let result = command[0] == "serve"
+                ? try await ProcessRunner.run(BuiltProducts.server, arguments, killAfter: .seconds(30)).result
+                : try await ProcessRunner.run(BuiltProducts.server, arguments, stdin: "correct horse battery\n")
             #expect(result.exitCode == 1, "\(result.stderr)")
             #expect(result.stderr == "\(program): the folder \(typo)/server for the database \(database) does not exist "
                     + "(create it, or pass --create-dirs)\n", "\(result.stderr)")
@@ -55,7 +59,7 @@ struct DatabaseOpeningTests {
             let text = dir.appending("passwd").path
             let content = "root:x:0:0:root:/root:/bin/bash\n" + String(repeating: "daemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n", count: 200)
             try Data(content.utf8).write(to: URL(fileURLWithPath: text))
-            let result = try await ProcessRunner.run(BuiltProducts.server, command + ["--db", text])
+            let result = try await ProcessRunner.run(BuiltProducts.server, command + ["--db", text], killAfter: .seconds(30)).result
             #expect(result.exitCode == 1, "\(result.stderr)")
             #expect(result.stderr.hasSuffix(": \(text) is not a SQLite database (is --db the right file?)\n"), "\(result.stderr)")
             #expect(!result.stderr.contains("SQLite error"), "\(result.stderr)")
@@ -76,7 +80,8 @@ struct DatabaseOpeningTests {
                 (["--tls-cert", dir.path, "--tls-key", text], "the TLS certificate \(dir.path) (--tls-cert) is a folder, not a PEM file"),
             ]
             for (flags, sentence) in cases {
-                let result = try await ProcessRunner.run(BuiltProducts.server, ["serve", "--db", database, "--listen", "127.0.0.1:0"] + flags)
+                let result = try await ProcessRunner.run(BuiltProducts.server, ["serve", "--db", database, "--listen", "127.0.0.1:0"] + flags,
+                                                         killAfter: .seconds(30)).result
                 #expect(result.exitCode == 1, "\(flags): \(result.stderr)")
                 #expect(result.stderr == "notes-server serve: \(sentence)\n", "\(result.stderr)")
                 #expect(!result.stderr.contains("NSCocoaErrorDomain"))
