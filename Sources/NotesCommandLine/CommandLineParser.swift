@@ -119,6 +119,13 @@ struct CommandLineParser {
         for (typed, option) in order where !scope.contains(option) {
             throw notHere(typed, name: option.name)
         }
+        if let missing = scope.first(where: { $0.required && given[$0.name] == nil }) {
+            // A word beyond the required positionals is most likely the option's value typed
+            // without its name: `notes export site` forgot `--html`.
+            let requiredWords = node.positionals.filter { $0.count == .required || $0.count == .repeating(required: true) }.count
+            let hint = words.count > requiredWords ? "; did you mean `--\(missing.name) \(words[0])`?" : ""
+            throw error("missing \(missing.synopsis)" + hint)
+        }
         return ParsedCommand(path: path, in: root, options: given, positionals: try assignPositionals())
     }
 

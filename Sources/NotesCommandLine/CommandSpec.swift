@@ -60,6 +60,9 @@ public struct OptionSpec: Sendable, Equatable {
     public var help: String
     /// Whether every subcommand below the declaring group takes it too.
     public var inherited: Bool
+    /// Whether the command cannot run without it (`notes export --html OUTDIR`): the parser
+    /// reports it missing, and a word given in its place is suggested as its value.
+    public var required: Bool
 
     /// How many values an option takes.
     public enum Arity: Sendable, Equatable {
@@ -71,13 +74,15 @@ public struct OptionSpec: Sendable, Equatable {
         case repeatable(ValueKind, placeholder: String)
     }
 
-    public init(_ name: String, short: Character? = nil, _ arity: Arity, help: String, inherited: Bool = false) {
+    public init(_ name: String, short: Character? = nil, _ arity: Arity, help: String, inherited: Bool = false, required: Bool = false) {
         precondition(!name.hasPrefix("-"), "option names are declared without their dashes")
+        precondition(!required || arity != .flag, "a flag is present or absent, never required")
         self.name = name
         self.short = short
         self.arity = arity
         self.help = help
         self.inherited = inherited
+        self.required = required
     }
 
     /// A present-or-absent option.
@@ -86,9 +91,12 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// An option with one value; `default` is what reading it gives when it is absent.
+    /// With `required`, the command cannot run without it.
     public static func value(_ name: String, short: Character? = nil, _ kind: ValueKind = .string, placeholder: String,
-                             default defaultValue: String? = nil, help: String, inherited: Bool = false) -> OptionSpec {
-        OptionSpec(name, short: short, .value(kind, placeholder: placeholder, default: defaultValue), help: help, inherited: inherited)
+                             default defaultValue: String? = nil, help: String, inherited: Bool = false,
+                             required: Bool = false) -> OptionSpec {
+        OptionSpec(name, short: short, .value(kind, placeholder: placeholder, default: defaultValue), help: help,
+                   inherited: inherited, required: required)
     }
 
     /// An option that may be given several times.

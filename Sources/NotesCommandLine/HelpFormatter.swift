@@ -44,7 +44,7 @@ struct HelpFormatter {
             return [(parts + ["[options]"]).joined(separator: " ")]
         }
         parts += spec.positionals.map(\.synopsis)
-        let options = ParsedCommand.scope(of: path, in: root).map { "[" + $0.synopsis + "]" }
+        let options = ParsedCommand.scope(of: path, in: root).map { $0.required ? $0.synopsis : "[" + $0.synopsis + "]" }
         let full = (parts + options).joined(separator: " ")
         if full.count + 7 <= Self.width || options.isEmpty { return [full] }
         return [(parts + ["[options]"]).joined(separator: " ")]

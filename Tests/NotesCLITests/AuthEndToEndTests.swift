@@ -107,6 +107,20 @@ struct AuthEndToEndTests {
         }
     }
 
+    @Test("login with https:// to a plain-HTTP server says so in one sentence, not in OpenSSL's words, and stores nothing")
+    func httpsToPlainHTTPServer() async throws {
+        try await ClientHarness.with { harness in
+            let https = harness.serverURL.replacingOccurrences(of: "http://", with: "https://")
+            let result = try await harness.notes(["login", "--server", https, "--username", ClientHarness.username, "--password-stdin"],
+                                                 stdin: ClientHarness.password + "\n")
+            #expect(result.exitCode == 1, "\(result.stderr)")
+            #expect(result.stderr == "notes login: request to \(https) failed: the secure (TLS) connection could not be set up; "
+                    + "is this server plain http?\n", "\(result.stderr)")
+            #expect(!result.stderr.contains("SSL"), "\(result.stderr)")
+            #expect(try harness.storedSession() == nil)
+        }
+    }
+
     @Test("with the server down, commands exit 5 and a refresh that could not happen keeps the stored tokens")
     func serverDown() async throws {
         try await ClientHarness.with(accessTokenTTL: 2) { harness in

@@ -54,6 +54,25 @@ struct CommandLineTreeTests {
         #expect(nested.stderr.contains("unknown token command 'lst'; did you mean `list`?"), "\(nested.stderr)")
     }
 
+    @Test("a swap of neighbouring letters still suggests the command: sycn → sync, lgo → log")
+    func transposedCommandsSuggest() async throws {
+        for (typed, meant) in [("sycn", "sync"), ("lgo", "log"), ("stauts", "status")] {
+            let result = try await ProcessRunner.run(BuiltProducts.client, [typed])
+            #expect(result.exitCode == 2)
+            #expect(result.stderr.hasPrefix("notes: unknown command '\(typed)'; did you mean `\(meant)`?\n"), "\(result.stderr)")
+        }
+    }
+
+    @Test("export without --html before the output folder suggests --html, exit 2, writing nothing")
+    func exportWithoutHTMLSuggestsIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try await ProcessRunner.run(BuiltProducts.client, ["export", "site", "notes"], currentDirectory: directory.url)
+        #expect(result.exitCode == 2)
+        #expect(result.stderr == "notes export: missing --html OUTDIR; did you mean `--html site`?\nSee `notes export --help`.\n", "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test("a malformed duration is a usage error naming the forms it takes")
     func badDuration() async throws {
         let result = try await ProcessRunner.run(BuiltProducts.client, ["token", "create", "ci", "--scope", "read", "--expires-in", "tomorrow"])

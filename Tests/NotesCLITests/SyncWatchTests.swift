@@ -212,6 +212,30 @@ struct SyncWatchTests {
                 #expect(result.exitCode == 1)
                 #expect(result.stderr.contains("a watcher (`notes sync --watch`, pid \(watchers[0].pid)) is running in this folder"),
                         "\(result.stderr)")
+                #expect(result.stderr.contains("`notes status` works beside it"), "\(result.stderr)")
+            }
+        }
+    }
+
+    @Test("notes status runs beside a watcher: it predicts, exit 0, and the watcher goes on syncing")
+    func statusBesideTheWatcher() async throws {
+        try await SyncHarness.with { h in
+            try await h.initFolder("a")
+            try h.write("a", "kept.md", "synced before the watcher\n")
+            try await h.sync("a")
+            try await withWatchers(h, ["a"]) { watchers in
+                let status = try await h.notes(["status", h.folder("a")])
+                #expect(status.exitCode == 0, "\(status.stderr)")
+                #expect(status.stdout.contains("Nothing to sync."), "\(status.stdout)")
+                #expect(!status.stderr.contains("watcher"), "\(status.stderr)")
+                let json = try await h.notes(["status", "--json", h.folder("a")])
+                #expect(json.exitCode == 0, "\(json.stderr)")
+                #expect(json.stdout.contains("\"dry_run\""), "\(json.stdout)")
+                try h.write("a", "after.md", "written after the status\n")
+                let synced = try await waitUntil(timeout: 60, every: .milliseconds(100)) { try await h.serverNotes()["after.md"] != nil }
+                #expect(synced, "the watcher stopped syncing after a status: \(watchers[0].stderr)")
+                #expect(!watchers[0].hasExited)
+                #expect(try h.indexIntegrity("a") == "ok")
             }
         }
     }

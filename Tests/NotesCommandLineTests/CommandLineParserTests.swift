@@ -80,6 +80,30 @@ struct CommandLineParserTests {
         #expect(SampleTree.usageError(["frobnicate"])?.message == "unknown command 'frobnicate'")
     }
 
+    @Test("a swap of two neighbouring letters is one edit: sycn suggests sync, lgo suggests log")
+    func transpositionsSuggest() {
+        #expect(SampleTree.usageError(["sycn"])?.message == "unknown command 'sycn'; did you mean `sync`?")
+        #expect(SampleTree.usageError(["user", "lsit"])?.message == "unknown user command 'lsit'; did you mean `list`?")
+        #expect(SampleTree.usageError(["sync", "--jsno"])?.message == "unknown option --jsno; did you mean `--json`?")
+        #expect(Suggestion.nearest(to: "lgo", in: ["login", "logout", "log", "ls"]) == "log")
+        #expect(Suggestion.nearest(to: "stauts", in: ["status", "sync"]) == "status")
+        #expect(Suggestion.nearest(to: "tcsh", in: ["bash", "zsh", "fish"]) == nil)
+    }
+
+    @Test("a required option left out is reported, and a word in its place is suggested as its value")
+    func missingRequiredOption() throws {
+        #expect(SampleTree.usageError(["export", "site", "notes"])?.message == "missing --html OUTDIR; did you mean `--html site`?")
+        #expect(SampleTree.usageError(["export", "site"])?.message == "missing --html OUTDIR; did you mean `--html site`?")
+        #expect(SampleTree.usageError(["export"])?.message == "missing --html OUTDIR")
+        let parsed = try SampleTree.run(["export", "--html", "site", "notes"])
+        #expect(parsed.value("html") == "site" && parsed.positional("DIR") == "notes")
+        guard case .help(["export"]) = try SampleTree.program.parse(["export", "--help"]) else {
+            Issue.record("--help without the required option does not show the help")
+            return
+        }
+        #expect(SampleTree.program.help(for: ["export"]).contains("Usage: tool export [DIR] --html OUTDIR"))
+    }
+
     @Test("a mistyped option suggests the nearest option of the command")
     func optionSuggestions() {
         let error = SampleTree.usageError(["sync", "--jsn"])

@@ -9,7 +9,7 @@ struct CompletionScriptTests {
     func bashCompletes() throws {
         let script = SampleTree.program.completionScript(.bash)
         #expect(try Shell.run("bash", ["-n"], script: script).status == 0)
-        #expect(try complete(script, ["tool", ""]) == ["user", "sync", "cat", "help", "completion"])
+        #expect(try complete(script, ["tool", ""]) == ["user", "sync", "cat", "export", "help", "completion"])
         #expect(try complete(script, ["tool", "--db", "user", "user", "l"]) == ["list"])
         #expect(try complete(script, ["tool", "sync", "--scope", ""]) == ["read", "write"])
         #expect(try complete(script, ["tool", "sync", "--j"]) == ["--json"])

@@ -38,7 +38,7 @@ struct CommandTreeAuditTests {
     @Test("the sample tree is sound and its runnable commands are its leaves")
     func soundTree() {
         #expect(CommandTreeAudit.problems(in: SampleTree.program.root) == [])
-        #expect(CommandTreeAudit.leafPaths(of: SampleTree.root) == [["user", "list"], ["user", "add"], ["sync"], ["cat"]])
+        #expect(CommandTreeAudit.leafPaths(of: SampleTree.root) == [["user", "list"], ["user", "add"], ["sync"], ["cat"], ["export"]])
     }
 
     @Test("a missing abstract or help, a name taken twice and a misplaced repeating positional are found")

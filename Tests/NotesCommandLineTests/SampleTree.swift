@@ -31,6 +31,9 @@ enum SampleTree {
                         epilogue: "Exit codes: 0 synced, 1 failure."),
             CommandSpec("cat", abstract: "Print files",
                         positionals: [PositionalSpec("PATH", .file, .repeating(required: true))]),
+            CommandSpec("export", abstract: "Export a folder",
+                        options: [.value("html", .directory, placeholder: "OUTDIR", help: "Where to write", required: true)],
+                        positionals: [PositionalSpec("DIR", .directory, .optional)]),
         ])
 
     static let program = CommandLineProgram("tool", root: root)

@@ -9,10 +9,12 @@ struct ServeCommand: AdminCommand {
         discussion: """
             Runs the Notes API. With no options: SQLite at ~/.local/share/notes-server/notes.sqlite
             (or $XDG_DATA_HOME), listening on 127.0.0.1:8080. The database is created and migrated
-            if needed. Durations are a number with a unit (45s, 90m, 12h, 30d, 2w) or seconds.
+            if needed; the folders above a --db file only with --create-dirs (the default path's
+            always are), so a mistyped folder is refused. Durations are a number with a unit (45s, 90m, 12h, 30d, 2w) or seconds.
             """,
         options: [
             .value("listen", placeholder: "HOST:PORT", help: "Address to listen on; port 0 picks a free one (printed)"),
+            .createDatabaseFolders,
             .value("access-token-ttl", .duration, placeholder: "DURATION", help: "Access token lifetime (default 1h)"),
             .value("refresh-idle-ttl", .duration, placeholder: "DURATION",
                    help: "A session unused this long must sign in again (default 30d)"),
@@ -89,6 +91,7 @@ struct ServeCommand: AdminCommand {
     init(_ parsed: ParsedCommand) throws {
         var configuration = ServerConfiguration()
         configuration.databasePath = parsed.databasePath
+        configuration.createsDatabaseFolders = parsed.createsDatabaseFolders
         if let listen = parsed.value("listen") {
             (configuration.host, configuration.port) = try ServerConfiguration.parseListen(listen)
         }

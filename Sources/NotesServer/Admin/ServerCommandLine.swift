@@ -9,8 +9,9 @@ enum ServerCommandLine: DeclaredCommand {
         discussion: "Only `serve` and `user add` create a database; the others need an existing one.",
         options: [
             .value("db", .file, placeholder: "PATH",
-                   help: "The SQLite database, for every command (default ~/.local/share/notes-server/notes.sqlite, "
-                       + "or under $XDG_DATA_HOME); a postgres:// URL is recognised but not served yet", inherited: true),
+                   help: "The database, for every command: a SQLite file (default ~/.local/share/notes-server/notes.sqlite, "
+                       + "or under $XDG_DATA_HOME), or a postgres:// URL for the PostgreSQL backend several servers share",
+                   inherited: true),
             .flag("version", help: "Print the version"),
         ])
 

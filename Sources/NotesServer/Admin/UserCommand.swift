@@ -19,22 +19,26 @@ enum UserCommand: DeclaredCommand {
                 Creates the user NAME; asks for the password (at least 8 characters) and then to repeat
                 it (no echo), or reads one line with --password-stdin. NAME: letters of any script,
                 digits, '.', '_', '-'; compared ignoring case, so `Zoë` and `zoë` are one account.
-                Creates the database if there is none yet.
+                Creates the database if there is none yet (the folders above a --db file only with
+                --create-dirs; the default path's always).
                 """,
-            options: [passwordStdin], positionals: [nameArgument])
+            options: [passwordStdin, .createDatabaseFolders], positionals: [nameArgument])
 
         let databasePath: String
+        let createsFolders: Bool
         let name: String
         let passwordFromStdin: Bool
 
         init(_ parsed: ParsedCommand) {
             databasePath = parsed.databasePath
+            createsFolders = parsed.createsDatabaseFolders
             name = parsed.argument("NAME")
             passwordFromStdin = parsed.flag("password-stdin")
         }
 
         func run() throws {
-            let users = UserStore(database: try openServerDatabase(databasePath, create: true), clock: ServerClock())
+            let users = UserStore(database: try openServerDatabase(databasePath, create: true, createsFolders: createsFolders),
+                                  clock: ServerClock())
             try UserStore.validate(username: name)
             if try users.find(username: name) != nil { throw UserStoreError.exists(name) }
             let hash = try PasswordHash.make(try UserCommand.readNewPassword(fromStdin: passwordFromStdin))

@@ -110,15 +110,30 @@ extension Application {
     }
 }
 
-/// Opens (creating and migrating) the database at `path`, making its folder private if new.
+/// Opens (creating and migrating) the database at `path`.
+///
+/// The database's own file is created when missing; missing folders above it only with
+/// `createsFolders` (`--create-dirs`, or the default data path), made private: a typo in the
+/// folder of `--db` is refused rather than served from an empty database in a new tree.
 /// `readers`: read-only connections beside the writing one (see `DatabaseQueue`); a serving
 /// server has one per HTTP thread, an admin command none.
-func openDatabase(at path: String, options: Database.Options = .init(), readers: Int = 0) throws -> DatabaseQueue {
+/// - Throws: `DatabaseOpenError`, one sentence naming the file and the likely cause.
+func openDatabase(at path: String, options: Database.Options = .init(), readers: Int = 0,
+                  createsFolders: Bool = false) throws -> DatabaseQueue {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard createsFolders else { throw DatabaseOpenError.missingFolder(folder, of: path) }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DatabaseOpenError("cannot create the folder \(folder) for the database \(path)")
+        }
     }
-    return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator, readers: readers)
+    do {
+        return try DatabaseQueue(path: path, options: options, migrator: ServerSchema.migrator, readers: readers)
+    } catch let error as DatabaseError {
+        throw DatabaseOpenError(error, path: path)
+    }
 }
 
 /// Opens the database `--db` names for an admin command, migrated to this program's schema.
@@ -127,14 +142,14 @@ func openDatabase(at path: String, options: Database.Options = .init(), readers:
 /// so a mistyped `--db` fails instead of reporting on a new empty one. A PostgreSQL database
 /// "exists" once it holds the Notes schema; an empty one is created into by `create` only.
 /// - Throws: `AdminError` "no database at ..." (the URL shown without its password).
-func openServerDatabase(_ value: String, create: Bool = false) throws -> ServerDatabase {
+func openServerDatabase(_ value: String, create: Bool = false, createsFolders: Bool = false) throws -> ServerDatabase {
     switch try DatabaseLocation(value) {
     case .sqlite(let path):
         var isDirectory: ObjCBool = false
         guard create || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue) else {
             throw AdminError("no database at \(path) (pass the server's --db PATH; only `serve` and `user add` create a database)")
         }
-        return .sqlite(try openDatabase(at: path))
+        return .sqlite(try openDatabase(at: path, createsFolders: createsFolders))
     case .postgres(let url):
         return .postgres(try openPostgres(url, size: 1, applicationName: "notes-server admin", create: create))
     }
@@ -170,7 +185,9 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         options.maxSizeBytes = configuration.maxDatabaseBytes
         // A server acknowledges writes: into a deleted file they would be lost at restart.
         options.refusesWritesWhenFileMoved = true
-        let database = try openDatabase(at: path, options: options, readers: configuration.threadCount)
+        try SharedIndexCheck.verify(databasePath: path)
+        let database = try openDatabase(at: path, options: options, readers: configuration.threadCount,
+                                        createsFolders: configuration.createsDatabaseFolders)
         return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path),
                            changeNotifier: InProcessChangeNotifier(notes: notes), tokenChecks: tokenChecks, noteCache: notes, log: log)
     case .postgres(let url):

@@ -6,6 +6,9 @@ import NotesCore
 struct ServerConfiguration: Sendable {
     /// `--db`: a SQLite file's path, or a `postgres://` URL (see `DatabaseLocation`).
     var databasePath = ServerConfiguration.defaultDatabasePath()
+    /// Whether missing folders above a SQLite `databasePath` are created (`--create-dirs`, or
+    /// the default path); otherwise only the database's own file is.
+    var createsDatabaseFolders = false
     /// `--db-pool-size`: PostgreSQL connections per server; nil means one per HTTP thread.
     var databasePoolSize: Int?
     /// Keep token rows (at most 1 s) and notes (invalidated by every change heard) for

@@ -27,6 +27,10 @@ struct ServerRunner {
 
     private func serve(logging stderrLog: BufferedLog) throws -> Never {
         let log: @Sendable (String) -> Void = { stderrLog.append($0) }
+        // Before the database: a server that cannot serve creates nothing.
+        let tls = try configuration.tlsCertificatePath.flatMap { cert in
+            try configuration.tlsKeyPath.map { key in try TLSFiles(certificate: cert, key: key) }
+        }
         let app = try buildApplication(configuration, log: log)
         var http = HTTPServer.Configuration()
         http.host = configuration.host
@@ -38,9 +42,9 @@ struct ServerRunner {
         http.requestHeaderTimeoutSeconds = configuration.requestTimeoutSeconds
         http.bodyBudgetBytes = configuration.bodyBudgetBytes
         http.trustedProxies = configuration.trustedProxies
-        if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
-            http.tlsCertificatePEM = try String(contentsOfFile: cert, encoding: .utf8)
-            http.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
+        if let tls {
+            http.tlsCertificatePEM = tls.certificatePEM
+            http.tlsKeyPEM = tls.keyPEM
         }
         let server = HTTPServer(configuration: http, responder: app.responder, log: log)
         let purge = startPurging(app)

@@ -85,6 +85,15 @@ extension HTTPError {
         message: "Transfer-Encoding must end with chunked."
     )
 
+    /// 431: the request's header fields take more than `limit` bytes.
+    static func headersTooLarge(limit: Int) -> HTTPError {
+        HTTPError(
+            431,
+            code: "request_header_fields_too_large",
+            message: "The request's headers are larger than the limit of \(limit) bytes."
+        )
+    }
+
     /// 414: the query has more parameters than the server reads.
     static func tooManyQueryParameters(limit: Int) -> HTTPError {
         HTTPError(

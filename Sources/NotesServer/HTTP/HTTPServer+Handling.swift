@@ -127,6 +127,10 @@ extension HTTPServer {
         if let refusal = state.refusal {
             return send(.error(refusal), for: state)
         }
+        // Here rather than by libmicrohttpd's pool alone, whose own 431 is an HTML page.
+        if MHDConnection.headerBytes(of: connection) > configuration.maxHeaderBytes {
+            return send(.error(.headersTooLarge(limit: configuration.maxHeaderBytes)), for: state)
+        }
         guard validPath != nil else {
             return send(.error(.badRequest("The URL path is not valid UTF-8.", code: "invalid_path")), for: state)
         }

@@ -30,6 +30,20 @@ enum MHDConnection {
         return headers
     }
 
+    /// How many bytes the request's header fields took on the wire, counting each as
+    /// `name: value` and its line end; sizes only, nothing copied.
+    static func headerBytes(of connection: OpaquePointer) -> Int {
+        var total = 0
+        withUnsafeMutablePointer(to: &total) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, _, keySize, value, valueSize in
+                guard let context else { return .YES }
+                context.assumingMemoryBound(to: Int.self).pointee += keySize + (value == nil ? 0 : valueSize) + 4
+                return .YES
+            }, pointer)
+        }
+        return total
+    }
+
     /// The decoded query arguments (a key given without `=` maps to the empty string; for a
     /// repeated key the last value wins), or nil when a key or value holds a NUL byte (`%00`).
     static func query(of connection: OpaquePointer) -> [String: String]? {

@@ -39,12 +39,13 @@ enum OpenAPIDocument {
                 after the token in the headers was checked, so a refusal such as `401` comes before the body is \
                 sent), `414 too_many_query_parameters` for a URL with more than 256 query parameters, `400 \
                 invalid_transfer_encoding` or `501 not_implemented` for a `Transfer-Encoding` other than chunked, \
-                `503 server_busy` with `Retry-After` when the bodies being received use up the server's memory \
-                budget, `429 too_many_requests` with `Retry-After` when a client address sends more than \
+                `431 request_header_fields_too_large` for header fields over 16 KiB in all, `503 server_busy` with \
+                `Retry-After` when the bodies being received use up the server's memory budget, `429 too_many_requests` with `Retry-After` when a client address sends more than \
                 `requests_per_minute`, and a bare `500 internal_error` that never carries internal detail. Every \
                 answer carries `X-Request-Id`, the id of its line in the server log, and `X-Content-Type-Options: \
                 nosniff`. A few refusals come from the HTTP library itself, before the server sees the request, as \
-                HTML rather than the JSON error: `431` for headers over the per-connection memory; a request line it \
+                HTML rather than the JSON error: `431` for headers too large for the per-connection memory (64 KiB, \
+                well above the JSON `431`'s limit); a request line it \
                 cannot parse closes the connection without an answer, as does a connection that has not sent its \
                 request in full by its deadline. Bearer tokens: `Authorization: Bearer <token>`; a 401 always carries \
                 `WWW-Authenticate: Bearer realm="notes"` (with `error="invalid_token"` and an `error_description` \

@@ -227,9 +227,30 @@ struct URLSessionTransport: Sendable {
         case .cannotConnectToHost: "connection refused"
         case .cannotFindHost, .dnsLookupFailed: "unknown host"
         case .notConnectedToInternet: "no network"
-        default: error.localizedDescription
+        case .secureConnectionFailed: tlsFailure
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            untrustedCertificate
+        default: tlsFailureText(error) ?? error.localizedDescription
         }
     }
+
+    private static let untrustedCertificate = "the server's TLS certificate is not trusted here (self-signed, expired, "
+        + "from an unknown authority, or for another name)"
+
+    /// A TLS failure in plain words. FoundationNetworking passes libcurl's TLS errors on as
+    /// `.unknown`, with OpenSSL's text (`OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong
+    /// version number`) as the only sign: nil when the text is not one of those.
+    private static func tlsFailureText(_ error: URLError) -> String? {
+        guard error.code == .unknown else { return nil }
+        let text = error.localizedDescription
+        guard text.hasPrefix("OpenSSL/") || text.contains("SSL") else { return nil }
+        return text.contains("certificate") ? untrustedCertificate : tlsFailure
+    }
+
+    /// A handshake that fails other than on the certificate is most often an https:// URL for
+    /// a server that speaks plain HTTP on that port: OpenSSL then reads its `400` answer as a
+    /// "wrong version number", or meets the closed connection (`SSL_ERROR_SYSCALL`), by timing.
+    private static let tlsFailure = "the secure (TLS) connection could not be set up; is this server plain http?"
 }
 
 /// One request in flight: the body received so far, when bytes last arrived, and the one

@@ -37,7 +37,7 @@ struct ExportCommand: Command {
             """,
         usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict] [--commonmark] [--all-files]"],
         options: [
-            .value("html", .directory, placeholder: "OUTDIR", help: "Where to write the site (created if needed)"),
+            .value("html", .directory, placeholder: "OUTDIR", help: "Where to write the site (created if needed)", required: true),
             .flag("remote", help: "Export the notes and attachments on the server instead of a folder (not with DIR)"),
             .value("title", placeholder: "TITLE", default: "Notes", help: "The site's title on the index page"),
             .flag("strict", help: "Fail (exit 1), writing nothing, when a link points to a missing note or file"),

@@ -15,6 +15,9 @@ struct StatusCommand: Command {
             but writes nothing, here or on the server. When the mass-delete guard would stop the
             sync, it says so with the guard's count. Same as `notes sync --dry-run`.
 
+            It takes no lock, so it runs beside `notes sync --watch` or another sync: it reads the
+            sync index as one committed state, and predicts from that moment.
+
             Offline, it still lists the local changes and says the server's side is unknown.
             """,
         options: [

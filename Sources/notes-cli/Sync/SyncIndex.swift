@@ -200,6 +200,21 @@ struct SyncIndex: Sendable {
         try database.read { db in try db.integrityCheck() }
     }
 
+    /// Freezes what this connection reads at the index as it is now, for a dry run beside a
+    /// sync that may be writing it (`notes status` while `notes sync --watch` runs): every read
+    /// from here on sees the same committed state, rows and cursor together, never half of a
+    /// commit, and any write fails. In WAL mode the open read transaction holds no lock that
+    /// stops the other process's commits; SQLite keeps the old pages for this reader instead.
+    /// - Throws: `DatabaseError` when the index cannot be read.
+    func freezeForReading() throws {
+        try database.withWriter { db in
+            try db.execute("PRAGMA query_only = ON")
+            // A deferred transaction takes its snapshot at its first read, just below.
+            try db.execute("BEGIN")
+            _ = try db.scalarString("SELECT value FROM state WHERE key = 'cursor'")
+        }
+    }
+
     func close() throws {
         try database.close()
     }

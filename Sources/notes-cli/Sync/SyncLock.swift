@@ -50,7 +50,7 @@ final class SyncLock: Sendable {
         }
         if holder.kind == .watcher {
             return CLIError.failure("a watcher (`notes sync --watch`, pid \(holder.pid)) is running in this folder and keeps it "
-                                    + "in sync already; stop it first to run another sync here")
+                                    + "in sync already; stop it first to run another sync here (`notes status` works beside it)")
         }
         return CLIError.failure("another sync is running in this folder (pid \(holder.pid), holding \(path)); try again when it is done")
     }

@@ -11,11 +11,20 @@ enum SyncRunner {
     ///   the server (the local changes are printed all the same) (docs/architecture.md, section 4.1).
     /// - Throws: `CLIError` when the mass-delete guard stops a real sync (after printing its report).
     static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
-        let lock = try SyncLock(path: folder.lockPath)
+        // A dry run writes nothing, so it takes no lock and runs beside a sync or a watcher; it
+        // reads the index frozen at one moment instead (`SyncIndex.freezeForReading`).
+        let lock = options.dryRun ? nil : try SyncLock(path: folder.lockPath)
         // The walk first, on its own thread: opening the index and the client (~3 ms) overlap it.
         let walk = LocalScan.startWalk(of: folder)
         let index = try folder.openIndex()
         defer { try? index.close() }
+        if options.dryRun {
+            do {
+                try index.freezeForReading()
+            } catch {
+                throw CLIError.failure("cannot read the sync index \(folder.indexPath): \(error)")
+            }
+        }
         // The folder's own account; each changes page is checked to be its (docs/architecture.md, Sync invariants 12).
         let bound = try await CommandSupport.client(forFolder: folder, terminal, tokenCheck: .byChangesFeed)
         var options = options

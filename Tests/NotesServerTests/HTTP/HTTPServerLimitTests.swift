@@ -77,6 +77,29 @@ struct HTTPServerLimitTests {
         #expect(calls.count == 0)
     }
 
+    @Test("headers over the header limit get 431 with the JSON error body, from just over it to the pool's edge; under it they are served")
+    func oversizedHeadersGetTheJSONError() async throws {
+        let calls = Counter()
+        let running = try RunningServer.start { _ in
+            calls.increment()
+            return .now(.noContent())
+        }
+        defer { running.server.shutdown() }
+        let limit = 16 * 1024  // the published default
+        let under = try await RawHTTP.exchange(
+            port: running.port, "GET /x HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "b", count: limit - 100))\r\n\r\n")
+        #expect(under.status == 204)
+        // One large header, or many small ones (a pile of cookies).
+        let many = (0..<400).map { "X-H\($0): \(String(repeating: "c", count: 40))\r\n" }.joined()
+        for headers in ["X-Big: \(String(repeating: "b", count: limit + 1))\r\n", "X-Big: \(String(repeating: "b", count: 3 * limit))\r\n", many] {
+            let response = try await RawHTTP.exchange(port: running.port, "GET /x HTTP/1.1\r\nHost: t\r\n\(headers)\r\n")
+            #expect(response.status == 431)
+            #expect(response.headers["Content-Type"] == HTTPResponse.jsonContentType)
+            #expect(response.text.contains(#""code":"request_header_fields_too_large""#), "\(response.text)")
+        }
+        #expect(calls.count == 1)
+    }
+
     @Test("headers larger than the connection memory limit get 431")
     func oversizedHeaders() async throws {
         let calls = Counter()

@@ -45,8 +45,17 @@ struct ServerCommandLineTests {
     func subcommandHelp(_ arguments: [String]) async throws {
         let result = try await ProcessRunner.run(BuiltProducts.server, arguments)
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("Usage: notes-server user add NAME [--password-stdin] [--db PATH]\n"), "\(result.stdout)")
+        #expect(result.stdout.hasPrefix("Usage: notes-server user add NAME [--password-stdin] [--create-dirs] [--db PATH]\n"), "\(result.stdout)")
         #expect(result.stdout.contains("--password-stdin") && !result.stdout.contains("--json"))
+    }
+
+    @Test("serve --help describes --db as a SQLite file or the PostgreSQL backend's URL, both served")
+    func databaseOptionHelp() async throws {
+        let result = try await ProcessRunner.run(BuiltProducts.server, ["serve", "--help"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let flattened = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flattened.contains("or a postgres:// URL for the PostgreSQL backend several servers share"), "\(result.stdout)")
+        #expect(!flattened.contains("not served yet"), "\(result.stdout)")
     }
 
     @Test("an option of another subcommand is refused naming where it goes, exit 2")
