@@ -204,24 +204,102 @@ def scenario_two_editors_lose_nothing(h):
     h.sign_in(second)
     h.open(first, f"/notes/{note_id}/edit")
     h.open(second, f"/notes/{note_id}/edit")
-    first.find_element(By.ID, "content").send_keys("from the laptop")
+    # Both rewrite the same line: an overlapping change, which no merge can settle.
+    first.find_element(By.ID, "content").clear()
+    first.find_element(By.ID, "content").send_keys("from the laptop\n")
     first.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     wait_for(first, lambda d: "/edit" not in d.current_url, "the first save")
-    second.find_element(By.ID, "content").send_keys("from the phone")
+    second.find_element(By.ID, "content").clear()
+    second.find_element(By.ID, "content").send_keys("from the phone\n")
     second.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     wait_for(second, lambda d: d.find_elements(By.CSS_SELECTOR, ".notice.error"), "the conflict notice")
     typed = second.find_element(By.ID, "content").get_attribute("value")
     assert "from the phone" in typed, "the second editor's text is still in the editor"
     assert "from the laptop" in text_of(second, "#saved-text"), "the saved version is shown beside it"
+    consequence = text_of(second, "#save-consequence")
+    assert consequence.startswith("Save my text replaces the saved version (revision ") and "saved from web at" in consequence, consequence
+    assert "the 1 line marked − in the difference leaves the note" in consequence, consequence
+    button = second.find_element(By.XPATH, "//button[normalize-space()='Save my text']")
+    assert button.get_attribute("aria-describedby") == "save-consequence"
     h.shot(second, "08-conflict")
+    second.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    h.shot(second, "08-conflict-dark")
     status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
     assert "from the laptop" in body["content"] and "from the phone" not in body["content"]
     area = second.find_element(By.ID, "content")
-    area.send_keys("\nand from the laptop too")
-    second.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    area.send_keys("and from the laptop too")
+    button.click()
     wait_for(second, lambda d: "/edit" not in d.current_url, "the second save")
     status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
     assert "from the phone" in body["content"] and "and from the laptop too" in body["content"], body["content"]
+
+
+def scenario_conflict_merge(h):
+    """A line appended in the web editor while the CLI (the API, as `notes sync` sends it) appends
+    another: the save merges them as sync does, both lines kept, no conflict page."""
+    token = h.token()
+    note_id, _, created = h.put_note(token, "Journal/Log.md", "# Log\n\nmonday: planted beans\n")
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, f"/notes/{note_id}/edit")
+    status, _ = h.api("PUT", f"/v1/notes/{note_id}",
+                      {"path": "Journal/Log.md", "content": "# Log\n\nmonday: planted beans\ntuesday: from the CLI\n"},
+                      token, {"If-Match": f'"{created["rev"]}"'})
+    assert status == 200, status
+    d.find_element(By.ID, "content").send_keys("wednesday: from the web\n")
+    d.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_for(d, lambda d: "done=merged" in d.current_url, "the merged save")
+    assert "merged with changes made elsewhere" in text_of(d, ".notice"), text_of(d, ".notice")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert body["content"] == "# Log\n\nmonday: planted beans\ntuesday: from the CLI\nwednesday: from the web\n", repr(body["content"])
+    body_text = text_of(d, ".note-body")
+    assert "tuesday: from the CLI" in body_text and "wednesday: from the web" in body_text, body_text
+    h.shot(d, "08-merged")
+
+
+def scenario_phone_editor_save_reachable(h):
+    """At 390 px the preview sits below the text: Save stays in view at the bottom of the window
+    without scrolling, and still halfway down the page."""
+    token = h.token()
+    long_text = "# Packing list\n\n" + "".join(f"- item {n}: something to remember\n" for n in range(60))
+    note_id, _, _ = h.put_note(token, "Trips/Packing.md", long_text)
+    d = phone(h)
+    h.sign_in(d)
+    for scheme in ("light", "dark"):
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        h.open(d, f"/notes/{note_id}/edit")
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#preview li"), "the preview")
+        assert d.execute_script("return window.scrollY") == 0
+        save = d.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
+        assert save_in_view(d, save), f"Save is out of view at 390 px ({save.rect}, window {d.execute_script('return innerHeight')})"
+        h.shot(d, f"phone-editor-{scheme}")
+    d.execute_script("window.scrollTo(0, document.body.scrollHeight / 2)")
+    assert save_in_view(d, save), "Save stays in view halfway down"
+    d.find_element(By.ID, "content").send_keys("- sun cream\n")
+    save.click()
+    wait_for(d, lambda d: "done=saved" in d.current_url, "the saved note")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert "- sun cream" in body["content"]
+
+
+def phone(h, width=390, height=844):
+    """A browser the width of a phone. Headless Chromium starts no narrower than 500 px whatever
+    --window-size says; resizing afterwards is honoured."""
+    d = h.browser()
+    d.set_window_size(width, height)
+    inner = d.execute_script("return innerWidth")
+    assert inner <= width, f"the window is {inner} px wide, not {width}"
+    return d
+
+
+def save_in_view(driver, button):
+    """Whether `button` is inside the window and the element at its centre is the button itself (not covered)."""
+    return driver.execute_script("""
+        const r = arguments[0].getBoundingClientRect();
+        if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === arguments[0] || arguments[0].contains(hit);
+    """, button)
 
 
 def scenario_history_diff_restore(h):
@@ -396,6 +474,8 @@ SCENARIOS = [
     scenario_search,
     scenario_edit_and_save,
     scenario_two_editors_lose_nothing,
+    scenario_conflict_merge,
+    scenario_phone_editor_save_reachable,
     scenario_history_diff_restore,
     scenario_cross_origin_post_refused,
     scenario_script_payloads_run_nothing,

@@ -85,6 +85,7 @@ struct NotePages: Sendable {
         let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }
         let notice: HTML = switch context.request.query["done"] {
         case "saved": WebFormat.notice("Saved.")
+        case "merged": WebFormat.notice("Saved, merged with changes made elsewhere while you were editing.")
         case "restored": WebFormat.notice("Restored.")
         case "renamed": WebFormat.notice("Renamed.")
         default: .empty
