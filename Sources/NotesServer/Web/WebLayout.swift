@@ -36,6 +36,7 @@ struct WebLayout: Sendable {
         <link rel="icon" href="data:,">
         <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
         <script src="\(WebAsset.script.path)" defer></script>
+        <script src="\(WebAsset.uploadScript.path)" defer></script>
         </head>
         <body>
         <a class="skip-link" href="#main">Skip to content</a>

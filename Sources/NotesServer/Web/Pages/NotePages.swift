@@ -56,7 +56,7 @@ struct NotePages: Sendable {
             <h2 id="recent-heading">Recently changed</h2>
             \(recent.isEmpty ? "<p class=\"empty\">Nothing yet.</p>" : "<ul class=\"list\">\(recent.map(Self.recentItem))</ul>" as HTML)
             <h2 id="upload-heading">Upload a file</h2>
-            \(FilePages.uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? "", limit: FilePages(services: services).uploadLimit))
+            \(FilePages(services: services).uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? ""))
             </section>
             </div>
             """
