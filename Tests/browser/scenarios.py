@@ -144,6 +144,10 @@ def scenario_sign_in_browse_read(h):
     assert "Your notes" in text_of(d, "main h1")
     tree = text_of(d, ".tree")
     assert "Projects" in tree and "Garden plan" in tree and "Inbox" in tree, tree
+    # Notes, files and folders carry glyphs, not the outlined box that read as an unchecked checkbox.
+    icon = d.execute_script("const s = getComputedStyle(document.querySelector('.tree .note'), '::before');"
+                            "return [s.maskImage || s.webkitMaskImage, s.borderTopWidth];")
+    assert "svg" in icon[0] and icon[1] == "0px", icon
     h.shot(d, "02-home")
     d.find_element(By.CSS_SELECTOR, ".tree").find_element(By.LINK_TEXT, "Garden plan").click()
     wait_for(d, lambda d: "Garden plan" in text_of(d, "main h1"), "the note's title")
@@ -701,7 +705,7 @@ def scenario_preview_image_and_oversized_upload(h):
 SCENARIOS.append(scenario_preview_image_and_oversized_upload)
 
 
-# --- chunked uploads ------------------------------------------------------------------------
+# --- chunked uploads, the trash's files, published pages --------------------------------------
 
 def scenario_upload_above_31_mb(h):
     """A 40 MiB file goes up from the upload form in chunks through the resumable upload (one PUT
@@ -753,8 +757,75 @@ def scenario_upload_above_31_mb(h):
     assert status == 404, "the upload was completed, none is left open"
 
 
+def scenario_trash_lists_files(h):
+    """A deleted file is in the web trash beside deleted notes, and Undelete brings it back."""
+    import hashlib
+    token = h.token()
+    data = tiny_png()
+    digest = hashlib.sha256(data).hexdigest()
+    request = urllib.request.Request(f"{h.base}/v1/content/{digest}", data=data, method="PUT")
+    request.add_header("Authorization", "Bearer " + token)
+    request.add_header("Content-Type", "application/octet-stream")
+    with urllib.request.urlopen(request) as response:
+        assert response.status in (200, 201), response.status
+    file_id = str(uuid.uuid4())
+    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": file_id, "path": "Garden/bed.png",
+                                                                "if_none_match": "*", "kind": "attachment", "hash": digest}]}, token)
+    assert status == 200 and batch["results"][0]["status"] == 201, batch
+    rev = batch["results"][0]["note"]["rev"]
+    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "delete", "id": file_id, "if_match": rev}]}, token)
+    assert batch["results"][0]["status"] == 200, batch
+    note_id, _, created = h.put_note(token, "Garden/Old plan.md", "# Old plan\n")
+    h.api("DELETE", f"/v1/notes/{note_id}", token=token, headers={"If-Match": f'"{created["rev"]}"'})
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, "/trash")
+    listed = text_of(d, "main .card")
+    assert "bed.png" in listed and "file ·" in listed and "Old plan" in listed, listed
+    h.shot(d, "trash-1-files-and-notes")
+    row = d.find_element(By.XPATH, "//li[.//span[@class='title' and normalize-space()='bed.png']]")
+    row.find_element(By.XPATH, ".//button[normalize-space()='Undelete']").click()
+    wait_for(d, lambda d: "done=restored-file" in d.current_url, "the restored file")
+    assert "The file was brought back." in text_of(d, ".notice")
+    h.shot(d, "trash-2-file-restored")
+    status, listing = h.api("GET", "/v1/notes?kinds=note,attachment", token=token)
+    assert any(n["path"] == "Garden/bed.png" and n["hash"] == digest for n in listing["notes"]), listing
+
+
+def scenario_published_page_frame(h):
+    """A published page has a quiet header (title, updated date) with room above it, a footer,
+    and print styles; looked at wide and narrow, light and dark, and printed."""
+    token = h.token()
+    content = "# Reading list\n\nBooks for the winter.\n\n- *The Dispossessed*\n- Piranesi\n\n" + "Some words to read. " * 40 + "\n"
+    note_id, _, created = h.put_note(token, "Shared/Reading.md", content)
+    status, publication = h.api("POST", f"/v1/notes/{note_id}/publication", {}, token)
+    assert status == 201, (status, publication)
+    for width, height in ((1280, 900), (390, 844)):
+        reader = h.browser(width=width, height=height) if width > 500 else phone(h, width, height)
+        for scheme in ("light", "dark"):
+            reader.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            h.open(reader, "/p/" + publication["token"])
+            header = reader.find_element(By.CSS_SELECTOR, "header.page-header")
+            assert header.find_element(By.CSS_SELECTOR, ".page-title").text == "Reading list"
+            assert header.find_element(By.CSS_SELECTOR, ".page-date").text == "Updated " + created["updated_at"][:10]
+            top = reader.execute_script("return arguments[0].getBoundingClientRect().top", header)
+            assert top >= 20, f"the header has room above it ({top} px)"
+            heading = reader.execute_script("return document.querySelector('main h1').getBoundingClientRect().top")
+            assert heading >= top + 40, "the note's heading sits below the header"
+            assert reader.find_element(By.CSS_SELECTOR, "footer.page-footer").text == "Published with Notes"
+            assert reader.execute_script("return document.documentElement.scrollWidth") <= width
+            assert reader.execute_script("return window.__csp") == [], "no CSP violation"
+            h.shot(reader, f"published-{width}px-{scheme}")
+        reader.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print", "features": []})
+        footer = reader.execute_script("return getComputedStyle(document.querySelector('footer.page-footer')).display")
+        assert footer == "none", "no footer on paper"
+        h.shot(reader, f"published-{width}px-print")
+
+
 SCENARIOS += [
     scenario_upload_above_31_mb,
+    scenario_trash_lists_files,
+    scenario_published_page_frame,
 ]
 
 
