@@ -89,6 +89,13 @@ struct PublicationTests {
                 """), "the header comes first, above the note")
             #expect(html.contains("</main>\n<footer class=\"page-footer\">Published with Notes</footer>\n</body>"))
             #expect(!html.contains("plans/"), "the header shows the title, never the path")
+
+            let hostile = NoteID()
+            try await Self.put(app, hostile, "x.md", "# Use `<script>window.pwned=1</script>` & <b>bold</b>\n", token: token)
+            let page = try await Self.read(app, try await Self.publish(app, hostile, token: token).url).text
+            let header = try #require(page.range(of: "<header class=\"page-header\">").map { page[$0.lowerBound...].prefix { $0 != "\n" } })
+            #expect(header.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;"), "the title is text in the header: \(header)")
+            #expect(!page.lowercased().contains("<script"), "no script element anywhere on the page")
             let css = PublicationPage.stylesheet
             #expect(css.contains("body { padding-top: 2.5rem; }"), "room above the header")
             #expect(css.contains("@page { margin: 2cm 2.2cm; }") && css.contains(".page-footer { display: none; }"), "paper margins, no footer in print")

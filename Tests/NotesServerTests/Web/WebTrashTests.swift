@@ -45,4 +45,18 @@ struct WebTrashTests {
             #expect(after.body.contains("The file was brought back.") && !after.body.contains("garden.png"))
         }
     }
+
+    @Test("a deleted file whose name is a script payload is listed as text")
+    func hostileFileNameIsEscaped() async throws {
+        try await SignedInApp.with { api in
+            let name = "<img src=x onerror=window.pwned=1>.png"
+            let file = try #require(try await WebAttachmentTests.attach(api, "x/" + name, testBytes(10, seed: 3)).note)
+            try await Self.deleteThroughAPI(api, file.id, rev: file.rev)
+            let browser = WebBrowser(api.app)
+            try await browser.signIn()
+            let trash = await browser.get("/trash")
+            #expect(trash.body.contains("&lt;img src=x onerror=window.pwned=1&gt;.png"), "the name is shown as text")
+            #expect(!trash.body.contains("<img src=x"), "and never as markup")
+        }
+    }
 }
