@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto", "CFileSync", "CMalloc"],
             // The web app's stylesheet and script, compiled into the binary (`PackageResources`),
             // so an installed `notes-server` is one file and can never serve stale assets.
-            resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js")]
+            resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js"), .embedInCode("Web/Assets/upload.js")]
         ),
         .executableTarget(
             name: "notes-cli",

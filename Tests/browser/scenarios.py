@@ -144,6 +144,10 @@ def scenario_sign_in_browse_read(h):
     assert "Your notes" in text_of(d, "main h1")
     tree = text_of(d, ".tree")
     assert "Projects" in tree and "Garden plan" in tree and "Inbox" in tree, tree
+    # Notes, files and folders carry glyphs, not the outlined box that read as an unchecked checkbox.
+    icon = d.execute_script("const s = getComputedStyle(document.querySelector('.tree .note'), '::before');"
+                            "return [s.maskImage || s.webkitMaskImage, s.borderTopWidth];")
+    assert "svg" in icon[0] and icon[1] == "0px", icon
     h.shot(d, "02-home")
     d.find_element(By.CSS_SELECTOR, ".tree").find_element(By.LINK_TEXT, "Garden plan").click()
     wait_for(d, lambda d: "Garden plan" in text_of(d, "main h1"), "the note's title")
@@ -204,24 +208,102 @@ def scenario_two_editors_lose_nothing(h):
     h.sign_in(second)
     h.open(first, f"/notes/{note_id}/edit")
     h.open(second, f"/notes/{note_id}/edit")
-    first.find_element(By.ID, "content").send_keys("from the laptop")
+    # Both rewrite the same line: an overlapping change, which no merge can settle.
+    first.find_element(By.ID, "content").clear()
+    first.find_element(By.ID, "content").send_keys("from the laptop\n")
     first.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     wait_for(first, lambda d: "/edit" not in d.current_url, "the first save")
-    second.find_element(By.ID, "content").send_keys("from the phone")
+    second.find_element(By.ID, "content").clear()
+    second.find_element(By.ID, "content").send_keys("from the phone\n")
     second.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     wait_for(second, lambda d: d.find_elements(By.CSS_SELECTOR, ".notice.error"), "the conflict notice")
     typed = second.find_element(By.ID, "content").get_attribute("value")
     assert "from the phone" in typed, "the second editor's text is still in the editor"
     assert "from the laptop" in text_of(second, "#saved-text"), "the saved version is shown beside it"
+    consequence = text_of(second, "#save-consequence")
+    assert consequence.startswith("Save my text replaces the saved version (revision ") and "saved from web at" in consequence, consequence
+    assert "the 1 line marked − in the difference leaves the note" in consequence, consequence
+    button = second.find_element(By.XPATH, "//button[normalize-space()='Save my text']")
+    assert button.get_attribute("aria-describedby") == "save-consequence"
     h.shot(second, "08-conflict")
+    second.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    h.shot(second, "08-conflict-dark")
     status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
     assert "from the laptop" in body["content"] and "from the phone" not in body["content"]
     area = second.find_element(By.ID, "content")
-    area.send_keys("\nand from the laptop too")
-    second.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    area.send_keys("and from the laptop too")
+    button.click()
     wait_for(second, lambda d: "/edit" not in d.current_url, "the second save")
     status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
     assert "from the phone" in body["content"] and "and from the laptop too" in body["content"], body["content"]
+
+
+def scenario_conflict_merge(h):
+    """A line appended in the web editor while the CLI (the API, as `notes sync` sends it) appends
+    another: the save merges them as sync does, both lines kept, no conflict page."""
+    token = h.token()
+    note_id, _, created = h.put_note(token, "Journal/Log.md", "# Log\n\nmonday: planted beans\n")
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, f"/notes/{note_id}/edit")
+    status, _ = h.api("PUT", f"/v1/notes/{note_id}",
+                      {"path": "Journal/Log.md", "content": "# Log\n\nmonday: planted beans\ntuesday: from the CLI\n"},
+                      token, {"If-Match": f'"{created["rev"]}"'})
+    assert status == 200, status
+    d.find_element(By.ID, "content").send_keys("wednesday: from the web\n")
+    d.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait_for(d, lambda d: "done=merged" in d.current_url, "the merged save")
+    assert "merged with changes made elsewhere" in text_of(d, ".notice"), text_of(d, ".notice")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert body["content"] == "# Log\n\nmonday: planted beans\ntuesday: from the CLI\nwednesday: from the web\n", repr(body["content"])
+    body_text = text_of(d, ".note-body")
+    assert "tuesday: from the CLI" in body_text and "wednesday: from the web" in body_text, body_text
+    h.shot(d, "08-merged")
+
+
+def scenario_phone_editor_save_reachable(h):
+    """At 390 px the preview sits below the text: Save stays in view at the bottom of the window
+    without scrolling, and still halfway down the page."""
+    token = h.token()
+    long_text = "# Packing list\n\n" + "".join(f"- item {n}: something to remember\n" for n in range(60))
+    note_id, _, _ = h.put_note(token, "Trips/Packing.md", long_text)
+    d = phone(h)
+    h.sign_in(d)
+    for scheme in ("light", "dark"):
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        h.open(d, f"/notes/{note_id}/edit")
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#preview li"), "the preview")
+        assert d.execute_script("return window.scrollY") == 0
+        save = d.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
+        assert save_in_view(d, save), f"Save is out of view at 390 px ({save.rect}, window {d.execute_script('return innerHeight')})"
+        h.shot(d, f"phone-editor-{scheme}")
+    d.execute_script("window.scrollTo(0, document.body.scrollHeight / 2)")
+    assert save_in_view(d, save), "Save stays in view halfway down"
+    d.find_element(By.ID, "content").send_keys("- sun cream\n")
+    save.click()
+    wait_for(d, lambda d: "done=saved" in d.current_url, "the saved note")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert "- sun cream" in body["content"]
+
+
+def phone(h, width=390, height=844):
+    """A browser the width of a phone. Headless Chromium starts no narrower than 500 px whatever
+    --window-size says; resizing afterwards is honoured."""
+    d = h.browser()
+    d.set_window_size(width, height)
+    inner = d.execute_script("return innerWidth")
+    assert inner <= width, f"the window is {inner} px wide, not {width}"
+    return d
+
+
+def save_in_view(driver, button):
+    """Whether `button` is inside the window and the element at its centre is the button itself (not covered)."""
+    return driver.execute_script("""
+        const r = arguments[0].getBoundingClientRect();
+        if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === arguments[0] || arguments[0].contains(hit);
+    """, button)
 
 
 def scenario_history_diff_restore(h):
@@ -396,6 +478,8 @@ SCENARIOS = [
     scenario_search,
     scenario_edit_and_save,
     scenario_two_editors_lose_nothing,
+    scenario_conflict_merge,
+    scenario_phone_editor_save_reachable,
     scenario_history_diff_restore,
     scenario_cross_origin_post_refused,
     scenario_script_payloads_run_nothing,
@@ -603,23 +687,146 @@ def scenario_preview_image_and_oversized_upload(h):
     d.find_element(By.ID, "content").send_keys("![the same dot](dot.png)")
     wait_for(d, lambda d: image_shows(d, "the same dot"), "the new note's preview to show the image")
     h.shot(d, "preview-2-new-note-with-image")
-    # A file over the server's request limit (32 MiB by default): a page of the web app, not JSON.
+    # A file over the attachment limit (256 MiB by default): refused before a byte is sent.
     big = os.path.join(folder, "huge.bin")
     with open(big, "wb") as file:
-        file.truncate(33 * 1024 * 1024)
+        file.truncate(257 * 1024 * 1024)
     h.open(d, "/upload")
     d.find_element(By.ID, "upload-file").send_keys(big)
     d.find_element(By.CSS_SELECTOR, "form[action='/upload'] button[type=submit]").click()
-    wait_for(d, lambda d: d.find_elements(By.TAG_NAME, "h1") and "Too large" in text_of(d, "h1"), "the too-large page")
-    body = d.find_element(By.TAG_NAME, "body").text
-    assert "This file is too large to upload: a file may have at most 31 MB. Nothing was stored." in body, body
-    assert d.find_elements(By.CSS_SELECTOR, "nav.site-nav"), "in the signed-in layout"
+    wait_for(d, lambda d: d.find_element(By.ID, "upload-status").is_displayed(), "the refusal")
+    status_text = text_of(d, "#upload-status")
+    assert status_text == "huge.bin has 257 MB; a file may have at most 256 MB. Nothing was stored.", status_text
     h.shot(d, "preview-3-upload-too-large")
     status, listing = h.api("GET", "/v1/notes?kinds=note,attachment", token=h.token())
     assert status == 200 and not any(n["path"].endswith("huge.bin") for n in listing["notes"]), listing
 
 
 SCENARIOS.append(scenario_preview_image_and_oversized_upload)
+
+
+# --- chunked uploads, the trash's files, published pages --------------------------------------
+
+def scenario_upload_above_31_mb(h):
+    """A 40 MiB file goes up from the upload form in chunks through the resumable upload (one PUT
+    per 8 MiB chunk, never the whole file in one request) and arrives byte-exact."""
+    import hashlib
+    import os
+    import tempfile
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, "recording.wav")
+    digest = hashlib.sha256()
+    with open(path, "wb") as file:
+        block = bytes(range(256)) * 4096  # 1 MiB
+        for n in range(40):
+            piece = block[n:] + block[:n]
+            digest.update(piece)
+            file.write(piece)
+    size = os.path.getsize(path)
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, "/upload?folder=Audio")
+    # Records what the page's script sends (WebDriver's script is not subject to the page's CSP).
+    d.execute_script("""
+        const original = window.fetch;
+        window.fetch = function (url, options) {
+            const sent = JSON.parse(sessionStorage.getItem('sent') || '[]');
+            const body = options && options.body;
+            sent.push([(options && options.method) || 'GET', String(url), body && body.byteLength !== undefined ? body.byteLength : -1]);
+            sessionStorage.setItem('sent', JSON.stringify(sent));
+            return original.apply(this, arguments);
+        };
+    """)
+    d.find_element(By.ID, "upload-file").send_keys(path)
+    d.find_element(By.CSS_SELECTOR, "form[action='/upload'] button[type=submit]").click()
+    wait_for(d, lambda d: d.find_element(By.ID, "upload-status").is_displayed(), "the progress")
+    h.shot(d, "upload-1-progress")
+    wait_for(d, lambda d: "done=uploaded" in d.current_url, "the finished upload", timeout=240)
+    assert "Uploaded." in text_of(d, ".notice")
+    sent = json.loads(d.execute_script("return sessionStorage.getItem('sent')"))
+    chunks = [entry for entry in sent if entry[0] == "PUT"]
+    assert [entry[1].rsplit("/", 1)[1] for entry in chunks] == ["0", "1", "2", "3", "4"], sent
+    assert all(entry[1].startswith("/upload/" + digest.hexdigest() + "/chunks/") for entry in chunks), sent
+    assert max(entry[2] for entry in chunks) == 8 * 1024 * 1024, "no request carries more than one chunk"
+    h.shot(d, "upload-2-done")
+    token = h.token()
+    status, listing = h.api("GET", "/v1/notes?kinds=note,attachment", token=token)
+    entry = next(n for n in listing["notes"] if n["path"] == "Audio/recording.wav")
+    assert entry["size"] == size and entry["hash"] == digest.hexdigest(), entry
+    status, _ = h.api("GET", "/v1/uploads/" + digest.hexdigest(), token=token)
+    assert status == 404, "the upload was completed, none is left open"
+
+
+def scenario_trash_lists_files(h):
+    """A deleted file is in the web trash beside deleted notes, and Undelete brings it back."""
+    import hashlib
+    token = h.token()
+    data = tiny_png()
+    digest = hashlib.sha256(data).hexdigest()
+    request = urllib.request.Request(f"{h.base}/v1/content/{digest}", data=data, method="PUT")
+    request.add_header("Authorization", "Bearer " + token)
+    request.add_header("Content-Type", "application/octet-stream")
+    with urllib.request.urlopen(request) as response:
+        assert response.status in (200, 201), response.status
+    file_id = str(uuid.uuid4())
+    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": file_id, "path": "Garden/bed.png",
+                                                                "if_none_match": "*", "kind": "attachment", "hash": digest}]}, token)
+    assert status == 200 and batch["results"][0]["status"] == 201, batch
+    rev = batch["results"][0]["note"]["rev"]
+    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "delete", "id": file_id, "if_match": rev}]}, token)
+    assert batch["results"][0]["status"] == 200, batch
+    note_id, _, created = h.put_note(token, "Garden/Old plan.md", "# Old plan\n")
+    h.api("DELETE", f"/v1/notes/{note_id}", token=token, headers={"If-Match": f'"{created["rev"]}"'})
+    d = h.browser()
+    h.sign_in(d)
+    h.open(d, "/trash")
+    listed = text_of(d, "main .card")
+    assert "bed.png" in listed and "file ·" in listed and "Old plan" in listed, listed
+    h.shot(d, "trash-1-files-and-notes")
+    row = d.find_element(By.XPATH, "//li[.//span[@class='title' and normalize-space()='bed.png']]")
+    row.find_element(By.XPATH, ".//button[normalize-space()='Undelete']").click()
+    wait_for(d, lambda d: "done=restored-file" in d.current_url, "the restored file")
+    assert "The file was brought back." in text_of(d, ".notice")
+    h.shot(d, "trash-2-file-restored")
+    status, listing = h.api("GET", "/v1/notes?kinds=note,attachment", token=token)
+    assert any(n["path"] == "Garden/bed.png" and n["hash"] == digest for n in listing["notes"]), listing
+
+
+def scenario_published_page_frame(h):
+    """A published page has a quiet header (title, updated date) with room above it, a footer,
+    and print styles; looked at wide and narrow, light and dark, and printed."""
+    token = h.token()
+    content = "# Reading list\n\nBooks for the winter.\n\n- *The Dispossessed*\n- Piranesi\n\n" + "Some words to read. " * 40 + "\n"
+    note_id, _, created = h.put_note(token, "Shared/Reading.md", content)
+    status, publication = h.api("POST", f"/v1/notes/{note_id}/publication", {}, token)
+    assert status == 201, (status, publication)
+    for width, height in ((1280, 900), (390, 844)):
+        reader = h.browser(width=width, height=height) if width > 500 else phone(h, width, height)
+        for scheme in ("light", "dark"):
+            reader.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            h.open(reader, "/p/" + publication["token"])
+            header = reader.find_element(By.CSS_SELECTOR, "header.page-header")
+            assert header.find_element(By.CSS_SELECTOR, ".page-title").text == "Reading list"
+            assert header.find_element(By.CSS_SELECTOR, ".page-date").text == "Updated " + created["updated_at"][:10]
+            top = reader.execute_script("return arguments[0].getBoundingClientRect().top", header)
+            assert top >= 20, f"the header has room above it ({top} px)"
+            heading = reader.execute_script("return document.querySelector('main h1').getBoundingClientRect().top")
+            assert heading >= top + 40, "the note's heading sits below the header"
+            assert reader.find_element(By.CSS_SELECTOR, "footer.page-footer").text == "Published with Notes"
+            assert reader.execute_script("return document.documentElement.scrollWidth") <= width
+            assert reader.execute_script("return window.__csp") == [], "no CSP violation"
+            h.shot(reader, f"published-{width}px-{scheme}")
+        reader.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print", "features": []})
+        footer = reader.execute_script("return getComputedStyle(document.querySelector('footer.page-footer')).display")
+        assert footer == "none", "no footer on paper"
+        h.shot(reader, f"published-{width}px-print")
+
+
+SCENARIOS += [
+    scenario_upload_above_31_mb,
+    scenario_trash_lists_files,
+    scenario_published_page_frame,
+]
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ import NotesCore
 /// reader cannot tell those apart.
 ///
 /// A page is standalone: no script, no other request but the images the note embeds, its
-/// stylesheet inline and allowed by its hash alone. It shows the note's text and nothing of the
-/// account: no ids, no paths of other notes, no history, no navigation.
+/// stylesheet inline and allowed by its hash alone. It shows the note's text under a quiet
+/// header (its title and the day it last changed) and nothing of the account: no ids, no paths,
+/// no history, no navigation.
 enum PublicationPage {
     /// The published note, rendered now from its current text (see `PublicationLinks` for where
     /// its links may lead), titled by its first heading, else its file name.
@@ -16,7 +17,13 @@ enum PublicationPage {
         let rendered = renderer.render(note.content.utf8, extensions: MarkdownExtensions(headingIDs: true), treatingLinks: links.treat)
         let fileName = String(note.path.split(separator: "/").last ?? "")
         let title = rendered.title(orFileName: fileName)
-        return response(status: 200, title: title, body: rendered.html, indexable: note.indexable)
+        let updated = WireTime.string(fromMilliseconds: note.updatedAt)
+        let header = """
+            <header class="page-header"><span class="page-title">\(HTMLEscaping.escape(title))</span> \
+            <span class="page-date">Updated <time datetime="\(updated)">\(updated.prefix(10))</time></span></header>
+
+            """
+        return response(status: 200, title: title, header: header, body: rendered.html, indexable: note.indexable)
     }
 
     /// The 404 page: the same bytes and headers whatever the reason.
@@ -39,7 +46,7 @@ enum PublicationPage {
     }
 
     /// The page around `body` with the headers every `/p/` answer carries.
-    private static func response(status: Int, title: String, body: String, indexable: Bool) -> HTTPResponse {
+    private static func response(status: Int, title: String, header: String = "", body: String, indexable: Bool) -> HTTPResponse {
         var html = """
             <!DOCTYPE html>
             <html>
@@ -50,9 +57,11 @@ enum PublicationPage {
 
             """
         if !indexable { html += "<meta name=\"robots\" content=\"noindex\">\n" }
-        html += "<title>\(HTMLEscaping.escape(title))</title>\n<style>\(stylesheet)</style>\n</head>\n<body>\n<main>\n"
+        html += "<title>\(HTMLEscaping.escape(title))</title>\n<style>\(stylesheet)</style>\n</head>\n<body>\n"
+        html += header
+        html += "<main>\n"
         html += body
-        html += "</main>\n</body>\n</html>\n"
+        html += "</main>\n<footer class=\"page-footer\">Published with Notes</footer>\n</body>\n</html>\n"
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Security-Policy": contentSecurityPolicy,
@@ -67,9 +76,29 @@ enum PublicationPage {
     }
 
     /// The stylesheet of every rendered note (readable on a phone, dark when the system is, clean
-    /// on paper), so a published note looks as it does exported. Inline and allowed by its hash
-    /// in the policy: no other style can apply, and no second request is needed.
-    static let stylesheet = NotesStylesheet.css
+    /// on paper), so a published note looks as it does exported, and the frame around it: room
+    /// above the header, the header and footer set apart by a hairline, paper margins. Inline
+    /// and allowed by its hash in the policy: no other style can apply, and no second request is
+    /// needed.
+    static let stylesheet = NotesStylesheet.css + frameStylesheet
+
+    private static let frameStylesheet = """
+        body { padding-top: 2.5rem; }
+        .page-header { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline;
+          gap: 0.25rem 1rem; color: var(--muted); font-size: 0.875rem; padding-bottom: 0.75rem;
+          margin-bottom: 2.25rem; border-bottom: 1px solid var(--rule); }
+        .page-title { color: var(--text); font-weight: 600; overflow-wrap: anywhere; }
+        .page-footer { margin-top: 3.5rem; padding-top: 0.75rem; border-top: 1px solid var(--rule);
+          color: var(--muted); font-size: 0.8rem; }
+        @media (max-width: 30rem) { body { padding-top: 1.5rem; } .page-header { margin-bottom: 1.5rem; } }
+        @media print {
+          @page { margin: 2cm 2.2cm; }
+          body { padding: 0; }
+          .page-header { margin-bottom: 1.5rem; font-size: 9pt; }
+          .page-footer { display: none; }
+        }
+
+        """
 
     /// Nothing but this page's own stylesheet and images from this server (the note's embedded
     /// attachments, through the publication) or inline in the note; no script of any kind, no

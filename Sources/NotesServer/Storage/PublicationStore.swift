@@ -26,6 +26,8 @@ struct PublishedNote: Sendable {
     let content: String
     let path: String
     let indexable: Bool
+    /// When the note last changed (milliseconds since 1970), shown in the page's header.
+    let updatedAt: Int64
 }
 
 /// Why a note could not be published.
@@ -139,13 +141,13 @@ struct PublicationStore: Sendable {
         let digest = PublicationToken.digest(token)
         let found = try database.read { db in
             try db.first("""
-                SELECT p.token_hash, n.content, n.path, p.indexable, p.user_id
+                SELECT p.token_hash, n.content, n.path, p.indexable, p.user_id, n.updated_at
                 FROM publications p JOIN notes n ON n.nid = p.nid JOIN users u ON u.id = p.user_id
                 WHERE p.token_hash = ? AND p.revoked_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > ?)
                   AND n.deleted = 0 AND u.disabled = 0
                 """, [digest, clock.now()]) { row in
                 (hash: row.bytes(0), note: PublishedNote(userID: row.int64(4), content: row.string(1), path: row.string(2),
-                                                                 indexable: row.bool(3)))
+                                                                 indexable: row.bool(3), updatedAt: row.int64(5)))
             }
         }
         guard let found, ConstantTime.equal(found.hash, digest) else { return nil }

@@ -38,13 +38,20 @@ struct WebApp: Sendable {
     }
 
     typealias Handler = @Sendable (WebContext) throws -> HTTPOutcome
+    /// Where a streamed body goes, decided from the request's head (see `addStreaming`).
+    typealias BodySinkMaker = @Sendable (WebContext) throws -> (sink: any RequestBodySink, maxBytes: Int)
 
     private struct Route: Sendable {
         let method: String
         let pattern: [Substring]
         let access: Access
         let handler: Handler
+        var bodySink: BodySinkMaker?
     }
+
+    /// The header a script's request that is not a form (a `PUT` of a file's chunk) carries the
+    /// session's CSRF token in.
+    static let csrfHeader = "X-CSRF-Token"
 
     /// The first path segments the web app owns; every other path goes to the API router.
     static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview", "files", "upload", "device"]
@@ -74,6 +81,7 @@ struct WebApp: Sendable {
         TrashPages(services: services).register(in: &self)
         AccountPages(services: services).register(in: &self)
         FilePages(services: services).register(in: &self)
+        ChunkedUploadRoutes(services: services).register(in: &self)
         PublishPages(services: services).register(in: &self)
         DevicePages(services: services).register(in: &self)
     }
@@ -81,6 +89,13 @@ struct WebApp: Sendable {
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
     mutating func add(_ method: String, _ pattern: String, access: Access = .signedIn, handler: @escaping Handler) {
         routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+    }
+
+    /// Registers a signed-in route whose body streams into the sink `sink` makes from the head
+    /// (never held in memory), for a script's `PUT`: the session, the same origin and the CSRF
+    /// token in `X-CSRF-Token` are checked before a byte of the body is read.
+    mutating func addStreaming(_ method: String, _ pattern: String, sink: @escaping BodySinkMaker, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: .signedIn, handler: handler, bodySink: sink))
     }
 
     func respond(to request: HTTPRequest) -> HTTPOutcome {
@@ -96,11 +111,29 @@ struct WebApp: Sendable {
     /// The body a web request may send: a signed-in session's form up to the server's limit,
     /// the sign-in form up to `openBodyLimit`, nothing for anyone else.
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
-        guard let (route, _) = match(head) else { return .accept(maxBytes: 0) }
+        guard let (route, parameters) = match(head) else { return .accept(maxBytes: 0) }
         if route.access == .anyone { return .accept(maxBytes: openBodyLimit) }
         let session = try? currentSession(head)
-        return .accept(maxBytes: session == nil ? openBodyLimit : .max)
+        guard let makeSink = route.bodySink else { return .accept(maxBytes: session == nil ? openBodyLimit : .max) }
+        do {
+            guard let session else { throw HTTPError(401, code: "unauthenticated", message: "Your session has ended: sign in again, then send the file again.") }
+            try Self.checkScriptRequest(head, session: session)
+            let streamed = try makeSink(WebContext(request: head, parameters: parameters, form: WebForm(), session: session))
+            return .stream(streamed.sink, maxBytes: streamed.maxBytes)
+        } catch {
+            return .refuse(HTTPError.answer(for: error, requestID: head.id, log: services.log))
+        }
     }
+
+    /// A script's request that changes something without a form: from this site, with the
+    /// session's CSRF token in `X-CSRF-Token`.
+    private static func checkScriptRequest(_ request: HTTPRequest, session: BrowserSession) throws(HTTPError) {
+        guard WebSecurity.isSameOrigin(request) else { throw crossOrigin }
+        guard WebSecurity.csrfMatches(request.headers[csrfHeader], secret: session.cookieSecret) else { throw csrfRefused }
+    }
+
+    private static let crossOrigin = HTTPError(403, code: "cross_origin", message: "This form was sent from another site, so it was refused.")
+    private static let csrfRefused = HTTPError(403, code: "csrf", message: "This form has expired or did not come from this site. Go back, reload the page and try again.")
 
     /// A request refused for its body before it was read, as a page: above all an upload larger
     /// than the server reads, which says so and names the limit in words a person reads.
@@ -111,8 +144,9 @@ struct WebApp: Sendable {
         if session == nil {
             message = "This form is larger than the server takes from someone who is not signed in. Sign in, then send it again."
         } else if head.path == "/upload" {
-            let limit = FilePages(services: services).uploadLimit
-            message = "This file is too large to upload: a file may have at most \(WebFormat.size(limit)). Nothing was stored."
+            let pages = FilePages(services: services)
+            message = "This file is too large to upload in one piece: a file sent without JavaScript may have at most \(WebFormat.size(pages.uploadLimit)) "
+                + "(with JavaScript on, the upload form sends files of up to \(WebFormat.size(pages.chunkedUploadLimit)) in parts). Nothing was stored."
         } else {
             message = "This form is too large: the server reads at most \(WebFormat.size(services.maxRequestBytes)) at once. Nothing was saved."
         }
@@ -129,11 +163,11 @@ struct WebApp: Sendable {
         }
         var form = WebForm()
         var file: WebUpload?
-        if route.method == "POST" {
+        if route.bodySink != nil, let session {
+            try Self.checkScriptRequest(request, session: session)
+        } else if route.method == "POST" {
             // Every state-changing request: same origin, then the session's CSRF token.
-            guard WebSecurity.isSameOrigin(request) else {
-                throw HTTPError(403, code: "cross_origin", message: "This form was sent from another site, so it was refused.")
-            }
+            guard WebSecurity.isSameOrigin(request) else { throw Self.crossOrigin }
             if let boundary = WebMultipart.boundary(contentType: request.headers["Content-Type"]) {
                 // A file upload: its text fields become the form, its one file goes with it.
                 let multipart = try WebMultipart(body: request.body, boundary: boundary)
@@ -144,7 +178,7 @@ struct WebApp: Sendable {
                 form = decoded
             }
             if let session, route.access == .signedIn, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
-                throw HTTPError(403, code: "csrf", message: "This form has expired or did not come from this site. Go back, reload the page and try again.")
+                throw Self.csrfRefused
             }
         }
         return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session, file: file))

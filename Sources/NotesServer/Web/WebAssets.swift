@@ -27,7 +27,9 @@ struct WebAsset: Sendable {
 
     static let stylesheet = WebAsset(name: "notes.css", mediaType: "text/css; charset=utf-8", bytes: PackageResources.notes_css)
     static let script = WebAsset(name: "notes.js", mediaType: "text/javascript; charset=utf-8", bytes: PackageResources.notes_js)
-    static let all = [stylesheet, script]
+    /// The upload form's chunked upload (with its own SHA-256).
+    static let uploadScript = WebAsset(name: "upload.js", mediaType: "text/javascript; charset=utf-8", bytes: PackageResources.upload_js)
+    static let all = [stylesheet, script, uploadScript]
 
     /// The asset a versioned file name (the last segment of `path`) names, if it is current.
     static func find(versionedName: String) -> WebAsset? {

@@ -36,6 +36,7 @@ struct WebLayout: Sendable {
         <link rel="icon" href="data:,">
         <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
         <script src="\(WebAsset.script.path)" defer></script>
+        <script src="\(WebAsset.uploadScript.path)" defer></script>
         </head>
         <body>
         <a class="skip-link" href="#main">Skip to content</a>
@@ -94,8 +95,16 @@ enum WebFormat {
 
     /// A wire timestamp (`2026-12-01T11:05:03.123Z`) for people.
     static func time(wire iso: String) -> HTML {
-        let shown = iso.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
-        return "<time datetime=\"\(iso)\">\(shown)</time>"
+        "<time datetime=\"\(iso)\">\(plainTime(wire: iso))</time>"
+    }
+
+    /// A time for people as plain text (`2026-12-01 11:05 UTC`), for a sentence.
+    static func plainTime(_ milliseconds: Int64) -> String {
+        plainTime(wire: WireTime.string(fromMilliseconds: milliseconds))
+    }
+
+    private static func plainTime(wire iso: String) -> String {
+        iso.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 
     /// A byte count for people.

@@ -72,6 +72,36 @@ struct PublicationTests {
         }
     }
 
+    @Test("a published page opens with a quiet header (the note's title and the day it changed) and ends with a footer")
+    func pageHasHeaderAndFooter() async throws {
+        try await TestApp.with { app in
+            let token = try await app.signIn().accessToken
+            let id = NoteID()
+            let note = try await Self.put(app, id, "plans/trip.md", "# Trip to the coast\n\nFirst draft.\n", token: token)
+            let publication = try await Self.publish(app, id, token: token)
+            let html = try await Self.read(app, publication.url).text
+            let day = note.updatedAt.prefix(10)
+            #expect(html.contains("""
+                <body>
+                <header class="page-header"><span class="page-title">Trip to the coast</span> \
+                <span class="page-date">Updated <time datetime="\(note.updatedAt)">\(day)</time></span></header>
+                <main>
+                """), "the header comes first, above the note")
+            #expect(html.contains("</main>\n<footer class=\"page-footer\">Published with Notes</footer>\n</body>"))
+            #expect(!html.contains("plans/"), "the header shows the title, never the path")
+
+            let hostile = NoteID()
+            try await Self.put(app, hostile, "x.md", "# Use `<script>window.pwned=1</script>` & <b>bold</b>\n", token: token)
+            let page = try await Self.read(app, try await Self.publish(app, hostile, token: token).url).text
+            let header = try #require(page.range(of: "<header class=\"page-header\">").map { page[$0.lowerBound...].prefix { $0 != "\n" } })
+            #expect(header.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;"), "the title is text in the header: \(header)")
+            #expect(!page.lowercased().contains("<script"), "no script element anywhere on the page")
+            let css = PublicationPage.stylesheet
+            #expect(css.contains("body { padding-top: 2.5rem; }"), "room above the header")
+            #expect(css.contains("@page { margin: 2cm 2.2cm; }") && css.contains(".page-footer { display: none; }"), "paper margins, no footer in print")
+        }
+    }
+
     @Test("an indexable publication carries neither the noindex header nor the meta tag")
     func indexablePublicationHasNoNoindex() async throws {
         try await TestApp.with { app in

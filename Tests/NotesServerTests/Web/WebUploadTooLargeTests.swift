@@ -42,11 +42,12 @@ struct WebUploadTooLargeTests {
             #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
             #expect(response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
             #expect(response.text.contains("<nav class=\"site-nav\""), "the signed-in layout")
-            #expect(response.text.contains("This file is too large to upload: a file may have at most 1008 KB. Nothing was stored."),
+            #expect(response.text.contains("This file is too large to upload in one piece: a file sent without JavaScript may have at most 1008 KB "
+                                           + "(with JavaScript on, the upload form sends files of up to 256 MB in parts). Nothing was stored."),
                     "\(response.text)")
             #expect(!response.text.contains("payload_too_large"), "not the API's JSON")
-            // The upload form promises the same limit.
-            #expect(await browser.get("/upload").body.contains("At most 1008 KB."))
+            // The upload form promises the same limits.
+            #expect(await browser.get("/upload").body.contains("At most 256 MB.<noscript> Without JavaScript, at most 1008 KB.</noscript>"))
         }
     }
 

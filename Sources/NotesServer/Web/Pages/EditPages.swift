@@ -52,13 +52,15 @@ struct EditPages: Sendable {
         return note
     }
 
-    /// The editor: a labelled text area, the revision it started from, and a preview pane the
-    /// script fills (hidden without JavaScript).
+    /// The editor: a labelled text area, the revision it started from, a preview pane the
+    /// script fills (hidden without JavaScript), and the save button in a bar that stays at the
+    /// bottom of the window while the form is in view (on a phone the preview sits below the
+    /// text, and Save must not be a long scroll away).
     /// `beside`, when given, takes the preview's place (the conflict page's saved version).
     /// `notePath` is the saved note's path, which the preview resolves relative links from (a new
     /// note's form sends the path typed instead).
     private func editor(action: WebPath, token: String, rev: Int64, content: String, notePath: String = "", extra: HTML = .empty,
-                        submit: String = "Save", beside: HTML? = nil) -> HTML {
+                        submit: String = "Save", consequence: String? = nil, beside: HTML? = nil) -> HTML {
         // The newline after <textarea> is eaten by the HTML parser, so a note's own leading
         // newline survives.
         """
@@ -74,7 +76,8 @@ struct EditPages: Sendable {
         </div>
         \(beside ?? "<section class=\"card note-body preview\" id=\"preview\" aria-label=\"Preview\" aria-live=\"polite\" hidden></section>")
         </div>
-        <div class="form-actions"><button type="submit">\(submit)</button></div>
+        <div class="form-actions editor-actions"><button type="submit"\(consequence == nil ? HTML.empty : " aria-describedby=\"save-consequence\"")>\(submit)</button>\
+        \(consequence.map { "<p class=\"hint\" id=\"save-consequence\">\($0)</p>" as HTML } ?? .empty)</div>
         </form>
         """
     }
@@ -89,40 +92,66 @@ struct EditPages: Sendable {
             """)
     }
 
+    /// Saves the editor's text. When the note changed since the editor opened (the form's `rev`
+    /// is its base), the typed text is merged into the current one by the three-way merge sync
+    /// uses (`ThreeWayMerge`, against the revision the editor started from): a clean merge saves
+    /// both sides' changes, and only an overlapping one shows the conflict page.
     private func save(_ context: WebContext) throws -> HTTPResponse {
         let session = try context.signedIn()
         let id = try context.noteID()
         let base = try context.formInt("rev")
-        guard let current = try services.notes.note(userID: session.userID, id: id) else { throw HTTPError.notFound("There is no such note.") }
-        let content = context.formText("content", likeLinesOf: current.content)
-        guard current.rev == base else { return conflict(context, current: current, typed: content) }
-        let path = try NotePath(current.path)
-        do {
-            _ = try services.notes.put(userID: session.userID, id: id, path: path, content: content, precondition: .revision(base),
-                                       device: session.deviceLabel)
-        } catch let stale as StaleNoteError {
-            guard let now = stale.current else { throw HTTPError.notFound("There is no such note.") }
-            return conflict(context, current: now, typed: content)
-        } catch NoteStoreError.tooLarge(let limit, _) {
-            return conflict(context, current: current, typed: content, problem: "The note is larger than the server's limit of \(WebFormat.size(limit)).")
+        guard var current = try services.notes.note(userID: session.userID, id: id) else { throw HTTPError.notFound("There is no such note.") }
+        let typed = context.formText("content", likeLinesOf: current.content)
+        // A write landing between the read and this save is merged in as well, a few times at most.
+        for _ in 0..<3 {
+            var content = typed
+            if current.rev != base {
+                guard let merged = try merged(typed, base: base, into: current, userID: session.userID) else {
+                    return try conflict(context, current: current, typed: typed)
+                }
+                content = merged
+            }
+            do {
+                _ = try services.notes.put(userID: session.userID, id: id, path: try NotePath(current.path), content: content,
+                                           precondition: .revision(current.rev), device: session.deviceLabel)
+            } catch let stale as StaleNoteError {
+                guard let now = stale.current else { throw HTTPError.notFound("There is no such note.") }
+                current = now
+                continue
+            } catch NoteStoreError.tooLarge(let limit, _) {
+                return try conflict(context, current: current, typed: typed,
+                                    problem: "The note is larger than the server's limit of \(WebFormat.size(limit)).")
+            }
+            return WebResponse.redirect(WebFormat.notePath(id).query([("done", current.rev == base ? "saved" : "merged")]))
         }
-        return WebResponse.redirect(WebFormat.notePath(id).query([("done", "saved")]))
+        return try conflict(context, current: current, typed: typed)
     }
 
-    /// The note changed (or went) while this browser edited it: the typed text stays in the
-    /// editor, set to save over the current revision, with the saved text and the difference
-    /// beside it to merge by hand.
-    private func conflict(_ context: WebContext, current: NoteRecord, typed: String, problem: String? = nil) -> HTTPResponse {
+    /// `typed` (written from revision `base`) merged into the current text, or nil when the
+    /// changes overlap, the note is deleted, or the base revision is not in the history.
+    private func merged(_ typed: String, base: Int64, into current: NoteRecord, userID: Int64) throws -> String? {
+        guard !current.deleted, let saved = current.content,
+              let original = try services.notes.revision(userID: userID, id: current.id, rev: base), !original.deleted,
+              original.kind == .note, let baseText = original.content else { return nil }
+        return ThreeWayMerge.merge(base: baseText, ours: typed, theirs: saved)
+    }
+
+    /// The note changed (or went) while this browser edited it, and the changes overlap: the
+    /// typed text stays in the editor, set to save over the current revision, with the saved
+    /// text and the difference beside it to merge by hand, and the page says what "Save my
+    /// text" replaces.
+    private func conflict(_ context: WebContext, current: NoteRecord, typed: String, problem: String? = nil) throws -> HTTPResponse {
         let page = WebFormat.notePath(current.id)
         let saved = current.content ?? ""
         let message = problem ?? (current.deleted
             ? "This note was deleted while you were editing it. Your text is below; saving brings the note back with it."
-            : "This note was changed elsewhere while you were editing it (it is now at revision \(current.rev)). Your text is below, nothing is lost: merge in what you need from the saved version, then save.")
+            : "This note was changed elsewhere while you were editing it, and those changes overlap yours, so they could not be merged. Your text is below, nothing is lost: merge in what you need from the saved version, then save.")
         return WebResponse.page(context.layout("Edit " + WebFormat.title(ofPath: current.path)), """
             <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(current.path))</p><h1>Edit \(WebFormat.title(ofPath: current.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Discard my text</a></div></div>
             \(WebFormat.notice(message, error: true))
-            \(editor(action: page.appending("edit"), token: context.csrfToken, rev: current.rev, content: typed, submit: "Save my text", beside: """
+            \(editor(action: page.appending("edit"), token: context.csrfToken, rev: current.rev, content: typed, submit: "Save my text",
+                     consequence: try replacement(current, typed: typed, userID: try context.signedIn().userID), beside: """
                 <aside>
                 <section class="card" aria-labelledby="saved-heading"><h2 id="saved-heading">The saved version (revision \(current.rev))</h2>
                 <pre class="source" id="saved-text">\(saved)</pre></section>
@@ -131,6 +160,27 @@ struct EditPages: Sendable {
                 </aside>
                 """))
             """, status: 409)
+    }
+
+    /// What "Save my text" does to the saved version, in words beside the button: which revision
+    /// it replaces (when and from where it was saved), and how many of its lines leave the note.
+    private func replacement(_ current: NoteRecord, typed: String, userID: Int64) throws -> String {
+        guard !current.deleted else {
+            return "Save my text brings the note back with the text in the editor."
+        }
+        let device = try services.notes.revision(userID: userID, id: current.id, rev: current.rev)?.device
+        let removed = DiffView(from: current.content ?? "", to: typed).lines?.filter {
+            if case .removed = $0 { return true } else { return false }
+        }.count
+        let source = device.map { " from \($0)" } ?? ""
+        let saved = "revision \(current.rev), saved\(source) at \(WebFormat.plainTime(current.updatedAt))"
+        let lines: String = switch removed {
+        case nil: "the whole saved text is replaced"
+        case 0: "no line of it is removed"
+        case 1: "the 1 line marked − in the difference leaves the note"
+        case let count?: "the \(count) lines marked − in the difference leave the note"
+        }
+        return "Save my text replaces the saved version (\(saved)) with the text in the editor: \(lines). The saved version stays in the note's history."
     }
 
     private static func suggestedPath(_ folder: String?) -> String {

@@ -22,11 +22,16 @@ struct FilePages: Sendable {
         app.add("POST", "/upload") { context in .now(try upload(context)) }
     }
 
-    /// The largest file the upload form takes: the published largest attachment, capped by the
-    /// largest request the server reads (the form is read into memory whole).
+    /// The largest file the upload form's plain post takes (without scripts): the published
+    /// largest attachment, capped by the largest request the server reads (that post is read into
+    /// memory whole).
     var uploadLimit: Int {
         min(services.contents.limits.maxAttachmentBytes, max(0, services.maxRequestBytes - Self.formOverheadBytes))
     }
+
+    /// The largest file the upload form's script sends (in chunks, `ChunkedUploadRoutes`): the
+    /// published largest attachment.
+    var chunkedUploadLimit: Int { services.contents.limits.maxAttachmentBytes }
 
     /// The web address of the entry at `path`: `/files/` and each segment percent-encoded.
     static func address(of path: String) -> WebPath {
@@ -54,17 +59,22 @@ struct FilePages: Sendable {
 
     // MARK: Uploading
 
-    /// The upload form, for the home page and the upload page: a folder and one file.
-    static func uploadForm(csrfToken: String, folder: String, limit: Int) -> HTML {
+    /// The upload form, for the home page and the upload page: a folder and one file. Its script
+    /// (`upload.js`) sends the file in chunks, up to the attachment limit, and shows the progress;
+    /// without scripts the form posts the file whole, up to the request limit.
+    func uploadForm(csrfToken: String, folder: String) -> HTML {
         """
-        <form action="/upload" method="post" enctype="multipart/form-data" class="upload">
+        <form action="/upload" method="post" enctype="multipart/form-data" class="upload" data-chunked-max="\(String(chunkedUploadLimit))" \
+        data-chunked-max-text="\(WebFormat.size(chunkedUploadLimit))">
         \(WebFormat.csrfField(csrfToken))
         <label for="upload-folder">Folder</label>
         <input type="text" id="upload-folder" name="folder" value="\(folder)" placeholder="(top level)" autocapitalize="none" spellcheck="false">
         <label for="upload-file">File</label>
         <input type="file" id="upload-file" name="file" required aria-describedby="upload-hint">
-        <p class="hint" id="upload-hint">At most \(WebFormat.size(limit)). Embed an image in a note with <code>![description](name.png)</code>, relative to the note's folder.</p>
+        <p class="hint" id="upload-hint">At most \(WebFormat.size(chunkedUploadLimit)).<noscript> Without JavaScript, at most \(WebFormat.size(uploadLimit)).</noscript> \
+        Embed an image in a note with <code>![description](name.png)</code>, relative to the note's folder.</p>
         <div class="form-actions"><button type="submit">Upload</button></div>
+        <p class="upload-status" id="upload-status" role="status" aria-live="polite" hidden><progress max="1" value="0"></progress> <span></span></p>
         </form>
         """
     }
@@ -74,7 +84,7 @@ struct FilePages: Sendable {
             <div class="narrow card">
             <h1>Upload a file</h1>
             \(error.map { WebFormat.notice($0, error: true) } ?? .empty)
-            \(Self.uploadForm(csrfToken: context.csrfToken, folder: folder, limit: uploadLimit))
+            \(uploadForm(csrfToken: context.csrfToken, folder: folder))
             </div>
             """, status: status)
     }

@@ -56,7 +56,7 @@ struct NotePages: Sendable {
             <h2 id="recent-heading">Recently changed</h2>
             \(recent.isEmpty ? "<p class=\"empty\">Nothing yet.</p>" : "<ul class=\"list\">\(recent.map(Self.recentItem))</ul>" as HTML)
             <h2 id="upload-heading">Upload a file</h2>
-            \(FilePages.uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? "", limit: FilePages(services: services).uploadLimit))
+            \(FilePages(services: services).uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? ""))
             </section>
             </div>
             """
@@ -85,6 +85,7 @@ struct NotePages: Sendable {
         let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }
         let notice: HTML = switch context.request.query["done"] {
         case "saved": WebFormat.notice("Saved.")
+        case "merged": WebFormat.notice("Saved, merged with changes made elsewhere while you were editing.")
         case "restored": WebFormat.notice("Restored.")
         case "renamed": WebFormat.notice("Renamed.")
         default: .empty

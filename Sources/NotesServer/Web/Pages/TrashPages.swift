@@ -1,6 +1,7 @@
 import NotesCore
 
-/// `/trash`: deleted notes that can still be brought back, each with an Undelete button.
+/// `/trash`: deleted notes and files (attachments) that can still be brought back, each with an
+/// Undelete button: the entries `notes trash` lists.
 struct TrashPages: Sendable {
     let services: WebServices
 
@@ -10,18 +11,21 @@ struct TrashPages: Sendable {
     }
 
     /// Notes of every note extension (`.md`, `.markdown`, any case), not only the `.md` ones
-    /// the API lists to clients that announce no kinds.
-    private static let kinds = EntryKindFilter.kinds([.note])
+    /// the API lists to clients that announce no kinds, and attachments.
+    private static let kinds = EntryKindFilter.kinds([.note, .attachment])
 
     private func trash(_ context: WebContext, error: String? = nil) throws -> HTTPResponse {
         let session = try context.signedIn()
         let rows = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500, kinds: Self.kinds)
         let notice: HTML = error.map { WebFormat.notice($0, error: true) }
-            ?? (context.request.query["done"] == "deleted" ? WebFormat.notice("The note was moved to the trash. Undelete it here if that was a mistake.") : .empty)
+            ?? Self.notice(done: context.request.query["done"])
         let items = rows.map { row -> HTML in
-            """
-            <li><span><span class="title">\(WebFormat.title(ofPath: row.path))</span> <span class="muted small">\(row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
-            <span class="actions"><a href="\(WebFormat.notePath(row.id).appending("history"))">History</a>\
+            let isFile = row.kind == .attachment
+            let name = isFile ? String(row.path.split(separator: "/").last ?? "") : WebFormat.title(ofPath: row.path)
+            let what = isFile ? "file · \(WebFormat.size(row.size))" : "note"
+            return """
+            <li><span><span class="title">\(name)</span> <span class="muted small">\(what) · \(row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
+            <span class="actions">\(isFile ? HTML.empty : "<a href=\"\(WebFormat.notePath(row.id).appending("history"))\">History</a>")\
             <form action="\(WebPath("/trash").appending(row.id.value).appending("restore"))" method="post">\(WebFormat.csrfField(context.csrfToken))\
             <input type="hidden" name="rev" value="\(row.rev)"><button type="submit" class="secondary">Undelete</button></form></span></li>
             """
@@ -29,14 +33,22 @@ struct TrashPages: Sendable {
         return WebResponse.page(context.layout("Trash", .trash), """
             \(notice)
             <div class="page-head"><h1>Trash</h1></div>
-            <section class="card" aria-label="Deleted notes">
+            <section class="card" aria-label="Deleted notes and files">
             \(rows.isEmpty ? "<p class=\"empty\">The trash is empty.</p>" : "<ul class=\"list\">\(items)</ul>" as HTML)
             </section>
-            <p class="hint">Deleted notes are kept here until the server's tombstone retention ends.</p>
+            <p class="hint">Deleted notes and files are kept here until the server's tombstone retention ends.</p>
             """, status: error == nil ? 200 : 409)
     }
 
-    /// Brings the note back with its last text, at its last path.
+    private static func notice(done: String?) -> HTML {
+        switch done {
+        case "deleted": WebFormat.notice("The note was moved to the trash. Undelete it here if that was a mistake.")
+        case "restored-file": WebFormat.notice("The file was brought back.")
+        default: .empty
+        }
+    }
+
+    /// Brings the note back with its last text, or the file with its last content, at its last path.
     private func undelete(_ context: WebContext) throws -> HTTPResponse {
         let session = try context.signedIn()
         let id = try context.noteID()
@@ -44,15 +56,25 @@ struct TrashPages: Sendable {
         guard let row = try services.notes.trash(userID: session.userID, path: nil, before: nil, limit: 500, kinds: Self.kinds)
                 .first(where: { $0.id == id }),
               let last = try services.notes.revision(userID: session.userID, id: id, rev: row.lastRev) else {
-            throw HTTPError.notFound("That note is not in the trash any more.")
+            throw HTTPError.notFound("That note or file is not in the trash any more.")
         }
         do {
+            if last.kind == .attachment {
+                let path = try NotePath(entry: last.path)
+                _ = try services.notes.write(for: session.userID) { db in
+                    try services.notes.putAttachment(db, userID: session.userID, id: id, path: path, hash: last.hash,
+                                                     precondition: .revision(tombstone), device: session.deviceLabel)
+                }
+                return WebResponse.redirect(WebPath("/trash").query([("done", "restored-file")]))
+            }
             _ = try services.notes.put(userID: session.userID, id: id, path: try NotePath(last.path), content: last.content ?? "",
                                        precondition: .revision(tombstone), device: session.deviceLabel)
         } catch NoteStoreError.pathTaken {
-            return try trash(context, error: "Another note now has the path \(last.path); rename that one first, then undelete.")
+            return try trash(context, error: "Another note or file now has the path \(last.path); rename that one first, then undelete.")
         } catch is StaleNoteError {
-            return try trash(context, error: "That note changed meanwhile; look at it again.")
+            return try trash(context, error: "That entry changed meanwhile; look at it again.")
+        } catch ContentStoreError.contentMissing {
+            return try trash(context, error: "The server no longer holds the content of \(last.path), so it cannot be brought back.")
         }
         return WebResponse.redirect(WebFormat.notePath(id).query([("done", "restored")]))
     }
