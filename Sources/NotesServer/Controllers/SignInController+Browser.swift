@@ -77,7 +77,7 @@ extension SignInController {
         let requestID = request.id
         return .later {
             do {
-                let metadata = try await client.discover()
+                let metadata = try await client.readyForSignIn()
                 let (state, nonce, verifier) = try signIns.begin(provider: provider.id, clientRedirectURI: BrowserSignIn.marker,
                                                                  clientCodeChallenge: "", clientState: next?.value ?? "/")
                 let location = try metadata.authorizationURL(for: provider, callback: callback, state: state, nonce: nonce,

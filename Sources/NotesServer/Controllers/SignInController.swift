@@ -103,7 +103,7 @@ struct SignInController: Sendable {
         let requestID = request.id
         return .later {
             do {
-                let metadata = try await client.discover()
+                let metadata = try await client.readyForSignIn()
                 let (state, nonce, verifier) = try signIns.begin(provider: provider.id, clientRedirectURI: redirectURI,
                                                                  clientCodeChallenge: challenge, clientState: clientState)
                 let location = try metadata.authorizationURL(for: provider, callback: callback, state: state, nonce: nonce,

@@ -45,11 +45,19 @@ actor OIDCProviderClient {
     private let clock: ServerClock
     private var metadata: (value: ProviderMetadata, fetchedAt: Int64)?
     private var keys: [VerificationKey]?
+    /// The last check that the authorization endpoint answers: its failure, if any, and when.
+    private var reachability: (failure: ProviderError?, checkedAt: Int64)?
 
     /// Discovery is fetched again after this long, so an endpoint moved by the provider is seen.
     static let metadataLifetimeMilliseconds: Int64 = 3_600_000
     /// The largest discovery document or key set read.
     static let maxDocumentBytes = 256 * 1024
+    /// How long the answer of the check before a sign-in (`readyForSignIn`) holds: short, so a
+    /// provider that went down is noticed within seconds, while a burst of sign-ins costs one check.
+    static let reachabilityLifetimeMilliseconds: Int64 = 10_000
+    /// The deadline of that check, in seconds (or the provider's own, if shorter): a person is
+    /// waiting on the sign-in button meanwhile.
+    static let reachabilityTimeoutSeconds = 3
 
     init(settings: OIDCProviderSettings, http: ProviderHTTPClient, clock: ServerClock) {
         self.settings = settings
@@ -75,6 +83,45 @@ actor OIDCProviderClient {
         }
         metadata = (document, now)
         return document
+    }
+
+    /// The discovery document, once the provider's authorization endpoint has answered (any HTTP
+    /// answer below 500, within a few seconds; the result held for ten): the browser is only sent
+    /// to a provider that is there to receive it. The discovery document is cached for an hour,
+    /// so without this check a provider that went down meanwhile would leave the browser on a
+    /// "connection refused" page instead of Notes' sign-in page with the reason.
+    /// - Throws: `ProviderError` when discovery fails or the endpoint does not answer.
+    func readyForSignIn() async throws -> ProviderMetadata {
+        let metadata = try await discover()
+        let now = clock.now()
+        if let reachability, now - reachability.checkedAt >= 0, now - reachability.checkedAt < Self.reachabilityLifetimeMilliseconds {
+            if let failure = reachability.failure { throw failure }
+            return metadata
+        }
+        let failure = await authorizationEndpointFailure(metadata.authorizationEndpoint)
+        reachability = (failure, clock.now())
+        if let failure { throw failure }
+        return metadata
+    }
+
+    /// Why the authorization endpoint cannot take a browser, or `nil` when it answers. A plain
+    /// GET without parameters: providers answer it with an error page, which is an answer.
+    private func authorizationEndpointFailure(_ endpoint: URL) async -> ProviderError? {
+        var request = URLRequest(url: endpoint)
+        request.setValue("text/html", forHTTPHeaderField: "Accept")
+        do {
+            let answer = try await http.send(request, label: "authorization",
+                                             timeoutSeconds: min(settings.timeoutSeconds, Self.reachabilityTimeoutSeconds), maxBytes: 64 * 1024)
+            return answer.status >= 500 ? .status("authorization", answer.status) : nil
+        } catch let error as ProviderError {
+            switch error {
+            // A login page on another origin, or a large page: the provider is there.
+            case .redirected, .tooLarge: return nil
+            default: return error
+            }
+        } catch {
+            return .unreachable("authorization")
+        }
     }
 
     /// Exchanges an authorization `code` at the token endpoint (RFC 6749 §4.1.3 with PKCE's
