@@ -10,12 +10,16 @@ struct ProviderMetadata: Decodable, Sendable {
     let authorizationEndpoint: URL
     let tokenEndpoint: URL
     let jwksURI: URL
+    /// Asked for the profile claims an ID token leaves out (OpenID Connect Core §5.3), when the
+    /// provider has one.
+    let userinfoEndpoint: URL?
 
     enum CodingKeys: String, CodingKey {
         case issuer
         case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
+        case userinfoEndpoint = "userinfo_endpoint"
     }
 
     /// Where to send the person's browser: the authorization endpoint with the code-flow request
@@ -41,7 +45,7 @@ struct ProviderMetadata: Decodable, Sendable {
 /// still unknown after that is refused.
 actor OIDCProviderClient {
     let settings: OIDCProviderSettings
-    private let http: ProviderHTTPClient
+    let http: ProviderHTTPClient
     private let clock: ServerClock
     private var metadata: (value: ProviderMetadata, fetchedAt: Int64)?
     private var keys: [VerificationKey]?
@@ -76,7 +80,8 @@ actor OIDCProviderClient {
         let document: ProviderMetadata = try await getJSON(url, label: "discovery")
         guard document.issuer == settings.issuer else { throw ProviderError.badAnswer("the discovery document names another issuer") }
         let secure = settings.issuer.hasPrefix("https:")
-        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] {
+        let endpoints = [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] + (document.userinfoEndpoint.map { [$0] } ?? [])
+        for endpoint in endpoints {
             guard let scheme = endpoint.scheme, scheme == "https" || (!secure && scheme == "http"), endpoint.host != nil else {
                 throw ProviderError.badAnswer("an endpoint in the discovery document is not an https URL")
             }
@@ -126,8 +131,8 @@ actor OIDCProviderClient {
 
     /// Exchanges an authorization `code` at the token endpoint (RFC 6749 §4.1.3 with PKCE's
     /// `code_verifier`, RFC 7636 §4.5), authenticating with the client secret when there is one,
-    /// and returns the ID token it answers.
-    func exchange(code: String, verifier: String, redirectURI: String) async throws -> String {
+    /// and returns the ID token it answers, with the access token when there is one (for userinfo).
+    func exchange(code: String, verifier: String, redirectURI: String) async throws -> ProviderTokens {
         let metadata = try await discover()
         var request = URLRequest(url: metadata.tokenEndpoint)
         request.httpMethod = "POST"
@@ -145,9 +150,11 @@ actor OIDCProviderClient {
         let answer = try await http.send(request, label: "token", timeoutSeconds: settings.timeoutSeconds, maxBytes: Self.maxDocumentBytes)
         struct TokenAnswer: Decodable {
             let idToken: String?
+            let accessToken: String?
             let error: String?
             enum CodingKeys: String, CodingKey {
                 case idToken = "id_token"
+                case accessToken = "access_token"
                 case error
             }
         }
@@ -159,7 +166,7 @@ actor OIDCProviderClient {
             throw ProviderError.status("token", answer.status)
         }
         guard let idToken = decoded?.idToken else { throw ProviderError.badAnswer("the token answer has no id_token") }
-        return idToken
+        return ProviderTokens(idToken: idToken, accessToken: decoded?.accessToken.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Checks `idToken`'s signature against the provider's keys and its claims against this
@@ -190,9 +197,10 @@ actor OIDCProviderClient {
         return usable
     }
 
-    private func getJSON<T: Decodable>(_ url: URL, label: String) async throws -> T {
+    func getJSON<T: Decodable>(_ url: URL, label: String, bearer: String? = nil) async throws -> T {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer " + bearer, forHTTPHeaderField: "Authorization") }
         let answer = try await http.send(request, label: label, timeoutSeconds: settings.timeoutSeconds, maxBytes: Self.maxDocumentBytes)
         guard answer.status == 200 else { throw ProviderError.status(label, answer.status) }
         do {

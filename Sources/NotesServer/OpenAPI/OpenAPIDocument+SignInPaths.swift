@@ -76,7 +76,9 @@ extension OpenAPIDocument {
                 description: """
                     Takes the sign-in recorded under `state` (once: it is deleted as it is read), exchanges the \
                     provider's `code` with the PKCE verifier, checks the ID token (signature against the provider's \
-                    keys, issuer, audience, expiry, nonce), finds the account linked to the identity (or creates one \
+                    keys, issuer, audience, expiry, nonce), asks the provider's userinfo endpoint (with the access \
+                    token) for `preferred_username`, `email` and `email_verified` when the ID token leaves them out \
+                    (an answer about another `sub` fails the sign-in), finds the account linked to the identity (or creates one \
                     when the provider allows sign-up) and redirects the browser to the client's loopback with a \
                     one-time `code` and the client's `state`. Any failure after the state was found (consent denied, \
                     provider unreachable, a token that fails a check, no linked account) redirects to the loopback \
