@@ -67,11 +67,16 @@ final class LoginThrottle: Sendable {
             webMessage = "\(reason). Try again in \(Self.spoken(seconds))."
         }
 
-        init(storageUnavailable: ()) {
-            httpError = HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
-                                  headers: ["Retry-After": "5"])
-            webMessage = "The server cannot check sign-in attempts right now. Please try again shortly."
+        private init(httpError: HTTPError, webMessage: String) {
+            self.httpError = httpError
+            self.webMessage = webMessage
         }
+
+        /// The shared counts could not be read or written (PostgreSQL): 503, try again shortly.
+        static let storageUnavailable = Refusal(
+            httpError: HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
+                                 headers: ["Retry-After": "5"]),
+            webMessage: "The server cannot check sign-in attempts right now. Please try again shortly.")
 
         /// A wait as a person reads it: whole minutes, rounded up, from one minute on; seconds below.
         static func spoken(_ seconds: Int) -> String {
@@ -158,7 +163,7 @@ final class LoginThrottle: Sendable {
                                   write: { try Self.write($0, scoped($1), $2, db) })
             }
         } catch {
-            throw Refusal(storageUnavailable: ())
+            throw .storageUnavailable
         }
     }
 
