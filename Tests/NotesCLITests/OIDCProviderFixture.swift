@@ -10,8 +10,12 @@ import Glibc
 /// for one test and stopped after it, installed on first use by `Tests/oidc/install-provider.sh`.
 final class OIDCProviderFixture: @unchecked Sendable {
     /// The provider's executable, or why it could not be installed.
-    static let installation: Result<String, InstallFailure> = {
-        let script = repositoryRoot.appendingPathComponent("Tests/oidc/install-provider.sh")
+    static let installation = install(script: "Tests/oidc/install-provider.sh")
+
+    /// Runs an install script of `Tests/oidc/` (relative to the repository): the executable it
+    /// prints last, or its output as the reason it failed.
+    static func install(script path: String) -> Result<String, InstallFailure> {
+        let script = repositoryRoot.appendingPathComponent(path)
         // One stream for both: the script's progress goes to stderr and its answer, the
         // provider's path, is the last line; a single pipe can never fill while another is read.
         let child: ChildProcess
@@ -26,7 +30,7 @@ final class OIDCProviderFixture: @unchecked Sendable {
         let path = output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard status == 0, path.hasPrefix("/") else { return .failure(InstallFailure(message: output)) }
         return .success(path)
-    }()
+    }
 
     struct InstallFailure: Error { let message: String }
 

@@ -31,6 +31,7 @@ struct DataMigration {
         ("sign_in_states", "provider sign-ins under way (10 minutes)"),
         ("login_codes", "one-time login codes (a minute)"),
         ("device_codes", "device sign-ins under way (15 minutes)"),
+        ("login_unlocks", "accounts unlocked by an administrator (they clear throttle counts the new servers do not have)"),
     ]
 
     /// SQLite's own machinery, with no table of the same meaning on PostgreSQL.

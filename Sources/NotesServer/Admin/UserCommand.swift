@@ -2,11 +2,11 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 
-/// `notes-server user add|list|passwd|disable|enable|delete|link|unlink`: account administration on the host.
+/// `notes-server user add|list|passwd|rename|disable|enable|unlock|delete|link|unlink`: account administration on the host.
 enum UserCommand: DeclaredCommand {
-    static let spec = CommandSpec("user", abstract: "Add, list, change, disable or delete users")
+    static let spec = CommandSpec("user", abstract: "Add, list, change, disable, unlock or delete users")
 
-    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Rename.self, Disable.self, Enable.self, Delete.self, Link.self, Unlink.self] }
+    static var subcommands: [any DeclaredCommand.Type] { [Add.self, List.self, Passwd.self, Rename.self, Disable.self, Enable.self, Unlock.self, Delete.self, Link.self, Unlink.self] }
 
     static let nameArgument = PositionalSpec("NAME", help: "The user name (compared ignoring case)")
     static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of stdin")

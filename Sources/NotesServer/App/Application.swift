@@ -53,7 +53,7 @@ final class Application: Sendable {
                             openBodyLimit: openBodyLimit, log: log)
         // One password pool, one throttle and one token store, shared by the API and the web app.
         let passwords = PasswordWorker()
-        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers)
+        let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers, unlocks: database)
         let tokens = PersonalTokenStore(database: database, clock: clock, tokenChecks: tokenChecks)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)

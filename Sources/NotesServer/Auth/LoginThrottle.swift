@@ -26,6 +26,11 @@ import Synchronization
 /// counts in its `login_attempts` table instead (`shared`), so N servers do not give a guesser
 /// N times the attempts; each attempt is then one short transaction, rows past their expiry go
 /// as attempts meet them.
+///
+/// Either way an administrator can end a lockout at once, beside the running servers:
+/// `notes-server user unlock NAME` records the time in `login_unlocks`, and before refusing an
+/// attempt on an account the throttle reads that time and forgets the account's counts made
+/// before it (`unlocks`).
 final class LoginThrottle: Sendable {
     /// The limits; `--login-attempts`, `--login-attempts-per-address` and `--login-window`.
     struct Limits: Sendable {
@@ -50,6 +55,45 @@ final class LoginThrottle: Sendable {
         fileprivate static func pairKey(_ account: String, _ address: String) -> String { account + "\u{1}" + address }
     }
 
+    /// Why an attempt must wait, for the API (`httpError`: 429 with `Retry-After`) and for the
+    /// web app's pages (`webMessage`, the wait in minutes, as people count a lockout).
+    struct Refusal: HTTPAnswerable {
+        let httpError: HTTPError
+        let webMessage: String
+
+        init(reason: String, waitSeconds seconds: Int) {
+            httpError = HTTPError(429, code: "too_many_requests", message: "\(reason); retry after \(seconds) seconds.",
+                                  headers: ["Retry-After": String(seconds)])
+            webMessage = "\(reason). Try again in \(Self.spoken(seconds))."
+        }
+
+        private init(httpError: HTTPError, webMessage: String) {
+            self.httpError = httpError
+            self.webMessage = webMessage
+        }
+
+        /// The shared counts could not be read or written (PostgreSQL): 503, try again shortly.
+        static let storageUnavailable = Refusal(
+            httpError: HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
+                                 headers: ["Retry-After": "5"]),
+            webMessage: "The server cannot check sign-in attempts right now. Please try again shortly.")
+
+        /// A wait as a person reads it: whole minutes, rounded up, from one minute on; seconds below.
+        static func spoken(_ seconds: Int) -> String {
+            if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+            let minutes = (seconds + 59) / 60
+            return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        }
+    }
+
+    /// A refusal before it is said: how long, why, and whether it is about the account (which an
+    /// administrator's unlock ends) rather than the address.
+    private struct Wait {
+        let milliseconds: Int64
+        let reason: String
+        let byAccount: Bool
+    }
+
     /// The three tables, named as the shared table's `kind` column names them.
     private enum Table: String {
         case pair, account, address
@@ -72,46 +116,73 @@ final class LoginThrottle: Sendable {
     /// Set before every key in the shared table, so throttles with other limits (the device
     /// page's) keep counts of their own there.
     private let scope: String
+    /// The database whose `login_unlocks` holds administrators' unlocks, if any.
+    private let unlocks: ServerDatabase?
 
-    init(limits: Limits, clock: ServerClock, capacity: Int = 20_000, shared: ServerDatabase? = nil, scope: String = "sign-in") {
+    init(limits: Limits, clock: ServerClock, capacity: Int = 20_000, shared: ServerDatabase? = nil, scope: String = "sign-in",
+         unlocks: ServerDatabase? = nil) {
         self.limits = limits
         self.clock = clock
         self.capacity = capacity
         self.shared = shared
         self.scope = scope
+        self.unlocks = unlocks
     }
 
     /// Counts an attempt to sign in as `username` from `address`.
-    /// - Throws: `HTTPError` 429 with `Retry-After` when a limit says wait; the attempt is then
+    /// - Throws: `Refusal` (429 with `Retry-After`) when a limit says wait; the attempt is then
     ///   not counted.
-    func begin(username: String, address: String) throws(HTTPError) -> Attempt {
+    func begin(username: String, address: String) throws(Refusal) -> Attempt {
         let attempt = Attempt(account: UserStore.key(username), address: address)
+        var wait = try count(attempt, unlockedAt: nil)
+        // Only a refusal reads the unlocks: an attempt let through costs no extra query.
+        if let found = wait, found.byAccount, let unlockedAt = unlockTime(of: attempt.account) {
+            wait = try count(attempt, unlockedAt: unlockedAt)
+        }
+        if let wait {
+            throw Refusal(reason: wait.reason, waitSeconds: max(1, Int((wait.milliseconds + 999) / 1000)))
+        }
+        return attempt
+    }
+
+    /// `begin`'s decision on whichever tables hold the counts, the account's counts from before
+    /// `unlockedAt` forgotten.
+    private func count(_ attempt: Attempt, unlockedAt: Int64?) throws(Refusal) -> Wait? {
         let now = clock.now()
         let window = Int64(limits.windowSeconds) * 1000
-        let refusal: (wait: Int64, reason: String)?
-        if let shared {
-            do {
-                refusal = try shared.write { db in
-                    try db.run("DELETE FROM login_attempts WHERE expires_at <= ?", now)
-                    return try decide(attempt, now: now, window: window, read: { try Self.read($0, scoped($1), db) },
-                                      write: { try Self.write($0, scoped($1), $2, db) })
-                }
-            } catch {
-                throw HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
-                                headers: ["Retry-After": "5"])
-            }
-        } else {
-            refusal = state.withLock { tables in
-                decide(attempt, now: now, window: window, read: { tables[$0]?[$1] },
+        guard let shared else {
+            return state.withLock { tables in
+                decide(attempt, now: now, window: window, unlockedAt: unlockedAt, read: { tables[$0]?[$1] },
                        write: { table, key, entry in Self.insert(key, entry, in: &tables[table, default: [:]], now: now, capacity: capacity) })
             }
         }
-        if let refusal {
-            let seconds = max(1, Int((refusal.wait + 999) / 1000))
-            throw HTTPError(429, code: "too_many_requests", message: "\(refusal.reason); retry after \(seconds) seconds.",
-                            headers: ["Retry-After": String(seconds)])
+        do {
+            return try shared.write { db in
+                try db.run("DELETE FROM login_attempts WHERE expires_at <= ?", now)
+                return try decide(attempt, now: now, window: window, unlockedAt: unlockedAt, read: { try Self.read($0, scoped($1), db) },
+                                  write: { try Self.write($0, scoped($1), $2, db) })
+            }
+        } catch {
+            throw .storageUnavailable
         }
-        return attempt
+    }
+
+    /// When an administrator last unlocked `account` (`user unlock`), if ever. A failed read
+    /// counts as never: the throttle then refuses as it would without unlocks.
+    private func unlockTime(of account: String) -> Int64? {
+        guard let unlocks else { return nil }
+        return try? unlocks.read { db in try db.scalarInt("SELECT unlocked_at FROM login_unlocks WHERE account = ?", [account]) }
+    }
+
+    /// Records that an administrator unlocked `username` at `now`: every server's throttle
+    /// forgets the account's attempts counted before it, at the account's next attempt.
+    static func unlock(username: String, in database: ServerDatabase, now: Int64) throws {
+        try database.write { db in
+            try db.run("""
+                INSERT INTO login_unlocks (account, unlocked_at) VALUES (?, ?)
+                ON CONFLICT (account) DO UPDATE SET unlocked_at = excluded.unlocked_at
+                """, UserStore.key(username), now)
+        }
     }
 
     /// The password matched: the attempt was no failure. Its account-and-address count starts
@@ -140,19 +211,24 @@ final class LoginThrottle: Sendable {
     }
 
     /// The decision of `begin`, on whichever tables hold the counts: a refusal, or the attempt
-    /// counted in all three.
-    private func decide(_ attempt: Attempt, now: Int64, window: Int64, read: (Table, String) throws -> Entry?,
-                        write: (Table, String, Entry) throws -> Void) rethrows -> (wait: Int64, reason: String)? {
-        let pair = try read(.pair, attempt.pair), address = try read(.address, attempt.address)
-        let account = try read(.account, attempt.account)
+    /// counted in all three. The account's entries whose last attempt is not after `unlockedAt`
+    /// count as none, and start afresh.
+    private func decide(_ attempt: Attempt, now: Int64, window: Int64, unlockedAt: Int64?, read: (Table, String) throws -> Entry?,
+                        write: (Table, String, Entry) throws -> Void) rethrows -> Wait? {
+        let unlocked = { (entry: Entry?) -> Entry? in
+            guard let entry, let unlockedAt, entry.last <= unlockedAt else { return entry }
+            return nil
+        }
+        let pair = unlocked(try read(.pair, attempt.pair)), address = try read(.address, attempt.address)
+        let account = unlocked(try read(.account, attempt.account))
         if let wait = Self.windowWait(pair, limit: limits.perAccountAndAddress, now: now) {
-            return (wait, "Too many sign-in attempts for this account from your address")
+            return Wait(milliseconds: wait, reason: "Too many sign-in attempts for this account from your address", byAccount: true)
         }
         if let wait = Self.windowWait(address, limit: limits.perAddress, now: now) {
-            return (wait, "Too many sign-in attempts from your address")
+            return Wait(milliseconds: wait, reason: "Too many sign-in attempts from your address", byAccount: false)
         }
         if let wait = spacingWait(account, now: now) {
-            return (wait, "This account has had many failed sign-ins, so attempts are spaced out")
+            return Wait(milliseconds: wait, reason: "This account has had many failed sign-ins, so attempts are spaced out", byAccount: true)
         }
         try write(.pair, attempt.pair, Self.countedInWindow(pair, now: now, window: window))
         try write(.address, attempt.address, Self.countedInWindow(address, now: now, window: window))

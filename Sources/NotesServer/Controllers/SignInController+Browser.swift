@@ -77,7 +77,7 @@ extension SignInController {
         let requestID = request.id
         return .later {
             do {
-                let metadata = try await client.discover()
+                let metadata = try await client.readyForSignIn()
                 let (state, nonce, verifier) = try signIns.begin(provider: provider.id, clientRedirectURI: BrowserSignIn.marker,
                                                                  clientCodeChallenge: "", clientState: next?.value ?? "/")
                 let location = try metadata.authorizationURL(for: provider, callback: callback, state: state, nonce: nonce,
@@ -120,8 +120,8 @@ extension SignInController {
         let requestID = request.id
         return .later {
             do {
-                let idToken = try await client.exchange(code: code, verifier: pending.verifier, redirectURI: callback.absoluteString)
-                let claims = try await client.verify(idToken: idToken, nonce: pending.nonce)
+                let claims = try await client.signIn(code: code, verifier: pending.verifier, redirectURI: callback.absoluteString,
+                                                     nonce: pending.nonce)
                 let user = try identities.account(for: claims, provider: provider)
                 guard !user.disabled else {
                     log("req=\(requestID) browser sign-in with \(provider.id) refused: the account \(user.username) is disabled")

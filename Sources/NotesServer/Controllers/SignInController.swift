@@ -103,7 +103,7 @@ struct SignInController: Sendable {
         let requestID = request.id
         return .later {
             do {
-                let metadata = try await client.discover()
+                let metadata = try await client.readyForSignIn()
                 let (state, nonce, verifier) = try signIns.begin(provider: provider.id, clientRedirectURI: redirectURI,
                                                                  clientCodeChallenge: challenge, clientState: clientState)
                 let location = try metadata.authorizationURL(for: provider, callback: callback, state: state, nonce: nonce,
@@ -162,8 +162,7 @@ struct SignInController: Sendable {
     private func finish(_ pending: PendingSignIn, code: String, provider: OIDCProviderSettings, client: OIDCProviderClient,
                         callback: String, requestID: String) async -> HTTPResponse {
         do {
-            let idToken = try await client.exchange(code: code, verifier: pending.verifier, redirectURI: callback)
-            let claims = try await client.verify(idToken: idToken, nonce: pending.nonce)
+            let claims = try await client.signIn(code: code, verifier: pending.verifier, redirectURI: callback, nonce: pending.nonce)
             let user = try identities.account(for: claims, provider: provider)
             guard !user.disabled else {
                 log("req=\(requestID) sign-in with \(provider.id) refused: the account \(user.username) is disabled")

@@ -11,9 +11,13 @@ struct IDTokenClaims: Decodable, Sendable {
     let iat: Double
     let nbf: Double?
     let nonce: String?
-    let email: String?
-    let emailVerified: Bool
-    let preferredUsername: String?
+    /// The profile claims: from the ID token, or filled in from the provider's userinfo answer
+    /// when the ID token leaves them out (`supplemented(by:)`).
+    private(set) var email: String?
+    private(set) var emailVerified: Bool
+    private(set) var preferredUsername: String?
+    /// Whether the provider stated `email_verified` at all (false and absent read the same above).
+    private(set) var statesEmailVerified: Bool
 
     private enum CodingKeys: String, CodingKey {
         case iss, sub, aud, azp, exp, iat, nbf, nonce, email
@@ -37,13 +41,16 @@ struct IDTokenClaims: Decodable, Sendable {
         nbf = try container.decodeIfPresent(Double.self, forKey: .nbf)
         nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
         email = try? container.decodeIfPresent(String.self, forKey: .email)
-        // Some providers send the string "true": only a real `true` (or that exact string) counts.
-        if let flag = try? container.decodeIfPresent(Bool.self, forKey: .emailVerified) {
-            emailVerified = flag
-        } else {
-            emailVerified = (try? container.decodeIfPresent(String.self, forKey: .emailVerified)) == "true"
-        }
+        (emailVerified, statesEmailVerified) = Self.emailVerified(in: container, forKey: .emailVerified)
         preferredUsername = try? container.decodeIfPresent(String.self, forKey: .preferredUsername)
+    }
+
+    /// `email_verified` and whether it is there. Some providers send the string "true": only a
+    /// real `true` (or that exact string) counts.
+    static func emailVerified<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, forKey key: Key) -> (verified: Bool, stated: Bool) {
+        if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) { return (flag, true) }
+        if let text = try? container.decodeIfPresent(String.self, forKey: key) { return (text == "true", true) }
+        return (false, false)
     }
 
     /// Decodes the payload of a verified JWS.
@@ -58,6 +65,30 @@ struct IDTokenClaims: Decodable, Sendable {
         } catch {
             throw .malformed("the payload is not a JSON object")
         }
+    }
+}
+
+extension IDTokenClaims {
+    /// Whether the ID token leaves out a claim the account policy reads (`preferred_username`,
+    /// `email`, `email_verified`), so the provider's userinfo answer is worth asking.
+    var lacksProfileClaims: Bool {
+        preferredUsername == nil || email == nil || !statesEmailVerified
+    }
+
+    /// These claims with what the ID token left out taken from `userInfo`, whose `sub` the caller
+    /// has checked. The signed ID token wins wherever it speaks. `email` and `email_verified`
+    /// travel as a pair: the userinfo answer's verification is only taken with its own address,
+    /// and only when the ID token names no other address.
+    func supplemented(by userInfo: UserInfoClaims) -> IDTokenClaims {
+        var claims = self
+        if claims.preferredUsername == nil { claims.preferredUsername = userInfo.preferredUsername }
+        if !(claims.email != nil && claims.statesEmailVerified), let address = userInfo.email,
+           claims.email.map({ $0.lowercased() == address.lowercased() }) ?? true {
+            claims.email = address
+            claims.emailVerified = userInfo.emailVerified
+            claims.statesEmailVerified = true
+        }
+        return claims
     }
 }
 

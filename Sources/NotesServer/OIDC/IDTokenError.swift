@@ -16,6 +16,9 @@ enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case notYetValid
     case wrongNonce
     case missingClaim(String)
+    /// The provider's userinfo answer names another subject than its ID token (OpenID Connect
+    /// Core §5.3.4: such an answer must not be used).
+    case userInfoSubjectMismatch
 
     var description: String {
         switch self {
@@ -30,6 +33,7 @@ enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notYetValid: "the ID token is not valid yet (issued in the future)"
         case .wrongNonce: "the ID token's nonce does not match this sign-in"
         case .missingClaim(let claim): "the ID token has no valid '\(claim)' claim"
+        case .userInfoSubjectMismatch: "the provider's userinfo answer is about another subject than its ID token"
         }
     }
 }

@@ -10,12 +10,16 @@ struct ProviderMetadata: Decodable, Sendable {
     let authorizationEndpoint: URL
     let tokenEndpoint: URL
     let jwksURI: URL
+    /// Asked for the profile claims an ID token leaves out (OpenID Connect Core §5.3), when the
+    /// provider has one.
+    let userinfoEndpoint: URL?
 
     enum CodingKeys: String, CodingKey {
         case issuer
         case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
+        case userinfoEndpoint = "userinfo_endpoint"
     }
 
     /// Where to send the person's browser: the authorization endpoint with the code-flow request
@@ -41,15 +45,23 @@ struct ProviderMetadata: Decodable, Sendable {
 /// still unknown after that is refused.
 actor OIDCProviderClient {
     let settings: OIDCProviderSettings
-    private let http: ProviderHTTPClient
+    let http: ProviderHTTPClient
     private let clock: ServerClock
     private var metadata: (value: ProviderMetadata, fetchedAt: Int64)?
     private var keys: [VerificationKey]?
+    /// The last check that the authorization endpoint answers: its failure, if any, and when.
+    private var reachability: (failure: ProviderError?, checkedAt: Int64)?
 
     /// Discovery is fetched again after this long, so an endpoint moved by the provider is seen.
     static let metadataLifetimeMilliseconds: Int64 = 3_600_000
     /// The largest discovery document or key set read.
     static let maxDocumentBytes = 256 * 1024
+    /// How long the answer of the check before a sign-in (`readyForSignIn`) holds: short, so a
+    /// provider that went down is noticed within seconds, while a burst of sign-ins costs one check.
+    static let reachabilityLifetimeMilliseconds: Int64 = 10_000
+    /// The deadline of that check, in seconds (or the provider's own, if shorter): a person is
+    /// waiting on the sign-in button meanwhile.
+    static let reachabilityTimeoutSeconds = 3
 
     init(settings: OIDCProviderSettings, http: ProviderHTTPClient, clock: ServerClock) {
         self.settings = settings
@@ -68,7 +80,8 @@ actor OIDCProviderClient {
         let document: ProviderMetadata = try await getJSON(url, label: "discovery")
         guard document.issuer == settings.issuer else { throw ProviderError.badAnswer("the discovery document names another issuer") }
         let secure = settings.issuer.hasPrefix("https:")
-        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] {
+        let endpoints = [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] + (document.userinfoEndpoint.map { [$0] } ?? [])
+        for endpoint in endpoints {
             guard let scheme = endpoint.scheme, scheme == "https" || (!secure && scheme == "http"), endpoint.host != nil else {
                 throw ProviderError.badAnswer("an endpoint in the discovery document is not an https URL")
             }
@@ -77,10 +90,49 @@ actor OIDCProviderClient {
         return document
     }
 
+    /// The discovery document, once the provider's authorization endpoint has answered (any HTTP
+    /// answer below 500, within a few seconds; the result held for ten): the browser is only sent
+    /// to a provider that is there to receive it. The discovery document is cached for an hour,
+    /// so without this check a provider that went down meanwhile would leave the browser on a
+    /// "connection refused" page instead of Notes' sign-in page with the reason.
+    /// - Throws: `ProviderError` when discovery fails or the endpoint does not answer.
+    func readyForSignIn() async throws -> ProviderMetadata {
+        let metadata = try await discover()
+        let now = clock.now()
+        if let reachability, now - reachability.checkedAt >= 0, now - reachability.checkedAt < Self.reachabilityLifetimeMilliseconds {
+            if let failure = reachability.failure { throw failure }
+            return metadata
+        }
+        let failure = await authorizationEndpointFailure(metadata.authorizationEndpoint)
+        reachability = (failure, clock.now())
+        if let failure { throw failure }
+        return metadata
+    }
+
+    /// Why the authorization endpoint cannot take a browser, or `nil` when it answers. A plain
+    /// GET without parameters: providers answer it with an error page, which is an answer.
+    private func authorizationEndpointFailure(_ endpoint: URL) async -> ProviderError? {
+        var request = URLRequest(url: endpoint)
+        request.setValue("text/html", forHTTPHeaderField: "Accept")
+        do {
+            let answer = try await http.send(request, label: "authorization",
+                                             timeoutSeconds: min(settings.timeoutSeconds, Self.reachabilityTimeoutSeconds), maxBytes: 64 * 1024)
+            return answer.status >= 500 ? .status("authorization", answer.status) : nil
+        } catch let error as ProviderError {
+            switch error {
+            // A login page on another origin, or a large page: the provider is there.
+            case .redirected, .tooLarge: return nil
+            default: return error
+            }
+        } catch {
+            return .unreachable("authorization")
+        }
+    }
+
     /// Exchanges an authorization `code` at the token endpoint (RFC 6749 §4.1.3 with PKCE's
     /// `code_verifier`, RFC 7636 §4.5), authenticating with the client secret when there is one,
-    /// and returns the ID token it answers.
-    func exchange(code: String, verifier: String, redirectURI: String) async throws -> String {
+    /// and returns the ID token it answers, with the access token when there is one (for userinfo).
+    func exchange(code: String, verifier: String, redirectURI: String) async throws -> ProviderTokens {
         let metadata = try await discover()
         var request = URLRequest(url: metadata.tokenEndpoint)
         request.httpMethod = "POST"
@@ -98,9 +150,11 @@ actor OIDCProviderClient {
         let answer = try await http.send(request, label: "token", timeoutSeconds: settings.timeoutSeconds, maxBytes: Self.maxDocumentBytes)
         struct TokenAnswer: Decodable {
             let idToken: String?
+            let accessToken: String?
             let error: String?
             enum CodingKeys: String, CodingKey {
                 case idToken = "id_token"
+                case accessToken = "access_token"
                 case error
             }
         }
@@ -112,7 +166,7 @@ actor OIDCProviderClient {
             throw ProviderError.status("token", answer.status)
         }
         guard let idToken = decoded?.idToken else { throw ProviderError.badAnswer("the token answer has no id_token") }
-        return idToken
+        return ProviderTokens(idToken: idToken, accessToken: decoded?.accessToken.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Checks `idToken`'s signature against the provider's keys and its claims against this
@@ -143,9 +197,10 @@ actor OIDCProviderClient {
         return usable
     }
 
-    private func getJSON<T: Decodable>(_ url: URL, label: String) async throws -> T {
+    func getJSON<T: Decodable>(_ url: URL, label: String, bearer: String? = nil) async throws -> T {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer " + bearer, forHTTPHeaderField: "Authorization") }
         let answer = try await http.send(request, label: label, timeoutSeconds: settings.timeoutSeconds, maxBytes: Self.maxDocumentBytes)
         guard answer.status == 200 else { throw ProviderError.status(label, answer.status) }
         do {

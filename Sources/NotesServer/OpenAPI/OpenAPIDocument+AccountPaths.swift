@@ -37,7 +37,8 @@ extension OpenAPIDocument {
                     Guessing is throttled without locking the owner out: per account and client address, 10 attempts \
                     per 15 minutes (`--login-attempts`, `--login-window`), then that address waits; per account from \
                     any address, past 20 attempts each must come a delay after the previous one, doubling from 1 s to \
-                    at most 30 s; per address across accounts, 50 per window (`--login-attempts-per-address`).
+                    at most 30 s; per address across accounts, 50 per window (`--login-attempts-per-address`). \
+                    `notes-server user unlock NAME` forgets an account's counted attempts at once.
                     """,
                 requestBody: ["required": true, "content": json(schema("LoginRequest"))],
                 responses: [

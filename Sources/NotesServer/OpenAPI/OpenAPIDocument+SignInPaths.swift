@@ -16,8 +16,9 @@ extension OpenAPIDocument {
                     Starts an OpenID Connect sign-in for a command-line client (RFC 8252): the client listens on a \
                     loopback port and sends the browser here with its redirect URI, its PKCE challenge and its state. \
                     The server records the sign-in with its own state, nonce and PKCE verifier (in the database, so \
-                    any server sharing it can finish it) and redirects the browser to the provider. When the provider \
-                    cannot be reached the browser is redirected to the client's loopback with `error=\
+                    any server sharing it can finish it) and redirects the browser to the provider, once its \
+                    authorization endpoint has answered (a check of at most 3 s, its result held for 10 s). When the \
+                    provider cannot be reached the browser is redirected to the client's loopback with `error=\
                     temporarily_unavailable`, so the waiting command learns it at once.
                     """,
                 parameters: [
@@ -52,8 +53,9 @@ extension OpenAPIDocument {
                     Starts the same OpenID Connect sign-in as `/auth/cli/start` (state, nonce and PKCE verifier kept \
                     in the database), marked as a browser's, and sets a short-lived `notes_oidc` cookie \
                     (`Path=/auth/oidc`, `HttpOnly`, `SameSite=Lax`) holding its state: the callback finishes it only \
-                    in the browser that started it. An unknown provider or one that cannot be reached sends the \
-                    browser to the sign-in page with the reason (`/sign-in?failed=…`) instead.
+                    in the browser that started it. The provider's authorization endpoint is checked first (at most \
+                    3 s, the result held for 10 s): an unknown provider or one that cannot be reached sends the \
+                    browser to the sign-in page with the reason (`/sign-in?failed=…`) instead of to a dead page.
                     """,
                 parameters: [
                     parameter("provider", in: .query, required: true, description: "The provider's id.", schema: ["type": "string"]),
@@ -74,7 +76,9 @@ extension OpenAPIDocument {
                 description: """
                     Takes the sign-in recorded under `state` (once: it is deleted as it is read), exchanges the \
                     provider's `code` with the PKCE verifier, checks the ID token (signature against the provider's \
-                    keys, issuer, audience, expiry, nonce), finds the account linked to the identity (or creates one \
+                    keys, issuer, audience, expiry, nonce), asks the provider's userinfo endpoint (with the access \
+                    token) for `preferred_username`, `email` and `email_verified` when the ID token leaves them out \
+                    (an answer about another `sub` fails the sign-in), finds the account linked to the identity (or creates one \
                     when the provider allows sign-up) and redirects the browser to the client's loopback with a \
                     one-time `code` and the client's `state`. Any failure after the state was found (consent denied, \
                     provider unreachable, a token that fails a check, no linked account) redirects to the loopback \

@@ -45,6 +45,7 @@ enum PostgresSchema {
         // SQLite only: PostgreSQL's queue is filled in the writing statement (version 15).
         .init(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)", sql: ""),
         .init(version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)", sql: queueByStatementV20),
+        .init(version: 21, name: "accounts unlocked by an administrator, read by the sign-in throttles", sql: loginUnlocksV21),
     ]
 
     /// The newest version these migrations reach.

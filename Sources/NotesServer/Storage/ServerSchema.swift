@@ -33,6 +33,7 @@ enum ServerSchema {
         .init(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)", sql: queueByStatementV19),
         // PostgreSQL only: SQLite's queue is filled by the writing code (version 19) and its triggers.
         .init(version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)", sql: ""),
+        .init(version: 21, name: "accounts unlocked by an administrator, read by the sign-in throttles", sql: loginUnlocksV21),
     ])
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);

@@ -201,4 +201,29 @@ struct WebSignInProviderTests {
             #expect(!Self.isSignedIn(browser))
         }
     }
+
+    @Test("a provider that went down after its discovery was cached is checked before the redirect: the sign-in page says why, the command line gets the reason")
+    func providerDownAfterDiscoveryIsReported() async throws {
+        let provider = try Provider()
+        defer { provider.server.stop() }
+        try await TestApp.with(provider.configure) { app in
+            let browser = WebBrowser(app)
+            _ = try await Self.start(browser, provider)
+            provider.server.stop()
+            try await Task.sleep(for: .milliseconds(200))  // its listener closes within one poll interval
+            // Discovery is cached for an hour; the check that the provider answers, for seconds.
+            app.clock.advance(seconds: 11)
+            let answer = await browser.get("/auth/oidc/start", query: ["provider": "scripted"])
+            #expect(answer.header("Location")?.hasPrefix(provider.server.baseURL) != true, "not sent to a provider that is down")
+            #expect(try await Self.signInPage(after: answer, browser).body.contains("Scripted ID cannot be reached"))
+            #expect(!Self.isSignedIn(browser))
+
+            let command = await app.send("GET", "/auth/cli/start", query: [
+                "provider": "scripted", "redirect_uri": "http://127.0.0.1:4711/callback", "state": "client-state",
+                "code_challenge": String(repeating: "c", count: 43), "code_challenge_method": "S256"])
+            let back = try Self.query(of: command.header("Location"))
+            #expect(command.status == 302 && command.header("Location")?.hasPrefix("http://127.0.0.1:4711/callback?") == true, "\(command.status)")
+            #expect(back["error"] == "temporarily_unavailable" && back["state"] == "client-state", "\(back)")
+        }
+    }
 }

@@ -191,7 +191,7 @@ struct AccountPages: Sendable {
         do {
             attempt = try services.throttle.begin(username: session.username, address: context.request.remoteAddress)
         } catch {
-            return try refuse(error.message, 429)
+            return try refuse(error.webMessage, 429)
         }
         let services = services
         return .later {

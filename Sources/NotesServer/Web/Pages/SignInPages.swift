@@ -90,8 +90,8 @@ struct SignInPages: Sendable {
         do {
             attempt = try services.throttle.begin(username: username, address: request.remoteAddress)
         } catch {
-            var response = signInPage(request, next: next, username: username, error: error.message, status: 429)
-            response.headers["Retry-After"] = error.headers["Retry-After"]
+            var response = signInPage(request, next: next, username: username, error: error.webMessage, status: error.httpError.status)
+            response.headers["Retry-After"] = error.httpError.headers["Retry-After"]
             return .now(response)
         }
         return .later {
