@@ -40,6 +40,8 @@ struct ObsidianFlavourTests {
         #expect(try Self.html("a %%hidden%% b\n") == "<p>a  b</p>\n")
         #expect(try Self.html("before\n\n%%\nsecret *one*\n\n- secret two\n%%\n\nafter\n") == "<p>before</p>\n<p>after</p>\n")
         #expect(try Self.html("`%%` 50%% kept\n") == "<p><code>%%</code> 50%% kept</p>\n")
+        #expect(try Self.html("a %%[link](x.md) ![img](y.png) `code`%% b ![](z.png)\n") == "<p>a  b <img src=\"z.png\" alt=\"\" /></p>\n")
+        #expect(try Self.html("%%![](z.png)%%\n\n%%\n```\ncode\n```\n%%\n") == "")
     }
 
     @Test("#tag and #nested/tag become links to the caller's tag page; numbers, headings and code are not tags")

@@ -68,16 +68,20 @@ extension GFMDocument {
         }
     }
 
-    /// Whether `node` shows nothing: a paragraph, heading, quote, list or inline markup that
-    /// holds only blank text and line breaks.
+    /// Whether `node` shows nothing: a paragraph, heading, quote, list, link, image or inline
+    /// markup that holds only blank text and line breaks.
     private func isInvisible(_ node: OpaquePointer) -> Bool {
         let kind = type(of: node)
         switch kind {
         case GFMNodeType.text: return (literal(of: node) ?? "").allSatisfy(\.isWhitespace)
         case GFMNodeType.softBreak, GFMNodeType.lineBreak: return true
         case GFMNodeType.paragraph, GFMNodeType.heading, GFMNodeType.blockQuote, GFMNodeType.item, GFMNodeType.list,
-             GFMNodeType.emphasis, GFMNodeType.strong:
+             GFMNodeType.emphasis, GFMNodeType.strong, GFMNodeType.link:
             return children(of: node).allSatisfy(isInvisible)
+        case GFMNodeType.image:
+            // An image without alt text still shows; one whose alt text the comment took was in it.
+            let children = children(of: node)
+            return !children.isEmpty && children.allSatisfy(isInvisible)
         default:
             return isStrikethrough(node) && children(of: node).allSatisfy(isInvisible)
         }
