@@ -46,13 +46,20 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // libyaml: front matter of the default Markdown flavour (NotesCore/Markdown/FrontMatter).
+        // cmark-gfm has no target: it is opened at run time beside libcmark (NotesCore/Markdown/GFM).
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
         // glibc's malloc tuning (part of libc, no package): see the two main.swift files.
         .systemLibrary(name: "CMalloc"),
         // Linux's syncfs(2) (part of libc, no package): see NotesServer/Storage/FileBlobStore.swift.
         .systemLibrary(name: "CFileSync"),
         .target(
             name: "NotesCore",
-            dependencies: ["CSQLite", "CCmark", "CSodium", "CCrypto"]
+            dependencies: ["CSQLite", "CCmark", "CYAML", "CSodium", "CCrypto"]
         ),
         .target(
             name: "NotesCommandLine"

@@ -115,4 +115,32 @@ struct WikiLinkTests {
         #expect(MarkdownRenderer.safe.html(from: markdown) == expected)
         #expect(MarkdownRenderer.safe.render(Array(markdown.utf8)).html == expected)
     }
+
+    private static let vault = WikiLinkResolver(files: ["Funções.md", "Filtros.md", "attachments/bases-noshadow.png", "index.md"])
+
+    private static func renderInVault(_ markdown: String) -> String {
+        MarkdownRenderer.safe.render(Array(markdown.utf8), extensions: MarkdownExtensions(wikiLinks: { vault.destination(for: $0, from: "index.md") })).html
+    }
+
+    @Test("a label holding a code span or emphasis is one link whose label keeps the markup")
+    func labelWithCodeSpan() {
+        #expect(Self.renderInVault("See [[Funções#hasTag|`hasTag`]] and [[Filtros|the *filters* page]].\n")
+            == "<p>See <a href=\"Fun%C3%A7%C3%B5es.md#hastag\"><code>hasTag</code></a> and <a href=\"Filtros.md\">the <em>filters</em> page</a>.</p>\n")
+        #expect(Self.renderInVault("[[Missing|`code` label]] after\n") == "<p><code>code</code> label after</p>\n")
+        #expect(Self.renderInVault("a [[x|`y`] b]] `z`\n") == "<p>a [[x|<code>y</code>] b]] <code>z</code></p>\n")
+    }
+
+    @Test("an empty heading or label is ignored: [[Filtros#|wikilink]] and [[Funções#hasTag|]] resolve")
+    func emptyHeadingOrLabel() {
+        #expect(Self.renderInVault("[[Filtros#|wikilink]] [[Funções#hasTag|]]\n")
+            == "<p><a href=\"Filtros.md\">wikilink</a> <a href=\"Fun%C3%A7%C3%B5es.md#hastag\">Funções &gt; hasTag</a></p>\n")
+    }
+
+    @Test("an image embed with a fragment shows the image: the fragment is not part of the file")
+    func imageEmbedWithFragment() {
+        #expect(Self.renderInVault("![[bases-noshadow.png#interface]]\n")
+            == "<p><img src=\"attachments/bases-noshadow.png\" alt=\"bases-noshadow.png\" /></p>\n")
+        #expect(Self.vault.destination(for: WikiLink(target: "bases-noshadow.png", heading: "interface", isEmbed: true), from: "index.md")
+            == "attachments/bases-noshadow.png")
+    }
 }

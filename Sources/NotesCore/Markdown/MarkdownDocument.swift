@@ -110,51 +110,6 @@ final class MarkdownDocument {
         return scan
     }
 
-    /// Replaces each `[[wiki link]]` and `![[embed]]` in the tree's text with a link or image
-    /// to `resolve`'s destination, or with its plain label when `resolve` answers nil.
-    ///
-    /// cmark leaves `[[...]]` as text, split over several nodes at each bracket; merging them
-    /// first lets one pass find every link. Only `TEXT` nodes are read, so code spans and code
-    /// blocks (which hold `CODE` and `CODE_BLOCK` literals) are never touched, and text already
-    /// inside a link or an image is left alone rather than nesting links.
-    func replaceWikiLinks(_ resolve: (WikiLink) -> String?) {
-        cmark_consolidate_text_nodes(root)
-        var candidates: [OpaquePointer] = []
-        forEachNode { node, event, insideLink in
-            guard event == CMARK_EVENT_ENTER, !insideLink, cmark_node_get_type(node) == CMARK_NODE_TEXT,
-                  let literal = cmark_node_get_literal(node), strstr(literal, "[[") != nil else { return }
-            candidates.append(node)
-        }
-        for node in candidates {
-            guard let literal = cmark_node_get_literal(node) else { continue }
-            let pieces = WikiLinkSyntax.pieces(of: String(cString: literal))
-            guard pieces.contains(where: { if case .link = $0 { true } else { false } }) else { continue }
-            for piece in pieces {
-                let replacement: OpaquePointer?
-                switch piece {
-                case .text(let text):
-                    replacement = Self.textNode(text)
-                case .link(let link):
-                    guard let destination = resolve(link) else {
-                        replacement = Self.textNode(link.displayText)
-                        break
-                    }
-                    let isImage = link.isEmbed && WikiLinkResolver.isImage(destination)
-                    replacement = cmark_node_new(isImage ? CMARK_NODE_IMAGE : CMARK_NODE_LINK)
-                    if let replacement {
-                        _ = cmark_node_set_url(replacement, destination)
-                        if let label = Self.textNode(isImage ? link.altText : link.displayText) {
-                            _ = cmark_node_append_child(replacement, label)
-                        }
-                    }
-                }
-                if let replacement { _ = cmark_node_insert_before(node, replacement) }
-            }
-            cmark_node_unlink(node)
-            cmark_node_free(node)
-        }
-    }
-
     /// Turns every link whose destination safe mode refuses (`javascript:`, `vbscript:`,
     /// `file:`, non-image `data:`) into its bare content: cmark would only empty the `href`,
     /// leaving an `<a href="">` that looks live and reloads the page when clicked.
@@ -300,6 +255,47 @@ extension MarkdownDocument {
 
 @available(*, unavailable)
 extension MarkdownDocument: Sendable {}
+
+extension MarkdownDocument: WikiLinkTree {
+    func wikiLinkCandidates() -> [OpaquePointer] {
+        // cmark splits `[[...]]` over several text nodes at each bracket: join them first.
+        cmark_consolidate_text_nodes(root)
+        var candidates: [OpaquePointer] = []
+        forEachNode { node, event, insideLink in
+            guard event == CMARK_EVENT_ENTER, !insideLink, cmark_node_get_type(node) == CMARK_NODE_TEXT,
+                  let literal = cmark_node_get_literal(node), strstr(literal, "[[") != nil else { return }
+            candidates.append(node)
+        }
+        return candidates
+    }
+
+    func textLiteral(of node: OpaquePointer) -> String? { cmark_node_get_literal(node).map { String(cString: $0) } }
+    func setTextLiteral(_ node: OpaquePointer, _ text: String) { _ = cmark_node_set_literal(node, text) }
+    func nextSibling(of node: OpaquePointer) -> OpaquePointer? { cmark_node_next(node) }
+    func isText(_ node: OpaquePointer) -> Bool { cmark_node_get_type(node) == CMARK_NODE_TEXT }
+
+    func mayBeLabel(_ node: OpaquePointer) -> Bool {
+        let type = cmark_node_get_type(node)
+        return type == CMARK_NODE_CODE || type == CMARK_NODE_EMPH || type == CMARK_NODE_STRONG
+    }
+
+    func makeText(_ text: String) -> OpaquePointer? { Self.textNode(text) }
+
+    func makeLink(to url: String, image: Bool) -> OpaquePointer {
+        guard let node = cmark_node_new(image ? CMARK_NODE_IMAGE : CMARK_NODE_LINK) else { preconditionFailure("cmark_node_new returned NULL") }
+        _ = cmark_node_set_url(node, url)
+        return node
+    }
+
+    func place(_ node: OpaquePointer, before sibling: OpaquePointer) { _ = cmark_node_insert_before(sibling, node) }
+    func appendChild(_ child: OpaquePointer, to parent: OpaquePointer) { _ = cmark_node_append_child(parent, child) }
+    func detach(_ node: OpaquePointer) { cmark_node_unlink(node) }
+
+    func discard(_ node: OpaquePointer) {
+        cmark_node_unlink(node)
+        cmark_node_free(node)
+    }
+}
 
 /// A link or image destination as written in a note (entities and backslash escapes resolved).
 public struct LinkDestination: Sendable, Hashable {

@@ -124,10 +124,14 @@ public struct MarkdownExtensions {
     public var wikiLinks: ((WikiLink) -> String?)?
     /// Whether headings get GitHub-style `id`s, so `page.html#some-heading` lands on them.
     public var headingIDs: Bool
+    /// The destination of a `#tag`'s page (given the tag without `#`), or nil to show the tag
+    /// unlinked. Only the default flavour reads tags; pure CommonMark leaves `#tag` as text.
+    public var tagLinks: ((String) -> String?)?
 
-    public init(wikiLinks: ((WikiLink) -> String?)? = nil, headingIDs: Bool = false) {
+    public init(wikiLinks: ((WikiLink) -> String?)? = nil, headingIDs: Bool = false, tagLinks: ((String) -> String?)? = nil) {
         self.wikiLinks = wikiLinks
         self.headingIDs = headingIDs
+        self.tagLinks = tagLinks
     }
 
     /// Pure CommonMark.

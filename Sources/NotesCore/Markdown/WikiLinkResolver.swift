@@ -30,6 +30,10 @@ public struct WikiLinkResolver: Sendable {
         let fragment = link.heading.flatMap { $0.hasPrefix("^") ? nil : "#" + HeadingSlugger.slug($0) } ?? ""
         guard !link.target.isEmpty else { return fragment.isEmpty ? nil : fragment }
         guard let file = resolve(link.target, from: note) else { return nil }
+        // A fragment names a heading of a note; after an image or another file
+        // (`![[chart.png#interface]]`) it names nothing the file holds, and a page that copies
+        // or serves files by their path must not look for one named with it.
+        guard EntryKind(path: file) == .note else { return Self.relativeHref(from: note, to: file) }
         return Self.relativeHref(from: note, to: file) + fragment
     }
 

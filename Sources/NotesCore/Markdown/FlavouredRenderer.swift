@@ -1,0 +1,69 @@
+/// Renders a note in a `MarkdownFlavour`: the one entry point for every place a note is shown.
+///
+/// `.commonMark` is `MarkdownRenderer` (libcmark, CommonMark 0.30, nothing added). The default,
+/// `.obsidian`, splits off the front matter, parses the rest with cmark-gfm and its GFM
+/// extensions (see `CmarkGFM`), adds what Obsidian users write, then applies safe mode.
+/// Safe mode is the same in both: no raw HTML, and a link to a refused scheme renders as its
+/// text. Everything the flavour adds is HTML written here, every piece of note text escaped.
+public struct FlavouredRenderer: Sendable {
+    public var flavour: MarkdownFlavour
+    /// Whether raw HTML and every link scheme pass through: only for a user's own trusted notes.
+    public var allowsUnsafeHTML: Bool
+    /// Turn straight quotes and dashes into typographic ones.
+    public var smartPunctuation: Bool
+
+    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false) {
+        self.flavour = flavour
+        self.allowsUnsafeHTML = allowsUnsafeHTML
+        self.smartPunctuation = smartPunctuation
+    }
+
+    /// The GFM extensions attached to every default-flavour parse. The tag filter only acts on
+    /// raw HTML, which only unsafe mode lets through.
+    static let gfmExtensions = CmarkGFM.extensionNames
+
+    /// Renders `markdown`'s UTF-8 bytes, with `extensions` (wiki links, heading ids, tag links).
+    /// - Throws: `CmarkGFMError` when the default flavour's library cannot be loaded here.
+    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark) throws(CmarkGFMError)
+        -> FlavouredRendering where Bytes.Element == UInt8 {
+        switch flavour {
+        case .commonMark:
+            let rendered = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation)
+                .render(markdown, extensions: extensions)
+            return FlavouredRendering(html: rendered.html, title: rendered.title)
+        case .obsidian:
+            let library = try CmarkGFM.shared.get()
+            let render: (UnsafeBufferPointer<UInt8>) -> FlavouredRendering = { note in
+                library.exclusively { renderObsidian(note, extensions: extensions, library: library) }
+            }
+            if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
+            return Array(markdown).withUnsafeBufferPointer(render)
+        }
+    }
+
+    /// The cmark-gfm options for parsing and rendering `markdown`.
+    func gfmOptions(for markdown: UnsafeBufferPointer<UInt8>) -> Int32 {
+        var options = GFMOption.footnotes
+        if !UTF8Validation.isValid(markdown) { options |= GFMOption.validateUTF8 }
+        if allowsUnsafeHTML { options |= GFMOption.unsafe }
+        if smartPunctuation { options |= GFMOption.smart }
+        return options
+    }
+
+    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
+        let split = FrontMatter.split(note)
+        let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
+        let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
+        let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
+        let found = document.applyObsidianFlavour(extensions: extensions)
+        if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
+        let headingTitle = document.firstHeadingText()
+        if extensions.headingIDs { document.addHeadingIDs() }
+        var html = frontMatter?.html ?? ""
+        html += document.html()
+        var tags: [String] = []
+        for tag in (frontMatter?.tags ?? []) + found.tags where !tags.contains(tag) { tags.append(tag) }
+        return FlavouredRendering(html: html, title: frontMatter?.title ?? headingTitle, frontMatter: frontMatter,
+                                  tags: tags, warnings: frontMatter?.warning.map { [$0] } ?? [])
+    }
+}

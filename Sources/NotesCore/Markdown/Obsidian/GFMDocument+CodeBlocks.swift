@@ -1,0 +1,16 @@
+extension GFMDocument {
+    /// Shows each ```` ```mermaid ```` block as a code block labelled as a Mermaid diagram's
+    /// source (class `language-mermaid`, for a page script that can draw it). Other fenced code
+    /// keeps cmark-gfm's `language-NAME` class, which highlight.js reads.
+    func labelMermaidBlocks() {
+        for block in nodes(ofType: GFMNodeType.codeBlock) {
+            let language = fenceInfo(of: block).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() }
+            guard language == "mermaid" else { continue }
+            let source = HTMLEscaping.escape(literal(of: block) ?? "")
+            let html = "<figure class=\"mermaid\">\n<figcaption>Mermaid diagram (source)</figcaption>\n"
+                + "<pre><code class=\"language-mermaid\">\(source)</code></pre>\n</figure>\n"
+            insert(newCustom(block: true, enter: html, exit: ""), before: block)
+            remove(block)
+        }
+    }
+}
