@@ -12,7 +12,8 @@ extension NoteStore {
     /// The version of what the renderer makes of a note: raise it whenever `MarkdownRenderer`'s
     /// safe output changes, and every kept rendering is made again at its next read.
     /// 1: links with a refused scheme render as their text, not as `<a href="">`.
-    static let renderingVersion = 1
+    /// 2: a note past `MarkdownPreflight`'s bound renders as its escaped text with a notice.
+    static let renderingVersion = 2
 
     /// The note's rendered HTML fragment, path and revision, if it is live.
     func html(userID: Int64, id: NoteID) throws -> (html: String, path: String, rev: Int64)? {
