@@ -60,7 +60,7 @@ final class Application: Sendable {
         SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
                          users: users, sessions: sessions, log: log).register(in: &router)
         TokensController(tokens: tokens).register(in: &router)
-        NotesController(store: notes).register(in: &router)
+        NotesController(store: notes, renderWorker: RenderWorker(), log: log).register(in: &router)
         SyncController(store: notes, waiting: waitingRequests, maxWaitSeconds: configuration.limits.maxWaitSeconds ?? 60,
                        log: log).register(in: &router)
         SearchController(store: notes).register(in: &router)
