@@ -40,4 +40,19 @@ struct WebRenderBoundTests {
             expectShownAsText(page.text, "published page")
         }
     }
+
+    @Test("a published note over 64 KiB is rendered (on the render worker) into the same page")
+    func largePublishedNoteRenders() async throws {
+        try await TestApp.with { app in
+            let token = try await app.signIn().accessToken
+            let id = NoteID()
+            let markdown = "# Large\n\n" + String(repeating: "Some *text* here.\n\n", count: 4_000)
+            try await PublicationTests.put(app, id, "large.md", markdown, token: token)
+            let publication = try await PublicationTests.publish(app, id, token: token)
+            let page = try await PublicationTests.read(app, publication.url)
+            #expect(page.status == 200)
+            #expect(page.text.contains("<h1 id=\"large\">Large</h1>") && page.text.contains("<title>Large</title>"))
+            #expect(page.text.components(separatedBy: "<p>Some <em>text</em> here.</p>").count == 4_001)
+        }
+    }
 }
