@@ -15,9 +15,10 @@
 ///   `` ` ``, `<`, `&`, `\`, and with smart punctuation `"`, `'`, `.`, `-`) or at a line break,
 ///   so their count bounds the nodes of any parse.
 ///
-/// Within both bounds cmark 0.30 renders anything in a fraction of a second (measured in
-/// bench/README.md: about 300 ns a node at worst, linear in the bytes otherwise); beyond them
-/// a note renders as its escaped text with a notice (`MarkdownPreflight.Refusal.html(showing:)`).
+/// Within both bounds cmark 0.30 renders anything in a fraction of a second (bench/README.md,
+/// "Hostile notes against the renderer": about 300 ns of CPU a node at worst, linear in the
+/// bytes otherwise); beyond them a note renders as its escaped text with a notice
+/// (`MarkdownPreflight.Refusal.html(showing:)`).
 /// Every rendering flavour runs its input through one preflight before its parser.
 public struct MarkdownPreflight: Sendable, Equatable {
     /// The deepest nesting of block containers (block quotes, list items) that is rendered.
