@@ -2,14 +2,14 @@
 # Every bench, one after the other, then one table of what each measured: workload, peer, the
 # peer's figure, notes' figure, the ratio (notes / peer for times) and the target (docs/architecture.md, Performance targets).
 # Each bench's own output (hyperfine, wrk) goes to stderr as it runs.
-#   bench/all.sh                            render, serve, sync, export, hostile, growth
+#   bench/all.sh                            render, serve, sync, export, hostile, render-abuse, growth
 #   BENCHES="sync growth" bench/all.sh      a subset
 #   NOTES=2000 RUNS=3 bench/all.sh          a quick run (smaller corpus for sync and export)
 #   GROWTH="1000 10000 100000" bench/all.sh the 100,000-note growth row too
 #   BENCH_BACKEND=postgres BENCHES="sync serve" bench/all.sh   the server on PostgreSQL (a throwaway
 #                                           cluster on the same filesystem, fsync on)
 source "$(dirname "$0")/common.sh"
-benches=${BENCHES:-render serve sync export hostile growth}
+benches=${BENCHES:-render serve sync export hostile render-abuse growth}
 BENCH_TABLE=$(mktemp)
 export BENCH_TABLE
 trap 'rm -f "$BENCH_TABLE"' EXIT

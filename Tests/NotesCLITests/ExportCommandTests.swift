@@ -13,6 +13,22 @@ struct ExportCommandTests {
         ("projects/deep/er/leaf.md", "# Leaf 🌿\n\n[Up](../../plan.md)\n"),
     ]
 
+    @Test("a note past the rendering bound is exported as its escaped text with a notice; the others render", .timeLimit(.minutes(1)))
+    func exportsHostileNoteAsText() async throws {
+        let work = try TemporaryDirectory("notes-export")
+        defer { work.remove() }
+        let source = work.appending("notes"), output = work.appending("site")
+        let hostile = "<script>alert(1)</script>\n" + String(repeating: ">", count: 100_000) + " x\n" + String(repeating: "[", count: 100_000) + "\n"
+        try ExportFixture.write([("hostile.md", hostile), ("fine.md", "# Fine\n\n*ok*\n")], in: source)
+        let result = try await ExportFixture.export(source, to: output)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let page = ExportFixture.text("hostile.html", in: output)
+        #expect(page.contains("<p class=\"notes-unrendered\" role=\"note\">This note is shown as plain text"))
+        #expect(page.contains("<pre class=\"notes-unrendered-text\">&lt;script&gt;alert(1)&lt;/script&gt;\n&gt;&gt;&gt;"))
+        #expect(!page.contains("<script>alert") && !page.contains("<blockquote>"))
+        #expect(ExportFixture.text("fine.html", in: output).contains("<em>ok</em>"))
+    }
+
     @Test("exports nested notes with Unicode names: mirrored pages, rewritten links, an index by folder")
     func exportsSite() async throws {
         let work = try TemporaryDirectory("notes-export")

@@ -44,6 +44,19 @@ struct RenderCommandTests {
         #expect(titled.stdout.contains("<title>Plans &amp;</title>"))
     }
 
+    @Test("a note past the rendering bound prints as its escaped text with a notice, with or without --unsafe", .timeLimit(.minutes(1)))
+    func hostileNoteIsShownAsText() async throws {
+        let hostile = "<script>alert(1)</script>\n" + String(repeating: ">", count: 100_000) + " x\n" + String(repeating: "*", count: 50_000) + "a"
+            + String(repeating: "*", count: 50_000) + "\n" + String(repeating: "[", count: 100_000) + "\n" + String(repeating: "- ", count: 50_000) + "x\n"
+        for arguments in [["render"], ["render", "--unsafe"], ["render", "--standalone"]] {
+            let result = try await ProcessRunner.run(BuiltProducts.client, arguments, stdin: hostile)
+            #expect(result.exitCode == 0, "\(arguments)")
+            #expect(result.stdout.contains("<p class=\"notes-unrendered\" role=\"note\">This note is shown as plain text"), "\(arguments)")
+            #expect(result.stdout.contains("<pre class=\"notes-unrendered-text\">&lt;script&gt;alert(1)&lt;/script&gt;\n&gt;&gt;&gt;"), "\(arguments)")
+            #expect(!result.stdout.contains("<script") && !result.stdout.contains("<blockquote>"), "\(arguments)")
+        }
+    }
+
     @Test("safe by default: raw HTML and script links never reach stdout; --unsafe is the opt-in")
     func safeByDefault() async throws {
         let hostile = "<script>alert(1)</script>\n\n<img src=x onerror=alert(1)> [x](javascript:alert(1)) [y](JAVASCRIPT:go())\n"

@@ -21,6 +21,7 @@ extension MarkdownRenderer {
                                           treatingLinks treat: (LinkDestination) -> LinkTreatment)
         -> RenderedMarkdown where Bytes.Element == UInt8 {
         let render: (UnsafeBufferPointer<UInt8>) -> RenderedMarkdown = { buffer in
+            if let refusal = refusal(of: buffer) { return RenderedMarkdown(html: refusal.html(showing: buffer), title: nil) }
             let document = MarkdownDocument(parsing: buffer, options: options)
             if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
             let title = document.rewriteLinksAndFindTitle { _ in nil }

@@ -10,16 +10,36 @@ import Darwin
 ///
 /// Safe by default: raw HTML is omitted, a link to a `javascript:`, `vbscript:`, `file:` or
 /// non-image `data:` destination renders as its text, and such an image source is emptied. Input that is not valid UTF-8 is
-/// repaired with U+FFFD instead of being passed through.
+/// repaired with U+FFFD instead of being passed through. Input past `preflight`'s bound is never
+/// parsed: it renders as its escaped text with a notice, so no note can hold a thread for long.
 public struct MarkdownRenderer: Sendable {
     /// Whether raw HTML and every link scheme pass through: only for a user's own trusted notes.
     public var allowsUnsafeHTML: Bool
     /// Turn straight quotes and dashes into typographic ones.
     public var smartPunctuation: Bool
+    /// The bound every note passes before cmark sees it; past it, a note renders as its escaped
+    /// text with a notice, whatever the mode.
+    public var preflight: MarkdownPreflight
 
-    public init(allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false) {
+    public init(allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false, preflight: MarkdownPreflight = MarkdownPreflight()) {
         self.allowsUnsafeHTML = allowsUnsafeHTML
         self.smartPunctuation = smartPunctuation
+        self.preflight = preflight
+    }
+
+    /// Why `markdown` is shown as text instead of rendered, or nil when it is rendered. Every
+    /// rendering entry point asks this first.
+    func refusal(of markdown: UnsafeBufferPointer<UInt8>) -> MarkdownPreflight.Refusal? {
+        var preflight = preflight
+        preflight.countsPunctuation = preflight.countsPunctuation || smartPunctuation
+        return preflight.refusal(of: markdown)
+    }
+
+    /// Why `markdown` would be shown as text instead of rendered, or nil when cmark renders it:
+    /// for callers that schedule the work by its cost (a refused note costs one linear pass).
+    public func refusal(of markdown: String) -> MarkdownPreflight.Refusal? {
+        var markdown = markdown
+        return markdown.withUTF8 { refusal(of: $0) }
     }
 
     /// The safe default renderer.
@@ -49,6 +69,11 @@ public struct MarkdownRenderer: Sendable {
         from markdown: Bytes, extensions: MarkdownExtensions = .commonMark,
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
     ) throws(Failure) -> Value where Bytes.Element == UInt8 {
+        func bounded(_ buffer: UnsafeBufferPointer<UInt8>, _ render: (UnsafeBufferPointer<UInt8>) -> Result<Value, Failure>) -> Result<Value, Failure> {
+            guard let refusal = refusal(of: buffer) else { return render(buffer) }
+            var html = refusal.html(showing: buffer)
+            return html.withUTF8 { bytes in Result { () throws(Failure) -> Value in try body(bytes) } }
+        }
         func renderSafely(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
             let document = MarkdownDocument(parsing: buffer, options: options)
             if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
@@ -67,7 +92,8 @@ public struct MarkdownRenderer: Sendable {
             return document.withHTML { bytes in Result { () throws(Failure) -> Value in try body(bytes) } }
         }
         if !allowsUnsafeHTML || extensions.wikiLinks != nil || extensions.headingIDs {
-            let outcome = markdown.withContiguousStorageIfAvailable(renderSafely) ?? Array(markdown).withUnsafeBufferPointer(renderSafely)
+            let outcome = markdown.withContiguousStorageIfAvailable { bounded($0, renderSafely) }
+                ?? Array(markdown).withUnsafeBufferPointer { bounded($0, renderSafely) }
             return try outcome.get()
         }
         func render(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, Failure> {
@@ -83,7 +109,7 @@ public struct MarkdownRenderer: Sendable {
                 Result { () throws(Failure) in try body(UnsafeBufferPointer(start: bytes, count: length)) }
             }
         }
-        let outcome = markdown.withContiguousStorageIfAvailable(render) ?? Array(markdown).withUnsafeBufferPointer(render)
+        let outcome = markdown.withContiguousStorageIfAvailable { bounded($0, render) } ?? Array(markdown).withUnsafeBufferPointer { bounded($0, render) }
         return try outcome.get()
     }
 
@@ -104,6 +130,7 @@ public struct MarkdownRenderer: Sendable {
                                           rewritingLinks rewriteLink: (LinkDestination) -> String? = { _ in nil })
         -> RenderedMarkdown where Bytes.Element == UInt8 {
         let render: (UnsafeBufferPointer<UInt8>) -> RenderedMarkdown = { buffer in
+            if let refusal = refusal(of: buffer) { return RenderedMarkdown(html: refusal.html(showing: buffer), title: nil) }
             let document = MarkdownDocument(parsing: buffer, options: options)
             if let resolve = extensions.wikiLinks { document.replaceWikiLinks(resolve) }
             let scan = document.rewriteLinks(rewriteLink, findingRefused: !allowsUnsafeHTML, findingHeadings: extensions.headingIDs)

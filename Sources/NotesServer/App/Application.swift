@@ -60,7 +60,9 @@ final class Application: Sendable {
         SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
                          users: users, sessions: sessions, log: log).register(in: &router)
         TokensController(tokens: tokens).register(in: &router)
-        NotesController(store: notes).register(in: &router)
+        // One pool for every large rendering (API and published pages), each user's share counted once.
+        let renderWorker = RenderWorker()
+        NotesController(store: notes, renderWorker: renderWorker, log: log).register(in: &router)
         SyncController(store: notes, waiting: waitingRequests, maxWaitSeconds: configuration.limits.maxWaitSeconds ?? 60,
                        log: log).register(in: &router)
         SearchController(store: notes).register(in: &router)
@@ -69,7 +71,7 @@ final class Application: Sendable {
         PublicationsController(store: publications).register(in: &router)
         let publicationRateLimiter = RequestRateLimiter(perMinute: configuration.publicationRequestsPerMinute)
         PublicationPageController(store: publications, notes: notes, contents: contents,
-                                  rateLimiter: publicationRateLimiter).register(in: &router)
+                                  rateLimiter: publicationRateLimiter, renderWorker: renderWorker).register(in: &router)
         if case .postgres(let pool) = database {
             rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
             statistics = YoungTableStatistics(pool: pool, log: log)

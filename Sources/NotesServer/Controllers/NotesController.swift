@@ -4,13 +4,16 @@ import NotesCore
 /// `/v1/notes`: list, read (JSON, raw Markdown or HTML), create/update with preconditions, delete.
 struct NotesController: Sendable {
     let store: NoteStore
+    /// Where a large note is rendered, off the connection threads.
+    let renderWorker: RenderWorker
+    let log: @Sendable (String) -> Void
 
     func register(in router: inout Router) {
         router.add("GET", "/v1/notes", access: .read) { try .now(list($0)) }
         router.add("GET", "/v1/notes/:id", access: .read, readsNote: true) { try .now(get($0)) }
         router.add("PUT", "/v1/notes/:id", access: .write) { try .now(put($0)) }
         router.add("DELETE", "/v1/notes/:id", access: .write) { try .now(delete($0)) }
-        router.add("GET", "/v1/notes/:id/html", access: .read) { try .now(html($0)) }
+        router.add("GET", "/v1/notes/:id/html", access: .read) { try html($0) }
         router.add("GET", "/v1/notes/:id/revisions", access: .read) { try .now(revisions($0)) }
         router.add("GET", "/v1/notes/:id/revisions/:rev", access: .read) { try .now(revision($0)) }
     }
@@ -48,17 +51,43 @@ struct NotesController: Sendable {
         return response
     }
 
-    private func html(_ context: RequestContext) throws -> HTTPResponse {
+    /// The fragment (kept per revision) or the standalone page; a note too large to render on
+    /// the connection thread is rendered by `renderWorker`, at most a few per user at once.
+    private func html(_ context: RequestContext) throws -> HTTPOutcome {
         let user = try context.caller().userID
         let id = try context.noteID()
-        let body: String, rev: Int64
         if ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "") {
-            (body, rev) = try standalonePage(userID: user, id: id)
-        } else {
-            guard let rendered = try store.html(userID: user, id: id) else { throw HTTPError.noteNotFound }
-            (body, rev) = (rendered.html, rendered.rev)
+            guard let note = try store.note(userID: user, id: id), !note.deleted, note.kind == .note else { throw HTTPError.noteNotFound }
+            let fileName = try NotePath(note.path).fileName
+            let render: @Sendable () -> HTTPResponse = { [store] in Self.htmlResponse(Self.standalonePage(note.content ?? "", fileName: fileName, store: store), rev: note.rev) }
+            return offThreadIfLarge(note.content ?? "", user: user, requestID: context.request.id, render)
         }
-        return HTTPResponse(status: 200, headers: [
+        guard let lookup = try store.htmlLookup(userID: user, id: id) else { throw HTTPError.noteNotFound }
+        switch lookup {
+        case .kept(let html, let rev):
+            return .now(Self.htmlResponse(html, rev: rev))
+        case .unrendered(let note):
+            return offThreadIfLarge(note.content, user: user, requestID: context.request.id) { [store] in
+                Self.htmlResponse(store.renderAndKeep(note), rev: note.rev)
+            }
+        }
+    }
+
+    /// `render`'s answer now when `content` renders on the connection thread
+    /// (`RenderWorker.rendersInline`); else later, from the worker.
+    private func offThreadIfLarge(_ content: String, user: Int64, requestID: String, _ render: @escaping @Sendable () -> HTTPResponse) -> HTTPOutcome {
+        guard !RenderWorker.rendersInline(content, with: store.renderer) else { return .now(render()) }
+        return .later { [renderWorker, log] in
+            do {
+                return try await renderWorker.run(for: user, render)
+            } catch {
+                return .error(HTTPError.answer(for: error, requestID: requestID, log: log))
+            }
+        }
+    }
+
+    private static func htmlResponse(_ body: String, rev: Int64) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [
             "Content-Type": "text/html; charset=utf-8",
             "ETag": Preconditions.etag(rev),
             // The HTML is already safe (no raw HTML, no script links); the policy is a second wall.
@@ -70,11 +99,9 @@ struct NotesController: Sendable {
     /// The page `notes export` would make of the note, titled by its first heading, else its
     /// file name. Rendered here rather than stored: the title needs a parse, and whole pages are
     /// asked for far less often than fragments.
-    private func standalonePage(userID: Int64, id: NoteID) throws -> (html: String, rev: Int64) {
-        guard let note = try store.note(userID: userID, id: id), !note.deleted, note.kind == .note else { throw HTTPError.noteNotFound }
-        let rendered = store.renderer.render((note.content ?? "").utf8)
-        let title = rendered.title(orFileName: try NotePath(note.path).fileName)
-        return (HTMLPage(title: title, bodyHTML: rendered.html).render(), note.rev)
+    private static func standalonePage(_ content: String, fileName: String, store: NoteStore) -> String {
+        let rendered = store.renderer.render(content.utf8)
+        return HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html).render()
     }
 
     private func put(_ context: RequestContext) throws -> HTTPResponse {

@@ -45,6 +45,17 @@ enum PublicationPage {
         return page
     }
 
+    /// The 503 page while the server renders too many large notes (`RenderWorker`), with its `Retry-After`.
+    static func busy(_ refusal: HTTPError) -> HTTPResponse {
+        var page = response(status: 503, title: "Busy", body: """
+            <h1>Busy</h1>
+            <p>The server is busy rendering notes. Wait a moment and reload.</p>
+
+            """, indexable: false)
+        for (name, value) in refusal.headers { page.headers[name] = value }
+        return page
+    }
+
     /// The page around `body` with the headers every `/p/` answer carries.
     private static func response(status: Int, title: String, header: String = "", body: String, indexable: Bool) -> HTTPResponse {
         var html = """

@@ -13,21 +13,35 @@ struct PublicationPageController: Sendable {
     let notes: NoteStore
     let contents: ContentStore
     let rateLimiter: RequestRateLimiter
+    /// Where a large note is rendered, off the connection threads, within its owner's share.
+    let renderWorker: RenderWorker
     let renderer = MarkdownRenderer.safe
 
     func register(in router: inout Router) {
-        router.add("GET", "/p/:token", access: .open) { try .now(page($0)) }
+        router.add("GET", "/p/:token", access: .open) { try page($0) }
         router.add("GET", "/p/:token/a/*path", access: .open) { try .now(attachment($0)) }
     }
 
-    private func page(_ context: RequestContext) throws -> HTTPResponse {
-        if let refusal = admit(context.request) { return refusal }
+    private func page(_ context: RequestContext) throws -> HTTPOutcome {
+        if let refusal = admit(context.request) { return .now(refusal) }
         guard let token = context.parameters["token"], let note = try store.publishedNote(token: token) else {
-            return PublicationPage.notFound
+            return .now(PublicationPage.notFound)
         }
         // Rendered at each read rather than kept: the links depend on the token (images go through
-        // it), reads are rate-limited, and cmark renders a page in tens of microseconds.
-        return PublicationPage.published(note, token: token, renderer: renderer)
+        // it), reads are rate-limited, and cmark renders a page in tens of microseconds. A large
+        // note is rendered on the worker, counted against its owner's share, so strangers opening
+        // large published notes at once never hold every connection thread.
+        let render: @Sendable () -> HTTPResponse = { [renderer] in PublicationPage.published(note, token: token, renderer: renderer) }
+        guard !RenderWorker.rendersInline(note.content, with: renderer) else { return .now(render()) }
+        return .later { [renderWorker] in
+            do {
+                return try await renderWorker.run(for: note.userID, render)
+            } catch let refusal as HTTPError {
+                return PublicationPage.busy(refusal)
+            } catch {
+                return PublicationPage.busy(HTTPError(503, code: "busy", message: "busy", headers: ["Retry-After": "1"]))
+            }
+        }
     }
 
     /// An attachment the published note embeds, addressed as `PublicationLinks` writes it.

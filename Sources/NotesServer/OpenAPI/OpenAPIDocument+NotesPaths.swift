@@ -78,12 +78,22 @@ extension OpenAPIDocument {
                     "200": [
                         "description": """
                             An HTML fragment, or a full page with `standalone=1`; sent with a restrictive \
-                            Content-Security-Policy.
+                            Content-Security-Policy. A note whose block quotes or lists nest more than 32 levels, \
+                            or with more than 500,000 lines and markup characters, is not rendered: it comes as \
+                            `<p class="notes-unrendered">` with a notice, then its text escaped in \
+                            `<pre class="notes-unrendered-text">`.
                             """,
                         "headers": ["ETag": header("ETag")],
                         "content": ["text/html": ["schema": ["type": "string"]]],
                     ],
                     "404": response("NotFound"),
+                    "503": errorAnswer(
+                        """
+                            `busy`: a note over 64 KiB without a kept rendering, while 4 of the caller's notes \
+                            (or 32 in all) are being rendered; retry after `Retry-After`.
+                            """,
+                        headers: ["Retry-After": header("RetryAfter")]
+                    ),
                 ]
             ),
         ],

@@ -61,7 +61,7 @@ extension OpenAPIDocument {
         ],
         "/v1/search": [
             "get": operation("search", tag: "search", access: .signedIn,
-                summary: "Full-text search over the caller's live notes, with snippets.",
+                summary: "Full-text search over the caller's live notes, with snippets of at most 300 characters around the match.",
                 parameters: [parameter("Query"), parameter("SearchLimit")],
                 responses: ["200": answer("Matches, best first.", schema("SearchResults"))]
             ),

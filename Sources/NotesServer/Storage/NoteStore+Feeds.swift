@@ -129,10 +129,14 @@ extension NoteStore {
     }
 
     /// A hit from a row of id, path and rev, with a snippet whose matches sit between U+0002 and U+0003.
+    ///
+    /// Both backends cut their snippets by words (16 of them), and a word can be a whole line of
+    /// megabytes: the snippet is bounded here, once for both, to a few hundred characters around
+    /// the match (`SearchResults.Hit.maxSnippetScalars`), so no note makes an answer large.
     private static func hit(_ row: any SQLRow, marked: String) -> SearchResults.Hit? {
         guard let id = NoteID(row.string(0)) else { return nil }
         let (text, highlights) = SearchHighlight.parse(marked, open: "\u{2}", close: "\u{3}")
-        return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2))
+        return SearchResults.Hit(id: id, path: row.string(1), text: text, highlights: highlights, rev: row.int64(2)).boundingSnippet()
     }
 
     /// Removes tombstones older than `age` milliseconds, with their revisions, and records per

@@ -12,25 +12,45 @@ extension NoteStore {
     /// The version of what the renderer makes of a note: raise it whenever `MarkdownRenderer`'s
     /// safe output changes, and every kept rendering is made again at its next read.
     /// 1: links with a refused scheme render as their text, not as `<a href="">`.
-    static let renderingVersion = 1
+    /// 2: a note past `MarkdownPreflight`'s bound renders as its escaped text with a notice.
+    static let renderingVersion = 2
 
-    /// The note's rendered HTML fragment, path and revision, if it is live.
-    func html(userID: Int64, id: NoteID) throws -> (html: String, path: String, rev: Int64)? {
+    /// A live note's HTML as kept for its revision, or what is needed to render it.
+    enum HTMLLookup: Sendable {
+        case kept(html: String, rev: Int64)
+        case unrendered(UnrenderedNote)
+    }
+
+    /// A note revision without a kept rendering: `renderAndKeep(_:)` makes one.
+    struct UnrenderedNote: Sendable {
+        let nid: Int64
+        let rev: Int64
+        let content: String
+    }
+
+    /// The live note's kept HTML fragment, or its text to render; nil when there is no such note.
+    func htmlLookup(userID: Int64, id: NoteID) throws -> HTMLLookup? {
         let found = try database.read { db in
             try db.first("""
-                SELECT n.nid, n.path, n.rev, r.html, CASE WHEN r.nid IS NULL THEN n.content END
+                SELECT n.nid, n.rev, r.html, CASE WHEN r.nid IS NULL THEN n.content END
                 FROM notes n LEFT JOIN rendered_html r ON r.nid = n.nid AND r.rev = n.rev AND r.renderer = ?
                 WHERE n.user_id = ? AND n.id = ? AND n.deleted = 0 AND n.kind = 'note'
                 """, [Self.renderingVersion, userID, id.value]) { row in
-                (nid: row.int64(0), path: row.string(1), rev: row.int64(2),
-                 kept: row.isNull(3) ? nil : row.string(3), content: row.isNull(4) ? nil : row.string(4))
+                (nid: row.int64(0), rev: row.int64(1),
+                 kept: row.isNull(2) ? nil : row.string(2), content: row.isNull(3) ? nil : row.string(3))
             }
         }
         guard let found else { return nil }
-        if let kept = found.kept { return (kept, found.path, found.rev) }
-        let html = renderer.html(from: found.content ?? "")
-        keepRendered(html, nid: found.nid, rev: found.rev)
-        return (html, found.path, found.rev)
+        if let kept = found.kept { return .kept(html: kept, rev: found.rev) }
+        return .unrendered(UnrenderedNote(nid: found.nid, rev: found.rev, content: found.content ?? ""))
+    }
+
+    /// Renders `note` and keeps the HTML for its revision (later, best-effort), like any rendering:
+    /// a note past the preflight's bound keeps its escaped-text form just the same.
+    func renderAndKeep(_ note: UnrenderedNote) -> String {
+        let html = renderer.html(from: note.content)
+        keepRendered(html, nid: note.nid, rev: note.rev)
+        return html
     }
 
     /// Stores `html` as the rendering of revision `rev` of note `nid`, later and best-effort.

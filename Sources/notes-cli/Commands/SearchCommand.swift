@@ -9,8 +9,9 @@ struct SearchCommand: Command {
         discussion: """
             Full-text search; prints "PATH: snippet" per match, best first. Several words are
             searched together, as one query. On a terminal the matched words are bold (not with
-            NO_COLOR or TERM=dumb); piped, the snippet is plain text. Control characters in paths
-            and snippets are shown as \\u{1b} and the like; --json keeps them exact.
+            NO_COLOR or TERM=dumb); piped, the snippet is plain text. A snippet is at most 300
+            characters around the match, however long the note's lines. Control characters in
+            paths and snippets are shown as \\u{1b} and the like; --json keeps them exact.
             """,
         options: [
             .value("limit", .int, placeholder: "N", default: "20", help: "At most N matches"),
@@ -49,11 +50,13 @@ struct SearchCommand: Command {
         return .success
     }
 
-    /// The hit's text on one line, so `grep` and `cut -d:` work on the output. Snippets quote
+    /// The hit's text on one line, so `grep` and `cut -d:` work on the output, and at most a few
+    /// hundred characters around the match, whatever the server sent. Snippets quote
     /// note content, so control characters (escape sequences) are made visible before the
     /// highlights are drawn in bold (on a terminal) around the matched words.
     static func snippet(_ hit: SearchResults.Hit, bold: Bool) -> String {
-        SearchHighlight.pieces(hit.text, hit.highlights).map { piece in
+        let hit = hit.boundingSnippet()
+        return SearchHighlight.pieces(hit.text, hit.highlights).map { piece in
             let text = Terminal.printable(piece.text.split(whereSeparator: \.isNewline).joined(separator: " "))
             return piece.highlighted && bold ? "\u{1B}[1m" + text + "\u{1B}[22m" : text
         }.joined()

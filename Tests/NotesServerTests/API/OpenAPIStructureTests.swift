@@ -26,7 +26,7 @@ struct OpenAPIStructureTests {
         ("get", "/v1/notes/{id}", "getNote", "200 304 400 401 404 413 429 default"),
         ("put", "/v1/notes/{id}", "putNote", "200 201 400 401 403 404 409 412 413 428 429 503 507 default"),
         ("delete", "/v1/notes/{id}", "deleteNote", "200 400 401 403 404 412 413 428 429 503 507 default"),
-        ("get", "/v1/notes/{id}/html", "getNoteHTML", "200 400 401 404 413 429 default"),
+        ("get", "/v1/notes/{id}/html", "getNoteHTML", "200 400 401 404 413 429 503 default"),
         ("get", "/v1/notes/{id}/revisions", "listRevisions", "200 400 401 404 413 429 default"),
         ("get", "/v1/notes/{id}/revisions/{rev}", "getRevision", "200 400 401 404 413 429 default"),
         ("get", "/v1/changes", "listChanges", "200 400 401 410 413 429 default"),

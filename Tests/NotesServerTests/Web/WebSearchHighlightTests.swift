@@ -33,4 +33,17 @@ struct WebSearchHighlightTests {
         #expect(pieces.map(\.text).joined() == "abcdef")
         #expect(pieces.filter(\.highlighted).map(\.text) == ["ef"], "each range starts where the last ended at the earliest")
     }
+
+    @Test("the search page shows a few hundred characters around the match of a note that is one line of megabytes")
+    func longLineSnippetOnThePage() async throws {
+        try await TestApp.with { app in
+            _ = try app.addNote("Long.md", String(repeating: "x", count: 2_000_000) + " tomatoes " + String(repeating: "y", count: 2_000_000) + "\n")
+            let browser = WebBrowser(app)
+            try await browser.signIn()
+            let page = await browser.get("/search", query: ["q": "tomatoes"])
+            #expect(page.status == 200)
+            #expect(page.body.utf8.count < 40_000, "the page is \(page.body.utf8.count) bytes")
+            #expect(page.body.contains("x <mark>tomatoes</mark> y"))
+        }
+    }
 }
