@@ -119,44 +119,4 @@ struct SyncConflictsTests {
             #expect(h.read("a", "journal.md") == merged && h.read("b", "journal.md") == merged)
         }
     }
-
-    @Test("a local file whose name cannot be a note path (a backslash, a tab) becomes a conflict copy under a repaired name, predicted by status")
-    func unsyncableNamesBecomeConflictCopies() async throws {
-        try await SyncHarness.with { h in
-            try await h.twoFolders([("seed.md", "s\n")])
-            try h.write("a", "back\\slash.md", "backslash\n")
-            try h.write("a", "tab\there.md", "tab\n")
-            let status = try await h.status("a")
-            #expect(status.conflicts.map(\.reason) == [.unsyncableName, .unsyncableName], "\(status)")
-            let report = try await h.sync("a", expect: 3)
-            h.expectSameOutcome(predicted: status, done: report)
-            #expect(Set(report.conflicts.map(\.path)) == ["back\\slash.md", "tab\there.md"])
-            let server = try await h.serverNotes()
-            let copies = server.keys.filter { $0 != "seed.md" }.sorted()
-            #expect(copies.count == 2 && copies[0].hasPrefix("back-slash.conflict-a-") && copies[1].hasPrefix("tab-here.conflict-a-"), "\(copies)")
-            #expect(Set(server.values) == ["s\n", "backslash\n", "tab\n"])
-            #expect(try h.textTree("a") == server)
-            #expect(try await listing(h, "a").map(\.why) == ["unsyncable name", "unsyncable name"])
-        }
-    }
-
-    @Test("a new file named with a bidi override, a zero-width space or a trailing space is set aside as an unsyncable name; the server never sees that name")
-    func spoofableNewNamesBecomeConflictCopies() async throws {
-        try await SyncHarness.with { h in
-            try await h.twoFolders([("seed.md", "s\n")])
-            try h.write("a", "invoice\u{202E}dm.exe.md", "bidi\n")
-            try h.write("a", "zero\u{200B}width.md", "zw\n")
-            try h.write("a", "dir /trailing.md", "space\n")
-            let status = try await h.status("a")
-            #expect(status.conflicts.map(\.reason) == [.unsyncableName, .unsyncableName, .unsyncableName], "\(status)")
-            let report = try await h.sync("a", expect: 3)
-            h.expectSameOutcome(predicted: status, done: report)
-            let server = try await h.serverNotes()
-            #expect(Set(server.values) == ["s\n", "bidi\n", "zw\n", "space\n"])
-            for path in server.keys {
-                #expect(SyncableName.newNoteProblem(path) == nil, "the server holds a spoofable name: \(path.debugDescription)")
-            }
-            #expect(try h.textTree("a") == server)
-        }
-    }
 }

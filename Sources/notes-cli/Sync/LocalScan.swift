@@ -29,8 +29,6 @@ struct UntrackedFile: Sendable {
 struct LocalSnapshot: Sendable {
     var tracked: [NoteID: TrackedNote] = [:]
     var untracked: [UntrackedFile] = []
-    /// Note files whose names cannot be note paths (`SyncableName`): moved to conflict copies.
-    var unsyncable: [UntrackedFile] = []
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
@@ -155,7 +153,7 @@ struct LocalScan {
                 continue
             }
             if let problem = EntryName.problem(path) {
-                try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                leaveAlone(entry, path: path, problem: problem, into: &snapshot)
                 continue
             }
             if let index = tracked, notes.values[index].diskPath == nil,
@@ -191,10 +189,10 @@ struct LocalScan {
                 }
                 continue
             }
-            // A new file named as the server refuses for new entries (a bidi override, an
-            // invisible character, spaces at the ends) is set aside too; a tracked one keeps its name.
+            // A new file named as the server refuses for new entries (an embedding, override or
+            // isolate control) is left alone too; a tracked one keeps its name.
             if let problem = EntryName.newEntryProblem(path) {
-                try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                leaveAlone(entry, path: path, problem: problem, into: &snapshot)
                 continue
             }
             guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
@@ -266,21 +264,19 @@ struct LocalScan {
         snapshot.untracked.removeAll { taken.contains($0.path) }
     }
 
-    /// The content hash of a file, or `nil` (with a warning) when it cannot be a note.
-    /// A note file whose name cannot be a new note's goes to a conflict copy under a repaired
-    /// name, which syncs; an ignored one, or one no repair makes valid, is left alone and named.
-    private func setAside(_ entry: FolderWalker.Entry, path: String, stat: FileStat, problem: NotePathError,
-                          into snapshot: inout LocalSnapshot) async throws {
-        let repaired = SyncableName.repaired(path)
-        guard !ignore.isIgnored(path), EntryName.newEntryProblem(repaired) == nil else {
-            snapshot.warnings.append("left alone \(entry.path): \(problem)")
-            snapshot.skipped.append(.init(path: entry.path, reason: ignore.isIgnored(path) ? .ignored : .unsyncableName, detail: "\(problem)"))
+    /// Names a file whose name sync cannot store (`EntryName`), and leaves it where it is, as it
+    /// is: the user's name is never changed (links to it, other programs, would break), and every
+    /// sync names it again with its reason until the user renames it. An ignored one is only
+    /// named as ignored.
+    private func leaveAlone(_ entry: FolderWalker.Entry, path: String, problem: NotePathError, into snapshot: inout LocalSnapshot) {
+        if ignore.isIgnored(path) {
+            snapshot.skipped.append(.init(path: entry.path, reason: .ignored, detail: "matched by .notesignore"))
             return
         }
-        if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
-            snapshot.texts.forget(entry.path)  // sent from its conflict copy, under another name
-            snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
-        }
+        let suggestion = SyncableName.repaired(path)
+        let rename = EntryName.newEntryProblem(suggestion) == nil ? " (such as \(suggestion))" : ""
+        snapshot.warnings.append("left alone \(entry.path): \(problem); rename it\(rename) to sync it")
+        snapshot.skipped.append(.init(path: entry.path, reason: .unsyncableName, detail: "\(problem)"))
     }
 
     /// The content hash of a file, or `nil` (named in the report) when it cannot be synced: over
@@ -342,7 +338,6 @@ extension LocalSnapshot {
     var localChanges: [SyncReport.LocalChange] {
         var changes: [SyncReport.LocalChange] = []
         for file in untracked { changes.append(.init(change: .new, path: file.path)) }
-        for file in unsyncable { changes.append(.init(change: .new, path: NotePath.nfc(file.diskPath))) }
         for note in tracked.values where !note.frozen {
             let base = note.row.base
             switch note.local {
