@@ -20,7 +20,7 @@ struct TrashPages: Sendable {
             ?? (context.request.query["done"] == "deleted" ? WebFormat.notice("The note was moved to the trash. Undelete it here if that was a mistake.") : .empty)
         let items = rows.map { row -> HTML in
             """
-            <li><span><span class="title">\(WebFormat.title(ofPath: row.path))</span> <span class="muted small">\(row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
+            <li><span><span class="title">\(name: WebFormat.title(ofPath: row.path))</span> <span class="muted small">\(name: row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
             <span class="actions"><a href="\(WebFormat.notePath(row.id).appending("history"))">History</a>\
             <form action="\(WebPath("/trash").appending(row.id.value).appending("restore"))" method="post">\(WebFormat.csrfField(context.csrfToken))\
             <input type="hidden" name="rev" value="\(row.rev)"><button type="submit" class="secondary">Undelete</button></form></span></li>
