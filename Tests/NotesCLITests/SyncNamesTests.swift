@@ -89,4 +89,27 @@ struct SyncNamesTests {
             #expect(try await h.serverNotes() == ["seed.md": "s\n", "back-slash.md": "text of back\\slash.md\n"])
         }
     }
+
+    @Test("a note whose file is renamed to a name sync cannot store stays on the server and in other folders, and is renamed there once the name can be stored")
+    func noteRenamedToAnUnsyncableNameIsHeld() async throws {
+        try await SyncHarness.with { h in
+            try await h.twoFolders([("todo.md", "milk\n"), ("seed.md", "s\n")])
+            try h.move("a", "todo.md", "to\\do.md")
+            let status = try await h.status("a")
+            #expect(status.deleted == 0 && status.local.isEmpty, "\(status)")
+            let held = try await h.sync("a", expect: 1)
+            #expect(held.deleted == 0 && held.skipped.map(\.path) == ["to\\do.md"], "\(held)")
+            #expect(try await h.serverNotes() == ["todo.md": "milk\n", "seed.md": "s\n"])
+            #expect(h.read("a", "to\\do.md") == "milk\n" && h.read("a", "todo.md") == nil)
+            try await h.sync("b")
+            #expect(h.read("b", "todo.md") == "milk\n")
+
+            try h.move("a", "to\\do.md", "to-do.md")
+            let renamed = try await h.sync("a")
+            #expect(renamed.renamed == 1 && renamed.uploaded == 0 && renamed.deleted == 0, "\(renamed)")
+            #expect(try await h.serverNotes() == ["to-do.md": "milk\n", "seed.md": "s\n"])
+            try await h.sync("b")
+            #expect(h.read("b", "to-do.md") == "milk\n" && h.read("b", "todo.md") == nil)
+        }
+    }
 }

@@ -119,6 +119,7 @@ struct LocalScan {
         snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         snapshot.warnings += Self.warnings(for: listing)
         let readAhead = await startReadAhead(of: listing, tracked: byKey, into: &snapshot)
+        var leftAlone: [FolderWalker.Entry] = []
         for (entryIndex, entry) in listing.entries.enumerated() {
             let path = NotePath.nfc(entry.path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
@@ -154,6 +155,7 @@ struct LocalScan {
             }
             if let problem = EntryName.problem(path) {
                 leaveAlone(entry, path: path, problem: problem, into: &snapshot)
+                leftAlone.append(entry)
                 continue
             }
             if let index = tracked, notes.values[index].diskPath == nil,
@@ -193,6 +195,7 @@ struct LocalScan {
             // isolate control) is left alone too; a tracked one keeps its name.
             if let problem = EntryName.newEntryProblem(path) {
                 leaveAlone(entry, path: path, problem: problem, into: &snapshot)
+                leftAlone.append(entry)
                 continue
             }
             guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
@@ -200,7 +203,29 @@ struct LocalScan {
         }
         snapshot.tracked = notes
         detectRenames(&snapshot)
+        try await holdNotesRenamedAway(&snapshot, to: leftAlone)
         return snapshot
+    }
+
+    /// A tracked note whose file is gone while a file sync leaves alone for its name holds the
+    /// same text was renamed to that name: the note is held as it is (not deleted on the
+    /// server, not updated here) until the file gets a name sync can store, when it is a rename.
+    private func holdNotesRenamedAway(_ snapshot: inout LocalSnapshot, to leftAlone: [FolderWalker.Entry]) async throws {
+        guard !leftAlone.isEmpty, snapshot.tracked.values.contains(where: { $0.diskPath == nil && $0.local == .missing }) else { return }
+        var namesByHash: [String: String] = [:]
+        for entry in leftAlone {
+            let path = NotePath.nfc(entry.path)
+            guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
+            snapshot.texts.forget(entry.path)  // never sent under this name
+            namesByHash[hash] = entry.path
+        }
+        for (id, var note) in snapshot.tracked where note.diskPath == nil && note.local == .missing {
+            guard let name = namesByHash[note.row.base.hash] else { continue }
+            note.local = .clean
+            note.frozen = true
+            snapshot.tracked[id] = note
+            snapshot.warnings.append("kept \(note.row.base.path) as it is on the server: its file was renamed to \(name), which sync cannot store")
+        }
     }
 
     /// Starts reading ahead (`NewFileReadAhead`) the files the scan is sure to read: new files (no
