@@ -120,43 +120,63 @@ struct SyncConflictsTests {
         }
     }
 
-    @Test("a local file whose name cannot be a note path (a backslash, a tab) becomes a conflict copy under a repaired name, predicted by status")
-    func unsyncableNamesBecomeConflictCopies() async throws {
+    @Test("a copy whose note's name sync refuses is offered a rename: conflicts suggests it, --keep mine refuses and recreates nothing, --rename-to keeps the text under a name that syncs, and no new copy follows")
+    func copyOfAnUnsyncableNameIsOfferedARename() async throws {
         try await SyncHarness.with { h in
             try await h.twoFolders([("seed.md", "s\n")])
-            try h.write("a", "back\\slash.md", "backslash\n")
-            try h.write("a", "tab\there.md", "tab\n")
-            let status = try await h.status("a")
-            #expect(status.conflicts.map(\.reason) == [.unsyncableName, .unsyncableName], "\(status)")
-            let report = try await h.sync("a", expect: 3)
-            h.expectSameOutcome(predicted: status, done: report)
-            #expect(Set(report.conflicts.map(\.path)) == ["back\\slash.md", "tab\there.md"])
-            let server = try await h.serverNotes()
-            let copies = server.keys.filter { $0 != "seed.md" }.sorted()
-            #expect(copies.count == 2 && copies[0].hasPrefix("back-slash.conflict-a-") && copies[1].hasPrefix("tab-here.conflict-a-"), "\(copies)")
-            #expect(Set(server.values) == ["s\n", "backslash\n", "tab\n"])
-            #expect(try h.textTree("a") == server)
-            #expect(try await listing(h, "a").map(\.why) == ["unsyncable name", "unsyncable name"])
+            // A copy made of `back\slash.md` under a repaired name, as this folder's index recorded it.
+            let copy = "back-slash.conflict-a-20261207-102950.md"
+            try h.write("a", copy, "kept text\n")
+            let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
+            try index.recordConflict(ConflictRecord(copy: copy, path: "back\\slash.md", reason: .unsyncableName, madeAt: 0))
+            try index.close()
+            try await h.sync("a")
+
+            let listed = try #require(try await listing(h, "a").first)
+            #expect(listed.path == "back\\slash.md" && listed.renameTo == "back-slash.md", "\(listed)")
+            let human = try await notes(h, ["conflicts"], in: h.folder("a"))
+            #expect(human.stdout.contains("notes resolve \(copy) --rename-to back-slash.md"), "\(human.stdout)")
+            #expect(!human.stdout.contains("--keep mine"), "never suggests bringing the refused name back: \(human.stdout)")
+
+            for keep in ["mine", "both"] {
+                let refused = try await notes(h, ["resolve", copy, "--keep", keep], in: h.folder("a"))
+                #expect(refused.exitCode == 2, "\(refused.stderr)")
+                #expect(refused.stderr.contains("--rename-to back-slash.md"), "\(refused.stderr)")
+                #expect(h.read("a", "back\\slash.md") == nil && h.read("a", copy) == "kept text\n")
+            }
+            let taken = try await notes(h, ["resolve", copy, "--rename-to", "seed.md"], in: h.folder("a"))
+            #expect(taken.exitCode == 2 && h.read("a", "seed.md") == "s\n", "\(taken.stderr)")
+            let unsyncable = try await notes(h, ["resolve", copy, "--rename-to", "other\\name.md"], in: h.folder("a"))
+            #expect(unsyncable.exitCode == 2 && h.read("a", "other\\name.md") == nil, "\(unsyncable.stderr)")
+
+            let renamed = try await notes(h, ["resolve", copy, "--rename-to", "back-slash.md"], in: h.folder("a"))
+            #expect(renamed.exitCode == 0, "\(renamed.stderr)")
+            #expect(h.read("a", "back-slash.md") == "kept text\n" && h.read("a", copy) == nil)
+            let report = try await h.sync("a")
+            #expect(report.conflicts.isEmpty && report.skipped.isEmpty, "\(report)")
+            try await h.sync("a")
+            #expect(try await h.serverNotes() == ["seed.md": "s\n", "back-slash.md": "kept text\n"])
+            #expect(try await listing(h, "a").isEmpty)
         }
     }
 
-    @Test("a new file named with a bidi override, a zero-width space or a trailing space is set aside as an unsyncable name; the server never sees that name")
-    func spoofableNewNamesBecomeConflictCopies() async throws {
+    @Test("a copy of a name that syncs is settled back into that name, zero-width space and all")
+    func copyOfAScriptNameSettlesBackIntoIt() async throws {
         try await SyncHarness.with { h in
             try await h.twoFolders([("seed.md", "s\n")])
-            try h.write("a", "invoice\u{202E}dm.exe.md", "bidi\n")
-            try h.write("a", "zero\u{200B}width.md", "zw\n")
-            try h.write("a", "dir /trailing.md", "space\n")
-            let status = try await h.status("a")
-            #expect(status.conflicts.map(\.reason) == [.unsyncableName, .unsyncableName, .unsyncableName], "\(status)")
-            let report = try await h.sync("a", expect: 3)
-            h.expectSameOutcome(predicted: status, done: report)
-            let server = try await h.serverNotes()
-            #expect(Set(server.values) == ["s\n", "bidi\n", "zw\n", "space\n"])
-            for path in server.keys {
-                #expect(SyncableName.newNoteProblem(path) == nil, "the server holds a spoofable name: \(path.debugDescription)")
-            }
-            #expect(try h.textTree("a") == server)
+            let khmer = "\u{179A}\u{17B6}\u{1794}\u{17CB}\u{200B}\u{1796}\u{17B6}\u{1780}\u{17D2}\u{1799}.md"
+            let copy = "\u{179A}\u{17B6}\u{1794}\u{17CB}-\u{1796}\u{17B6}\u{1780}\u{17D2}\u{1799}.conflict-a-20261207-102950.md"
+            try h.write("a", copy, "kept text\n")
+            let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
+            try index.recordConflict(ConflictRecord(copy: copy, path: khmer, reason: .unsyncableName, madeAt: 0))
+            try index.close()
+            try await h.sync("a")
+            #expect(try await listing(h, "a").first?.renameTo == nil)
+            let settled = try await notes(h, ["resolve", copy, "--keep", "mine"], in: h.folder("a"))
+            #expect(settled.exitCode == 0, "\(settled.stderr)")
+            let report = try await h.sync("a")
+            #expect(report.conflicts.isEmpty && report.skipped.isEmpty, "\(report)")
+            #expect(Set(try await h.serverNotes().keys.map { Array($0.utf8) }) == [Array("seed.md".utf8), Array(khmer.utf8)])
         }
     }
 }

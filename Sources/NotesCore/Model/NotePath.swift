@@ -146,14 +146,10 @@ public enum NotePathError: Error, Equatable, Sendable, CustomStringConvertible {
     case hiddenSegment(String)
     case segmentTooLong(maxBytes: Int)
     case notMarkdown
-    /// New paths only (see `NotePath.newNoteProblem`): a character that shows as nothing, such
-    /// as U+200B ZERO WIDTH SPACE, named as `U+XXXX NAME`.
-    case invisibleCharacter(String)
-    /// New paths only: a character that reorders how the text around it is shown, such as
-    /// U+202E RIGHT-TO-LEFT OVERRIDE (`evil‮dm.exe` shows as `evilexe.md`).
+    /// New paths only (see `NotePath.newNoteProblem`): an embedding, override or isolate
+    /// control, which reorders how the text around it is shown, such as U+202E RIGHT-TO-LEFT
+    /// OVERRIDE (`evil‮dm.exe` shows as `evilexe.md`), named as `U+XXXX NAME`.
     case bidiControl(String)
-    /// New paths only: a segment that starts or ends with white space (`"notes "` beside `"notes"`).
-    case segmentSpaces(String)
 
     public var description: String {
         switch self {
@@ -166,9 +162,7 @@ public enum NotePathError: Error, Equatable, Sendable, CustomStringConvertible {
         case .hiddenSegment: "the path has a segment starting with a dot (hidden files and .notes/ are never synced)"
         case .segmentTooLong(let max): "a path segment is longer than \(max) bytes"
         case .notMarkdown: "the path must name a Markdown file ending in .md or .markdown"
-        case .invisibleCharacter(let what): "the path contains \(what), an invisible character that can disguise a name"
-        case .bidiControl(let what): "the path contains \(what), a text-direction control that can disguise a name"
-        case .segmentSpaces(let segment): "the path segment \"\(segment)\" starts or ends with a space, which cannot be seen in listings"
+        case .bidiControl(let what): "the path contains \(what), a text-direction control that can disguise a name and that no script needs"
         }
     }
 }

@@ -229,7 +229,10 @@ extension OpenAPIDocument {
                     "pattern": "^[^/.\\\\][^\\\\]*\\.md$",
                     "description": """
                         Relative and `/`-separated, at most 1024 UTF-8 bytes, ending in `.md`; no empty, `.`-leading \
-                        or over-255-byte segments, backslashes or control characters.
+                        or over-255-byte segments, backslashes or control characters. A new path (a create or a \
+                        rename) may not hold the embedding, override and isolate controls U+202A–U+202E and \
+                        U+2066–U+2069; every other character is stored byte-exact (after NFC), zero-width space, \
+                        joiners, direction marks and spaces at the ends of a segment included.
                         """,
                 ],
                 "content": ["type": "string", "description": "The Markdown, at most `max_note_bytes` UTF-8 bytes."],

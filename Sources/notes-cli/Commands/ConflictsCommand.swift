@@ -12,8 +12,11 @@ struct ConflictsCommand: Command {
               overlapping edit  both sides changed the same lines (the server's text stayed at the path)
               case clash        two names that differ only in case, which one account cannot hold
               unsyncable file   a file that cannot be a note was in the way of the server's note
+              unsyncable name   a file whose name could not be synced was moved to this copy
             A copy made on another device and synced here says which device made it.
-            Settle each with `notes resolve COPY --keep mine|theirs|both`.
+            Settle each with `notes resolve COPY --keep mine|theirs|both`. When sync cannot store
+            the note's own name (a backslash, a control character, a direction override), the
+            copy is offered a name that syncs instead: `notes resolve COPY --rename-to NAME`.
             """,
         options: [.flag("json", help: "Print the list as JSON")],
         positionals: [PositionalSpec("DIR", .directory, .optional)],
@@ -48,11 +51,18 @@ struct ConflictsCommand: Command {
         for copy in copies {
             if copy.path != note {
                 note = copy.path
-                terminal.print(copy.path + (copy.noteExists ? "" : "  (no such note here now)"))
+                terminal.print(terminal.shownName(copy.path) + (copy.noteExists ? "" : "  (no such note here now)"))
             }
-            terminal.print("  \(copy.copy)  \(copy.why)")
+            terminal.print("  \(terminal.shownName(copy.copy))  \(copy.why)")
+            if let problem = copy.unsyncableNote {
+                let rename = copy.renameTo.map { "`notes resolve \(terminal.shownName(copy.copy)) --rename-to \(terminal.shownName($0))`" }
+                    ?? "`notes resolve \(terminal.shownName(copy.copy)) --rename-to NAME`"
+                terminal.print("    sync cannot store that note's name (\(problem)): keep this text under a name that syncs, \(rename)")
+            }
         }
-        terminal.print("Settle one with `notes resolve COPY --keep mine|theirs|both`.")
+        if copies.contains(where: { $0.unsyncableNote == nil }) {
+            terminal.print("Settle one with `notes resolve COPY --keep mine|theirs|both`.")
+        }
         return .success
     }
 }

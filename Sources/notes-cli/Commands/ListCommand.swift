@@ -45,13 +45,13 @@ struct ListCommand: Command {
         // Server text with control characters made visible: one line per note whatever the
         // server sends, and nothing that steers the terminal (`--json` keeps the exact strings).
         guard long else {
-            terminal.write(notes.map { Terminal.printable($0.path) + "\n" }.joined())
+            terminal.write(notes.map { terminal.shownName($0.path) + "\n" }.joined())
             return .success
         }
         // A header only on a terminal: scripts reading `ls -l` get the tab-separated lines as before.
         var table = TextTable(header: ["REV", "SIZE", "UPDATED", "PATH", "KIND"])
         for note in notes {
-            table.append([String(note.rev), String(note.size), Terminal.printable(note.updatedAt), Terminal.printable(note.path),
+            table.append([String(note.rev), String(note.size), Terminal.printable(note.updatedAt), terminal.shownName(note.path),
                           note.kind.rawValue])
         }
         let lines = table.render(forTerminal: terminal.stdoutIsTTY)

@@ -76,7 +76,7 @@ struct LogCommand: Command {
         for entry in entries {
             let renamed = entry.renamedFrom.map { "  (was \(Terminal.printable($0)))" } ?? ""
             table.append([String(entry.rev), HistoryTarget.shortTime(entry.time), Terminal.printable(entry.device ?? "-"),
-                          String(entry.size), entry.change, Terminal.printable(entry.path) + renamed])
+                          String(entry.size), entry.change, terminal.shownName(entry.path) + renamed])
         }
         let lines = table.render(forTerminal: terminal.stdoutIsTTY)
         terminal.write(lines)

@@ -34,7 +34,7 @@ struct PublishedCommand: Command {
         }
         var table = TextTable(header: ["PATH", "PUBLISHED", "EXPIRES", "INDEXABLE"])
         for publication in publications {
-            table.append([Terminal.printable(publication.path), HistoryTarget.shortTime(publication.createdAt),
+            table.append([terminal.shownName(publication.path), HistoryTarget.shortTime(publication.createdAt),
                           publication.expiresAt.map(HistoryTarget.shortTime) ?? "-", publication.indexable ? "yes" : "no"])
         }
         terminal.write(table.render(forTerminal: terminal.stdoutIsTTY))

@@ -2,7 +2,8 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 
-/// `notes resolve PATH --keep mine|theirs|both [--json]`: settles one conflict copy in the folder.
+/// `notes resolve PATH --keep mine|theirs|both | --rename-to NAME [--json]`: settles one conflict
+/// copy in the folder.
 struct ResolveCommand: Command {
     static let spec = CommandSpec(
         "resolve", abstract: "Settle a conflict copy",
@@ -14,41 +15,65 @@ struct ResolveCommand: Command {
               --keep theirs  the note stays as it is; the copy is deleted
               --keep both    the copy's text is appended to the note under a marker line
                              (<!-- notes resolve: kept both ... -->); the copy is deleted
+              --rename-to NAME
+                             the copy becomes a note of its own at NAME (relative to the
+                             current folder, a name sync can store, not taken)
+            When sync cannot store the note's own name (a backslash, a control character, a
+            direction override), --keep mine and --keep both refuse: the name would come back and
+            the next sync would leave it out. `notes conflicts` suggests a name for --rename-to.
             Nothing is lost for good: the server keeps every revision of both.
             """,
-        usage: ["PATH --keep mine|theirs|both [--json]"],
+        usage: ["PATH --keep mine|theirs|both [--json]", "PATH --rename-to NAME [--json]"],
         options: [
-            .value("keep", .choice(["mine", "theirs", "both"]), placeholder: "WHICH", help: "mine, theirs or both (required)"),
+            .value("keep", .choice(["mine", "theirs", "both"]), placeholder: "WHICH", help: "mine, theirs or both"),
+            .value("rename-to", .file, placeholder: "NAME", help: "Keep the copy's text as a note of its own at NAME"),
             .flag("json", help: "Print what was done as JSON"),
         ],
         positionals: [PositionalSpec("PATH", .file, help: "The conflict copy to settle, or a note with one copy")],
         epilogue: """
             Exit codes: 0 settled, 1 failure (a file changed meanwhile: nothing was changed),
-            2 usage error (not a conflict copy, or a note with several copies: name one).
+            2 usage error (not a conflict copy, or a note with several copies: name one; a name
+            sync cannot store; --keep and --rename-to both or neither given).
             """)
 
-    let keep: Keep
+    let settlement: Settlement
     let json: Bool
     let target: String
 
     init(_ parsed: ParsedCommand) throws {
         json = parsed.flag("json")
         target = parsed.argument("PATH")
-        guard let keep = parsed.value("keep").flatMap(Keep.init(rawValue:)) else {
-            throw CLIError.usage("--keep must be mine, theirs or both")
+        switch (parsed.value("keep"), parsed.value("rename-to")) {
+        case (let keep?, nil):
+            guard let keep = Keep(rawValue: keep) else { throw CLIError.usage("--keep must be mine, theirs or both") }
+            settlement = .keep(keep)
+        case (nil, let name?):
+            settlement = .rename(name)
+        case (nil, nil):
+            throw CLIError.usage("say how to settle it: --keep mine|theirs|both, or --rename-to NAME")
+        case (.some, .some):
+            throw CLIError.usage("--keep and --rename-to settle a copy in different ways: give one")
         }
-        self.keep = keep
     }
 
     enum Keep: String, Codable {
         case mine, theirs, both
     }
 
-    /// What was done, for `--json`.
+    /// How the copy is settled.
+    enum Settlement {
+        /// Into the note, or dropped (`--keep`).
+        case keep(Keep)
+        /// As a note of its own at this name, as given (`--rename-to`).
+        case rename(String)
+    }
+
+    /// What was done, for `--json`: `kept` for `--keep`, `renamed_to` for `--rename-to`.
     struct Outcome: Codable {
         var copy: String
         var path: String
-        var kept: Keep
+        var kept: Keep?
+        var renamedTo: String?
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
@@ -60,20 +85,60 @@ struct ResolveCommand: Command {
         defer { try? index.close() }
         let copies = try ConflictCopies.list(in: folder, index: index)
         let copy = try Self.choose(relative, among: copies)
-        try Self.settle(copy, keep: keep, in: folder)
+        let outcome: Outcome
+        switch settlement {
+        case .keep(let keep):
+            if keep != .theirs, let problem = copy.unsyncableNote {
+                let name = copy.renameTo ?? "NAME"
+                throw CLIError.usage("""
+                    sync cannot store the name \(Terminal.printable(copy.path)) (\(problem)); keeping the copy there would bring \
+                    that name back and the next sync would leave it out. Keep its text under a name that syncs: \
+                    notes resolve \(Terminal.printable(copy.copy)) --rename-to \(Terminal.printable(name))
+                    """)
+            }
+            try Self.settle(copy, keep: keep, in: folder)
+            outcome = Outcome(copy: copy.copy, path: copy.path, kept: keep)
+        case .rename(let name):
+            let target = try Self.folderRelative(name, in: folder, from: current)
+            if let problem = EntryName.newEntryProblem(target) {
+                throw CLIError.usage("\(Terminal.printable(name)) cannot be synced: \(problem); choose another name")
+            }
+            try Self.rename(copy, to: target, in: folder)
+            outcome = Outcome(copy: copy.copy, path: copy.path, renamedTo: target)
+        }
         try index.forgetConflict(copy: copy.copy)
         withExtendedLifetime(lock) {}
         if json {
-            try CommandSupport.printJSON(Outcome(copy: copy.copy, path: copy.path, kept: keep), terminal)
+            try CommandSupport.printJSON(outcome, terminal)
         } else {
-            let what = switch keep {
-            case .mine: "\(copy.path) now holds the text of \(copy.copy)"
-            case .theirs: "\(copy.path) stays as it was"
-            case .both: "the text of \(copy.copy) was appended to \(copy.path)"
+            let note = terminal.shownName(copy.path), copyName = terminal.shownName(copy.copy)
+            let what = switch settlement {
+            case .keep(.mine): "\(note) now holds the text of \(copyName); \(copyName) was removed"
+            case .keep(.theirs): "\(note) stays as it was; \(copyName) was removed"
+            case .keep(.both): "the text of \(copyName) was appended to \(note); \(copyName) was removed"
+            case .rename: "\(copyName) is the note \(terminal.shownName(outcome.renamedTo ?? ""))"
             }
-            terminal.print("Settled: \(what); \(copy.copy) was removed. Run `notes sync` to carry it to the server.")
+            terminal.print("Settled: \(what). Run `notes sync` to carry it to the server.")
         }
         return .success
+    }
+
+    /// Moves the copy to `target`, which must be free: a note of its own, synced as a rename
+    /// of the copy (the same text under another name).
+    static func rename(_ copy: ConflictCopy, to target: String, in folder: SyncFolder) throws {
+        let files = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
+        do {
+            guard try files.occupant(target) == .none else {
+                throw CLIError.usage("\(Terminal.printable(target)) is taken; choose another name")
+            }
+            guard case .file(let stat) = try files.occupant(copy.copy),
+                  try files.move(copy.copy, to: target, expecting: stat) != nil else {
+                throw CLIError.failure("\(copy.copy) or \(target) changed while being settled; nothing was changed, try again")
+            }
+            files.flush()
+        } catch let error as SyncFileError {
+            throw CLIError.failure("\(error)")
+        }
     }
 
     /// `path` (absolute, or relative to `current`) as a path inside `folder`.

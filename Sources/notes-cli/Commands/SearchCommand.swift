@@ -44,7 +44,7 @@ struct SearchCommand: Command {
         let bold = terminal.stdoutIsTTY && terminal.environment["NO_COLOR"] == nil && terminal.environment["TERM"] != "dumb"
         var lines = ""
         for hit in results.results {
-            lines += "\(Terminal.printable(hit.path)): \(Self.snippet(hit, bold: bold))\n"
+            lines += "\(terminal.shownName(hit.path)): \(Self.snippet(hit, bold: bold))\n"
         }
         terminal.write(lines)
         return .success

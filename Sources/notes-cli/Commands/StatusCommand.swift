@@ -10,8 +10,8 @@ struct StatusCommand: Command {
             The dry run of `notes sync` for the notes folder containing DIR (default: the current
             folder): lists what changed here since the last sync (new, modified, renamed, deleted),
             then what the next sync would upload, download, rename, delete and merge, and which
-            conflict copies it would make and why (overlapping edit, case clash, unsyncable name).
-            It reads the server's changes (and, to tell a merge from a conflict, the texts involved)
+            conflict copies it would make and why (overlapping edit, case clash), and which files it
+            would leave out and why (too large, a name sync cannot store). It reads the server's changes (and, to tell a merge from a conflict, the texts involved)
             but writes nothing, here or on the server. When the mass-delete guard would stop the
             sync, it says so with the guard's count. Same as `notes sync --dry-run`.
 

@@ -17,7 +17,10 @@ struct SyncCommand: Command {
             server's as NAME.conflict-DEVICE-TIME.EXT). Dot-files, .notes/, symbolic links,
             editors' temporary files and paths matched by .notesignore (gitignore syntax) never
             sync. A file over the server's size limit or the account's quota is skipped and
-            named; the rest syncs and the exit code is 1. When the server asks for a full resync, no
+            named; the rest syncs and the exit code is 1. So is a file whose name sync cannot
+            store (a backslash, a control character, a direction override): it is never renamed,
+            and each sync names it until you rename it. Names with zero-width spaces, joiners
+            and emoji sync byte-exact. When the server asks for a full resync, no
             local file is deleted: what the server does not have is kept and uploaded.
             `notes status` shows beforehand exactly what a sync will do; `notes conflicts` lists
             the conflict copies and `notes resolve` settles them.
@@ -44,7 +47,7 @@ struct SyncCommand: Command {
         positionals: [PositionalSpec("DIR", .directory, .optional)],
         epilogue: """
             Exit codes: 0 synced (or a watch stopped by a signal), 3 synced but conflict copies were
-            made, 1 failure (or a file skipped for a size limit or the quota), 4 sign-in required,
+            made, 1 failure (or a file skipped for a size limit, the quota or its name), 4 sign-in required,
             5 server unreachable.
             """)
 

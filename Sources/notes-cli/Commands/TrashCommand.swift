@@ -50,7 +50,7 @@ struct TrashCommand: Command {
         var table = TextTable(header: ["DELETED", "PURGED AFTER", "SIZE", "PATH", "KIND"])
         for entry in entries {
             table.append([HistoryTarget.shortTime(entry.deletedAt), HistoryTarget.shortTime(entry.purgeAt), String(entry.size),
-                          Terminal.printable(entry.path), entry.kind.rawValue])
+                          terminal.shownName(entry.path), entry.kind.rawValue])
         }
         terminal.write(table.render(forTerminal: terminal.stdoutIsTTY))
         return .success

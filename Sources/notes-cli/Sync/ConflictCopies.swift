@@ -14,6 +14,14 @@ struct ConflictCopy: Codable, Sendable, Equatable {
     var device: String
     /// Whether the note it belongs to is in the folder.
     var noteExists: Bool
+    /// Set when sync cannot store the note's own name (`path` holds a backslash, a control
+    /// character, a direction override): settling the copy into it would bring the name back
+    /// and the next sync would leave it out, so the copy is offered this free name that syncs
+    /// instead (`notes resolve COPY --rename-to NAME`); `--keep mine` and `--keep both` refuse.
+    var renameTo: String?
+
+    /// Why sync cannot store the note's name; `nil` when it can.
+    var unsyncableNote: NotePathError? { EntryName.newEntryProblem(path) }
 
     /// "overlapping edit", or what is known when the reason is not.
     var why: String {
@@ -45,9 +53,25 @@ enum ConflictCopies {
             let record = records[path]
             var note = record?.path ?? parsed.entry
             if !present.contains(note), let key = try? NotePath(entry: note).collisionKey, let other = byCollisionKey[key] { note = other }
+            let renameTo = EntryName.newEntryProblem(note) == nil ? nil : freeName(for: note, present: present)
             copies.append(ConflictCopy(copy: path, path: note, reason: record?.reason, device: parsed.device,
-                                       noteExists: present.contains(note)))
+                                       noteExists: present.contains(note), renameTo: renameTo))
         }
         return copies.sorted { ($0.path, $0.copy) < ($1.path, $1.copy) }
+    }
+
+    /// A name for the text of a note whose own name sync cannot store: the name with what no
+    /// path may hold replaced (`SyncableName.repaired`), with `-2`, `-3`... before the
+    /// extension when that is taken; `nil` when none is found.
+    static func freeName(for note: String, present: Set<String>) -> String? {
+        let repaired = SyncableName.repaired(note)
+        let taken = Set(present.map(NotePath.collisionKey(of:)))
+        let stem = EntryKind.droppingNoteExtension(repaired)
+        let ext = String(repaired.dropFirst(stem.count))
+        for attempt in 1...100 {
+            let candidate = attempt == 1 ? repaired : "\(stem)-\(attempt)\(ext)"
+            if EntryName.newEntryProblem(candidate) == nil, !taken.contains(NotePath.collisionKey(of: candidate)) { return candidate }
+        }
+        return nil
     }
 }

@@ -29,8 +29,6 @@ struct UntrackedFile: Sendable {
 struct LocalSnapshot: Sendable {
     var tracked: [NoteID: TrackedNote] = [:]
     var untracked: [UntrackedFile] = []
-    /// Note files whose names cannot be note paths (`SyncableName`): moved to conflict copies.
-    var unsyncable: [UntrackedFile] = []
     var warnings: [String] = []
     /// Files read because their metadata differed from the index (or they are new).
     var filesRead = 0
@@ -121,6 +119,7 @@ struct LocalScan {
         snapshot.texts = .startingNow(capacity: ScannedTexts.capacity(forFiles: listing.entries.count))
         snapshot.warnings += Self.warnings(for: listing)
         let readAhead = await startReadAhead(of: listing, tracked: byKey, into: &snapshot)
+        var leftAlone: [FolderWalker.Entry] = []
         for (entryIndex, entry) in listing.entries.enumerated() {
             let path = NotePath.nfc(entry.path)
             let stat = FileStat(size: entry.size, mtimeNanoseconds: entry.modifiedSeconds * 1_000_000_000 + entry.modifiedNanoseconds,
@@ -155,7 +154,8 @@ struct LocalScan {
                 continue
             }
             if let problem = EntryName.problem(path) {
-                try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                leaveAlone(entry, path: path, problem: problem, into: &snapshot)
+                leftAlone.append(entry)
                 continue
             }
             if let index = tracked, notes.values[index].diskPath == nil,
@@ -191,10 +191,11 @@ struct LocalScan {
                 }
                 continue
             }
-            // A new file named as the server refuses for new entries (a bidi override, an
-            // invisible character, spaces at the ends) is set aside too; a tracked one keeps its name.
+            // A new file named as the server refuses for new entries (an embedding, override or
+            // isolate control) is left alone too; a tracked one keeps its name.
             if let problem = EntryName.newEntryProblem(path) {
-                try await setAside(entry, path: path, stat: stat, problem: problem, into: &snapshot)
+                leaveAlone(entry, path: path, problem: problem, into: &snapshot)
+                leftAlone.append(entry)
                 continue
             }
             guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
@@ -202,7 +203,29 @@ struct LocalScan {
         }
         snapshot.tracked = notes
         detectRenames(&snapshot)
+        try await holdNotesRenamedAway(&snapshot, to: leftAlone)
         return snapshot
+    }
+
+    /// A tracked note whose file is gone while a file sync leaves alone for its name holds the
+    /// same text was renamed to that name: the note is held as it is (not deleted on the
+    /// server, not updated here) until the file gets a name sync can store, when it is a rename.
+    private func holdNotesRenamedAway(_ snapshot: inout LocalSnapshot, to leftAlone: [FolderWalker.Entry]) async throws {
+        guard !leftAlone.isEmpty, snapshot.tracked.values.contains(where: { $0.diskPath == nil && $0.local == .missing }) else { return }
+        var namesByHash: [String: String] = [:]
+        for entry in leftAlone {
+            let path = NotePath.nfc(entry.path)
+            guard let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) else { continue }
+            snapshot.texts.forget(entry.path)  // never sent under this name
+            namesByHash[hash] = entry.path
+        }
+        for (id, var note) in snapshot.tracked where note.diskPath == nil && note.local == .missing {
+            guard let name = namesByHash[note.row.base.hash] else { continue }
+            note.local = .clean
+            note.frozen = true
+            snapshot.tracked[id] = note
+            snapshot.warnings.append("kept \(note.row.base.path) as it is on the server: its file was renamed to \(name), which sync cannot store")
+        }
     }
 
     /// Starts reading ahead (`NewFileReadAhead`) the files the scan is sure to read: new files (no
@@ -266,21 +289,19 @@ struct LocalScan {
         snapshot.untracked.removeAll { taken.contains($0.path) }
     }
 
-    /// The content hash of a file, or `nil` (with a warning) when it cannot be a note.
-    /// A note file whose name cannot be a new note's goes to a conflict copy under a repaired
-    /// name, which syncs; an ignored one, or one no repair makes valid, is left alone and named.
-    private func setAside(_ entry: FolderWalker.Entry, path: String, stat: FileStat, problem: NotePathError,
-                          into snapshot: inout LocalSnapshot) async throws {
-        let repaired = SyncableName.repaired(path)
-        guard !ignore.isIgnored(path), EntryName.newEntryProblem(repaired) == nil else {
-            snapshot.warnings.append("left alone \(entry.path): \(problem)")
-            snapshot.skipped.append(.init(path: entry.path, reason: ignore.isIgnored(path) ? .ignored : .unsyncableName, detail: "\(problem)"))
+    /// Names a file whose name sync cannot store (`EntryName`), and leaves it where it is, as it
+    /// is: the user's name is never changed (links to it, other programs, would break), and every
+    /// sync names it again with its reason until the user renames it. An ignored one is only
+    /// named as ignored.
+    private func leaveAlone(_ entry: FolderWalker.Entry, path: String, problem: NotePathError, into snapshot: inout LocalSnapshot) {
+        if ignore.isIgnored(path) {
+            snapshot.skipped.append(.init(path: entry.path, reason: .ignored, detail: "matched by .notesignore"))
             return
         }
-        if let hash = try await readHash(entry.path, kind: EntryKind(path: path), size: entry.size, into: &snapshot) {
-            snapshot.texts.forget(entry.path)  // sent from its conflict copy, under another name
-            snapshot.unsyncable.append(UntrackedFile(path: repaired, diskPath: entry.path, hash: hash, stat: stat))
-        }
+        let suggestion = SyncableName.repaired(path)
+        let rename = EntryName.newEntryProblem(suggestion) == nil ? " (such as \(suggestion))" : ""
+        snapshot.warnings.append("left alone \(entry.path): \(problem); rename it\(rename) to sync it")
+        snapshot.skipped.append(.init(path: entry.path, reason: .unsyncableName, detail: "\(problem)"))
     }
 
     /// The content hash of a file, or `nil` (named in the report) when it cannot be synced: over
@@ -342,7 +363,6 @@ extension LocalSnapshot {
     var localChanges: [SyncReport.LocalChange] {
         var changes: [SyncReport.LocalChange] = []
         for file in untracked { changes.append(.init(change: .new, path: file.path)) }
-        for file in unsyncable { changes.append(.init(change: .new, path: NotePath.nfc(file.diskPath))) }
         for note in tracked.values where !note.frozen {
             let base = note.row.base
             switch note.local {

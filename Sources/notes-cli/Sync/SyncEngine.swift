@@ -119,7 +119,6 @@ final class SyncEngine {
         snapshot.texts = .none  // held once, so each text's memory goes when the push takes it
         state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
         try checkLocalMassDelete()
-        try moveUnsyncableNames(snapshot.unsyncable)
         try refreshMetadata(snapshot.cleanOnCloserLook)
         // Early uploads applied the feed, all of it an empty page, before the scan, and started
         // the chain of own writes there.
@@ -223,17 +222,6 @@ final class SyncEngine {
             var info = stat()
             if name.hasPrefix(StagedFile.partialPrefix), lstat(path, &info) == 0, info.st_mtim.tv_sec >= keepSince { continue }
             unlink(path)
-        }
-    }
-
-    /// Moves each note file whose name cannot be a note path to a conflict copy under a
-    /// repaired name, which is uploaded like any new note: its text syncs, nothing is left behind.
-    private func moveUnsyncableNames(_ unsyncable: [UntrackedFile]) throws {
-        for file in unsyncable {
-            let copy = try conflictPath(for: file.path)
-            guard let moved = try files.move(file.diskPath, to: copy, expecting: file.stat) else { continue }  // changed: next sync
-            state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: file.hash, stat: moved))
-            try madeConflictCopy(copy, of: NotePath.nfc(file.diskPath), reason: .unsyncableName)
         }
     }
 

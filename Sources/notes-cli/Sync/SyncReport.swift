@@ -84,7 +84,8 @@ struct SyncReport: Codable, Sendable, Equatable {
             case unreadable
             /// `.notesignore` names it.
             case ignored
-            /// Its name cannot be a path on the server.
+            /// Its name cannot be a path on the server: left where it is, as it is, and named at
+            /// every sync until the user renames it.
             case unsyncableName = "unsyncable name"
         }
         var path: String
@@ -93,9 +94,12 @@ struct SyncReport: Codable, Sendable, Equatable {
         var detail: String
     }
 
-    /// Whether a file was left out for a server limit: the sync then ends with exit 1, so a
-    /// script notices although everything else synced.
-    var skippedForLimits: Bool { skipped.contains { $0.reason == .tooLarge || $0.reason == .quotaExceeded } }
+    /// Whether a file was left out that only the user can bring in (a server limit, the quota,
+    /// a name sync cannot store): the sync then ends with exit 1, so a script notices although
+    /// everything else synced. Exit 3 would say a conflict copy was made, and none is.
+    var leftOutFilesForTheUser: Bool {
+        skipped.contains { $0.reason == .tooLarge || $0.reason == .quotaExceeded || $0.reason == .unsyncableName }
+    }
 
     /// One change to one note.
     struct Change: Codable, Sendable, Equatable {
@@ -158,7 +162,9 @@ enum ConflictReason: String, Codable, Sendable {
     case overlappingEdit = "overlapping edit"
     /// Two names that differ only in case, which one server (and macOS, Windows) cannot hold.
     case caseClash = "case clash"
-    /// A local file whose name is not a valid note path.
+    /// A local file moved to this copy under a repaired name because its own name could not be
+    /// stored. Sync makes no such copy (it leaves such a file where it is, named at every sync);
+    /// the reason stays so that copies in existing folders are listed and settled.
     case unsyncableName = "unsyncable name"
     /// A file in the way of a server note that cannot be a note itself (not UTF-8, too large).
     case unsyncableFile = "unsyncable file"

@@ -60,7 +60,7 @@ enum SyncRunner {
         withExtendedLifetime(lock) {}
         try show(report, json: json, terminal: terminal)
         if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }
-        if exit == .success && !options.dryRun && report.skippedForLimits { exit = .failure }
+        if exit == .success && !options.dryRun && report.leftOutFilesForTheUser { exit = .failure }
         return exit
     }
 
@@ -76,8 +76,8 @@ enum SyncRunner {
             if !report.local.isEmpty {
                 terminal.print("Changed here since the last sync:")
                 for change in report.local {
-                    let from = change.from.map { " (from \($0))" } ?? ""
-                    terminal.print("  \(change.change.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(change.path)\(from)")
+                    let from = change.from.map { " (from \(terminal.shownName($0)))" } ?? ""
+                    terminal.print("  \(change.change.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(terminal.shownName(change.path))\(from)")
                 }
             }
             guard report.remote == .known else {
@@ -86,11 +86,11 @@ enum SyncRunner {
             }
             let verbs: [SyncReport.Action: String] = [.uploaded: "upload", .downloaded: "download", .renamed: "rename",
                                                       .deleted: "delete", .merged: "merge"]
-            for change in report.changes { terminal.print("  \(verbs[change.action] ?? "sync")  \(change.path)") }
+            for change in report.changes { terminal.print("  \(verbs[change.action] ?? "sync")  \(terminal.shownName(change.path))") }
         }
         terminal.print(report.summary)
         for conflict in report.conflicts {
-            terminal.print("  conflict copy of \(conflict.path) (\(conflict.reason.rawValue)): \(conflict.copy)")
+            terminal.print("  conflict copy of \(terminal.shownName(conflict.path)) (\(conflict.reason.rawValue)): \(terminal.shownName(conflict.copy))")
         }
     }
 }

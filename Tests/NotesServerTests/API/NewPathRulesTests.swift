@@ -3,18 +3,18 @@ import NotesCore
 import Testing
 @testable import NotesServer
 
-/// Spoofable names (text-direction controls, invisible characters, segments with outer
-/// spaces) are refused for new paths, over real HTTP, while notes already stored under such a
-/// path keep working.
-@Suite("Notes API: new paths refuse spoofable names")
+/// The embedding, override and isolate controls are refused for new paths, over real HTTP,
+/// while every name a script needs is stored byte-exact and notes already stored under a
+/// refused path keep working.
+@Suite("Notes API: new paths refuse only direction overrides")
 struct NewPathRulesTests {
-    @Test("creating a note at a path with a direction control, an invisible character or an outer space answers 400 invalid_path")
-    func createRefusesSpoofableNames() async throws {
+    @Test("creating a note at a path with an embedding, override or isolate control answers 400 invalid_path naming it")
+    func createRefusesDirectionOverrides() async throws {
         try await withAPIServer { _, api in
             let cases: [(path: String, says: String)] = [
                 ("invoice\u{202E}dm.exe.md", "U+202E RIGHT-TO-LEFT OVERRIDE"),
-                ("pass\u{200B}words.md", "U+200B ZERO WIDTH SPACE"),
-                ("work /plan.md", "starts or ends with a space"),
+                ("a\u{202A}b.md", "U+202A LEFT-TO-RIGHT EMBEDDING"),
+                ("dir\u{2067}/b.md", "U+2067 RIGHT-TO-LEFT ISOLATE"),
             ]
             for (path, says) in cases {
                 let response = try await api.put(NoteID(), path: path, content: "# x\n", headers: ["If-None-Match": "*"])
@@ -22,10 +22,26 @@ struct NewPathRulesTests {
                 #expect(response.errorCode == "invalid_path")
                 #expect(response.text.contains(says), "\(response.text)")
             }
-            let joined = try await api.create("family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}.md", "# Joiners stay allowed\n")
-            #expect(joined.path.unicodeScalars.contains("\u{200D}"))
+        }
+    }
+
+    @Test("names with zero-width spaces, joiners, direction marks and outer spaces are created and listed byte-exact", arguments: [
+        "km/\u{179A}\u{17B6}\u{1794}\u{17CB}\u{200B}\u{1796}\u{17B6}\u{1780}\u{17D2}\u{1799}.md",  // Khmer, ZWSP
+        "\u{0E20}\u{0E32}\u{0E29}\u{0E32}\u{200B}\u{0E44}\u{0E17}\u{0E22}.md",  // Thai, ZWSP
+        "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}.md",  // Persian, ZWNJ
+        "\u{0915}\u{094D}\u{200D}\u{0937}.md",  // Hindi, ZWJ
+        "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}.md",  // emoji ZWJ sequence
+        "\u{05E9}\u{05DC}\u{05D5}\u{05DD}\u{200F} 2026.md",  // Hebrew with a right-to-left mark
+        "work /plan.md", "\u{FEFF}bom.md",
+    ])
+    func createKeepsNamesScriptsNeed(_ path: String) async throws {
+        try await withAPIServer { _, api in
+            let created = try await api.create(path, "# x\n")
+            #expect(Array(created.path.utf8) == Array(path.utf8))
             let list = try await api.send("GET", "/v1/notes")
-            #expect(try list.decode(NoteListPage.self).notes.map(\.path) == [joined.path])
+            #expect(try list.decode(NoteListPage.self).notes.map { Array($0.path.utf8) } == [Array(path.utf8)])
+            let renamed = try await api.update(created, path: "x/" + path, content: "# y\n")
+            #expect(Array(renamed.path.utf8) == Array(("x/" + path).utf8), "a rename onto such a name is allowed too")
         }
     }
 
@@ -47,7 +63,7 @@ struct NewPathRulesTests {
         try await withAPIServer { _, api in
             let good = NoteID(), bad = NoteID()
             let response = try await api.send("POST", "/v1/batch", json: BatchRequest(operations: [
-                BatchOperation(op: .put, id: bad, path: "\u{FEFF}bom.md", content: "# x\n", ifNoneMatch: "*"),
+                BatchOperation(op: .put, id: bad, path: "\u{202D}lro.md", content: "# x\n", ifNoneMatch: "*"),
                 BatchOperation(op: .put, id: good, path: "fine.md", content: "# y\n", ifNoneMatch: "*"),
             ]))
             #expect(response.status == 200)

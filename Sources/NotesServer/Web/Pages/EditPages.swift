@@ -86,7 +86,7 @@ struct EditPages: Sendable {
         let note = try liveNote(context)
         let page = WebFormat.notePath(note.id)
         return WebResponse.page(context.layout("Edit " + WebFormat.title(ofPath: note.path)), """
-            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>Edit \(WebFormat.title(ofPath: note.path))</h1></div>
+            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>Edit \(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Cancel</a></div></div>
             \(editor(action: page.appending("edit"), token: context.csrfToken, rev: note.rev, content: note.content ?? "", notePath: note.path))
             """)
@@ -147,7 +147,7 @@ struct EditPages: Sendable {
             ? "This note was deleted while you were editing it. Your text is below; saving brings the note back with it."
             : "This note was changed elsewhere while you were editing it, and those changes overlap yours, so they could not be merged. Your text is below, nothing is lost: merge in what you need from the saved version, then save.")
         return WebResponse.page(context.layout("Edit " + WebFormat.title(ofPath: current.path)), """
-            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(current.path))</p><h1>Edit \(WebFormat.title(ofPath: current.path))</h1></div>
+            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(current.path))</p><h1>Edit \(name: WebFormat.title(ofPath: current.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Discard my text</a></div></div>
             \(WebFormat.notice(message, error: true))
             \(editor(action: page.appending("edit"), token: context.csrfToken, rev: current.rev, content: typed, submit: "Save my text",
@@ -247,7 +247,7 @@ struct EditPages: Sendable {
             <input type="hidden" name="rev" value="\(rev ?? note.rev)">
             <label for="path">New path</label>
             <input type="text" id="path" name="path" value="\(path ?? note.path)" required autocapitalize="none" spellcheck="false" aria-describedby="path-hint">
-            <p class="hint" id="path-hint">Now <code>\(note.path)</code>. A folder in front (<code>work/</code>) moves it; the history stays with the note.</p>
+            <p class="hint" id="path-hint">Now <code>\(name: note.path)</code>. A folder in front (<code>work/</code>) moves it; the history stays with the note.</p>
             <div class="form-actions"><button type="submit">Rename</button><a class="button secondary" href="\(page)">Cancel</a></div>
             </form>
             </div>

@@ -26,7 +26,7 @@ struct HistoryPages: Sendable {
                 """
         }
         return WebResponse.page(context.layout("History of " + WebFormat.title(ofPath: note.path)), """
-            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>History of \(WebFormat.title(ofPath: note.path))</h1></div>
+            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>History of \(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions">\(note.deleted ? HTML.empty : "<a class=\"button secondary\" href=\"\(page)\">Back to the note</a>")</div></div>
             <section class="card" aria-label="Revisions"><ul class="list">\(items)</ul></section>
             """)
@@ -55,7 +55,7 @@ struct HistoryPages: Sendable {
             ? "<p class=\"empty\">The note is deleted now; restoring brings it back with this text.</p>"
             : DiffView(from: text, to: note.content ?? "").render()
         return WebResponse.page(context.layout("Revision \(rev) of " + WebFormat.title(ofPath: revision.path)), """
-            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(revision.path))</p><h1>\(WebFormat.title(ofPath: revision.path)), revision \(rev)</h1></div>
+            <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(revision.path))</p><h1>\(name: WebFormat.title(ofPath: revision.path)), revision \(rev)</h1></div>
             <div class="actions">\(restore)<a class="button secondary" href="\(page.appending("history"))">All revisions</a></div></div>
             <div class="grid halves">
             <section class="card" aria-labelledby="diff-heading"><h2 id="diff-heading">From this revision to the current text</h2>\(comparison)</section>

@@ -66,8 +66,8 @@ struct NotePages: Sendable {
     private static func recentItem(_ note: NoteRecord) -> HTML {
         let folder = WebFormat.folder(ofPath: note.path)
         return """
-            <li><a class="title" href="\(WebFormat.notePath(note.id))">\(WebFormat.title(ofPath: note.path))</a>\
-            <span class="muted small">\(folder.isEmpty ? "" : folder + " · ")\(WebFormat.time(note.updatedAt))</span></li>
+            <li><a class="title" href="\(WebFormat.notePath(note.id))">\(name: WebFormat.title(ofPath: note.path))</a>\
+            <span class="muted small">\(folder.isEmpty ? "" : HTML.name(folder) + " · ")\(WebFormat.time(note.updatedAt))</span></li>
             """
     }
 
@@ -93,7 +93,7 @@ struct NotePages: Sendable {
         let content: HTML = """
             \(notice)
             <div class="page-head">
-            <div><p class="crumbs">\(Self.crumbs(note.path))</p><h1>\(WebFormat.title(ofPath: note.path))</h1></div>
+            <div><p class="crumbs">\(Self.crumbs(note.path))</p><h1>\(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken, publication: publication))</div>
             </div>
             <div class="grid two">
@@ -115,7 +115,7 @@ struct NotePages: Sendable {
     static func crumbs(_ path: String) -> HTML {
         let folders = WebFormat.folder(ofPath: path).split(separator: "/").map(String.init)
         guard !folders.isEmpty else { return "<a href=\"/\">Notes</a>" }
-        return "<a href=\"/\">Notes</a> / " as HTML + HTML.joined(folders.map { "\($0)" as HTML }, separator: " / ")
+        return "<a href=\"/\">Notes</a> / " as HTML + HTML.joined(folders.map { HTML.name($0) }, separator: " / ")
     }
 }
 
@@ -153,16 +153,16 @@ struct FolderTree {
     private static func items(of folder: Folder, depth: Int) -> [HTML] {
         let folders = folder.folders.sorted { $0.key.localizedStandardCompare($1.key) == .orderedAscending }.map { name, child -> HTML in
             """
-            <li><details\(depth == 0 ? " open" : "")><summary>\(name)</summary><ul>\(items(of: child, depth: depth + 1))</ul></details></li>
+            <li><details\(depth == 0 ? " open" : "")><summary>\(name: name)</summary><ul>\(items(of: child, depth: depth + 1))</ul></details></li>
             """
         }
         let notes = folder.notes.sorted { $0.path.localizedStandardCompare($1.path) == .orderedAscending }.map { note -> HTML in
             guard note.kind == .attachment else {
-                return "<li class=\"note\"><a href=\"\(WebFormat.notePath(note.id))\">\(WebFormat.title(ofPath: note.path))</a></li>"
+                return "<li class=\"note\"><a href=\"\(WebFormat.notePath(note.id))\">\(name: WebFormat.title(ofPath: note.path))</a></li>"
             }
             let name = note.path.split(separator: "/").last.map(String.init) ?? note.path
             return """
-                <li class="file"><a href="\(FilePages.address(of: note.path))">\(name)</a> \
+                <li class="file"><a href="\(FilePages.address(of: note.path))">\(name: name)</a> \
                 <span class="muted small">\(note.mediaType ?? "file") · \(WebFormat.size(note.size))</span></li>
                 """
         }

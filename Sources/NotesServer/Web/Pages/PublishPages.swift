@@ -81,7 +81,7 @@ struct PublishPages: Sendable {
         let content: HTML = """
             <div class="narrow publish-result">
             <div class="card">
-            <h1>“\(title)” is published</h1>
+            <h1>“\(name: title)” is published</h1>
             <div class="notice" role="status"><p><strong>Copy the link now:</strong> it is shown only this once. \
             Anyone who has it can read the note's current text\(record.expiresAt.map { " until " as HTML + WebFormat.time($0) } ?? " until you unpublish it").</p>
             <label for="publication-link">Link</label>

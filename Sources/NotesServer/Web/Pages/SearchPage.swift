@@ -20,8 +20,8 @@ struct SearchPage: Sendable {
         let hits = try services.notes.search(userID: session.userID, query: query, limit: 50).results
         let items = hits.map { hit -> HTML in
             """
-            <li><a class="title" href="\(WebFormat.notePath(hit.id))">\(WebFormat.title(ofPath: hit.path))</a>\
-            <span class="muted small">\(hit.path)</span><p class="snippet">\(Self.snippet(hit))</p></li>
+            <li><a class="title" href="\(WebFormat.notePath(hit.id))">\(name: WebFormat.title(ofPath: hit.path))</a>\
+            <span class="muted small">\(name: hit.path)</span><p class="snippet">\(Self.snippet(hit))</p></li>
             """
         }
         return WebResponse.page(layout, """

@@ -21,10 +21,10 @@ struct TrashPages: Sendable {
             ?? Self.notice(done: context.request.query["done"])
         let items = rows.map { row -> HTML in
             let isFile = row.kind == .attachment
-            let name = isFile ? String(row.path.split(separator: "/").last ?? "") : WebFormat.title(ofPath: row.path)
+            let title = isFile ? String(row.path.split(separator: "/").last ?? "") : WebFormat.title(ofPath: row.path)
             let what = isFile ? "file · \(WebFormat.size(row.size))" : "note"
             return """
-            <li><span><span class="title">\(name)</span> <span class="muted small">\(what) · \(row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
+            <li><span><span class="title">\(name: title)</span> <span class="muted small">\(what) · \(name: row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
             <span class="actions">\(isFile ? HTML.empty : "<a href=\"\(WebFormat.notePath(row.id).appending("history"))\">History</a>")\
             <form action="\(WebPath("/trash").appending(row.id.value).appending("restore"))" method="post">\(WebFormat.csrfField(context.csrfToken))\
             <input type="hidden" name="rev" value="\(row.rev)"><button type="submit" class="secondary">Undelete</button></form></span></li>
