@@ -13,14 +13,14 @@ struct AuthRefreshTests {
 
     @Test("an access token inside its refresh margin is replaced by one refresh before 10 concurrent requests go out, so none is refused")
     func refreshesAheadOfExpiry() async throws {
-        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+        try await ClientHarness.with { harness in
             try await harness.login()
             let held = try #require(try harness.storedSession())
-            // Into the margin (the last half of a 2 s token) but not past expiry: the server
-            // would still take this token, so only the client's look-ahead makes it refresh.
-            let margin = held.accessExpiresAt - held.refreshMargin + 0.1 - Date().timeIntervalSince1970
-            try await Task.sleep(for: .milliseconds(Int(max(margin, 0) * 1000)))
-            let client = try harness.apiClient(holding: held)
+            // The client's clock inside the margin (the last minute of the hour-long token) but
+            // short of expiry: the server still takes this token, so only the client's look-ahead
+            // makes it refresh.
+            let inMargin = Date(timeIntervalSince1970: held.accessExpiresAt - held.refreshMargin / 2)
+            let client = try harness.apiClient(holding: held, now: { inMargin })
 
             try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<10 { group.addTask { try await client.me().username } }
@@ -52,12 +52,13 @@ struct AuthRefreshTests {
 
     @Test("a refresh that fails because the server is gone keeps the stored tokens and reports it unreachable (exit 5)")
     func networkFailureKeepsTokens() async throws {
-        try await ClientHarness.with(accessTokenTTL: 2) { harness in
+        try await ClientHarness.with { harness in
             try await harness.login()
             let held = try #require(try harness.storedSession())
             let before = try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath))
-            let client = try harness.apiClient(holding: held, retryPolicy: .fast)
-            try await ClientHarness.waitForExpiry(ofTTL: 2)
+            // The client's clock past the token's expiry: the request must refresh first.
+            let expired = Date(timeIntervalSince1970: held.accessExpiresAt + 1)
+            let client = try harness.apiClient(holding: held, retryPolicy: .fast, now: { expired })
             await harness.server.stop()
 
             let error = await #expect(throws: ClientError.self) { try await client.me() }

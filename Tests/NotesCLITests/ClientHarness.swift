@@ -74,6 +74,7 @@ struct ClientHarness {
 
     /// Marks the stored session's access token as expired (as an hour later would), stores
     /// that, and returns it: the next command must refresh before its request.
+    @discardableResult
     func expireStoredAccessToken() async throws -> StoredSession {
         var held = try #require(try storedSession())
         held.accessExpiresAt = Date().timeIntervalSince1970 - 1
@@ -89,8 +90,11 @@ struct ClientHarness {
 
     /// An in-process client that holds `session` (as a process that read it earlier would),
     /// sharing this HOME's credentials store with the `notes` binary.
-    func apiClient(holding session: StoredSession, retryPolicy: RetryPolicy = .standard) throws -> APIClient {
-        APIClient(server: try ServerURL(serverURL), credential: .session(session, store), retryPolicy: retryPolicy)
+    /// - Parameter now: the client's clock: a test moves it to a token's refresh margin or past
+    ///   its expiry rather than waiting for either.
+    func apiClient(holding session: StoredSession, retryPolicy: RetryPolicy = .standard,
+                   now: @escaping @Sendable () -> Date = { Date() }) throws -> APIClient {
+        APIClient(server: try ServerURL(serverURL), credential: .session(session, store), retryPolicy: retryPolicy, now: now)
     }
 
     /// Creates notes through `PUT /v1/notes/{id}` with `If-None-Match: *`.
@@ -112,12 +116,6 @@ struct ClientHarness {
     /// log line after answering, so a just-finished client may be a moment ahead of the log.
     func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
         try await NotesTestSupport.waitUntil(timeout: timeout) { condition() }
-    }
-
-    /// Waits for an access token issued with a TTL of `seconds` to expire: the one fixed sleep
-    /// these tests allow, since expiry is a matter of time.
-    static func waitForExpiry(ofTTL seconds: Int) async throws {
-        try await Task.sleep(for: .milliseconds(seconds * 1000 + 300))
     }
 }
 

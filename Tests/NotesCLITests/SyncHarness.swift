@@ -46,12 +46,18 @@ struct SyncHarness {
     }
 
     /// `notes sync NAME --json` and its decoded report; expects exit `code`.
+    /// - Throws: `UnreadableReport` when stdout is not a report: a test that checks counts must
+    ///   never pass on the zeros of a report that was never printed.
     @discardableResult
     func sync(_ name: String, _ extra: [String] = [], expect code: Int32 = 0,
               sourceLocation: SourceLocation = #_sourceLocation) async throws -> SyncReport {
         let result = try await notes(["sync", folder(name), "--json"] + extra, sourceLocation: sourceLocation)
         #expect(result.exitCode == code, "sync \(name) exited \(result.exitCode): \(result.stderr)", sourceLocation: sourceLocation)
-        return (try? WireJSON.decoder().decode(SyncReport.self, from: Data(result.stdout.utf8))) ?? SyncReport()
+        do {
+            return try WireJSON.decoder().decode(SyncReport.self, from: Data(result.stdout.utf8))
+        } catch {
+            throw UnreadableReport(command: "sync \(name)", exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, cause: error)
+        }
     }
 
     /// Syncs folder `name` in-process through the engine, against the real server.
@@ -160,5 +166,19 @@ struct SyncHarness {
         let index = try SyncIndex(path: folder(name) + "/.notes/index.sqlite")
         defer { try? index.close() }
         return try index.integrityCheck()
+    }
+}
+
+/// `notes … --json` printed something that is not its report (nothing, a partial line, another
+/// shape); the test fails with what was printed.
+struct UnreadableReport: Error, CustomStringConvertible {
+    let command: String
+    let exitCode: Int32
+    let stdout: String
+    let stderr: String
+    let cause: any Error
+
+    var description: String {
+        "notes \(command) --json exited \(exitCode) without a readable report (\(cause))\nstdout: \(stdout)\nstderr: \(stderr)"
     }
 }

@@ -20,7 +20,10 @@ struct SyncResyncTests {
             try h.remove("b", "edited.md")
             try await h.sync("b")
             try h.write("a", "edited.md", "edited while b deleted it\n")
-            try await Task.sleep(for: .milliseconds(2500))  // past the 1 s retention and the purge that follows
+            // The server purges tombstones past their 1 s retention: once b's two deletions are
+            // gone from its feed, a's cursor is older than what it keeps.
+            let purged = try await waitUntil(timeout: 30, every: .milliseconds(100)) { try await Self.tombstones(h) == 0 }
+            try #require(purged, "the server kept its tombstones past their retention")
 
             let report = try await h.sync("a")
             #expect(report.warnings.contains { $0.contains("full resync") && $0.contains("none is deleted") }, "\(report.warnings)")
@@ -32,6 +35,12 @@ struct SyncResyncTests {
             #expect(try h.textTree("a") == expected)
             #expect(try h.textTree("b") == expected)
         }
+    }
+
+    /// How many deleted notes the server's changes feed still lists (a full walk: tombstones included).
+    private static func tombstones(_ h: SyncHarness) async throws -> Int {
+        let page = try await h.client.apiClient().json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("limit", "1000")]))
+        return page.changes.filter(\.deleted).count
     }
 
     @Test("a folder whose sync position the server does not recognise (a server restored from an older backup) keeps and uploads its files")

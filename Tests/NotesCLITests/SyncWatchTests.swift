@@ -148,10 +148,13 @@ struct SyncWatchTests {
                 let refreshes = h.client.logCount("POST /v1/auth/refresh ")
                 var round = 0
                 // Several lifetimes of 2 s: an edit each round, each synced, while a one-shot
-                // command on the same credentials store refreshes too.
+                // command on the same credentials store refreshes too. A round ends once the
+                // tokens were replaced since it began (this test's own reads refresh them half
+                // way through their life), so each edit finds the watcher's tokens older.
                 while h.client.logCount("POST /v1/auth/refresh ") < refreshes + 4 {
                     round += 1
                     try #require(round <= 60, "the watcher stopped refreshing: \(watcher.stderr)")
+                    let refreshed = h.client.logCount("POST /v1/auth/refresh ")
                     try h.write("a", "round\(round).md", "round \(round)\n")
                     let listed = try await h.notes(["ls"])
                     #expect(listed.exitCode == 0, "a one-shot command beside the watcher: \(listed.stderr)")
@@ -159,7 +162,11 @@ struct SyncWatchTests {
                         try await h.serverNotes()["round\(round).md"] == "round \(round)\n"
                     }
                     #expect(arrived, "round \(round) was not synced: \(watcher.stderr)")
-                    try await ClientHarness.waitForExpiry(ofTTL: 1)
+                    let renewed = try await waitUntil(timeout: 30, every: .milliseconds(100)) {
+                        _ = try await h.serverNotes()
+                        return h.client.logCount("POST /v1/auth/refresh ") > refreshed
+                    }
+                    try #require(renewed, "no refresh within 30 s of 2 s tokens: \(watcher.stderr)")
                 }
                 #expect(!watcher.hasExited, "\(watcher.stderr)")
                 #expect(watcher.stderr.isEmpty, "no failed sync, no sign-in error: \(watcher.stderr)")

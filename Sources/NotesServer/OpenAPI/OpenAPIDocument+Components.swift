@@ -123,7 +123,6 @@ extension OpenAPIDocument {
             "description": "`no-store`: answers carrying secrets must not be cached.",
             "schema": ["type": "string", "enum": ["no-store"]],
         ],
-        "Allow": ["description": "The methods this path accepts.", "schema": ["type": "string"]],
     ]
 
     static let responses: OpenAPIValue = [
@@ -173,10 +172,6 @@ extension OpenAPIDocument {
         "TooManyRequests": errorAnswer(
             "`too_many_requests`: slow down.",
             headers: ["Retry-After": header("RetryAfter")]
-        ),
-        "MethodNotAllowed": errorAnswer(
-            "`method_not_allowed`: the path exists but not with this method.",
-            headers: ["Allow": header("Allow")]
         ),
         "StorageUnavailable": errorAnswer(
             """

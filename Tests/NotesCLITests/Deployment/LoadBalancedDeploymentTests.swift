@@ -15,7 +15,7 @@ import Testing
 /// installed.
 @Suite("Deployment: two servers on one PostgreSQL behind nginx",
        .timeLimit(.minutes(5)),
-       .enabled(if: TestPostgresCluster.shouldRun, Comment(rawValue: TestPostgresCluster.skipReason)),
+       .needsPostgresCluster,
        .enabled(if: NginxLoadBalancer.isInstalled || TestPostgresCluster.isRequired,
                 "nginx is not installed (scripts/install-deps --for-tests installs Debian's nginx-light)"))
 struct LoadBalancedDeploymentTests {

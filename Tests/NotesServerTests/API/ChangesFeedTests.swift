@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// The changes feed sync is built on: order, paging, content and resync after purging.
@@ -76,14 +77,11 @@ struct ChangesFeedTests {
             let doomed = try await api.create("doomed.md", "goes")
             let oldCursor = String(kept.rev)
             try await api.delete(doomed)
-            // The server purges tombstones older than 1 s every second: poll (bounded) until then.
-            var status = 200
-            let deadline = ContinuousClock.now + .seconds(10)
-            while status != 410 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-                status = try await api.send("GET", "/v1/changes", query: [("since", oldCursor)]).status
+            // The server purges tombstones older than 1 s every second: wait until then.
+            let refused = try await waitUntil(every: .milliseconds(200)) {
+                try await api.send("GET", "/v1/changes", query: [("since", oldCursor)]).status == 410
             }
-            #expect(status == 410)
+            #expect(refused)
             let gone = try await api.send("GET", "/v1/changes", query: [("since", oldCursor)])
             #expect(gone.errorCode == "resync_required")
 

@@ -257,7 +257,7 @@ struct RevisionTextOnceTests {
 
     /// PostgreSQL: version 17 drops the column's NOT NULL in place; a version-16 database's rows
     /// stay as they were and the server reads every text the same.
-    @Test(.enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+    @Test(.needsPostgresCluster)
     func aVersion16PostgreSQLDatabaseUpgradesInPlaceAndReadsTheSame() async throws {
         try await withPostgresDatabase { database in
             let db = try database.connect()

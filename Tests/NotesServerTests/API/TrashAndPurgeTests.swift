@@ -135,13 +135,12 @@ struct TrashAndPurgeTests {
             let edited = try await api.update(doomed, content: "last words, edited")
             let gone = try await api.delete(edited)
 
-            let deadline = Date().addingTimeInterval(15)
             var kept: [Int64] = [], deleted: [Int64] = []
-            repeat {
-                try await Task.sleep(for: .milliseconds(100))
+            _ = try await waitUntil(timeout: 15, every: .milliseconds(100)) {
                 kept = try await api.send("GET", "/v1/notes/\(note.id)/revisions").decode(RevisionList.self).revisions.map(\.rev)
                 deleted = try await api.send("GET", "/v1/notes/\(doomed.id)/revisions").decode(RevisionList.self).revisions.map(\.rev)
-            } while (kept.count > 1 || deleted.count > 2) && Date() < deadline
+                return kept.count <= 1 && deleted.count <= 2
+            }
             #expect(kept == [three.rev])
             #expect(deleted == [gone.rev, edited.rev])
             let trash = try await api.send("GET", "/v1/trash").decode(TrashPage.self)

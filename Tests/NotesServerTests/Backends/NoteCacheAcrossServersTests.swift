@@ -10,7 +10,7 @@ import Testing
 /// second). Waits are polls with a deadline far past that second, so a loaded machine makes
 /// them slower, never wrong; a cache that never learns fails them.
 @Suite("Note cache: two servers on one PostgreSQL database",
-       .enabled(if: PostgresTestCluster.shouldRun && TestBackend.current == .postgres,
+       .enabled(if: TestPostgresCluster.shouldRun && TestBackend.current == .postgres,
                 "runs on the PostgreSQL pass: two servers share only a PostgreSQL database"))
 struct NoteCacheAcrossServersTests {
     @Test("a note changed, deleted or its token revoked through one server is answered so by the other, which had it cached")
@@ -52,7 +52,7 @@ struct NoteCacheAcrossServersTests {
             // Cut both listeners off and keep them off: new connections to the database are
             // refused (each server's one pooled connection stays), so no notification reaches A.
             let database = try PostgresURL(a.databaseLocation)
-            let admin = try PostgresConnection(url: try PostgresURL(try #require(PostgresTestCluster.url)))
+            let admin = try PostgresConnection(url: try PostgresURL(try #require(TestPostgresCluster.url)))
             defer { admin.close() }
             try admin.execute("ALTER DATABASE \(try #require(database.database)) ALLOW_CONNECTIONS false")
             defer { try? admin.execute("ALTER DATABASE \(database.database ?? "") ALLOW_CONNECTIONS true") }

@@ -25,7 +25,7 @@ final class TestApp: Sendable {
 
     /// What `--db` would take for the app's database: the SQLite path, or the PostgreSQL URL.
     var databaseLocation: String {
-        guard let postgres, let cluster = PostgresTestCluster.url else { return databasePath }
+        guard let postgres, let cluster = TestPostgresCluster.url else { return databasePath }
         return TestPostgresCluster.url(cluster, database: postgres.name)
     }
 
@@ -41,7 +41,7 @@ final class TestApp: Sendable {
         }
         var configuration = ServerConfiguration()
         configuration.databasePath = directory.appending("notes.sqlite").path
-        if let postgres, let cluster = PostgresTestCluster.url {
+        if let postgres, let cluster = TestPostgresCluster.url {
             configuration.databasePath = TestPostgresCluster.url(cluster, database: postgres.name)
         }
         configuration.clock = clock.serverClock

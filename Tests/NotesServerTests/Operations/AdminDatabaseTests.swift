@@ -65,10 +65,7 @@ struct AdminDatabaseTests {
         server.process.terminate()
         await server.waitForExit()
         // The log pipe is read on another thread: wait for the last line to arrive.
-        let deadline = Date().addingTimeInterval(10)
-        while !server.log.contains("shutting down on SIGTERM"), Date() < deadline {
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
+        _ = try await waitUntil { server.log.contains("shutting down on SIGTERM") }
         let lines = server.log.split(separator: "\n")
         await server.stop()
         #expect(lines.contains { $0.contains("GET /healthz 200") })

@@ -54,12 +54,20 @@ struct LongPollServerTests {
 
     /// A long poll sent until it is held (refused past the cap while a probe holds the place, it
     /// is sent again shortly, as a client honouring `Retry-After` would), then its answer.
+    /// - Throws: `StillRefused` when every try for 30 s was refused: the cap never made room.
     private static func heldPoll(_ client: TestAPIClient, wait: Int) async throws -> TestAPIResponse {
+        let deadline = ContinuousClock.now + .seconds(30)
         while true {
             let response = try await client.send("GET", "/v1/changes", query: [("since", "0"), ("wait", String(wait))])
             guard isCapRefusal(response) else { return response }
+            guard ContinuousClock.now < deadline else { throw StillRefused() }
             try await Task.sleep(for: .milliseconds(50))
         }
+    }
+
+    /// A long poll refused at the waiter cap for as long as a test is willing to try.
+    struct StillRefused: Error, CustomStringConvertible {
+        var description: String { "the long poll was refused at the waiter cap for 30 s: no place was ever free" }
     }
 
     /// The answer past a waiter cap: an ordinary empty page with `Retry-After`.

@@ -94,7 +94,7 @@ struct StorageFailureTests {
         let deleted = try await api.send("DELETE", "/v1/notes/\(kept.id)", headers: ["If-Match": "\"\(kept.rev)\""])
         #expect(deleted.status == 200)
         // The log is written in batches: wait for the last request's line before reading it whole.
-        #expect(try await Self.eventually { server.log.contains("DELETE /v1/notes/\(kept.id) 200 ") })
+        #expect(try await waitUntil { server.log.contains("DELETE /v1/notes/\(kept.id) 200 ") })
         #expect(!server.log.contains("internal error"), "a storage failure became a 500: \(server.log)")
         #expect(server.log.contains("STORAGE FAILURE"))
         }
@@ -119,7 +119,7 @@ struct StorageFailureTests {
         let read = try await api.send("GET", "/v1/notes/\(note.id)")
         #expect(read.status == 200)
         #expect(try read.decode(NoteResource.self).content == "# Written before\n")
-        let logged = try await Self.eventually { server.log.contains("was deleted, moved or replaced while open") }
+        let logged = try await waitUntil { server.log.contains("was deleted, moved or replaced while open") }
         #expect(logged, "the log does not say why writes fail: \(server.log)")
         #expect(server.log.contains(server.databaseLocation))
         let refreshToken = try #require(session.refreshToken)
@@ -166,14 +166,5 @@ struct StorageFailureTests {
         #expect(response.status == 507, "\(what) answered \(response.status): \(response.text)", sourceLocation: sourceLocation)
         #expect(response.errorCode == "insufficient_storage", sourceLocation: sourceLocation)
         #expect(response.isErrorBody, sourceLocation: sourceLocation)
-    }
-
-    private static func eventually(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-        return condition()
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// `notes-server migrate-data`, the real binary: a SQLite server filled through its API is copied
 /// into PostgreSQL with every id and byte, verified, once; a damaged source or a full target
 /// leaves the target as it was.
-@Suite("migrate-data", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("migrate-data", .needsPostgresCluster)
 struct MigrateDataTests {
     @Test("a live SQLite server's notes, revisions, attachment, publication and tokens arrive in PostgreSQL row for row and byte for byte")
     func copiesEverything() async throws {

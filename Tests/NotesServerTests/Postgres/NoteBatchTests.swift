@@ -7,7 +7,7 @@ import Testing
 /// A PostgreSQL batch reads ahead the rows its operations name (`NoteBatch`); a row it did not
 /// read ahead (a path spelled otherwise than its key, an id the caller did not pass) is read
 /// when an operation asks for it, so the answers never depend on the guess.
-@Suite("PostgreSQL: a batch's rows read ahead or when asked", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL: a batch's rows read ahead or when asked", .needsPostgresCluster)
 struct NoteBatchTests {
     /// Runs one sequence of operations in one batch for a user holding `a.md` and `b.md`,
     /// reading ahead `hinted` ids and paths or nothing; answers each operation's outcome and the

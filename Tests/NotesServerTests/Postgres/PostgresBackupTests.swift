@@ -7,7 +7,7 @@ import Testing
 /// `notes-server backup FILE --db postgres://...`, the real binary: a pg_dump archive that
 /// pg_restore brings back into a fresh database, rows and attachment bytes intact; a pg_dump
 /// older than the server, or an existing FILE, is refused before anything is written.
-@Suite("backup on PostgreSQL", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("backup on PostgreSQL", .needsPostgresCluster)
 struct PostgresBackupTests {
     @Test("a backup restored with pg_restore into a fresh database serves the same account, notes and attachment bytes")
     func backupRestores() async throws {

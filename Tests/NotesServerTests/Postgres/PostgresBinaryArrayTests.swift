@@ -7,7 +7,7 @@ import Testing
 /// `PostgresBinaryArray`, the binary arrays a batch binds (`unnest(?::text[])`): every element
 /// reaches the server as it would bound alone, in order, NULLs included, and the batch's
 /// statements store the awkward texts byte for byte.
-@Suite("PostgreSQL: binary array parameters", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL: binary array parameters", .needsPostgresCluster)
 struct PostgresBinaryArrayTests {
     /// Texts that the text literal form had to quote or escape, or that PostgreSQL's text
     /// cannot hold as they are, and one of 100 KB.

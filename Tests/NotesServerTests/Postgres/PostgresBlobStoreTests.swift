@@ -12,7 +12,7 @@ import Glibc
 /// Attachment bytes in PostgreSQL: stored and read back byte-exact, an upload resumed through a
 /// second server, removal tied to the `contents` row, the purge of what was abandoned, and memory
 /// that stays bounded for a content larger than anything held at once.
-@Suite("PostgreSQL content store", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL content store", .needsPostgresCluster)
 struct PostgresBlobStoreTests {
     @Test("an uploaded content is read back byte-exact, and its contents row is refused until every byte is stored")
     func storesAndReadsBack() async throws {

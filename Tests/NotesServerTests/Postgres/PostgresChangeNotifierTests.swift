@@ -5,7 +5,7 @@ import Testing
 
 /// Long-poll wake-ups across servers: two notifiers on one database, as two `notes-server`
 /// processes would have, each with its own pool and listening connection.
-@Suite("PostgreSQL change notifications", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL change notifications", .needsPostgresCluster)
 struct PostgresChangeNotifierTests {
     /// Two servers' notifiers on `database`, both listening, closed after `body`.
     static func withTwoServers(_ database: PostgresTestDatabase,

@@ -8,7 +8,7 @@ import Testing
 /// The libpq wrapper against a real server: values survive the round trip, errors carry the
 /// server's SQLSTATE and words, transactions roll back and run again after losing a race, and
 /// the pool stays bounded and repairs connections the server dropped.
-@Suite("PostgreSQL connection", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL connection", .needsPostgresCluster)
 struct PostgresConnectionTests {
     @Test("bound values come back as they went in: integers at both ends, Unicode text, bytes with NUL, NULL")
     func valuesRoundTrip() async throws {

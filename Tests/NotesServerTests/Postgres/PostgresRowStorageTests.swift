@@ -8,7 +8,7 @@ import Testing
 /// What matters is that every note still reads back byte for byte, whatever its size (kept in
 /// the row, compressed in the row, or moved out of it), and that notes written before the
 /// migration, compressed with pglz, read the same after it.
-@Suite("PostgreSQL: note text stored with LZ4", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL: note text stored with LZ4", .needsPostgresCluster)
 struct PostgresRowStorageTests {
     /// Texts around the sizes that decide how PostgreSQL stores a row: under the 2 KB at which it
     /// compresses, just over it, a bench-sized note, and 100 KB that leave the row even compressed

@@ -7,7 +7,7 @@ import Testing
 
 /// PostgreSQL's migrations: versioned like SQLite's, safe when servers start together, and the
 /// per-user revision allocation that keeps the changes feed from skipping under concurrent writers.
-@Suite("PostgreSQL schema", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL schema", .needsPostgresCluster)
 struct PostgresSchemaTests {
     @Test("migrations reach the same version as SQLite's, record each step, and run once")
     func migratesOnce() async throws {

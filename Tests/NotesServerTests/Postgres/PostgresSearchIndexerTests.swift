@@ -7,7 +7,7 @@ import Testing
 /// Search on PostgreSQL indexes notes after their writes (`PostgresSearchIndexer`, version 15)
 /// and is still exact at every moment: a note is found as soon as its write is acknowledged,
 /// never by words it no longer has, never once deleted, whatever the indexer has done so far.
-@Suite("PostgreSQL: search indexed after the write", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL: search indexed after the write", .needsPostgresCluster)
 struct PostgresSearchIndexerTests {
     /// A store on its own pool (a "server"), and a user of it.
     struct Fixture {

@@ -7,7 +7,7 @@ import Testing
 /// Search on PostgreSQL (`simple` + `unaccent`, prefix `:*`, words ANDed) finds the same notes as
 /// the SQLite backend's FTS5 index (`unicode61 remove_diacritics 2`) for a small multilingual
 /// corpus: the same words, in any letter case and with or without accents, find the same notes.
-@Suite("Search: PostgreSQL finds what SQLite finds", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("Search: PostgreSQL finds what SQLite finds", .needsPostgresCluster)
 struct PostgresSearchParityTests {
     /// (number, path, content); notes 90 (deleted) and 91 (another user) must never be found.
     static let corpus: [(Int, String, String)] = [

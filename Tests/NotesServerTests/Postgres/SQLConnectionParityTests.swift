@@ -9,7 +9,7 @@ import Testing
 /// `SQLConnection` on SQLite (`Database`) and on PostgreSQL (`PostgresConnection`) against each
 /// backend's migrated schema, give the same answers.
 /// (Without a cluster both cases are skipped: the SQLite answers alone prove nothing here.)
-@Suite("One set of statements, two backends", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("One set of statements, two backends", .needsPostgresCluster)
 struct SQLConnectionParityTests {
     enum Backend: String, CaseIterable, Sendable {
         case sqlite, postgres

@@ -7,7 +7,7 @@ import Testing
 /// Limits that must hold across every server on one PostgreSQL database, so that a guesser or a
 /// flood does not get N times the allowance by spreading over N servers: two real
 /// `notes-server` processes on one database, as behind a load balancer.
-@Suite("PostgreSQL: limits shared by the servers", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL: limits shared by the servers", .needsPostgresCluster)
 struct SharedLimitsTests {
     /// Two servers on a fresh database with `arguments`, a user `alice`, stopped after `body`.
     static func withTwoServers(_ arguments: [String], _ body: (TestServer, TestServer) async throws -> Void) async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// A new database's note tables get planner statistics as they grow, not a minute later, so a
 /// note is found by its unique index instead of by reading every note of its user.
-@Suite("PostgreSQL: statistics of young tables", .enabled(if: PostgresTestCluster.shouldRun, PostgresTestCluster.skipReason))
+@Suite("PostgreSQL: statistics of young tables", .needsPostgresCluster)
 struct YoungTableStatisticsTests {
     @Test("once the notes of a new database outgrow their statistics, they are analyzed and a note by id is read through its unique index")
     func growingTablesAreAnalyzed() async throws {
