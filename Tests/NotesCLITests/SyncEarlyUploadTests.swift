@@ -159,12 +159,12 @@ struct SyncEarlyUploadTests {
         }
     }
 
-    @Test("early uploads end as the general path does: the same server notes, index rows and report for new notes, recent ones, an attachment, an ignored file and a name set aside; the first batch leaves after one group of notes")
+    @Test("early uploads end as the general path does: the same server notes, index rows and report for new notes, recent ones, an attachment, an ignored file and a name left in place; the first batch leaves after one group of notes")
     func earlyUploadsMatchTheGeneralPath() async throws {
         var notes = SyncFaultTests.corpus(EarlyUploads.reserveGroup + 100)
         notes[".notesignore"] = "ignored.md\n"
         notes["ignored.md"] = "never synced\n"
-        notes["bidi\u{202E}name.md"] = "a name set aside\n"
+        notes["bidi\u{202E}name.md"] = "a name sync cannot store, left in place\n"
         let recent = ["recent/one.md": "saved a moment ago\n", "recent/two.md": "and this one\n"]
         let image = Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         struct Outcome {
@@ -201,7 +201,10 @@ struct SyncEarlyUploadTests {
                 let server = Dictionary(try await h.serverNotes().map { (timeless($0.key), $0.value) }, uniquingKeysWith: { $1 })
                 outcome = Outcome(server: server, rows: rows, uploaded: report.uploaded, local: report.local,
                                   skipped: report.skipped, conflicts: report.conflicts.count)
-                #expect(try await h.sync("a").isNoOp)
+                // The name sync cannot store is reported again, with exit 1, and nothing else moves.
+                let again = try await h.sync("a", expect: 1)
+                #expect(again.isNoOp && again.skipped.filter { $0.reason == .unsyncableName }.map(\.path) == ["bidi\u{202E}name.md"], "\(again)")
+                #expect(h.read("a", "bidi\u{202E}name.md") == notes["bidi\u{202E}name.md"], "the file stays where the user put it")
             }
             guard let outcome else { throw CLIError.failure("the sync with early uploads \(early ? "on" : "off") did not finish") }
             return outcome
@@ -216,7 +219,7 @@ struct SyncEarlyUploadTests {
                 "uploaded \(early.uploaded) against \(general.uploaded), conflicts \(early.conflicts) against \(general.conflicts)")
         #expect(early.local == general.local, "local changes differ: \(early.local.count) against \(general.local.count)")
         #expect(early.skipped == general.skipped, "\(early.skipped) against \(general.skipped)")
-        // Every note but the dot-file and the ignored one; the one set aside under its new name.
-        #expect(early.server.count == notes.count - 2 + recent.count)
+        // Every note but the dot-file, the ignored one and the one whose name sync cannot store.
+        #expect(early.server.count == notes.count - 3 + recent.count)
     }
 }
