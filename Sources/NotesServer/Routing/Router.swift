@@ -8,16 +8,6 @@ import NotesCore
 /// failure as 507/503 (see `HTTPError+Storage`), anything else as a bare 500 that is logged with the request id and tells the client nothing internal.
 /// Before any of that, the client's request rate is checked (429 past the published limit).
 struct Router: HTTPResponder {
-    /// Who may call a route.
-    enum Access: Sendable {
-        /// No token needed (login, health, limits, the API document).
-        case open
-        /// Any valid token.
-        case read
-        /// A token allowed to write (sessions and `write` personal tokens).
-        case write
-    }
-
     typealias Handler = @Sendable (RequestContext) throws -> HTTPOutcome
     /// Decides, from an authenticated request's head, where its body streams and how long it may be.
     typealias BodySinkMaker = @Sendable (RequestContext) throws -> (sink: any RequestBodySink, maxBytes: Int)
@@ -81,22 +71,7 @@ struct Router: HTTPResponder {
     private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
         try rateLimiter?.admit(request.remoteAddress)
         let (route, parameters) = try route(method: request.method, path: request.path)
-        var context = RequestContext(request: request, parameters: parameters)
-        if route.access != .open {
-            let principal: Principal
-            if route.readsNote, let id = parameters["id"].flatMap(NoteID.init) {
-                let read = try authenticator.authenticate(request, readingNote: id)
-                principal = read.principal
-                context.noteReadAhead = NoteReadAhead(id: id, note: read.note, answer: read.answer)
-            } else {
-                principal = try authenticator.authenticate(request)
-            }
-            if route.access == .write, principal.scope != .write {
-                throw HTTPError.insufficientScope
-            }
-            context.principal = principal
-        }
-        return try route.handler(context)
+        return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator))
     }
 
     /// The access of the route `method` and `path` reach, decided as `route` decides it.

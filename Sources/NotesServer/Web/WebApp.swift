@@ -35,6 +35,10 @@ struct WebApp: Sendable {
         case anyone
         /// Everything else.
         case signedIn
+
+        /// Whether the route needs a live browser session: without one, the sign-in page; with
+        /// one, a form it takes must carry the session's CSRF token.
+        var needsSession: Bool { self == .signedIn }
     }
 
     typealias Handler = @Sendable (WebContext) throws -> HTTPOutcome
@@ -112,7 +116,7 @@ struct WebApp: Sendable {
     /// the sign-in form up to `openBodyLimit`, nothing for anyone else.
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         guard case .found(let route, let parameters) = routes.lookup(method: head.method, path: head.path) else { return .accept(maxBytes: 0) }
-        if route.access == .anyone { return .accept(maxBytes: openBodyLimit) }
+        if !route.access.needsSession { return .accept(maxBytes: openBodyLimit) }
         let session = try? currentSession(head)
         guard let makeSink = route.bodySink else { return .accept(maxBytes: session == nil ? openBodyLimit : .max) }
         do {
@@ -155,7 +159,7 @@ struct WebApp: Sendable {
 
     private func route(_ request: HTTPRequest, session: BrowserSession?) throws -> HTTPOutcome {
         let (route, parameters) = try route(method: request.method, path: request.path)
-        if route.access == .signedIn && session == nil {
+        if route.access.needsSession && session == nil {
             return .now(Self.signInRedirect(for: request))
         }
         var form = WebForm()
@@ -174,7 +178,7 @@ struct WebApp: Sendable {
                 guard let decoded = WebForm(body: request.body) else { throw HTTPError.badRequest("The form could not be read.") }
                 form = decoded
             }
-            if let session, route.access == .signedIn, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
+            if let session, route.access.needsSession, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
                 throw Self.csrfRefused
             }
         }
