@@ -12,9 +12,9 @@ extension Router {
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         do {
             let (route, parameters) = try route(method: head.method, path: head.path)
-            guard route.access != .open else { return .accept(maxBytes: openBodyLimit) }
-            let principal = try authenticator.authenticate(head)
-            if route.access == .write, principal.scope != .write { throw HTTPError.insufficientScope }
+            guard let principal = try route.caller(of: head, authenticator: authenticator) else {
+                return .accept(maxBytes: openBodyLimit)
+            }
             if let makeSink = route.bodySink {
                 let streamed = try makeSink(RequestContext(request: head, parameters: parameters, principal: principal))
                 return .stream(streamed.sink, maxBytes: streamed.maxBytes)

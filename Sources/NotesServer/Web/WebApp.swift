@@ -24,7 +24,7 @@ struct WebServices: Sendable {
 
 /// The web app: server-rendered pages under `/` for a signed-in browser.
 ///
-/// A request is matched by method and path pattern like the API router's. A `.signedIn` page
+/// A request is matched by method and `RoutePattern` in a `RouteTable`, as the API router's is. A `.signedIn` page
 /// needs a live browser session cookie (else: the sign-in page); every POST needs the same
 /// origin (`Origin`/`Referer`) and the session's CSRF token, checked here for every route so a
 /// page cannot forget. The JSON API never sees these routes, and this router never serves
@@ -35,15 +35,19 @@ struct WebApp: Sendable {
         case anyone
         /// Everything else.
         case signedIn
+
+        /// Whether the route needs a live browser session: without one, the sign-in page; with
+        /// one, a form it takes must carry the session's CSRF token.
+        var needsSession: Bool { self == .signedIn }
     }
 
     typealias Handler = @Sendable (WebContext) throws -> HTTPOutcome
     /// Where a streamed body goes, decided from the request's head (see `addStreaming`).
     typealias BodySinkMaker = @Sendable (WebContext) throws -> (sink: any RequestBodySink, maxBytes: Int)
 
-    private struct Route: Sendable {
+    private struct Route: PatternRoute {
         let method: String
-        let pattern: [Substring]
+        let pattern: RoutePattern
         let access: Access
         let handler: Handler
         var bodySink: BodySinkMaker?
@@ -67,7 +71,7 @@ struct WebApp: Sendable {
     let services: WebServices
     /// The largest sign-in form read from someone without a session.
     let openBodyLimit: Int
-    private var routes: [Route] = []
+    private var routes = RouteTable<Route>()
 
     init(services: WebServices, openBodyLimit: Int) {
         self.services = services
@@ -88,14 +92,14 @@ struct WebApp: Sendable {
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
     mutating func add(_ method: String, _ pattern: String, access: Access = .signedIn, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: access, handler: handler))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler))
     }
 
     /// Registers a signed-in route whose body streams into the sink `sink` makes from the head
     /// (never held in memory), for a script's `PUT`: the session, the same origin and the CSRF
     /// token in `X-CSRF-Token` are checked before a byte of the body is read.
     mutating func addStreaming(_ method: String, _ pattern: String, sink: @escaping BodySinkMaker, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern.split(separator: "/"), access: .signedIn, handler: handler, bodySink: sink))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: .signedIn, handler: handler, bodySink: sink))
     }
 
     func respond(to request: HTTPRequest) -> HTTPOutcome {
@@ -111,8 +115,8 @@ struct WebApp: Sendable {
     /// The body a web request may send: a signed-in session's form up to the server's limit,
     /// the sign-in form up to `openBodyLimit`, nothing for anyone else.
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
-        guard let (route, parameters) = match(head) else { return .accept(maxBytes: 0) }
-        if route.access == .anyone { return .accept(maxBytes: openBodyLimit) }
+        guard case .found(let route, let parameters) = routes.lookup(method: head.method, path: head.path) else { return .accept(maxBytes: 0) }
+        if !route.access.needsSession { return .accept(maxBytes: openBodyLimit) }
         let session = try? currentSession(head)
         guard let makeSink = route.bodySink else { return .accept(maxBytes: session == nil ? openBodyLimit : .max) }
         do {
@@ -154,11 +158,8 @@ struct WebApp: Sendable {
     }
 
     private func route(_ request: HTTPRequest, session: BrowserSession?) throws -> HTTPOutcome {
-        guard let (route, parameters) = match(request) else {
-            throw allowedMethods(request.path).isEmpty ? HTTPError.notFound("There is no page at this address.")
-                : HTTPError.methodNotAllowed(allowed: allowedMethods(request.path))
-        }
-        if route.access == .signedIn && session == nil {
+        let (route, parameters) = try route(method: request.method, path: request.path)
+        if route.access.needsSession && session == nil {
             return .now(Self.signInRedirect(for: request))
         }
         var form = WebForm()
@@ -177,49 +178,23 @@ struct WebApp: Sendable {
                 guard let decoded = WebForm(body: request.body) else { throw HTTPError.badRequest("The form could not be read.") }
                 form = decoded
             }
-            if let session, route.access == .signedIn, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
+            if let session, route.access.needsSession, !WebSecurity.csrfMatches(form["csrf"], secret: session.cookieSecret) {
                 throw Self.csrfRefused
             }
         }
         return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session, file: file))
     }
 
-    private func match(_ request: HTTPRequest) -> (Route, [String: String])? {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        let method = request.method == "HEAD" ? "GET" : request.method
-        let parts = request.path == "/" ? [] : Array(segments)
-        for route in routes where route.method == method {
-            if let parameters = Self.match(route.pattern, parts) { return (route, parameters) }
+    /// The route `method` and `path` reach, with its path parameters.
+    /// - Throws: 404, or 405 with the path's methods in `Allow`.
+    private func route(method: String, path: String) throws(HTTPError) -> (route: Route, parameters: [String: String]) {
+        switch routes.lookup(method: method, path: path) {
+        case .found(let route, let parameters):
+            return (route, parameters)
+        case .otherMethods(let allowed):
+            if allowed.isEmpty { throw HTTPError.notFound("There is no page at this address.") }
+            throw HTTPError.methodNotAllowed(allowed: Array(Set(allowed)).sorted())
         }
-        return nil
-    }
-
-    private func allowedMethods(_ path: String) -> [String] {
-        let parts = path == "/" ? [] : Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
-        return Array(Set(routes.filter { Self.match($0.pattern, parts) != nil }.map(\.method))).sorted()
-    }
-
-    /// The parameters when `segments` fits `pattern`; a last pattern segment `*name` takes one
-    /// or more non-empty segments, joined by `/` (a file path), as the API router's does.
-    private static func match(_ pattern: [Substring], _ segments: [Substring]) -> [String: String]? {
-        let takesRest = pattern.last?.first == "*"
-        guard takesRest ? segments.count >= pattern.count : pattern.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (index, actual) in segments.enumerated() {
-            let expected = pattern[min(index, pattern.count - 1)]
-            if actual.isEmpty { return nil }
-            if expected.first == "*" {
-                parameters[String(expected.dropFirst())] = segments[index...].joined(separator: "/")
-                guard !segments[index...].contains(where: \.isEmpty) else { return nil }
-                break
-            }
-            if expected.first == ":" {
-                parameters[String(expected.dropFirst())] = String(actual)
-            } else if expected != actual {
-                return nil
-            }
-        }
-        return parameters
     }
 
     /// The browser session the request's cookie names, if it is live.

@@ -4,7 +4,7 @@ import Testing
 @testable import NotesServer
 
 /// The router looks a request's route up among those of its path length and second segment
-/// (`Router.candidateIndices`); these tests hold that to the rule it replaces: the first
+/// (`RouteTable.candidateIndices`); these tests hold that to the rule it replaces: the first
 /// registered route whose pattern fits, 405 with every method that fits, else 404.
 @Suite("Routing: looking a route up by path length and second segment")
 struct RouteLookupTests {
@@ -33,7 +33,7 @@ struct RouteLookupTests {
                     let found: String
                     do throws(HTTPError) {
                         let (route, _) = try router.route(method: method, path: path)
-                        found = "/" + route.pattern.joined(separator: "/")
+                        found = route.pattern.description
                     } catch {
                         found = "\(error.status) \(error.headers["Allow"] ?? "")"
                     }

@@ -86,7 +86,7 @@ struct RequestHotPathTests {
         }
         for path in paths {
             let split = path == "/" ? [] : path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
-            #expect(Router.segments(of: path).map(String.init) == split.map(String.init), "path \(path.debugDescription)")
+            #expect(RoutePattern.segments(of: path).map(String.init) == split.map(String.init), "path \(path.debugDescription)")
         }
     }
 
