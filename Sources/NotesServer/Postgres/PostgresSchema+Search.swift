@@ -15,93 +15,10 @@
 ///   `searchWords`), folds each with the same configuration, and ANDs them; a word that folds to
 ///   several tokens (`foo-bar`) is a phrase, as a quoted FTS5 string is; a trailing `*` makes
 ///   the last token a prefix (`:*`). Nothing in the words is query syntax: they are data.
+///
+/// The configuration and the functions are made by version 1 (`SchemaVersion1.swift`), the
+/// `note_search` table and its queue by version 15 (`SchemaVersion15.swift`).
 extension PostgresSchema {
-    /// Part of version 1: the extensions, the configuration and the functions above. `unaccent`
-    /// and `btree_gin` are trusted extensions (PostgreSQL 13+): the database's owner may create
-    /// them; otherwise a superuser runs these two `CREATE EXTENSION` statements once.
-    static let searchV1 = """
-        CREATE EXTENSION IF NOT EXISTS unaccent;
-        CREATE EXTENSION IF NOT EXISTS btree_gin;
-        CREATE TEXT SEARCH CONFIGURATION notes_search (COPY = pg_catalog.simple);
-        ALTER TEXT SEARCH CONFIGURATION notes_search
-            ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart
-            WITH unaccent, simple;
-
-        -- The words of a document or query word, as FTS5's unicode61 tokenizer sees them.
-        CREATE FUNCTION notes_search_text(document text) RETURNS text
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-            AS $$ SELECT regexp_replace(document, '[^[:alnum:]]+', ' ', 'g') $$;
-
-        CREATE AGGREGATE notes_tsquery_and(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);
-
-        -- The query for space-separated words, each ending in * when it is a prefix.
-        CREATE FUNCTION notes_search_query(words text) RETURNS tsquery
-            LANGUAGE sql STABLE STRICT PARALLEL SAFE
-            AS $$
-                SELECT coalesce(notes_tsquery_and(
-                    CASE WHEN word LIKE '%*' AND numnode(phrase) > 0 THEN (phrase::text || ':*')::tsquery ELSE phrase END
-                ), ''::tsquery)
-                FROM regexp_split_to_table(words, '\\s+') AS word,
-                     phraseto_tsquery('notes_search', notes_search_text(btrim(word, '*'))) AS phrase
-                WHERE btrim(word, '*') <> ''
-            $$;
-
-        """
-
-    /// Version 15: the search document leaves the `notes` row for a table of its own, filled
-    /// after the write by `PostgresSearchIndexer` from a queue of changed notes.
-    ///
-    /// Why: the generated column made every note write tokenise the note and update a GIN
-    /// index inside the request (half of PostgreSQL's work per note of an upload, measured).
-    /// From this version a write only queues the note's id (the trigger, one short insert); the document is
-    /// made in batches, mostly after the requests were answered (`PostgresSearchIndexer`).
-    ///
-    /// - `note_search` holds the document of each live note (`kind = 'note'`) indexed so far.
-    /// - `search_queue` holds the notes written since they were last indexed, at most one row
-    ///   per note, and when each was first queued (milliseconds since the epoch, the database's
-    ///   clock). The trigger fills it in the writing statement's own transaction, so a committed
-    ///   change is always either indexed or queued, never neither; existing notes are queued here.
-    /// - The trigger's `ON CONFLICT` locks a note's queue row even when it is there already:
-    ///   an indexer that took the row first is waited for (and the note queued again after it),
-    ///   one that comes second skips it (`SKIP LOCKED`), so no write can fall between an
-    ///   indexer's read of the note and its removal of the queue row.
-    /// Neither table refers to `notes`: a foreign key would make each write check it and every
-    /// note deletion wait on an indexer's rows. The indexer drops the document of a note gone or
-    /// deleted; an account's deletion drops its rows (`NoteStore.deleteAll`).
-    static let searchTableV15 = """
-        ALTER TABLE notes DROP COLUMN search;
-
-        CREATE TABLE note_search (
-            nid BIGINT PRIMARY KEY,
-            user_id BIGINT NOT NULL,
-            search tsvector NOT NULL
-        );
-        -- One index answers "this user's notes with these words" (btree_gin adds user_id).
-        CREATE INDEX note_search_words ON note_search USING gin (user_id, search);
-
-        CREATE TABLE search_queue (
-            nid BIGINT PRIMARY KEY,
-            user_id BIGINT NOT NULL,
-            queued_at BIGINT NOT NULL
-        );
-        CREATE INDEX search_queue_user ON search_queue (user_id);
-
-        CREATE FUNCTION notes_search_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            INSERT INTO search_queue (nid, user_id, queued_at)
-            VALUES (NEW.nid, NEW.user_id, (extract(epoch FROM now()) * 1000)::bigint)
-            -- Already queued: lock the row (without changing it), so an indexer holding it is waited for.
-            ON CONFLICT (nid) DO UPDATE SET queued_at = search_queue.queued_at WHERE false;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER notes_search_enqueue AFTER INSERT OR UPDATE OF path, content, deleted ON notes
-            FOR EACH ROW WHEN (NEW.kind = 'note') EXECUTE FUNCTION notes_search_enqueue();
-
-        INSERT INTO search_queue (nid, user_id, queued_at)
-        SELECT nid, user_id, 0 FROM notes WHERE deleted = 0 AND kind = 'note';
-
-        """
-
     /// The document `note_search` keeps for a note row `n` (a live note).
     static let searchDocument = "to_tsvector('notes_search', notes_search_text(n.path || ' ' || n.content))"
 

@@ -264,7 +264,7 @@ struct NoteStore: Sendable {
     /// was stored without it, before a write changes the row (content, path or deletion).
     ///
     /// A revision is appended with NULL content, meaning "the note's current text" (schema
-    /// version 17, `ServerSchema.revisionsTextOnceV17`), so a write stores its text once. That
+    /// version 17, `SchemaVersion17.swift`), so a write stores its text once. That
     /// holds only while the revision is the note's latest: every write to an existing row calls
     /// this first, so a revision older than the latest always holds its own text (what
     /// `notes log`, a restore and a merge base read). `latest` is the row's `rev`, the number

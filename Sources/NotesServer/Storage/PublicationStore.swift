@@ -67,7 +67,7 @@ enum PublicationToken {
 }
 
 /// Published notes: one note of one user, readable by anyone holding its link until the owner
-/// revokes it, it expires, or the note is deleted (see `ServerSchema.publicationsV9`, whose
+/// revokes it, it expires, or the note is deleted (see `SchemaVersion9.swift`, whose
 /// trigger ends it with the note). The only owner of the `publications` table.
 struct PublicationStore: Sendable {
     let database: ServerDatabase

@@ -14,7 +14,7 @@ enum SQLiteSearchIndex {
     static let maxBatchesPerSearch = 200
 
     /// Queues for search the note the connection's last `INSERT INTO notes` made (a live row):
-    /// what the insert trigger did until version 19 (`ServerSchema.queueByStatementV19`), in the
+    /// what the insert trigger did until version 19 (`SchemaVersion19.swift`), in the
     /// same transaction, at the same time on SQLite's clock. Every SQLite insert of a note row
     /// must call it right after the insert. A row of a reused `nid` still queued keeps the text
     /// the index holds for it (`DO NOTHING`), as with the trigger.

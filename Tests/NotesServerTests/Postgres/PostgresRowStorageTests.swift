@@ -4,7 +4,7 @@ import NotesTestSupport
 import Testing
 @testable import NotesServer
 
-/// PostgreSQL's version 18 (`PostgresSchema+RowStorage.swift`): note text is compressed with LZ4.
+/// PostgreSQL's version 18 (`SchemaVersion18.swift`): note text is compressed with LZ4.
 /// What matters is that every note still reads back byte for byte, whatever its size (kept in
 /// the row, compressed in the row, or moved out of it), and that notes written before the
 /// migration, compressed with pglz, read the same after it.

@@ -1,7 +1,12 @@
-/// PostgreSQL's version 13: attachment bytes in the database (`PostgresBlobStore`), so every
-/// server sees every content and an upload begun on one server resumes on another. SQLite's
-/// version 13 is empty: there the bytes stay in the content-addressed directory beside the file.
-extension PostgresSchema {
+extension SchemaVersion {
+    /// Version 13 (PostgreSQL only): attachment bytes in the database (`PostgresBlobStore`), so every
+    /// server sees every content and an upload begun on one server resumes on another. SQLite's
+    /// version 13 is empty: there the bytes stay in the content-addressed directory beside the file.
+    static let v13 = SchemaVersion(
+        version: 13, name: "attachment content in the database (PostgreSQL only: SQLite keeps a directory)",
+        sqlite: "",
+        postgres: postgresContentStorage)
+
     /// Two tables of bounded `BYTEA` rows (at most `PostgresBlobStore.pieceBytes` each, never
     /// one huge value), owned by `PostgresBlobStore`:
     /// - `upload_chunks`: the verified chunks of open uploads, each cut into pieces; a chunk's
@@ -17,7 +22,7 @@ extension PostgresSchema {
     /// the row deletes its pieces in the same transaction. Pieces with no row yet (an assembled
     /// content whose row did not commit) are removed after a day by the purge
     /// (`PostgresBlobStore.removeAbandonedFiles`).
-    static let contentStorageV13 = """
+    private static let postgresContentStorage = """
         CREATE TABLE upload_chunks (
             user_id BIGINT NOT NULL,
             hash TEXT NOT NULL,

@@ -1,5 +1,10 @@
-// Version 17: a note's text is stored once per write, not twice.
-extension ServerSchema {
+extension SchemaVersion {
+    /// Version 17: a note's text is stored once per write, not twice.
+    static let v17 = SchemaVersion(
+        version: 17, name: "a revision's text stored once: NULL in the latest revision means the note's current text",
+        sqlite: sqliteRevisionsTextOnce,
+        postgres: postgresRevisionsTextOnce)
+
     /// Version 17: `revisions.content` may be NULL, meaning "the note's current text"
     /// (`notes.content`). Every write stored its text twice, in the note's row and in the
     /// revision it appended: on a 10,000-note upload the two tables were three quarters of the
@@ -12,7 +17,7 @@ extension ServerSchema {
     /// SQLite cannot drop a NOT NULL constraint in place: the table is made again as version 16
     /// made it, with the constraint gone, and every row copied unchanged (their text stays
     /// valid: a revision that holds its text is read as it is).
-    static let revisionsTextOnceV17 = """
+    private static let sqliteRevisionsTextOnce = """
         CREATE TABLE revisions_v17 (
             user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             note_id TEXT NOT NULL,
@@ -35,6 +40,13 @@ extension ServerSchema {
         ALTER TABLE revisions_v17 RENAME TO revisions;
         CREATE UNIQUE INDEX revisions_key ON revisions(user_id, note_id, rev);
         CREATE INDEX revisions_attachment_hash ON revisions(user_id, hash) WHERE kind = 'attachment';
+
+        """
+
+    /// On PostgreSQL the constraint is dropped in place (`sqliteRevisionsTextOnce` says why and
+    /// how the invariant is kept). Every row written before stays as it is.
+    private static let postgresRevisionsTextOnce = """
+        ALTER TABLE revisions ALTER COLUMN content DROP NOT NULL;
 
         """
 }

@@ -1,5 +1,12 @@
-// Version 19: a new note is queued for search by the statement after its insert, not by a trigger.
-extension ServerSchema {
+extension SchemaVersion {
+    /// Version 19 (SQLite only): a new note is queued for search by the statement after its insert, not
+    /// by a trigger. PostgreSQL's version 19 is empty: its queue is filled in the writing statement
+    /// (version 15).
+    static let v19 = SchemaVersion(
+        version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)",
+        sqlite: sqliteQueueByStatement,
+        postgres: "")
+
     /// Version 19 (SQLite only): the `AFTER INSERT` trigger that queued every new note for search
     /// goes; `NoteStore` queues the note itself, in the next statement of the same transaction
     /// (`SQLiteSearchIndex.queueInserted`), so a committed note is still always queued or indexed.
@@ -11,7 +18,7 @@ extension ServerSchema {
     /// page for the rest of the transaction. On a 10,000-note upload that was about 26 MB written
     /// to a file nobody reads and 12,000 system calls; a plain one-row insert needs no journal.
     /// The update and delete triggers stay: they keep the text the index holds, and no upload runs them.
-    static let queueByStatementV19 = """
+    private static let sqliteQueueByStatement = """
         DROP TRIGGER notes_search_insert;
 
         """

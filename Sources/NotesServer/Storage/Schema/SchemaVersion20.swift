@@ -1,5 +1,12 @@
-// Version 20: notes queued for search once per statement, from the statement's transition tables.
-extension PostgresSchema {
+extension SchemaVersion {
+    /// Version 20 (PostgreSQL only): notes queued for search once per statement, from the statement's
+    /// transition tables. SQLite's version 20 is empty: its queue is filled by the writing code
+    /// (version 19) and its triggers.
+    static let v20 = SchemaVersion(
+        version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)",
+        sqlite: "",
+        postgres: postgresQueueByStatement)
+
     /// Version 20 (PostgreSQL only): the row trigger that queued each written note for search
     /// (`notes_search_enqueue`, version 15) becomes two statement triggers that queue every note
     /// a statement inserted or changed in one `INSERT … SELECT` from the statement's transition
@@ -14,7 +21,7 @@ extension PostgresSchema {
     /// path, text, deletion or kind changed (the row trigger fired when any of the first three was
     /// assigned, even unchanged; an unchanged document needs no indexing). Transition tables
     /// cannot go with a column list or with two events, hence one trigger per event.
-    static let queueByStatementV20 = """
+    private static let postgresQueueByStatement = """
         DROP TRIGGER notes_search_enqueue ON notes;
         DROP FUNCTION notes_search_enqueue();
 

@@ -1,0 +1,31 @@
+extension SchemaVersion {
+    /// Version 5: a note's HTML rendered at first read and kept per revision.
+    static let v5 = SchemaVersion(
+        version: 5, name: "HTML rendered at first read and kept per revision, off the write path",
+        sqlite: sqliteRenderedHTML,
+        postgres: postgresRenderedHTML)
+
+    /// A note's HTML is rendered when first asked for and kept here with the revision it is of,
+    /// rather than at every write: an upload of 10,000 notes does not pay for cmark, and a
+    /// revision nobody reads is never rendered. A separate table, because any UPDATE of `notes`
+    /// re-indexes the note for search (`notes_fts_update`).
+    private static let sqliteRenderedHTML = """
+        CREATE TABLE rendered_html (
+            nid INTEGER PRIMARY KEY REFERENCES notes(nid) ON DELETE CASCADE,
+            rev INTEGER NOT NULL,
+            html TEXT NOT NULL
+        );
+        INSERT INTO rendered_html (nid, rev, html) SELECT nid, rev, html FROM notes WHERE deleted = 0;
+        ALTER TABLE notes DROP COLUMN html;
+
+        """
+
+    private static let postgresRenderedHTML = """
+        CREATE TABLE rendered_html (
+            nid BIGINT PRIMARY KEY REFERENCES notes(nid) ON DELETE CASCADE,
+            rev BIGINT NOT NULL,
+            html TEXT NOT NULL
+        );
+
+        """
+}
