@@ -73,13 +73,14 @@ final class Application: Sendable {
         PublicationPageController(store: publications, notes: notes, contents: contents,
                                   rateLimiter: publicationRateLimiter, renderWorker: renderWorker).register(in: &router)
         if case .postgres(let pool) = database {
-            rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter], log: log)
+            rateLedger = SharedRateLedger(pool: pool, limiters: ["requests": rateLimiter, "publications": publicationRateLimiter],
+                                          clock: clock, log: log)
             statistics = YoungTableStatistics(pool: pool, log: log)
             searchIndexer = PostgresSearchIndexer(pool: pool, log: log)
         } else {
             rateLedger = nil
             statistics = nil
-            searchIndexer = database.sqliteQueue.map { SQLiteSearchIndexer(queue: $0, log: log) }
+            searchIndexer = database.sqliteQueue.map { SQLiteSearchIndexer(queue: $0, clock: clock, log: log) }
         }
         ContentController(contents: contents).register(in: &router)
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
@@ -190,7 +191,7 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         try SharedIndexCheck.verify(databasePath: path)
         let database = try openDatabase(at: path, options: options, readers: configuration.threadCount,
                                         createsFolders: configuration.createsDatabaseFolders)
-        return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path),
+        return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path, clock: configuration.clock),
                            changeNotifier: InProcessChangeNotifier(notes: notes), tokenChecks: tokenChecks, noteCache: notes, log: log)
     case .postgres(let url):
         // One connection per HTTP thread: a handler holds one for its request, never two.

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Limits password guessing without letting a stranger lock an account's owner out (OWASP ASVS
-/// V2.2.1: throttle guesses, never a long lockout). Three limits, each answered with 429 and
-/// `Retry-After`:
+/// V2.2.1: throttle guesses, never a long lockout). Three limits, each a `Refusal` with the wait
+/// (which the API answers with 429 and `Retry-After`):
 ///
 /// - **per account and client address**: `perAccountAndAddress` attempts per window, then that
 ///   address waits for the window to end. This stops one guesser; the owner signing in from
@@ -55,28 +55,45 @@ final class LoginThrottle: Sendable {
         fileprivate static func pairKey(_ account: String, _ address: String) -> String { account + "\u{1}" + address }
     }
 
-    /// Why an attempt must wait, for the API (`httpError`: 429 with `Retry-After`) and for the
-    /// web app's pages (`webMessage`, the wait in minutes, as people count a lockout).
-    struct Refusal: HTTPAnswerable {
-        let httpError: HTTPError
-        let webMessage: String
+    /// Why an attempt must wait: how long and why, in the throttle's own terms. The routing edge
+    /// answers it (`HTTPError+Auth`: 429 or 503 with `Retry-After`); the web app's pages show
+    /// `webMessage`, the wait in minutes, as people count a lockout.
+    struct Refusal: Error, Sendable, Equatable {
+        enum Cause: Sendable, Equatable {
+            /// A limit says wait `seconds`; `reason` names the limit.
+            case wait(reason: String, seconds: Int)
+            /// The shared counts could not be read or written (PostgreSQL).
+            case storageUnavailable
+        }
+
+        let cause: Cause
 
         init(reason: String, waitSeconds seconds: Int) {
-            httpError = HTTPError(429, code: "too_many_requests", message: "\(reason); retry after \(seconds) seconds.",
-                                  headers: ["Retry-After": String(seconds)])
-            webMessage = "\(reason). Try again in \(Self.spoken(seconds))."
+            cause = .wait(reason: reason, seconds: seconds)
         }
 
-        private init(httpError: HTTPError, webMessage: String) {
-            self.httpError = httpError
-            self.webMessage = webMessage
+        private init(cause: Cause) {
+            self.cause = cause
         }
 
-        /// The shared counts could not be read or written (PostgreSQL): 503, try again shortly.
-        static let storageUnavailable = Refusal(
-            httpError: HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
-                                 headers: ["Retry-After": "5"]),
-            webMessage: "The server cannot check sign-in attempts right now. Please try again shortly.")
+        /// The shared counts could not be read or written (PostgreSQL): try again shortly.
+        static let storageUnavailable = Refusal(cause: .storageUnavailable)
+
+        /// How many seconds to wait before trying again.
+        var retryAfterSeconds: Int {
+            switch cause {
+            case .wait(_, let seconds): seconds
+            case .storageUnavailable: 5
+            }
+        }
+
+        /// The refusal as a sentence for a person on a web page.
+        var webMessage: String {
+            switch cause {
+            case .wait(let reason, let seconds): "\(reason). Try again in \(Self.spoken(seconds))."
+            case .storageUnavailable: "The server cannot check sign-in attempts right now. Please try again shortly."
+            }
+        }
 
         /// A wait as a person reads it: whole minutes, rounded up, from one minute on; seconds below.
         static func spoken(_ seconds: Int) -> String {
@@ -130,8 +147,7 @@ final class LoginThrottle: Sendable {
     }
 
     /// Counts an attempt to sign in as `username` from `address`.
-    /// - Throws: `Refusal` (429 with `Retry-After`) when a limit says wait; the attempt is then
-    ///   not counted.
+    /// - Throws: `Refusal` when a limit says wait; the attempt is then not counted.
     func begin(username: String, address: String) throws(Refusal) -> Attempt {
         let attempt = Attempt(account: UserStore.key(username), address: address)
         var wait = try count(attempt, unlockedAt: nil)

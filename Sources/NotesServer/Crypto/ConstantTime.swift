@@ -1,4 +1,5 @@
 import CSodium
+import NotesCore
 
 /// Comparisons whose duration does not depend on where two secrets differ.
 enum ConstantTime {

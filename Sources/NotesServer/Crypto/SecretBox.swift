@@ -1,4 +1,5 @@
 import CSodium
+import NotesCore
 
 /// Authenticated symmetric encryption (libsodium `crypto_secretbox`: XSalsa20-Poly1305) under a
 /// key derived from a high-entropy secret, for a value that must be kept briefly and be readable

@@ -22,6 +22,14 @@ struct PendingDevice: Sendable, Equatable {
     let expiresAt: Int64
 }
 
+/// Why no device code was issued.
+enum DeviceCodeError: Error, Sendable, Equatable {
+    /// The address already holds `DeviceCodeStore.maxLivePerAddress` live codes.
+    case tooManyWaiting
+    /// Every user code drawn clashed with a live one (a one-in-billions event, several times).
+    case noFreeCode
+}
+
 /// What a person decided about a device code on the approval page.
 enum DeviceDecision: Sendable {
     case approve(userID: Int64)
@@ -61,16 +69,15 @@ struct DeviceCodeStore: Sendable {
     }
 
     /// Makes a new code pair for `deviceName`, asked for from `address`.
-    /// - Throws: `HTTPError` 429 when the address already holds `maxLivePerAddress` live codes.
+    /// - Throws: `DeviceCodeError.tooManyWaiting` when the address already holds `maxLivePerAddress`
+    ///   live codes; `.noFreeCode` when every drawn user code was taken.
     func issue(deviceName: String, address: String) throws -> Issued {
         let now = clock.now()
         return try database.write { db in
             try db.run("DELETE FROM device_codes WHERE expires_at <= ?", now)
             let live = try db.scalarInt("SELECT count(*) FROM device_codes WHERE client_address = ? AND spent = 0", [address]) ?? 0
             guard live < Int64(maxLivePerAddress) else {
-                throw HTTPError(429, code: "too_many_requests",
-                                message: "Too many device codes are waiting from your address; approve or let some expire first.",
-                                headers: ["Retry-After": "60"])
+                throw DeviceCodeError.tooManyWaiting
             }
             // A clash of two live user codes is a one-in-billions event; draw again if it happens.
             for _ in 0..<4 {
@@ -86,7 +93,7 @@ struct DeviceCodeStore: Sendable {
                     now + Int64(lifetimeSeconds) * 1000, Int64(intervalSeconds))
                 return Issued(deviceCode: deviceCode, userCode: userCode, expiresIn: lifetimeSeconds, interval: intervalSeconds)
             }
-            throw HTTPError(503, code: "server_busy", message: "No free device code could be made; try again.", headers: ["Retry-After": "1"])
+            throw DeviceCodeError.noFreeCode
         }
     }
 

@@ -26,11 +26,14 @@ final class SharedRateLedger: Sendable {
     private let exchanges: PeriodicWork
     /// The highest row number read so far.
     private let lastSeen = Mutex<Int64>(0)
+    /// The clock that stamps the rows and says which are old.
+    private let clock: ServerClock
 
     /// Starts sharing `limiters` (by a name that is the same on every server) through `pool`.
-    init(pool: PostgresPool, limiters: [String: RequestRateLimiter], period: Duration = .seconds(1),
+    init(pool: PostgresPool, limiters: [String: RequestRateLimiter], period: Duration = .seconds(1), clock: ServerClock = ServerClock(),
          log: @escaping @Sendable (String) -> Void) {
         self.pool = pool
+        self.clock = clock
         self.limiters = limiters
         exchanges = PeriodicWork(name: "notes-rates", period: period, log: log) { error in
             // The limiters go on locally meanwhile.
@@ -47,7 +50,7 @@ final class SharedRateLedger: Sendable {
 
     /// One round: report, read the others, forget old rows.
     func exchange() throws {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = clock.now()
         let rows = limiters.flatMap { name, limiter in
             limiter.takeAdmitted().map { [name, serverID, $0.key, $0.value, now] as [any SQLBindable] }
         }

@@ -29,3 +29,32 @@ extension PersonalTokenError: HTTPAnswerable {
         }
     }
 }
+
+extension LoginThrottle.Refusal: HTTPAnswerable {
+    /// 429 `too_many_requests` for a limit, 503 `storage_unavailable` when the shared counts
+    /// cannot be checked; either with `Retry-After`.
+    var httpError: HTTPError {
+        switch cause {
+        case .wait(let reason, let seconds):
+            HTTPError(429, code: "too_many_requests", message: "\(reason); retry after \(seconds) seconds.",
+                      headers: ["Retry-After": String(seconds)])
+        case .storageUnavailable:
+            HTTPError(503, code: "storage_unavailable", message: "The server cannot check sign-in attempts right now; retry shortly.",
+                      headers: ["Retry-After": String(retryAfterSeconds)])
+        }
+    }
+}
+
+extension DeviceCodeError: HTTPAnswerable {
+    /// 429 when one address holds too many waiting codes, 503 when no free code could be drawn.
+    var httpError: HTTPError {
+        switch self {
+        case .tooManyWaiting:
+            HTTPError(429, code: "too_many_requests",
+                      message: "Too many device codes are waiting from your address; approve or let some expire first.",
+                      headers: ["Retry-After": "60"])
+        case .noFreeCode:
+            HTTPError(503, code: "server_busy", message: "No free device code could be made; try again.", headers: ["Retry-After": "1"])
+        }
+    }
+}

@@ -54,3 +54,12 @@ extension NoteStoreError: HTTPAnswerable {
         }
     }
 }
+
+extension PublicationError: HTTPAnswerable {
+    /// A note the caller does not have cannot be published: 404, as for any missing note.
+    var httpError: HTTPError {
+        switch self {
+        case .noteNotFound: .noteNotFound
+        }
+    }
+}

@@ -25,14 +25,18 @@ struct FileBlobStore: BlobStore {
     let root: String
     /// The uploads this store is receiving (one store per server process and folder).
     let stagedUploads = StagedUploads()
+    /// The clock that says how old an abandoned temporary file is.
+    let clock: ServerClock
 
     /// The store beside the database at `databasePath`.
-    init(databasePath: String) {
+    init(databasePath: String, clock: ServerClock = ServerClock()) {
         root = databasePath + ".content"
+        self.clock = clock
     }
 
-    init(root: String) {
+    init(root: String, clock: ServerClock = ServerClock()) {
         self.root = root
+        self.clock = clock
     }
 
     func contentPath(userID: Int64, hash: String) -> String {
@@ -123,7 +127,7 @@ struct FileBlobStore: BlobStore {
 
     func removeAbandonedFiles(olderThanSeconds age: Int) throws(BlobStoreError) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else { return 0 }
-        let cutoff = time(nil) - age
+        let cutoff = Int(clock.now() / 1000) - age
         var removed = 0
         for name in names {
             var info = stat()

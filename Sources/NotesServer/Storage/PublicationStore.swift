@@ -36,14 +36,6 @@ enum PublicationError: Error, Sendable, Equatable {
     case noteNotFound
 }
 
-extension PublicationError: HTTPAnswerable {
-    var httpError: HTTPError {
-        switch self {
-        case .noteNotFound: .noteNotFound
-        }
-    }
-}
-
 /// The secret in a publication's link: 32 random bytes in unpadded base64url (43 characters,
 /// 256 bits), so guessing one is hopeless; only its SHA-256 digest is stored.
 enum PublicationToken {

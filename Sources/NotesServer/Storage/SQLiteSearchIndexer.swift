@@ -91,14 +91,15 @@ enum SQLiteSearchIndex {
 final class SQLiteSearchIndexer: Sendable {
     private let rounds: SearchIndexRounds
 
-    /// Starts indexing (`start: false`: only `indexDue()` by hand, for tests).
+    /// Starts indexing (`start: false`: only `indexDue()` by hand, for tests). `clock` says how
+    /// long notes have waited in the queue, whose rows SQLite stamps with the wall clock.
     init(queue: DatabaseQueue, period: Duration = .seconds(1), quiet: Duration = .seconds(1), maxLag: Duration = .seconds(30),
-         start: Bool = true, log: @escaping @Sendable (String) -> Void) {
+         start: Bool = true, clock: ServerClock = ServerClock(), log: @escaping @Sendable (String) -> Void) {
         let indexed = SearchIndexRounds.Queue(
             batchSize: SQLiteSearchIndex.batchSize,
             clock: {
                 let newest = try queue.read { db in try db.scalarInt("SELECT max(queued_at) FROM search_queue") }
-                return (newest, Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+                return (newest, clock.now())
             },
             indexBatch: { dueBefore in
                 try queue.write { db in

@@ -55,7 +55,7 @@ struct DevicePages: Sendable {
         do {
             _ = try throttle.begin(username: session.username, address: context.request.remoteAddress)
         } catch {
-            let wait = error.httpError.headers["Retry-After"] ?? "60"
+            let wait = String(error.retryAfterSeconds)
             var response = entryPage(context, code: "", error: "Too many codes tried. Try again in \(wait) seconds.", status: 429)
             response.headers["Retry-After"] = wait
             return response

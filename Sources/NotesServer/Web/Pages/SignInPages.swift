@@ -91,7 +91,7 @@ struct SignInPages: Sendable {
             attempt = try services.throttle.begin(username: username, address: request.remoteAddress)
         } catch {
             var response = signInPage(request, next: next, username: username, error: error.webMessage, status: error.httpError.status)
-            response.headers["Retry-After"] = error.httpError.headers["Retry-After"]
+            response.headers["Retry-After"] = String(error.retryAfterSeconds)
             return .now(response)
         }
         return .later {
