@@ -44,18 +44,37 @@ enum CommonMarkSpec {
         return parse(String(decoding: data, as: UTF8.self))
     }
 
-    /// Splits spec text into examples: fenced by 32 backticks and `example`, a lone `.` between
-    /// Markdown and HTML, `→` standing for a tab.
+    /// Splits spec text into examples (`SpecText.examples`), numbered from 1 in document order.
     static func parse(_ text: String) -> [CommonMarkExample] {
+        SpecText.examples(in: text).enumerated().map { index, example in
+            CommonMarkExample(number: index + 1, section: example.section, markdown: example.markdown, html: example.html)
+        }
+    }
+}
+
+/// The example format the CommonMark and GFM specs (and cmark-gfm's `extensions.txt`) share:
+/// fenced by 32 backticks and `example` (followed, in the GFM files, by the example's kind such
+/// as `table`), a lone `.` between Markdown and HTML, `→` standing for a tab.
+enum SpecText {
+    struct Example {
+        var kind: String
+        var section: String
+        var markdown: String
+        var html: String
+    }
+
+    /// Every example of `text`, in document order.
+    static func examples(in text: String) -> [Example] {
         let fence = String(repeating: "`", count: 32)
-        var examples: [CommonMarkExample] = []
-        var section = ""
+        var examples: [Example] = []
+        var section = "", kind = ""
         var markdown: [Substring] = [], html: [Substring] = []
         var state = 0  // 0 outside, 1 in Markdown, 2 in HTML
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             switch state {
             case 0:
-                if line == fence + " example" {
+                if line.hasPrefix(fence + " example") {
+                    kind = line.dropFirst(fence.count + " example".count).trimmingCharacters(in: .whitespaces)
                     state = 1
                 } else if line.hasPrefix("#") {
                     section = line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces)
@@ -64,8 +83,7 @@ enum CommonMarkSpec {
                 if line == "." { state = 2 } else { markdown.append(line) }
             default:
                 if line == fence {
-                    examples.append(CommonMarkExample(number: examples.count + 1, section: section,
-                                                      markdown: joined(markdown), html: joined(html)))
+                    examples.append(Example(kind: kind, section: section, markdown: joined(markdown), html: joined(html)))
                     markdown = []
                     html = []
                     state = 0

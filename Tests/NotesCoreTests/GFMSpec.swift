@@ -28,39 +28,10 @@ enum GFMSpec {
     static func examples(in name: String) throws -> [GFMExample] {
         let path = folder.appendingPathComponent(name).path
         guard let data = FileManager.default.contents(atPath: path) else { throw CommonMarkSpecError.missing(path) }
-        let fence = String(repeating: "`", count: 32)
-        var examples: [GFMExample] = []
-        var section = "", kind = ""
-        var markdown: [Substring] = [], html: [Substring] = []
-        var state = 0  // 0 outside, 1 in Markdown, 2 in HTML
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            switch state {
-            case 0:
-                if line.hasPrefix(fence + " example") {
-                    kind = line.dropFirst(fence.count + " example".count).trimmingCharacters(in: .whitespaces)
-                    state = 1
-                } else if line.hasPrefix("#") {
-                    section = line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces)
-                }
-            case 1:
-                if line == "." { state = 2 } else { markdown.append(line) }
-            default:
-                if line == fence {
-                    examples.append(GFMExample(file: name, number: examples.count + 1, kind: kind, section: section,
-                                               markdown: joined(markdown), html: joined(html)))
-                    markdown = []
-                    html = []
-                    state = 0
-                } else {
-                    html.append(line)
-                }
-            }
+        return SpecText.examples(in: String(decoding: data, as: UTF8.self)).enumerated().map { index, example in
+            GFMExample(file: name, number: index + 1, kind: example.kind, section: example.section,
+                       markdown: example.markdown, html: example.html)
         }
-        return examples
-    }
-
-    private static func joined(_ lines: [Substring]) -> String {
-        lines.map { $0 + "\n" }.joined().replacingOccurrences(of: "→", with: "\t")
     }
 }
 
