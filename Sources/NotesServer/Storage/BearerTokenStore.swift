@@ -40,9 +40,10 @@ struct BearerTokenRecord: Sendable {
     }
 }
 
-/// Answers "whose token is this?" for the `tokens` table, whose rows `SessionStore` (access
-/// tokens) and `PersonalTokenStore` (personal tokens) write; the authenticator asks here and
-/// runs no SQL of its own.
+/// The one owner of the `tokens` table: it answers "whose token is this?" and runs every
+/// statement on the table (`BearerTokenStore+Rows.swift`), while `SessionStore` (access tokens)
+/// and `PersonalTokenStore` (personal tokens) decide when a row is made, revoked or deleted. The
+/// authenticator asks here and runs no SQL of its own.
 struct BearerTokenStore: Sendable {
     let database: ServerDatabase
 

@@ -30,7 +30,7 @@ enum PersonalTokenError: Error, Sendable, Equatable {
 
 /// Personal access tokens for scripts: long-lived bearer tokens with a scope, made and revoked
 /// by their owner. They live in the `tokens` table beside access tokens (kind `personal`, no
-/// session), so one lookup authenticates both.
+/// session), so one lookup authenticates both; `BearerTokenStore` runs the statements.
 struct PersonalTokenStore: Sendable {
     let database: ServerDatabase
     let clock: ServerClock
@@ -56,66 +56,42 @@ struct PersonalTokenStore: Sendable {
         let record = PersonalTokenRecord(id: SecureRandom.hexIdentifier(), userID: userID, name: name, scope: scope, createdAt: now,
                                          expiresAt: expiresInSeconds.map { now + Int64($0) * 1000 }, lastUsedAt: nil)
         try database.write { db in
-            let active = try db.scalarInt("""
-                SELECT count(*) FROM tokens WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL
-                AND (expires_at IS NULL OR expires_at > ?)
-                """, [userID, now]) ?? 0
+            let active = try BearerTokenStore.livePersonalCount(of: userID, now: now, in: db)
             guard active < Self.maxActivePerUser else { throw PersonalTokenError.tooMany(limit: Self.maxActivePerUser) }
             if let creatorTokenID {
                 // Gone since it authenticated this request (revoked and purged): it allows nothing.
-                let creator = try db.first("""
-                    SELECT scope, expires_at FROM tokens WHERE id = ? AND user_id = ? AND kind = 'personal'
-                    """, [creatorTokenID, userID]) { row in
-                    (scope: TokenScope(rawValue: row.string(0)) ?? .read, expiresAt: row.isNull(1) ? nil : row.int64(1))
-                } ?? (scope: .read, expiresAt: now)
+                let creator = try BearerTokenStore.personalGrant(id: creatorTokenID, of: userID, in: db) ?? (scope: .read, expiresAt: now)
                 if scope == .write && creator.scope != .write { throw PersonalTokenError.scopeBeyondCreator }
                 if let creatorExpiry = creator.expiresAt, (record.expiresAt ?? .max) > creatorExpiry {
                     throw PersonalTokenError.outlivesCreator(remainingSeconds: Int(max(0, creatorExpiry - now) / 1000))
                 }
             }
-            try db.run("""
-                INSERT INTO tokens (id, hash, kind, user_id, name, scope, created_at, expires_at)
-                VALUES (?, ?, 'personal', ?, ?, ?, ?, ?)
-                """, record.id, TokenKind.digest(secret), userID, name, scope.rawValue, now, record.expiresAt)
+            try BearerTokenStore.insert(record, secret: secret, in: db)
         }
         return (record, secret)
     }
 
     /// `userID`'s tokens that still work, newest first.
     func list(userID: Int64) throws -> [PersonalTokenRecord] {
-        try database.read { db in
-            try db.query("""
-                SELECT id, user_id, name, scope, created_at, expires_at, last_used_at FROM tokens
-                WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
-                ORDER BY created_at DESC, id
-                """, [userID, clock.now()]) { row in
-                PersonalTokenRecord(id: row.string(0), userID: row.int64(1), name: row.string(2),
-                                    scope: TokenScope(rawValue: row.string(3)) ?? .read, createdAt: row.int64(4),
-                                    expiresAt: row.isNull(5) ? nil : row.int64(5), lastUsedAt: row.isNull(6) ? nil : row.int64(6))
-            }
-        }
+        try database.read { db in try BearerTokenStore.livePersonalTokens(of: userID, now: clock.now(), in: db) }
     }
 
     /// Revokes `userID`'s token `id` at once.
     /// - Returns: `false` when the user has no such live token (someone else's counts as none).
     func revoke(userID: Int64, id: String) throws -> Bool {
         defer { tokenChecks?.forgetAll() }
-        return try database.write { db in
-            try db.run("""
-                UPDATE tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND kind = 'personal' AND revoked_at IS NULL
-                """, clock.now(), id, userID) > 0
-        }
+        return try database.write { db in try BearerTokenStore.revokePersonal(id: id, of: userID, now: clock.now(), in: db) }
     }
 
     /// Revokes every live personal token of `userID`, inside the caller's transaction (a
     /// password change or a disabled account ends them with it).
     static func revokeAll(of userID: Int64, in db: some SQLConnection, now: Int64) throws {
-        try db.run("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND kind = 'personal' AND revoked_at IS NULL", now, userID)
+        try BearerTokenStore.revokeAll(.personal, of: userID, now: now, in: db)
     }
 
     /// Deletes every personal token of `userID`, inside the caller's transaction (the account
     /// is being deleted).
     static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
-        try db.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'personal'", userID)
+        try BearerTokenStore.deleteAll(.personal, of: userID, in: db)
     }
 }

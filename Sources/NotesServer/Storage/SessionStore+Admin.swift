@@ -61,16 +61,14 @@ extension SessionStore {
     @discardableResult
     static func revokeAll(of userID: Int64, in db: some SQLConnection, now: Int64) throws -> Int {
         let count = try db.run("UPDATE sessions SET revoked_at = ?, successor_box = NULL WHERE user_id = ? AND revoked_at IS NULL", now, userID)
-        try db.run("""
-            UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND kind = 'access' AND revoked_at IS NULL
-            """, now, userID)
+        try BearerTokenStore.revokeAll(.access, of: userID, now: now, in: db)
         return count
     }
 
     /// Deletes every session of `userID`, with its spent refresh tokens and access tokens,
     /// inside the caller's transaction (the account is being deleted).
     static func deleteAll(of userID: Int64, in db: some SQLConnection) throws {
-        try db.run("DELETE FROM tokens WHERE user_id = ? AND kind = 'access'", userID)
+        try BearerTokenStore.deleteAll(.access, of: userID, in: db)
         try db.run("DELETE FROM spent_refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)", userID)
         try db.run("DELETE FROM sessions WHERE user_id = ?", userID)
     }
@@ -98,10 +96,7 @@ extension SessionStore {
         let idleCutoff = endedCutoff - Int64(lifetimes.refreshIdleSeconds) * 1000
         let absoluteCutoff = endedCutoff - Int64(lifetimes.refreshAbsoluteSeconds) * 1000
         return try database.write { db in
-            var deleted = try db.run("DELETE FROM tokens WHERE kind = 'access' AND expires_at < ?", accessCutoff)
-            deleted += try db.run("""
-                DELETE FROM tokens WHERE kind = 'personal' AND (revoked_at < ?1 OR expires_at < ?1)
-                """, endedCutoff)
+            var deleted = try BearerTokenStore.purge(accessExpiredBefore: accessCutoff, personalEndedBefore: endedCutoff, in: db)
             // Deleting a session cascades to its spent refresh tokens and any access tokens left.
             deleted += try db.run("""
                 DELETE FROM sessions WHERE revoked_at < ? OR last_used_at < ? OR created_at < ?

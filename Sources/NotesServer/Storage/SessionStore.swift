@@ -171,7 +171,7 @@ struct SessionStore: Sendable {
 
     private func revoke(_ db: some SQLConnection, sessionID: Int64, now: Int64) throws {
         try db.run("UPDATE sessions SET revoked_at = ?, successor_box = NULL WHERE id = ? AND revoked_at IS NULL", now, sessionID)
-        try db.run("UPDATE tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL", now, sessionID)
+        try BearerTokenStore.revokeAll(ofSession: sessionID, now: now, in: db)
     }
 
     /// Why a session may not refresh, or `nil` when it may.
@@ -213,7 +213,7 @@ struct SessionStore: Sendable {
         guard TokenKind.of(refresh) == .refresh, TokenKind.of(access) == .access,
               ConstantTime.equal(TokenKind.digest(refresh), session.refreshHash) else { return nil }
         // The same access token, so its lifetime has run since the rotation: say what is left.
-        let expiresAt = try db.scalarInt("SELECT expires_at FROM tokens WHERE hash = ?", [TokenKind.digest(access)]) ?? now
+        let expiresAt = try BearerTokenStore.expiry(ofDigest: TokenKind.digest(access), in: db) ?? now
         return IssuedTokens(accessToken: access, accessExpiresIn: Int(max(0, expiresAt - now) / 1000), refreshToken: refresh)
     }
 
@@ -225,11 +225,7 @@ struct SessionStore: Sendable {
     }
 
     private func issueAccess(_ db: some SQLConnection, userID: Int64, sessionID: Int64, now: Int64) throws -> String {
-        let secret = TokenKind.access.makeSecret()
-        try db.run("""
-            INSERT INTO tokens (id, hash, kind, user_id, session_id, scope, created_at, expires_at)
-            VALUES (?, ?, 'access', ?, ?, 'write', ?, ?)
-            """, SecureRandom.hexIdentifier(), TokenKind.digest(secret), userID, sessionID, now, now + Int64(lifetimes.accessSeconds) * 1000)
-        return secret
+        try BearerTokenStore.issueAccess(userID: userID, sessionID: sessionID, now: now,
+                                         expiresAt: now + Int64(lifetimes.accessSeconds) * 1000, in: db)
     }
 }
