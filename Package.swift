@@ -39,8 +39,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        // OpenSSL's libcrypto: SHA-256 content hashes (NotesCore/Crypto) and JWS signature checks
-        // for OpenID Connect sign-in (NotesServer/OIDC).
+        // OpenSSL's libcrypto: SHA-256 content hashes and the JWS signature checks of OpenID
+        // Connect sign-in, both wrapped in NotesCore/Crypto.
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -66,7 +66,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotesServer",
-            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CSodium", "CPQ", "CCrypto", "CFileSync", "CMalloc"],
+            dependencies: ["NotesCore", "NotesCommandLine", "CMicroHTTPD", "CPQ", "CFileSync", "CMalloc"],
             // The web app's stylesheet and script, compiled into the binary (`PackageResources`),
             // so an installed `notes-server` is one file and can never serve stale assets.
             resources: [.embedInCode("Web/Assets/notes.css"), .embedInCode("Web/Assets/notes.js"), .embedInCode("Web/Assets/upload.js")]

@@ -4,7 +4,7 @@
 // OpenSSL 3's libcrypto: SHA-256 for content hashes (NotesCore: OpenSSL uses the CPU's SHA
 // instructions, about six times libsodium's portable code on large attachments), and the
 // signatures of OpenID Connect ID tokens (JWS RS256 and ES256) with keys built from a
-// provider's JWKS (NotesServer/OIDC, and the tests, which make their own keys to sign with).
+// provider's JWKS (NotesCore's SignatureKey, and the tests, which make their own keys to sign with).
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <openssl/bn.h>

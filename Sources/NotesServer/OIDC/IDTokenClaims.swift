@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 
 /// The claims of an ID token (OpenID Connect Core §2) that Notes reads.
 struct IDTokenClaims: Decodable, Sendable {

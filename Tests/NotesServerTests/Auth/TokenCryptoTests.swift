@@ -1,3 +1,4 @@
+import NotesCore
 import Testing
 @testable import NotesServer
 

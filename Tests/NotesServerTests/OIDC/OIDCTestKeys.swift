@@ -11,14 +11,15 @@ final class TestSigningKey: @unchecked Sendable {
     let kid: String
     private let key: OpaquePointer
 
-    init(_ kind: Kind, kid: String) {
+    /// A new key pair; an RSA one of `rsaBits` bits.
+    init(_ kind: Kind, kid: String, rsaBits: Int32 = 2048) {
         self.kind = kind
         self.kid = kid
         let context = EVP_PKEY_CTX_new_from_name(nil, kind == .rsa ? "RSA" : "EC", nil)!
         defer { EVP_PKEY_CTX_free(context) }
         precondition(EVP_PKEY_keygen_init(context) == 1)
         switch kind {
-        case .rsa: precondition(EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) == 1)
+        case .rsa: precondition(EVP_PKEY_CTX_set_rsa_keygen_bits(context, rsaBits) == 1)
         case .ec: precondition(EVP_PKEY_CTX_set_group_name(context, "prime256v1") == 1)
         }
         var key: OpaquePointer?

@@ -81,6 +81,15 @@ struct OIDCTokenVerificationTests {
         #expect(throws: IDTokenError.self) { try Self.key(["kty": "oct", "k": "c2VjcmV0"]) }
     }
 
+    @Test("an RSA key shorter than 2048 bits and a P-256 key with a short coordinate are refused as unusable keys")
+    func weakKeysRefused() throws {
+        let short = TestSigningKey(.rsa, kid: "rsa-short", rsaBits: 1024)
+        #expect(throws: IDTokenError.badKey("an RSA key shorter than 2048 bits")) { try Self.key(short.jwk) }
+        var jwk = TestKeys.ec.jwk
+        jwk["x"] = Base64URL.encode([UInt8](repeating: 1, count: 31))
+        #expect(throws: IDTokenError.badKey("a P-256 key without 32-byte x and y")) { try Self.key(jwk) }
+    }
+
     @Test("base64url decoding refuses padding and the standard alphabet's + and /")
     func base64URLIsStrict() {
         #expect(Base64URL.decode("AQID") == [1, 2, 3])

@@ -1,11 +1,10 @@
 import CSodium
-import NotesCore
 
 /// Comparisons whose duration does not depend on where two secrets differ.
-enum ConstantTime {
+public enum ConstantTime {
     /// Whether `a` and `b` hold the same bytes; compares every byte when the lengths match.
     /// Callers compare fixed-length digests, so the early exit on length leaks nothing secret.
-    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    public static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         guard !a.isEmpty else { return true }
         Sodium.requireReady()
@@ -17,7 +16,7 @@ enum ConstantTime {
     }
 
     /// Whether two strings hold the same UTF-8 bytes, in constant time for equal lengths.
-    static func equal(_ a: String, _ b: String) -> Bool {
+    public static func equal(_ a: String, _ b: String) -> Bool {
         equal(Array(a.utf8), Array(b.utf8))
     }
 }

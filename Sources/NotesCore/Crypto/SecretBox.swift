@@ -1,14 +1,13 @@
 import CSodium
-import NotesCore
 
 /// Authenticated symmetric encryption (libsodium `crypto_secretbox`: XSalsa20-Poly1305) under a
 /// key derived from a high-entropy secret, for a value that must be kept briefly and be readable
 /// only by someone who presents that secret again.
-enum SecretBox {
+public enum SecretBox {
     /// A 32-byte key derived from `secret` (BLAKE2b over `context` and the secret). The context
     /// separates uses, so the key is unrelated to any other digest of the same secret (such as
     /// the SHA-256 a server stores to look the secret up).
-    static func key(fromSecret secret: String, context: String) -> [UInt8] {
+    public static func key(fromSecret secret: String, context: String) -> [UInt8] {
         Sodium.requireReady()
         let input = Array(context.utf8) + [0] + Array(secret.utf8)
         var key = [UInt8](repeating: 0, count: Int(crypto_secretbox_keybytes()))
@@ -23,7 +22,7 @@ enum SecretBox {
 
     /// `plaintext` (not empty) encrypted and authenticated under `key` (from
     /// `key(fromSecret:context:)`), as a random nonce followed by the ciphertext.
-    static func seal(_ plaintext: [UInt8], key: [UInt8]) -> [UInt8] {
+    public static func seal(_ plaintext: [UInt8], key: [UInt8]) -> [UInt8] {
         precondition(key.count == Int(crypto_secretbox_keybytes()) && !plaintext.isEmpty, "a secretbox seals something under a 32-byte key")
         let nonce = SecureRandom.bytes(count: Int(crypto_secretbox_noncebytes()))
         var sealed = [UInt8](repeating: 0, count: plaintext.count + Int(crypto_secretbox_macbytes()))
@@ -37,7 +36,7 @@ enum SecretBox {
 
     /// The plaintext of `box` made by `seal` under `key`, or `nil` when the key is wrong or the
     /// box was altered or cut short.
-    static func open(_ box: [UInt8], key: [UInt8]) -> [UInt8]? {
+    public static func open(_ box: [UInt8], key: [UInt8]) -> [UInt8]? {
         Sodium.requireReady()
         let nonceCount = Int(crypto_secretbox_noncebytes()), macCount = Int(crypto_secretbox_macbytes())
         guard key.count == Int(crypto_secretbox_keybytes()), box.count > nonceCount + macCount else { return nil }

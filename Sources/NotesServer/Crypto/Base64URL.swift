@@ -1,30 +1,3 @@
-import CSodium
-import NotesCore
-
-/// Cryptographically secure random bytes and token secrets (libsodium `randombytes_buf`).
-enum SecureRandom {
-    /// `count` random bytes.
-    static func bytes(count: Int) -> [UInt8] {
-        Sodium.requireReady()
-        var out = [UInt8](repeating: 0, count: count)
-        out.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { randombytes_buf(base, buffer.count) }
-        }
-        return out
-    }
-
-    /// A URL-safe secret of `byteCount` random bytes behind a recognisable prefix, such as
-    /// `nat_` for access tokens, so a leaked secret is easy to spot and scan for.
-    static func token(prefix: String, byteCount: Int = 32) -> String {
-        prefix + Base64URL.encode(bytes(count: byteCount))
-    }
-
-    /// A random identifier of `byteCount` bytes as lowercase hex (not a secret by itself).
-    static func hexIdentifier(byteCount: Int = 8) -> String {
-        Hex.encode(bytes(count: byteCount))
-    }
-}
-
 /// Unpadded base64url (RFC 4648 §5), the alphabet that survives headers, URLs and shells.
 enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

@@ -1,5 +1,4 @@
 import CSodium
-import NotesCore
 
 /// Password hashing with argon2id (libsodium `crypto_pwhash_str`), at a cost chosen to fit the
 /// server's memory budget while meeting OWASP's minimum for argon2id.
@@ -15,11 +14,11 @@ import NotesCore
 ///
 /// Each call costs tens of milliseconds of CPU on purpose: run it on `PasswordWorker`'s queue,
 /// never on an HTTP connection thread or Swift's cooperative pool. Only the server hashes
-/// passwords, so this lives here rather than in NotesCore.
-enum PasswordHash {
+/// passwords; this lives in NotesCore because NotesCore owns libsodium (docs/architecture.md §2).
+public enum PasswordHash {
     /// Why hashing failed: the only cause libsodium reports is running out of memory.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String { "password hashing failed (out of memory)" }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String { "password hashing failed (out of memory)" }
     }
 
     /// argon2id passes over memory (`t`).
@@ -28,10 +27,10 @@ enum PasswordHash {
     static let memoryBytes = 19 * 1024 * 1024
 
     /// The longest password accepted, in bytes; far above any real passphrase, and it bounds work.
-    static let maxPasswordBytes = 1024
+    public static let maxPasswordBytes = 1024
 
     /// A self-describing argon2id hash string (algorithm, parameters, salt and digest) for storage.
-    static func make(_ password: String) throws -> String {
+    public static func make(_ password: String) throws -> String {
         Sodium.requireReady()
         var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         // A trailing NUL keeps the buffer non-empty, so an empty password still has an address.
@@ -47,7 +46,7 @@ enum PasswordHash {
 
     /// Whether `password` matches a stored argon2id hash, at whatever cost it was made; false for
     /// any malformed hash.
-    static func verify(_ password: String, against stored: String) -> Bool {
+    public static func verify(_ password: String, against stored: String) -> Bool {
         Sodium.requireReady()
         guard let hash = cString(stored) else { return false }
         let bytes = Array(password.utf8) + [0]
@@ -60,7 +59,7 @@ enum PasswordHash {
 
     /// Whether a well-formed stored hash was made at another cost than today's (an older server's
     /// 64 MiB hashes), so a successful sign-in should replace it. False for a malformed string.
-    static func needsRehash(_ stored: String) -> Bool {
+    public static func needsRehash(_ stored: String) -> Bool {
         Sodium.requireReady()
         guard let hash = cString(stored) else { return false }
         return crypto_pwhash_str_needs_rehash(hash, opsLimit, memoryBytes) == 1
@@ -76,5 +75,5 @@ enum PasswordHash {
 
     /// A well-formed hash of a random password, verified against when the user is unknown so that
     /// an unknown user costs the same time as a wrong password.
-    static let decoy: String = (try? make(Hex.encode(SecureRandom.bytes(count: 16)))) ?? ""
+    public static let decoy: String = (try? make(Hex.encode(SecureRandom.bytes(count: 16)))) ?? ""
 }
