@@ -5,8 +5,10 @@ import NotesCore
 /// before it to this one.
 ///
 /// A version number means the same schema on both backends (same tables, columns and meaning,
-/// so `migrate-data` can match them), written in each one's types: `BIGINT` identities for
-/// SQLite's rowids, `BYTEA` for blobs. Where one backend needs machinery the other does not (a
+/// so `migrate-data` can match them). A table is described once, in portable column types that
+/// each dialect spells its own way (`BIGINT` identities for SQLite's rowids, `BYTEA` for blobs:
+/// `SQLDialect+ColumnTypes.swift`); only what truly differs (a trigger's language, a search
+/// column) is written per dialect. Where one backend needs machinery the other does not (a
 /// search queue, compression, shared counters), the other's statements are empty and the
 /// version's description says why. Each version lives in its own file, `SchemaVersionN.swift`.
 ///
@@ -32,6 +34,12 @@ struct SchemaVersion: Sendable {
     /// A version whose statements are the same in both dialects.
     init(version: Int, name: String, sql: String) {
         self.init(version: version, name: name, sqlite: sql, postgres: sql)
+    }
+
+    /// A version whose statements are written once, with the column types each dialect spells
+    /// its own way (`SQLDialect+ColumnTypes.swift`) filled in for each.
+    init(version: Int, name: String, statements: (SQLDialect) -> String) {
+        self.init(version: version, name: name, sqlite: statements(.sqlite), postgres: statements(.postgres))
     }
 
     /// Every version, oldest first: the one list both backends migrate by.

@@ -2,101 +2,136 @@ extension SchemaVersion {
     /// Version 1: accounts, sessions, tokens, notes and revisions on both backends; full-text
     /// search (FTS5 on SQLite, a generated `tsvector` on PostgreSQL) and, on PostgreSQL only, the
     /// login throttle's shared counters (SQLite's throttle keeps them in memory).
-    static let v1 = SchemaVersion(
-        version: 1, name: "accounts, sessions, tokens, notes, revisions, search, login throttle",
-        sqlite: sqliteAccounts + sqliteNotes,
-        postgres: postgresSearch + postgresAccounts + postgresNotes + postgresLoginThrottle)
+    static let v1 = SchemaVersion(version: 1, name: "accounts, sessions, tokens, notes, revisions, search, login throttle",
+                                  sqlite: accounts(.sqlite) + notes(.sqlite) + sqliteSearch,
+                                  postgres: postgresSearch + accounts(.postgres) + notes(.postgres) + postgresLoginThrottle)
 
-    private static let sqliteAccounts = """
+    /// Accounts, sessions and tokens. A user's `last_rev` is the note sequence: every note change
+    /// takes the next number as its rev, on PostgreSQL by `UPDATE ... RETURNING`, whose row lock
+    /// serialises one user's writers (see docs/scaling.md, "The changes feed never skips").
+    /// Usernames are unique under SQLite's `COLLATE NOCASE` (ASCII case-folding), on PostgreSQL
+    /// by an index on `lower(username)`, until version 4's `username_key`.
+    private static func accounts(_ sql: SQLDialect) -> String {
+        """
         CREATE TABLE users (
-            id INTEGER PRIMARY KEY,
-            username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            id \(sql.rowID),
+            username TEXT NOT NULL\(sql == .sqlite ? " UNIQUE COLLATE NOCASE" : ""),
             password_hash TEXT NOT NULL,
             disabled INTEGER NOT NULL DEFAULT 0,
-            created_at INTEGER NOT NULL,
+            created_at \(sql.int64) NOT NULL,
             -- The user's note sequence: every note change takes the next number as its rev.
-            last_rev INTEGER NOT NULL DEFAULT 0,
+            last_rev \(sql.int64) NOT NULL DEFAULT 0,
             -- Tombstones with rev <= this were purged; older change cursors must resync.
-            purged_through INTEGER NOT NULL DEFAULT 0
+            purged_through \(sql.int64) NOT NULL DEFAULT 0
         );
-
+        \(sql == .postgres ? "CREATE UNIQUE INDEX users_username ON users (lower(username));\n" : "")
         -- A signed-in device: one refresh token chain (RFC 6749 refresh rotation).
         CREATE TABLE sessions (
-            id INTEGER PRIMARY KEY,
-            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            id \(sql.rowID),
+            user_id \(sql.int64) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             device TEXT NOT NULL DEFAULT '',
-            created_at INTEGER NOT NULL,
-            last_used_at INTEGER NOT NULL,
-            revoked_at INTEGER,
-            refresh_hash BLOB NOT NULL UNIQUE,
-            refresh_issued_at INTEGER NOT NULL,
-            previous_refresh_hash BLOB,
-            previous_rotated_at INTEGER
+            created_at \(sql.int64) NOT NULL,
+            last_used_at \(sql.int64) NOT NULL,
+            revoked_at \(sql.int64),
+            refresh_hash \(sql.bytes) NOT NULL UNIQUE,
+            refresh_issued_at \(sql.int64) NOT NULL,
+            previous_refresh_hash \(sql.bytes),
+            previous_rotated_at \(sql.int64)
         );
         CREATE INDEX sessions_user ON sessions(user_id);
 
         -- Refresh tokens already rotated away; presenting one again means it leaked.
         CREATE TABLE spent_refresh_tokens (
-            hash BLOB PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-            spent_at INTEGER NOT NULL
-        ) WITHOUT ROWID;
-
+            hash \(sql.bytes) PRIMARY KEY,
+            session_id \(sql.int64) NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            spent_at \(sql.int64) NOT NULL
+        )\(sql.withoutRowID);
+        \(sql == .postgres ? "CREATE INDEX spent_refresh_tokens_session ON spent_refresh_tokens(session_id);\n" : "")
         -- Bearer tokens: short-lived access tokens of a session, and personal tokens for scripts.
         CREATE TABLE tokens (
             id TEXT PRIMARY KEY,
-            hash BLOB NOT NULL UNIQUE,
+            hash \(sql.bytes) NOT NULL UNIQUE,
             kind TEXT NOT NULL CHECK (kind IN ('access', 'personal')),
-            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            session_id INTEGER REFERENCES sessions(id) ON DELETE CASCADE,
+            user_id \(sql.int64) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            session_id \(sql.int64) REFERENCES sessions(id) ON DELETE CASCADE,
             name TEXT NOT NULL DEFAULT '',
             scope TEXT NOT NULL CHECK (scope IN ('read', 'write')),
-            created_at INTEGER NOT NULL,
-            expires_at INTEGER,
-            last_used_at INTEGER,
-            revoked_at INTEGER
+            created_at \(sql.int64) NOT NULL,
+            expires_at \(sql.int64),
+            last_used_at \(sql.int64),
+            revoked_at \(sql.int64)
         );
         CREATE INDEX tokens_user ON tokens(user_id, kind);
         CREATE INDEX tokens_session ON tokens(session_id);
 
         """
+    }
 
-    private static let sqliteNotes = """
+    /// Notes and their revisions. A note row also holds, on SQLite, its HTML rendered at write
+    /// time (until version 5 moved renderings to a table of their own), and on PostgreSQL its
+    /// search document, a generated column.
+    private static func notes(_ sql: SQLDialect) -> String {
+        """
         -- Each note's latest state; tombstones (deleted = 1) stay until purged.
         CREATE TABLE notes (
-            nid INTEGER PRIMARY KEY,
-            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            nid \(sql.rowID),
+            user_id \(sql.int64) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             id TEXT NOT NULL,
             path TEXT NOT NULL,
             path_key TEXT NOT NULL,
             content TEXT NOT NULL,
             hash TEXT NOT NULL,
-            size INTEGER NOT NULL,
-            rev INTEGER NOT NULL,
-            created_at INTEGER NOT NULL,
-            updated_at INTEGER NOT NULL,
+            size \(sql.int64) NOT NULL,
+            rev \(sql.int64) NOT NULL,
+            created_at \(sql.int64) NOT NULL,
+            updated_at \(sql.int64) NOT NULL,
             deleted INTEGER NOT NULL DEFAULT 0,
-            -- Rendered at write time until version 5 (see renderedHTMLV5), which drops it.
-            html TEXT NOT NULL DEFAULT '',
+        \(sql == .sqlite ? sqliteNotesHTML : postgresNotesSearch)
             UNIQUE (user_id, id)
         );
         CREATE UNIQUE INDEX notes_live_path ON notes(user_id, path_key) WHERE deleted = 0;
         CREATE INDEX notes_by_path ON notes(user_id, path) WHERE deleted = 0;
         CREATE UNIQUE INDEX notes_by_rev ON notes(user_id, rev);
-
+        \(sql == .postgres ? postgresNotesSearchIndex : "")
         -- Every revision of every note, the merge bases of sync.
         CREATE TABLE revisions (
-            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            user_id \(sql.int64) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             note_id TEXT NOT NULL,
-            rev INTEGER NOT NULL,
+            rev \(sql.int64) NOT NULL,
             path TEXT NOT NULL,
             content TEXT NOT NULL,
             hash TEXT NOT NULL,
-            size INTEGER NOT NULL,
+            size \(sql.int64) NOT NULL,
             deleted INTEGER NOT NULL,
-            created_at INTEGER NOT NULL,
+            created_at \(sql.int64) NOT NULL,
             PRIMARY KEY (user_id, note_id, rev)
-        ) WITHOUT ROWID;
+        )\(sql.withoutRowID);
+
+        """
+    }
+
+    /// The note's HTML column on SQLite, lines of `notes(.sqlite)`.
+    private static let sqliteNotesHTML = """
+            -- Rendered at write time until version 5 (see renderedHTMLV5), which drops it.
+            html TEXT NOT NULL DEFAULT '',
+        """
+
+    /// The search document of a live note (NULL for a tombstone), kept by PostgreSQL itself in
+    /// the same statement that writes the note; lines of `notes(.postgres)`.
+    private static let postgresNotesSearch = """
+            search tsvector GENERATED ALWAYS AS (
+                CASE WHEN deleted = 0 THEN to_tsvector('notes_search', notes_search_text(path || ' ' || content)) END
+            ) STORED,
+        """
+
+    /// One index answers "this user's notes with these words" (btree_gin adds user_id).
+    private static let postgresNotesSearchIndex = """
+        CREATE INDEX notes_search ON notes USING gin (user_id, search) WHERE deleted = 0;
+
+        """
+
+    /// SQLite's full-text index of notes (FTS5), kept by triggers.
+    private static let sqliteSearch = """
 
         CREATE VIRTUAL TABLE notes_fts USING fts5(
             path, content, content = 'notes', content_rowid = 'nid',
@@ -147,109 +182,6 @@ extension SchemaVersion {
                      phraseto_tsquery('notes_search', notes_search_text(btrim(word, '*'))) AS phrase
                 WHERE btrim(word, '*') <> ''
             $$;
-
-        """
-
-    private static let postgresAccounts = """
-        CREATE TABLE users (
-            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-            username TEXT NOT NULL,
-            password_hash TEXT NOT NULL,
-            disabled INTEGER NOT NULL DEFAULT 0,
-            created_at BIGINT NOT NULL,
-            -- The user's note sequence: every note change takes the next number as its rev,
-            -- by UPDATE ... RETURNING, whose row lock serialises one user's writers (see
-            -- docs/scaling.md, "The changes feed never skips").
-            last_rev BIGINT NOT NULL DEFAULT 0,
-            -- Tombstones with rev <= this were purged; older change cursors must resync.
-            purged_through BIGINT NOT NULL DEFAULT 0
-        );
-        -- SQLite's UNIQUE COLLATE NOCASE (ASCII case-folding) until version 4's username_key.
-        CREATE UNIQUE INDEX users_username ON users (lower(username));
-
-        -- A signed-in device: one refresh token chain (RFC 6749 refresh rotation).
-        CREATE TABLE sessions (
-            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            device TEXT NOT NULL DEFAULT '',
-            created_at BIGINT NOT NULL,
-            last_used_at BIGINT NOT NULL,
-            revoked_at BIGINT,
-            refresh_hash BYTEA NOT NULL UNIQUE,
-            refresh_issued_at BIGINT NOT NULL,
-            previous_refresh_hash BYTEA,
-            previous_rotated_at BIGINT
-        );
-        CREATE INDEX sessions_user ON sessions(user_id);
-
-        -- Refresh tokens already rotated away; presenting one again means it leaked.
-        CREATE TABLE spent_refresh_tokens (
-            hash BYTEA PRIMARY KEY,
-            session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-            spent_at BIGINT NOT NULL
-        );
-        CREATE INDEX spent_refresh_tokens_session ON spent_refresh_tokens(session_id);
-
-        -- Bearer tokens: short-lived access tokens of a session, and personal tokens for scripts.
-        CREATE TABLE tokens (
-            id TEXT PRIMARY KEY,
-            hash BYTEA NOT NULL UNIQUE,
-            kind TEXT NOT NULL CHECK (kind IN ('access', 'personal')),
-            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            session_id BIGINT REFERENCES sessions(id) ON DELETE CASCADE,
-            name TEXT NOT NULL DEFAULT '',
-            scope TEXT NOT NULL CHECK (scope IN ('read', 'write')),
-            created_at BIGINT NOT NULL,
-            expires_at BIGINT,
-            last_used_at BIGINT,
-            revoked_at BIGINT
-        );
-        CREATE INDEX tokens_user ON tokens(user_id, kind);
-        CREATE INDEX tokens_session ON tokens(session_id);
-
-        """
-
-    private static let postgresNotes = """
-        -- Each note's latest state; tombstones (deleted = 1) stay until purged.
-        CREATE TABLE notes (
-            nid BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            id TEXT NOT NULL,
-            path TEXT NOT NULL,
-            path_key TEXT NOT NULL,
-            content TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            size BIGINT NOT NULL,
-            rev BIGINT NOT NULL,
-            created_at BIGINT NOT NULL,
-            updated_at BIGINT NOT NULL,
-            deleted INTEGER NOT NULL DEFAULT 0,
-            -- The search document of a live note (NULL for a tombstone), kept by PostgreSQL
-            -- itself in the same statement that writes the note.
-            search tsvector GENERATED ALWAYS AS (
-                CASE WHEN deleted = 0 THEN to_tsvector('notes_search', notes_search_text(path || ' ' || content)) END
-            ) STORED,
-            UNIQUE (user_id, id)
-        );
-        CREATE UNIQUE INDEX notes_live_path ON notes(user_id, path_key) WHERE deleted = 0;
-        CREATE INDEX notes_by_path ON notes(user_id, path) WHERE deleted = 0;
-        CREATE UNIQUE INDEX notes_by_rev ON notes(user_id, rev);
-        -- One index answers "this user's notes with these words" (btree_gin adds user_id).
-        CREATE INDEX notes_search ON notes USING gin (user_id, search) WHERE deleted = 0;
-
-        -- Every revision of every note, the merge bases of sync.
-        CREATE TABLE revisions (
-            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            note_id TEXT NOT NULL,
-            rev BIGINT NOT NULL,
-            path TEXT NOT NULL,
-            content TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            size BIGINT NOT NULL,
-            deleted INTEGER NOT NULL,
-            created_at BIGINT NOT NULL,
-            PRIMARY KEY (user_id, note_id, rev)
-        );
 
         """
 

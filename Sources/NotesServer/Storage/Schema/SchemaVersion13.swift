@@ -2,10 +2,8 @@ extension SchemaVersion {
     /// Version 13 (PostgreSQL only): attachment bytes in the database (`PostgresBlobStore`), so every
     /// server sees every content and an upload begun on one server resumes on another. SQLite's
     /// version 13 is empty: there the bytes stay in the content-addressed directory beside the file.
-    static let v13 = SchemaVersion(
-        version: 13, name: "attachment content in the database (PostgreSQL only: SQLite keeps a directory)",
-        sqlite: "",
-        postgres: postgresContentStorage)
+    static let v13 = SchemaVersion(version: 13, name: "attachment content in the database (PostgreSQL only: SQLite keeps a directory)",
+                                   sqlite: "", postgres: postgresContentStorage)
 
     /// Two tables of bounded `BYTEA` rows (at most `PostgresBlobStore.pieceBytes` each, never
     /// one huge value), owned by `PostgresBlobStore`:

@@ -1,10 +1,7 @@
 extension SchemaVersion {
     /// Version 14 (PostgreSQL only): request rates shared among the servers. SQLite's version 14 is
     /// empty: one SQLite server keeps its request rates in memory.
-    static let v14 = SchemaVersion(
-        version: 14, name: "request rates shared among the servers",
-        sqlite: "",
-        postgres: postgresRateUsage)
+    static let v14 = SchemaVersion(version: 14, name: "request rates shared among the servers", sqlite: "", postgres: postgresRateUsage)
 
     /// What each server admitted per client address, exchanged about once a second
     /// (`SharedRateLedger`); rows older than two minutes are deleted as servers meet them.

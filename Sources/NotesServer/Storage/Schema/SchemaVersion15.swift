@@ -1,10 +1,8 @@
 extension SchemaVersion {
     /// Version 15 (PostgreSQL only): search documents indexed after the write, from a queue of changed
     /// notes. SQLite's version 15 is empty: it has queued its search index changes since version 6.
-    static let v15 = SchemaVersion(
-        version: 15, name: "search documents indexed after the write, from a queue of changed notes (PostgreSQL only: SQLite queues since version 6)",
-        sqlite: "",
-        postgres: postgresSearchTable)
+    static let v15 = SchemaVersion(version: 15, name: "search documents indexed after the write, from a queue of changed notes (PostgreSQL only: SQLite queues since version 6)",
+                                   sqlite: "", postgres: postgresSearchTable)
 
     /// Version 15: the search document leaves the `notes` row for a table of its own, filled
     /// after the write by `PostgresSearchIndexer` from a queue of changed notes.

@@ -2,10 +2,8 @@ extension SchemaVersion {
     /// Version 16 (SQLite only): two changes that take work off every note write (measured on a
     /// 10,000-note upload). PostgreSQL's version 16 is empty: it indexes after the write since
     /// version 15, and its revisions table has no `WITHOUT ROWID`.
-    static let v16 = SchemaVersion(
-        version: 16, name: "search index made after the write from a queue of changed notes; revisions in a rowid table (SQLite only)",
-        sqlite: sqliteSearchAfterWrite + sqliteRevisionsRowid,
-        postgres: "")
+    static let v16 = SchemaVersion(version: 16, name: "search index made after the write from a queue of changed notes; revisions in a rowid table (SQLite only)",
+                                   sqlite: sqliteSearchAfterWrite + sqliteRevisionsRowid, postgres: "")
 
     /// Version 16: the full-text index is made after the write, not in it.
     ///
@@ -72,13 +70,21 @@ extension SchemaVersion {
     /// rewriting full pages; as a rowid table the row is appended at the end and only the short key goes
     /// into the middle of the index (about 0.3 s less per 10,000 uploaded notes, measured).
     /// Columns, their order and meaning are unchanged; every row is copied.
-    private static let sqliteRevisionsRowid = """
-        CREATE TABLE revisions_v16 (
+    private static let sqliteRevisionsRowid = sqliteRevisionsRemade(
+        as: "revisions_v16", content: "    content TEXT NOT NULL,", copiedInOrderOf: "user_id, rev")
+
+    /// The statements that make SQLite's `revisions` again (it cannot change a column in place)
+    /// as the rowid table of version 16, with `content` (the column's line or lines) as its text
+    /// column: a new table `table`, every row copied in the order `order`, the old table
+    /// dropped, the new one renamed to `revisions`, and its indexes.
+    static func sqliteRevisionsRemade(as table: String, content: String, copiedInOrderOf order: String) -> String {
+        """
+        CREATE TABLE \(table) (
             user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             note_id TEXT NOT NULL,
             rev INTEGER NOT NULL,
             path TEXT NOT NULL,
-            content TEXT NOT NULL,
+        \(content)
             hash TEXT NOT NULL,
             size INTEGER NOT NULL,
             deleted INTEGER NOT NULL,
@@ -87,13 +93,14 @@ extension SchemaVersion {
             kind TEXT NOT NULL DEFAULT 'note' CHECK (kind IN ('note', 'attachment')),
             media_type TEXT
         );
-        INSERT INTO revisions_v16 (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
+        INSERT INTO \(table) (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
             SELECT user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type
-            FROM revisions ORDER BY user_id, rev;
+            FROM revisions ORDER BY \(order);
         DROP TABLE revisions;
-        ALTER TABLE revisions_v16 RENAME TO revisions;
+        ALTER TABLE \(table) RENAME TO revisions;
         CREATE UNIQUE INDEX revisions_key ON revisions(user_id, note_id, rev);
         CREATE INDEX revisions_attachment_hash ON revisions(user_id, hash) WHERE kind = 'attachment';
 
         """
+    }
 }

@@ -1,9 +1,7 @@
 extension SchemaVersion {
     /// Version 17: a note's text is stored once per write, not twice.
-    static let v17 = SchemaVersion(
-        version: 17, name: "a revision's text stored once: NULL in the latest revision means the note's current text",
-        sqlite: sqliteRevisionsTextOnce,
-        postgres: postgresRevisionsTextOnce)
+    static let v17 = SchemaVersion(version: 17, name: "a revision's text stored once: NULL in the latest revision means the note's current text",
+                                   sqlite: sqliteRevisionsTextOnce, postgres: postgresRevisionsTextOnce)
 
     /// Version 17: `revisions.content` may be NULL, meaning "the note's current text"
     /// (`notes.content`). Every write stored its text twice, in the note's row and in the
@@ -17,31 +15,12 @@ extension SchemaVersion {
     /// SQLite cannot drop a NOT NULL constraint in place: the table is made again as version 16
     /// made it, with the constraint gone, and every row copied unchanged (their text stays
     /// valid: a revision that holds its text is read as it is).
-    private static let sqliteRevisionsTextOnce = """
-        CREATE TABLE revisions_v17 (
-            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            note_id TEXT NOT NULL,
-            rev INTEGER NOT NULL,
-            path TEXT NOT NULL,
-            -- NULL: the note's current text (notes.content); only the note's latest revision.
-            content TEXT,
-            hash TEXT NOT NULL,
-            size INTEGER NOT NULL,
-            deleted INTEGER NOT NULL,
-            created_at INTEGER NOT NULL,
-            device TEXT,
-            kind TEXT NOT NULL DEFAULT 'note' CHECK (kind IN ('note', 'attachment')),
-            media_type TEXT
-        );
-        INSERT INTO revisions_v17 (user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type)
-            SELECT user_id, note_id, rev, path, content, hash, size, deleted, created_at, device, kind, media_type
-            FROM revisions ORDER BY rowid;
-        DROP TABLE revisions;
-        ALTER TABLE revisions_v17 RENAME TO revisions;
-        CREATE UNIQUE INDEX revisions_key ON revisions(user_id, note_id, rev);
-        CREATE INDEX revisions_attachment_hash ON revisions(user_id, hash) WHERE kind = 'attachment';
-
-        """
+    private static let sqliteRevisionsTextOnce = sqliteRevisionsRemade(
+        as: "revisions_v17", content: """
+                -- NULL: the note's current text (notes.content); only the note's latest revision.
+                content TEXT,
+            """,
+        copiedInOrderOf: "rowid")
 
     /// On PostgreSQL the constraint is dropped in place (`sqliteRevisionsTextOnce` says why and
     /// how the invariant is kept). Every row written before stays as it is.

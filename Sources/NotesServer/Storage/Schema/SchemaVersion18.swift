@@ -17,10 +17,8 @@ extension SchemaVersion {
     /// PostgreSQL 14 and LZ4 needs a server built with it; on an older or LZ4-less server the
     /// statements are skipped and notes stay compressed with pglz, which only costs the CPU above.
     /// SQLite's version 18 is empty: SQLite does not compress rows.
-    static let v18 = SchemaVersion(
-        version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)",
-        sqlite: "",
-        postgres: postgresRowStorage)
+    static let v18 = SchemaVersion(version: 18, name: "note text compressed with LZ4 (PostgreSQL only: SQLite does not compress rows)",
+                                   sqlite: "", postgres: postgresRowStorage)
 
     private static let postgresRowStorage = """
         DO $$

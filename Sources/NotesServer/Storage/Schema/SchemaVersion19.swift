@@ -2,10 +2,8 @@ extension SchemaVersion {
     /// Version 19 (SQLite only): a new note is queued for search by the statement after its insert, not
     /// by a trigger. PostgreSQL's version 19 is empty: its queue is filled in the writing statement
     /// (version 15).
-    static let v19 = SchemaVersion(
-        version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)",
-        sqlite: sqliteQueueByStatement,
-        postgres: "")
+    static let v19 = SchemaVersion(version: 19, name: "a new note queued for search by the writing code, not a trigger (SQLite only)",
+                                   sqlite: sqliteQueueByStatement, postgres: "")
 
     /// Version 19 (SQLite only): the `AFTER INSERT` trigger that queued every new note for search
     /// goes; `NoteStore` queues the note itself, in the next statement of the same transaction

@@ -2,10 +2,8 @@ extension SchemaVersion {
     /// Version 20 (PostgreSQL only): notes queued for search once per statement, from the statement's
     /// transition tables. SQLite's version 20 is empty: its queue is filled by the writing code
     /// (version 19) and its triggers.
-    static let v20 = SchemaVersion(
-        version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)",
-        sqlite: "",
-        postgres: postgresQueueByStatement)
+    static let v20 = SchemaVersion(version: 20, name: "notes queued for search once per statement, not per row (PostgreSQL only)",
+                                   sqlite: "", postgres: postgresQueueByStatement)
 
     /// Version 20 (PostgreSQL only): the row trigger that queued each written note for search
     /// (`notes_search_enqueue`, version 15) becomes two statement triggers that queue every note

@@ -2,10 +2,8 @@ extension SchemaVersion {
     /// Version 6 (SQLite only): search index changes queued and applied once per transaction.
     /// PostgreSQL's version 6 is empty: its search document was a generated column, kept in the
     /// writing statement.
-    static let v6 = SchemaVersion(
-        version: 6, name: "search index changes queued (SQLite only: PostgreSQL indexes in the writing statement)",
-        sqlite: sqliteSearchQueue,
-        postgres: "")
+    static let v6 = SchemaVersion(version: 6, name: "search index changes queued (SQLite only: PostgreSQL indexes in the writing statement)",
+                                  sqlite: sqliteSearchQueue, postgres: "")
 
     /// The search index was kept by triggers writing into `notes_fts` on every note write. A
     /// statement that writes a virtual table runs under a statement savepoint, and FTS5 writes

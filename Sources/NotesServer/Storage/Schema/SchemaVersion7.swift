@@ -1,8 +1,6 @@
 extension SchemaVersion {
     /// Version 7: kept renderings carry the renderer's version (the same statement on both backends).
-    static let v7 = SchemaVersion(
-        version: 7, name: "kept renderings carry the renderer's version",
-        sql: renderingVersion)
+    static let v7 = SchemaVersion(version: 7, name: "kept renderings carry the renderer's version", sql: renderingVersion)
 
     /// Each kept rendering records the renderer version that made it (`NoteStore.renderingVersion`);
     /// one made by an older renderer is made again at its next read, so a change of the
