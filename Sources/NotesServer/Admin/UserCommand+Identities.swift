@@ -34,6 +34,30 @@ extension UserCommand {
         return (settings.id, settings.issuer, subject)
     }
 
+    /// What `link` and `unlink` are given: the account, and the identity at a provider.
+    struct IdentityArguments {
+        let account: NamedAccount
+        let identity: (provider: String, issuer: String, subject: String)
+
+        init(_ parsed: ParsedCommand) throws {
+            account = NamedAccount(parsed)
+            identity = try UserCommand.resolveProvider(parsed)
+        }
+
+        /// Runs `body` on the account's identities; a refusal becomes what `refusal` says of it.
+        /// - Returns: the account.
+        func change(_ body: (IdentityStore, UserRecord) throws -> Void,
+                    refusal: (IdentityError, UserRecord) -> String) throws -> UserRecord {
+            let (users, user) = try account.existing()
+            do {
+                try body(IdentityStore(database: users.database, clock: users.clock), user)
+            } catch let error as IdentityError {
+                throw AdminError(refusal(error, user))
+            }
+            return user
+        }
+    }
+
     /// `user link NAME --provider P --subject S`.
     struct Link: AdminCommand {
         static let spec = CommandSpec(
@@ -44,25 +68,17 @@ extension UserCommand {
                 """,
             options: identityOptions, positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
-        let identity: (provider: String, issuer: String, subject: String)
+        let arguments: IdentityArguments
 
         init(_ parsed: ParsedCommand) throws {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
-            identity = try UserCommand.resolveProvider(parsed)
+            arguments = try IdentityArguments(parsed)
         }
 
         func run() throws {
-            let database = try openServerDatabase(databasePath)
-            guard let user = try UserStore(database: database, clock: ServerClock()).find(username: name) else { throw UserStoreError.notFound(name) }
-            do {
-                try IdentityStore(database: database, clock: ServerClock())
-                    .link(userID: user.id, provider: identity.provider, issuer: identity.issuer, subject: identity.subject)
-            } catch let error as IdentityError {
-                throw AdminError(error.description)
-            }
+            let identity = arguments.identity
+            let user = try arguments.change { identities, user in
+                try identities.link(userID: user.id, provider: identity.provider, issuer: identity.issuer, subject: identity.subject)
+            } refusal: { error, _ in error.description }
             printLine("Linked \(identity.subject) at \(identity.issuer) to \(user.username).")
         }
     }
@@ -74,24 +90,17 @@ extension UserCommand {
             discussion: "Removes the link; the user's sessions, password and other identities stay.",
             options: identityOptions, positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
-        let identity: (provider: String, issuer: String, subject: String)
+        let arguments: IdentityArguments
 
         init(_ parsed: ParsedCommand) throws {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
-            identity = try UserCommand.resolveProvider(parsed)
+            arguments = try IdentityArguments(parsed)
         }
 
         func run() throws {
-            let database = try openServerDatabase(databasePath)
-            guard let user = try UserStore(database: database, clock: ServerClock()).find(username: name) else { throw UserStoreError.notFound(name) }
-            do {
-                try IdentityStore(database: database, clock: ServerClock()).unlink(userID: user.id, issuer: identity.issuer, subject: identity.subject)
-            } catch let error as IdentityError {
-                throw AdminError("\(user.username): \(error.description)")
-            }
+            let identity = arguments.identity
+            let user = try arguments.change { identities, user in
+                try identities.unlink(userID: user.id, issuer: identity.issuer, subject: identity.subject)
+            } refusal: { error, user in "\(user.username): \(error.description)" }
             printLine("Unlinked \(identity.subject) at \(identity.issuer) from \(user.username).")
         }
     }

@@ -14,17 +14,14 @@ extension UserCommand {
                 """,
             positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
+        let account: NamedAccount
 
         init(_ parsed: ParsedCommand) {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
+            account = NamedAccount(parsed)
         }
 
         func run() throws {
-            let users = try UserCommand.users(at: databasePath)
-            guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
+            let (users, user) = try account.existing()
             try LoginThrottle.unlock(username: user.username, in: users.database, now: users.clock.now())
             printLine("Unlocked \(user.username): failed sign-ins counted so far are forgotten.")
         }

@@ -89,19 +89,16 @@ enum UserCommand: DeclaredCommand {
                 """,
             options: [passwordStdin], positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
+        let account: NamedAccount
         let passwordFromStdin: Bool
 
         init(_ parsed: ParsedCommand) {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
+            account = NamedAccount(parsed)
             passwordFromStdin = parsed.flag("password-stdin")
         }
 
         func run() throws {
-            let users = try UserCommand.users(at: databasePath)
-            guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
+            let (users, user) = try account.existing()
             let hash = try PasswordHash.make(try UserCommand.readNewPassword(fromStdin: passwordFromStdin))
             try users.setPassword(username: user.username, passwordHash: hash)
             printLine("Changed the password of \(user.username) and ended all of their sessions.")
@@ -114,18 +111,15 @@ enum UserCommand: DeclaredCommand {
             "disable", abstract: "Refuse sign-in and revoke every session and token of the user",
             positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
+        let account: NamedAccount
 
         init(_ parsed: ParsedCommand) {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
+            account = NamedAccount(parsed)
         }
 
         func run() throws {
-            let users = try UserCommand.users(at: databasePath)
-            try users.setDisabled(username: name, disabled: true)
-            printLine("Disabled \(name) and ended all of their sessions and tokens.")
+            try account.users().setDisabled(username: account.name, disabled: true)
+            printLine("Disabled \(account.name) and ended all of their sessions and tokens.")
         }
     }
 
@@ -133,18 +127,15 @@ enum UserCommand: DeclaredCommand {
     struct Enable: AdminCommand {
         static let spec = CommandSpec("enable", abstract: "Allow sign-in again", positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
+        let account: NamedAccount
 
         init(_ parsed: ParsedCommand) {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
+            account = NamedAccount(parsed)
         }
 
         func run() throws {
-            let users = try UserCommand.users(at: databasePath)
-            try users.setDisabled(username: name, disabled: false)
-            printLine("Enabled \(name).")
+            try account.users().setDisabled(username: account.name, disabled: false)
+            printLine("Enabled \(account.name).")
         }
     }
 
@@ -158,20 +149,17 @@ enum UserCommand: DeclaredCommand {
                 """,
             positionals: [nameArgument, .init("NEW-NAME", help: "The new user name")])
 
-        let databasePath: String
-        let name: String
+        let account: NamedAccount
         let newName: String
 
         init(_ parsed: ParsedCommand) {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
+            account = NamedAccount(parsed)
             newName = parsed.argument("NEW-NAME")
         }
 
         func run() throws {
-            let users = try UserCommand.users(at: databasePath)
-            try users.rename(username: name, to: newName)
-            printLine("Renamed \(name) to \(newName).")
+            try account.users().rename(username: account.name, to: newName)
+            printLine("Renamed \(account.name) to \(newName).")
         }
     }
 
@@ -186,25 +174,22 @@ enum UserCommand: DeclaredCommand {
             options: [.flag("yes", short: "y", help: "Do not ask (required when stdin is not a terminal)")],
             positionals: [nameArgument])
 
-        let databasePath: String
-        let name: String
+        let account: NamedAccount
         let confirmed: Bool
 
         init(_ parsed: ParsedCommand) {
-            databasePath = parsed.databasePath
-            name = parsed.argument("NAME")
+            account = NamedAccount(parsed)
             confirmed = parsed.flag("yes")
         }
 
         func run() throws {
-            let users = try UserCommand.users(at: databasePath)
-            guard let user = try users.find(username: name) else { throw UserStoreError.notFound(name) }
+            let (users, user) = try account.existing()
             try UserCommand.confirmDelete(user, users: users, confirmed: confirmed)
             let notes = try users.delete(userID: user.id)
             // The rows are gone; their content files go too (a crash before this leaves only
             // files nothing refers to, which no user can reach).
             // (On PostgreSQL the bytes are rows keyed by the user, gone with the account.)
-            if case .sqlite(let path) = try DatabaseLocation(databasePath) { try FileBlobStore(databasePath: path).removeUser(user.id) }
+            if case .sqlite(let path) = try DatabaseLocation(account.databasePath) { try FileBlobStore(databasePath: path).removeUser(user.id) }
             printLine("Deleted user \(user.username) and their \(notes) note\(notes == 1 ? "" : "s"), sessions and tokens.")
         }
     }
@@ -243,11 +228,6 @@ enum UserCommand: DeclaredCommand {
         guard let answer, ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
             throw AdminError("kept \(user.username); nothing was deleted")
         }
-    }
-
-    /// The accounts of the existing database `--db` names.
-    static func users(at databasePath: String) throws -> UserStore {
-        UserStore(database: try openServerDatabase(databasePath), clock: ServerClock())
     }
 
     /// The new password: one stdin line for scripts, or typed twice at a no-echo prompt. The
