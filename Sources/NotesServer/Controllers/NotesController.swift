@@ -21,10 +21,7 @@ struct NotesController: Sendable {
     private func list(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.caller().userID
         let limit = try context.intQuery("limit", default: 200, range: 1...store.limits.maxPageSize)
-        var pathFilter: String?
-        if let raw = context.request.query["path"] {
-            do { pathFilter = try NotePath(entry: raw).value } catch { throw HTTPError.badRequest("Invalid path: \(error).", code: "invalid_path") }
-        }
+        let pathFilter = try context.request.query["path"].map { try Self.validEntryPath($0).value }
         let notes = try store.list(userID: user, after: context.request.query["after"], limit: limit, path: pathFilter,
                                    kinds: try context.kindsQuery())
         let next = pathFilter == nil && notes.count == limit ? notes.last?.path : nil
