@@ -23,3 +23,15 @@ struct NamedAccount {
         return (users, user)
     }
 }
+
+/// A `user` subcommand given only the account: its `init(account:)` (the memberwise one of a
+/// struct whose only stored property is `account`) is all it needs to be parsed.
+protocol NamedAccountCommand: AdminCommand {
+    init(account: NamedAccount)
+}
+
+extension NamedAccountCommand {
+    init(_ parsed: ParsedCommand) {
+        self.init(account: NamedAccount(parsed))
+    }
+}

@@ -59,7 +59,7 @@ extension UserCommand {
     }
 
     /// `user link NAME --provider P --subject S`.
-    struct Link: AdminCommand {
+    struct Link: IdentityCommand {
         static let spec = CommandSpec(
             "link", abstract: "Let an identity at a provider sign in to a user",
             discussion: """
@@ -69,10 +69,6 @@ extension UserCommand {
             options: identityOptions, positionals: [nameArgument])
 
         let arguments: IdentityArguments
-
-        init(_ parsed: ParsedCommand) throws {
-            arguments = try IdentityArguments(parsed)
-        }
 
         func run() throws {
             let identity = arguments.identity
@@ -84,17 +80,13 @@ extension UserCommand {
     }
 
     /// `user unlink NAME --provider P --subject S`.
-    struct Unlink: AdminCommand {
+    struct Unlink: IdentityCommand {
         static let spec = CommandSpec(
             "unlink", abstract: "Stop an identity at a provider from signing in to a user",
             discussion: "Removes the link; the user's sessions, password and other identities stay.",
             options: identityOptions, positionals: [nameArgument])
 
         let arguments: IdentityArguments
-
-        init(_ parsed: ParsedCommand) throws {
-            arguments = try IdentityArguments(parsed)
-        }
 
         func run() throws {
             let identity = arguments.identity
@@ -103,5 +95,16 @@ extension UserCommand {
             } refusal: { error, user in "\(user.username): \(error.description)" }
             printLine("Unlinked \(identity.subject) at \(identity.issuer) from \(user.username).")
         }
+    }
+}
+
+/// `user link` or `user unlink`: parsed into the account and the identity.
+protocol IdentityCommand: AdminCommand {
+    init(arguments: UserCommand.IdentityArguments)
+}
+
+extension IdentityCommand {
+    init(_ parsed: ParsedCommand) throws {
+        self.init(arguments: try UserCommand.IdentityArguments(parsed))
     }
 }

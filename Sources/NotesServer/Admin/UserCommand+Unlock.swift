@@ -2,7 +2,7 @@ import NotesCommandLine
 
 /// `user unlock NAME`: ends a sign-in lockout at once, on a running server too.
 extension UserCommand {
-    struct Unlock: AdminCommand {
+    struct Unlock: NamedAccountCommand {
         static let spec = CommandSpec(
             "unlock", abstract: "Let a user throttled for failed sign-ins try again now",
             discussion: """
@@ -15,10 +15,6 @@ extension UserCommand {
             positionals: [nameArgument])
 
         let account: NamedAccount
-
-        init(_ parsed: ParsedCommand) {
-            account = NamedAccount(parsed)
-        }
 
         func run() throws {
             let (users, user) = try account.existing()

@@ -106,16 +106,12 @@ enum UserCommand: DeclaredCommand {
     }
 
     /// `user disable NAME`.
-    struct Disable: AdminCommand {
+    struct Disable: NamedAccountCommand {
         static let spec = CommandSpec(
             "disable", abstract: "Refuse sign-in and revoke every session and token of the user",
             positionals: [nameArgument])
 
         let account: NamedAccount
-
-        init(_ parsed: ParsedCommand) {
-            account = NamedAccount(parsed)
-        }
 
         func run() throws {
             try account.users().setDisabled(username: account.name, disabled: true)
@@ -124,14 +120,10 @@ enum UserCommand: DeclaredCommand {
     }
 
     /// `user enable NAME`.
-    struct Enable: AdminCommand {
+    struct Enable: NamedAccountCommand {
         static let spec = CommandSpec("enable", abstract: "Allow sign-in again", positionals: [nameArgument])
 
         let account: NamedAccount
-
-        init(_ parsed: ParsedCommand) {
-            account = NamedAccount(parsed)
-        }
 
         func run() throws {
             try account.users().setDisabled(username: account.name, disabled: false)
