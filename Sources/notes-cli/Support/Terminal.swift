@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ private func writeToStandardOutput(_ bytes: UnsafePointer<UInt8>, _ count: Int) 
 }
 
 /// Where output goes: data to stdout, messages and progress to stderr (progress only on a TTY).
-struct Terminal: Sendable {
+struct Terminal: Sendable, CommandLineOutput {
     var environment: [String: String]
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
