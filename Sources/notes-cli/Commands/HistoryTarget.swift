@@ -77,14 +77,14 @@ struct HistoryTarget: Sendable {
             let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
             let prefix = folder.root.hasSuffix("/") ? folder.root : folder.root + "/"
             guard standard.hasPrefix(prefix) else {
-                throw CLIError.usage("'\(raw)' is outside the notes folder \(folder.root)")
+                throw UsageError("'\(raw)' is outside the notes folder \(folder.root)")
             }
             relative = String(standard.dropFirst(prefix.count))
         }
         do {
             return try NotePath(entry: relative)
         } catch {
-            throw CLIError.usage("'\(raw)' is not a path of a note or attachment: \(error)")
+            throw UsageError("'\(raw)' is not a path of a note or attachment: \(error)")
         }
     }
 
