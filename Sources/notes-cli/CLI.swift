@@ -39,11 +39,15 @@ enum CLI: DeclaredCommand {
     }
 
     /// The one place a failure becomes an exit code and a sentence for stderr (docs/architecture.md, section 4.1): the
-    /// layers below keep the cause (`ClientError`) and commands state their own (`CLIError`).
+    /// layers below keep the cause in their own errors and commands state their own (`CLIError`).
     static func outcome(of error: any Error) -> (exitCode: ExitCode, sentence: String) {
         switch error {
         case let error as CLIError: (error.exitCode, error.message)
+        case let error as UsageError: (.usage, error.message)
         case let error as ClientError: outcome(of: error)
+        case let error as AccountError: (.signInRequired, sentence(of: error))
+        case let error as SignInError: (.failure, sentence(of: error))
+        case let error as CredentialsError: (.failure, sentence(of: error))
         default: (.failure, "\(error)")
         }
     }
