@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The sentences of the client layer's own errors, for `CLI.outcome(of:)`: what went wrong, in
-/// the words of the file, account or sign-in it concerns, and what the user can do about it.
+/// The sentences of the client layer's own errors and of stdout's, for `CLI.outcome(of:)`: what
+/// went wrong, in the words of the file, account or sign-in it concerns, and what the user can do.
 extension CLI {
     /// What the user has to do to get the account's credential at hand.
     static func sentence(of error: AccountError) -> String {
@@ -106,6 +106,11 @@ extension CLI {
         case .lockTimedOut(let path, let seconds):
             "another notes process has held \(path) for \(seconds) s; try again"
         }
+    }
+
+    /// Why stdout took no more output.
+    static func sentence(of error: OutputError) -> String {
+        "cannot write to stdout: \(systemReason(error.errno))"
     }
 
     private static func systemReason(_ errno: Int32) -> String {

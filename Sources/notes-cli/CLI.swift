@@ -48,6 +48,7 @@ enum CLI: DeclaredCommand {
         case let error as AccountError: (.signInRequired, sentence(of: error))
         case let error as SignInError: (.failure, sentence(of: error))
         case let error as CredentialsError: (.failure, sentence(of: error))
+        case let error as OutputError: (.failure, sentence(of: error))
         default: (.failure, "\(error)")
         }
     }

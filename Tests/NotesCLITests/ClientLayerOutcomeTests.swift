@@ -31,7 +31,7 @@ struct ClientLayerOutcomeTests {
         }
     }
 
-    @Test("sign-in and credentials failures are exit 1 and keep the server's or the system's reason")
+    @Test("sign-in, credentials and stdout failures are exit 1 and keep the server's or the system's reason")
     func signInAndCredentialsAreFailures() throws {
         let server = try ServerURL("http://127.0.0.1:9")
         let refusal = APIStatusError(status: 400, body: Data(#"{"error":{"code":"invalid_grant","message":"The code was used."}}"#.utf8))
@@ -42,6 +42,7 @@ struct ClientLayerOutcomeTests {
              "cannot write /c/credentials.json: \(String(cString: strerror(ENOSPC)))"),
             (CredentialsError.lockTimedOut(path: "/c/credentials.lock", seconds: 60),
              "another notes process has held /c/credentials.lock for 60 s; try again"),
+            (OutputError(errno: EPIPE), "cannot write to stdout: \(String(cString: strerror(EPIPE)))"),
         ]
         for (error, sentence) in cases {
             #expect(CLI.outcome(of: error).exitCode == .failure, "\(error)")
