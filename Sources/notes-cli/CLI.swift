@@ -28,57 +28,27 @@ enum CLI: DeclaredCommand {
     static let program = CommandLineProgram("notes", root: tree)
 
     /// Runs `notes` with `argv` (without the program name) and returns the exit code.
-    static func main(_ argv: [String], terminal: Terminal = Terminal()) async -> ExitCode {
-        let invocation: CommandLineProgram.Invocation
-        do {
-            invocation = try program.parse(argv)
-        } catch {
-            terminal.printError(error.report(program: "notes"))
-            return .usage
-        }
-        switch invocation {
-        case .help(let path):
-            terminal.write(program.help(for: path))
-            return .success
-        case .completion(let shell):
-            terminal.write(program.completionScript(shell))
-            return .success
-        case .run(let parsed):
-            guard let command = command(at: parsed.path) as? any Command.Type else {
-                // `notes` alone: `--version`, else the list of commands (a usage error).
-                if parsed.flag("version") {
-                    terminal.print(VersionCommand.line)
-                    return .success
-                }
-                terminal.write(program.help(for: []))
-                return .usage
-            }
-            return await run(command, parsed, terminal)
-        }
-    }
-
-    private static func run(_ command: any Command.Type, _ parsed: ParsedCommand, _ terminal: Terminal) async -> ExitCode {
-        let name = (["notes"] + parsed.path).joined(separator: " ")
-        do {
-            return try await command.init(parsed).run(terminal)
-        } catch var error as UsageError {
-            if error.command.isEmpty { error.command = parsed.path }
-            terminal.printError(error.report(program: "notes"))
-            return .usage
-        } catch {
+    static func main(_ argv: [String], terminal: Terminal = Terminal()) async -> Int32 {
+        await program.run(argv, output: terminal, version: VersionCommand.line, command: { parsed in
+            guard let command = command(at: parsed.path) as? any Command.Type else { return nil }
+            return try await command.init(parsed).run(terminal).rawValue
+        }, outcome: { error in
             let outcome = outcome(of: error)
-            terminal.printError("\(name): \(outcome.sentence)")
-            if outcome.exitCode == .usage { terminal.printError("See `\(name) --help`.") }
-            return outcome.exitCode
-        }
+            return (outcome.exitCode.rawValue, outcome.sentence)
+        })
     }
 
     /// The one place a failure becomes an exit code and a sentence for stderr (docs/architecture.md, section 4.1): the
-    /// layers below keep the cause (`ClientError`) and commands state their own (`CLIError`).
+    /// layers below keep the cause in their own errors and commands state their own (`CLIError`).
     static func outcome(of error: any Error) -> (exitCode: ExitCode, sentence: String) {
         switch error {
         case let error as CLIError: (error.exitCode, error.message)
+        case let error as UsageError: (.usage, error.message)
         case let error as ClientError: outcome(of: error)
+        case let error as AccountError: (.signInRequired, sentence(of: error))
+        case let error as SignInError: (.failure, sentence(of: error))
+        case let error as CredentialsError: (.failure, sentence(of: error))
+        case let error as OutputError: (.failure, sentence(of: error))
         default: (.failure, "\(error)")
         }
     }

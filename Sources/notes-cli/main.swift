@@ -8,4 +8,4 @@ MallocTuning.configureProcess()
 BatchScheduling.configureProcess()
 
 let code = await CLI.main(Array(CommandLine.arguments.dropFirst()))
-exit(code.rawValue)
+exit(code)

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 import NotesTestSupport
 import Testing
@@ -21,7 +22,7 @@ struct CredentialsStoreTests {
     func location() throws {
         #expect(try CredentialStore(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]).fileURL.path == "/x/notes/credentials.json")
         #expect(try CredentialStore(environment: ["HOME": "/h"]).fileURL.path == "/h/.config/notes/credentials.json")
-        #expect(throws: CLIError.self) { try CredentialStore(environment: ["XDG_CONFIG_HOME": "relative"]) }
+        #expect(throws: CredentialsError.self) { try CredentialStore(environment: ["XDG_CONFIG_HOME": "relative"]) }
     }
 
     @Test("the directory is 0700 and the file 0600, tightened if the directory was open, with no temp files left")
@@ -108,8 +109,8 @@ struct CredentialsStoreTests {
         try await withTemporaryDirectory { directory in
             let store = CredentialStore(directory: directory.url)
             try Data("{not json".utf8).write(to: store.fileURL)
-            let error = #expect(throws: CLIError.self) { try store.load() }
-            #expect(error?.message.contains("notes login") == true)
+            let error = #expect(throws: CredentialsError.self) { try store.load() }
+            #expect(error.map { CLI.outcome(of: $0).sentence.contains("notes login") } == true)
         }
     }
 
@@ -125,7 +126,7 @@ struct CredentialsStoreTests {
 
     @Test("server URLs that are not http(s) or carry a query are usage errors", arguments: ["ftp://x", "https://", "https://h/?a=1"])
     func badServerURLs(raw: String) {
-        #expect(throws: CLIError.self) { try ServerURL(raw) }
+        #expect(throws: UsageError.self) { try ServerURL(raw) }
     }
 
     @Test("query values are encoded strictly, so + & = and spaces survive")

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 import Testing
 @testable import notes_cli
@@ -15,13 +16,13 @@ struct HistoryPathAndLogTests {
         #expect(try HistoryTarget.resolve("../top.md", in: folder, cwd: "/home/ada/notes/sub").value == "top.md")
         #expect(try HistoryTarget.resolve("./a/b.md", in: folder, cwd: "/home/ada/notes").value == "a/b.md")
         #expect(try HistoryTarget.resolve("/home/ada/notes/sub/x.md", in: folder, cwd: "/tmp").value == "sub/x.md")
-        #expect(throws: CLIError.self) { try HistoryTarget.resolve("../../elsewhere.md", in: folder, cwd: "/home/ada/notes/sub") }
-        #expect(throws: CLIError.self) { try HistoryTarget.resolve("/home/ada/notesX/x.md", in: folder, cwd: "/home/ada/notes") }
+        #expect(throws: UsageError.self) { try HistoryTarget.resolve("../../elsewhere.md", in: folder, cwd: "/home/ada/notes/sub") }
+        #expect(throws: UsageError.self) { try HistoryTarget.resolve("/home/ada/notesX/x.md", in: folder, cwd: "/home/ada/notes") }
         #expect(try HistoryTarget.resolve("img/x.png", in: folder, cwd: "/home/ada/notes").value == "img/x.png", "attachments have history too")
-        #expect(throws: CLIError.self) { try HistoryTarget.resolve(".hidden/x.md", in: folder, cwd: "/home/ada/notes") }
+        #expect(throws: UsageError.self) { try HistoryTarget.resolve(".hidden/x.md", in: folder, cwd: "/home/ada/notes") }
         // Outside any folder, the path is the one stored on the server.
         #expect(try HistoryTarget.resolve("sub/x.md", in: nil, cwd: "/home/ada/notes/sub").value == "sub/x.md")
-        #expect(throws: CLIError.self) { try HistoryTarget.resolve("/abs.md", in: nil, cwd: "/") }
+        #expect(throws: UsageError.self) { try HistoryTarget.resolve("/abs.md", in: nil, cwd: "/") }
     }
 
     @Test func logLinesSayWhatEachRevisionChanged() {

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesTestSupport
 import Testing
 @testable import notes_cli
@@ -7,8 +8,7 @@ import Testing
 struct ServerURLTests {
     @Test("a bare host with a port is a usage error that names both spellings, not a TLS failure")
     func bareHostWithPortAsksForTheScheme() throws {
-        let error = #expect(throws: CLIError.self) { try ServerURL("127.0.0.1:8080") }
-        #expect(error?.exitCode == .usage)
+        let error = #expect(throws: UsageError.self) { try ServerURL("127.0.0.1:8080") }
         #expect(error?.message.contains("http://127.0.0.1:8080") == true)
         #expect(error?.message.contains("https://127.0.0.1:8080") == true)
     }

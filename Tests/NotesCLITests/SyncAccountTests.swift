@@ -92,7 +92,8 @@ struct SyncAccountTests {
             // The history commands' way in asks the server at once, with the same answer.
             let folder = try SyncFolder.find(from: h.folder("c"))
             let factory = try ClientFactory(environment: h.client.environment.merging(["NOTES_TOKEN": bobToken]) { $1 })
-            await #expect(throws: CLIError.self) { _ = try await factory.client(forFolder: folder) }
+            let error = await #expect(throws: AccountError.self) { _ = try await factory.client(forFolder: folder) }
+            #expect(error.map { CLI.outcome(of: $0).exitCode } == .signInRequired)
         }
     }
 

@@ -21,45 +21,25 @@ enum ServerCommandLine: DeclaredCommand {
 
     static let program = CommandLineProgram("notes-server", root: tree)
 
-    /// Runs `notes-server` with `arguments` (without the program name) and returns the exit code.
+    /// Runs `notes-server` with `arguments` (without the program name) and returns the exit code:
+    /// 0 done, 2 usage error, 1 any other failure.
     static func main(_ arguments: [String]) -> Int32 {
-        var path: [String] = []
-        do {
-            switch try program.parse(arguments) {
-            case .help(let topic):
-                printText(program.help(for: topic))
-                return 0
-            case .completion(let shell):
-                printText(program.completionScript(shell))
-                return 0
-            case .run(let parsed):
-                path = parsed.path
-                guard let command = command(at: parsed.path) as? any AdminCommand.Type else {
-                    // The program itself: `--version`, else the list of commands (a usage error).
-                    if parsed.flag("version") {
-                        printLine("notes-server \(NotesVersion.current)")
-                        return 0
-                    }
-                    printText(program.help(for: []))
-                    return 2
-                }
-                try DatabaseLocation.validate(parsed.value("db"))
-                try command.init(parsed).run()
-                return 0
-            }
-        } catch let error as UsageError {
-            var error = error
-            if error.command.isEmpty { error.command = path }
-            printError(error.report(program: "notes-server"))
-            return 2
-        } catch {
-            printError((["notes-server"] + path).joined(separator: " ") + ": \(error)")
-            return 1
-        }
+        program.run(arguments, output: StandardStreams(), version: "notes-server \(NotesVersion.current)", command: { parsed in
+            guard let command = command(at: parsed.path) as? any AdminCommand.Type else { return nil }
+            try DatabaseLocation.validate(parsed.value("db"))
+            try command.init(parsed).run()
+            return CommandLineProgram.success
+        }, outcome: { error in (1, "\(error)") })
+    }
+}
+
+/// The admin commands' stdout and stderr, a line at a time.
+private struct StandardStreams: CommandLineOutput {
+    func write(_ text: String) {
+        printLine(String(text.dropLast(text.hasSuffix("\n") ? 1 : 0)))
     }
 
-    /// Writes text that already ends in a newline.
-    private static func printText(_ text: String) {
-        printLine(String(text.dropLast(text.hasSuffix("\n") ? 1 : 0)))
+    func printError(_ line: String) {
+        NotesServer.printError(line)
     }
 }

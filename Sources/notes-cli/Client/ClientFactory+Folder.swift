@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// What a command on a bound folder talks to the server through: the client of the folder's
@@ -32,7 +33,7 @@ extension ClientFactory {
     /// `.notes/config.json`) by a signed-in account only when the server confirms that the
     /// notes the folder synced are that account's; a folder that never synced a note is
     /// adopted by the default account.
-    /// - Throws: exit 4, naming both accounts, when only another account's credentials are
+    /// - Throws: `AccountError`, naming both accounts, when only another account's credentials are
     ///   at hand. Nothing is changed then.
     func client(forFolder folder: SyncFolder, tokenCheck: PersonalTokenCheck = .now) async throws -> FolderClient {
         let server = try ServerURL(folder.config.server)
@@ -41,7 +42,10 @@ extension ClientFactory {
             let client = APIClient(server: server, credential: .personalToken(token))
             if tokenCheck == .now {
                 let owner = AccountName(try await client.me())
-                guard owner.userId == bound.userId else { throw Self.foreignToken(owner: owner.username, folder: folder, bound: bound) }
+                guard owner.userId == bound.userId else {
+                    throw AccountError.foreignToken(owner: owner.username, folder: folder.root, account: bound.username,
+                                                    server: folder.config.server)
+                }
             }
             return FolderClient(client: client, account: bound, folder: folder, adopted: false, usesPersonalToken: true)
         }
@@ -52,19 +56,19 @@ extension ClientFactory {
             file = try store.load()
         }
         guard let session = file.session(server: server.string, userId: bound.userId) else {
-            let others = file.sessions(server: server.string).map(\.username)
-            let who = others.isEmpty ? "nobody is signed in there" : "only \(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") signed in there"
-            throw CLIError(.signInRequired, "\(folder.root) belongs to \(bound.username) on \(server), but \(who); nothing was changed. "
-                           + "Run `notes login --server \(server) --username \(bound.username)`")
+            throw AccountError.folderAccountNotSignedIn(folder: folder.root, account: bound.username, server: server,
+                                                        signedIn: file.sessions(server: server.string).map(\.username))
         }
         return FolderClient(client: APIClient(server: server, credential: .session(session, store)), account: bound,
                             folder: folder, adopted: false, usesPersonalToken: false)
     }
 
-    /// The refusal when `NOTES_TOKEN` is another account's.
+    /// The refusal when `NOTES_TOKEN` is another account's, as an exit code and sentence for the
+    /// callers that give their failures as `CLIError`.
     static func foreignToken(owner: String, folder: SyncFolder, bound: AccountName) -> CLIError {
-        CLIError(.signInRequired, "NOTES_TOKEN belongs to \(owner), but \(folder.root) belongs to \(bound.username) on "
-                 + "\(folder.config.server); nothing was changed. Unset NOTES_TOKEN, or set it to a token of \(bound.username)'s")
+        let outcome = CLI.outcome(of: AccountError.foreignToken(owner: owner, folder: folder.root, account: bound.username,
+                                                               server: folder.config.server))
+        return CLIError(outcome.exitCode, outcome.sentence)
     }
 
     /// Binds a folder from before accounts were recorded to the first signed-in account the
@@ -82,7 +86,7 @@ extension ClientFactory {
             }
         }
         guard let first = candidates.first else {
-            throw CLIError(.signInRequired, "not signed in to \(server): run `notes login --server \(server)`")
+            throw AccountError.notSignedInTo(server: server, username: nil)
         }
         let known = try Self.knownNoteIDs(folder, limit: 3)
         var owner = known.isEmpty ? first : nil
@@ -90,13 +94,8 @@ extension ClientFactory {
             if try await Self.owns(known, candidate.client) { owner = candidate }
         }
         guard let owner else {
-            let names = candidates.map(\.account.username).joined(separator: ", ")
-            throw CLIError(.signInRequired, """
-                \(folder.root) was bound before notes recorded accounts, and the notes it synced belong to none of the \
-                accounts signed in to \(server) (\(names)); nothing was changed. Sign in as the account that synced it \
-                (`notes login --server \(server) --username NAME`), or make it \(first.account.username)'s with \
-                `notes init --rebind \(folder.root)` (its files stay and are uploaded at the next sync)
-                """)
+            throw AccountError.folderOwnerNotSignedIn(folder: folder.root, server: server,
+                                                      signedIn: candidates.map(\.account.username))
         }
         let adopted = try folder.recordingAccount(owner.account)
         return FolderClient(client: owner.client, account: owner.account, folder: adopted, adopted: true, usesPersonalToken: owner.token)
@@ -135,23 +134,21 @@ extension ClientFactory {
     /// The account a new binding (`notes init`, `notes clone`) records: the owner of
     /// `NOTES_TOKEN`, else `username`'s stored session, else the default account's. Costs no
     /// request for a stored session whose account is known.
-    /// - Throws: exit 4 when not signed in to `server` (as `username`).
+    /// - Throws: `AccountError.signInBeforeBinding` when not signed in to `server` (as `username`).
     func accountForBinding(server: ServerURL, username: String?) async throws -> AccountName {
         if let token = personalToken {
-            if username != nil { throw CLIError.usage("NOTES_TOKEN is set and decides the account: unset it to choose one with --username") }
+            if username != nil { throw UsageError("NOTES_TOKEN is set and decides the account: unset it to choose one with --username") }
             return AccountName(try await APIClient(server: server, credential: .personalToken(token)).me())
         }
         let session: StoredSession
         do {
             session = try await identified(try self.session(server: server, username: username))
-        } catch let error as CLIError where error.exitCode == .signInRequired {
-            throw CLIError(.signInRequired, "\(error.message) first: a folder is bound to the account you sign in as")
+        } catch let error as AccountError {
+            throw AccountError.signInBeforeBinding(cause: error)
         } catch let error as ClientError where error.endsSession {
-            throw CLIError(.signInRequired, "\(CLI.outcome(of: error).sentence) first: a folder is bound to the account you sign in as")
+            throw AccountError.signInBeforeBinding(cause: error)
         }
-        guard let account = session.account else { throw Self.sessionUnidentified }
+        guard let account = session.account else { throw AccountError.sessionUnidentified }
         return account
     }
-
-    static let sessionUnidentified = CLIError(.signInRequired, "the stored session does not say whose it is: run `notes login`")
 }

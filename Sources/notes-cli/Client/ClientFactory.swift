@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 /// Turns the command line and environment into the server to talk to and the credential to
@@ -15,7 +16,7 @@ struct ClientFactory: Sendable {
     var environment: [String: String]
     var store: CredentialStore
 
-    init(environment: [String: String]) throws(CLIError) {
+    init(environment: [String: String]) throws {
         self.environment = environment
         store = try CredentialStore(environment: environment)
     }
@@ -28,25 +29,25 @@ struct ClientFactory: Sendable {
     }
 
     /// The server named by `--server` or `NOTES_SERVER`, or nil when neither is given.
-    func explicitServer(_ option: String?) throws(CLIError) -> ServerURL? {
+    func explicitServer(_ option: String?) throws -> ServerURL? {
         if let option { return try ServerURL(option) }
         if let variable = environment["NOTES_SERVER"], !variable.isEmpty { return try ServerURL(variable) }
         return nil
     }
 
     /// The server to use: explicit, else the single one with stored credentials.
-    /// - Throws: exit 4 when none is known, a usage error when several are and none was chosen.
+    /// - Throws: `AccountError` when none is known, `UsageError` when several are and none was chosen.
     func server(_ option: String?) throws -> ServerURL {
         if let server = try explicitServer(option) { return server }
         let stored = try store.load().servers.filter { !$0.value.isEmpty }.keys.sorted()
         switch stored.count {
         case 0:
-            if personalToken != nil { throw CLIError.usage("NOTES_TOKEN is set but no server is: set NOTES_SERVER or pass --server URL") }
-            throw CLIError(.signInRequired, "not signed in: run `notes login --server URL`")
+            if personalToken != nil { throw UsageError("NOTES_TOKEN is set but no server is: set NOTES_SERVER or pass --server URL") }
+            throw AccountError.notSignedIn
         case 1:
             return try ServerURL(stored[0])
         default:
-            throw CLIError.usage("signed in to several servers (\(stored.joined(separator: ", "))): choose one with --server or NOTES_SERVER")
+            throw UsageError("signed in to several servers (\(stored.joined(separator: ", "))): choose one with --server or NOTES_SERVER")
         }
     }
 
@@ -59,33 +60,33 @@ struct ClientFactory: Sendable {
     }
 
     /// The stored session for `username` on `server`, else the default account's.
-    /// - Throws: exit 4 when that account is not signed in here; a usage error when several
+    /// - Throws: `AccountError` when that account is not signed in here; `UsageError` when several
     ///   accounts are and none is the default.
     func session(server: ServerURL, username: String?) throws -> StoredSession {
         let file = try store.load()
         let sessions = file.sessions(server: server.string)
         if let username {
             guard let session = sessions.first(where: { $0.username == username }) else {
-                throw CLIError(.signInRequired, "not signed in to \(server) as \(username): run `notes login --server \(server) --username \(username)`")
+                throw AccountError.notSignedInTo(server: server, username: username)
             }
             return session
         }
         if let session = file.defaultSession(server: server.string) { return session }
         guard sessions.isEmpty else {
             let names = sessions.map(\.username).joined(separator: ", ")
-            throw CLIError.usage("signed in to \(server) as \(names): choose the account with --username")
+            throw UsageError("signed in to \(server) as \(names): choose the account with --username")
         }
-        throw CLIError(.signInRequired, "not signed in to \(server): run `notes login --server \(server)`")
+        throw AccountError.notSignedInTo(server: server, username: nil)
     }
 
     /// The authenticated client for `--server` (or the default server) and `--username` (or
     /// the default account).
-    /// - Throws: exit 4 when there is no stored session for the account and no `NOTES_TOKEN`;
+    /// - Throws: `AccountError` when there is no stored session for the account and no `NOTES_TOKEN`;
     ///   a usage error for `--username` with `NOTES_TOKEN` (the token decides the account).
     func client(server option: String?, username: String? = nil) throws -> APIClient {
         let server = try server(option)
         if let token = personalToken {
-            if username != nil { throw CLIError.usage("NOTES_TOKEN is set and decides the account: unset it to choose one with --username") }
+            if username != nil { throw UsageError("NOTES_TOKEN is set and decides the account: unset it to choose one with --username") }
             return APIClient(server: server, credential: .personalToken(token))
         }
         return APIClient(server: server, credential: .session(try session(server: server, username: username), store))
@@ -98,7 +99,7 @@ struct ClientFactory: Sendable {
         let server = try ServerURL(session.server)
         let client = APIClient(server: server, credential: .session(session, store))
         let user = try await client.me()
-        guard let provider = client.sessionProvider else { throw Self.sessionUnidentified }
+        guard let provider = client.sessionProvider else { throw AccountError.sessionUnidentified }
         return try await provider.identify(as: user)
     }
 }

@@ -20,14 +20,14 @@ struct CredentialStore: Sendable {
     var lockPath: String { directory.appendingPathComponent("credentials.lock").path }
 
     /// The store named by the environment (`XDG_CONFIG_HOME`, else `HOME/.config`).
-    /// - Throws: `CLIError` when neither variable is set to an absolute path.
-    init(environment: [String: String]) throws(CLIError) {
+    /// - Throws: `CredentialsError.noLocation` when neither variable is set to an absolute path.
+    init(environment: [String: String]) throws {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             directory = URL(fileURLWithPath: config).appendingPathComponent("notes")
         } else if let home = environment["HOME"], home.hasPrefix("/") {
             directory = URL(fileURLWithPath: home).appendingPathComponent(".config/notes")
         } else {
-            throw .failure("cannot find where to keep credentials: set HOME or XDG_CONFIG_HOME")
+            throw CredentialsError.noLocation
         }
     }
 
@@ -36,7 +36,7 @@ struct CredentialStore: Sendable {
     }
 
     /// Everything stored now; an absent file is an empty store.
-    /// - Throws: `CLIError` when the file exists but cannot be read or parsed.
+    /// - Throws: `CredentialsError` when the file exists but cannot be read or parsed.
     func load() throws -> CredentialsFile {
         let data: Data
         do {
@@ -45,16 +45,16 @@ struct CredentialStore: Sendable {
             return CredentialsFile()
         } catch {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return CredentialsFile() }
-            throw CLIError.failure("cannot read \(fileURL.path): \(error.localizedDescription)")
+            throw CredentialsError.unreadable(path: fileURL.path, cause: error)
         }
         struct Version: Decodable { var version: Int? }
         if let version = (try? WireJSON.decoder().decode(Version.self, from: data))?.version, version > CredentialsFile.currentVersion {
-            throw CLIError.failure("\(fileURL.path) was written by a newer notes (format \(version)); update notes to use it")
+            throw CredentialsError.newerFormat(path: fileURL.path, version: version)
         }
         do {
             return try WireJSON.decoder().decode(CredentialsFile.self, from: data)
         } catch {
-            throw CLIError.failure("\(fileURL.path) is damaged; remove it and run `notes login` again")
+            throw CredentialsError.damaged(path: fileURL.path, cause: error)
         }
     }
 
@@ -99,11 +99,11 @@ struct CredentialStore: Sendable {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw CLIError.failure("cannot create \(path): \(error.localizedDescription)")
+                throw CredentialsError.directoryNotCreated(path: path, cause: error)
             }
         } else if info.st_mode & 0o077 != 0 {
             guard chmod(path, 0o700) == 0 else {
-                throw CLIError.failure("\(path) is readable by others and cannot be made private: \(String(cString: strerror(errno)))")
+                throw CredentialsError.directoryNotPrivate(path: path, errno: errno)
             }
         }
     }
@@ -115,11 +115,11 @@ struct CredentialStore: Sendable {
         encoder.outputFormatting.insert(.prettyPrinted)
         let data: Data
         do { data = try encoder.encode(file) } catch {
-            throw CLIError.failure("cannot encode credentials: \(error)")
+            throw CredentialsError.notEncoded(cause: error)
         }
         let tempPath = directory.appendingPathComponent(".credentials.\(UUID().uuidString).tmp").path
         let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.systemError("cannot create", tempPath) }
+        guard fd >= 0 else { throw CredentialsError.temporaryFileNotCreated(path: tempPath, errno: errno) }
         var ok = data.withUnsafeBytes { POSIXIO.writeAll(fd, $0) == 0 }
         ok = ok && fsync(fd) == 0
         let failure = errno
@@ -127,7 +127,7 @@ struct CredentialStore: Sendable {
         guard ok, rename(tempPath, fileURL.path) == 0 else {
             let error = ok ? errno : failure
             unlink(tempPath)
-            throw CLIError.failure("cannot write \(fileURL.path): \(String(cString: strerror(error)))")
+            throw CredentialsError.notWritten(path: fileURL.path, errno: error)
         }
         let dirfd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
@@ -135,9 +135,5 @@ struct CredentialStore: Sendable {
             _ = fsync(dirfd)
             close(dirfd)
         }
-    }
-
-    private static func systemError(_ what: String, _ path: String) -> CLIError {
-        CLIError.failure("\(what) \(path): \(String(cString: strerror(errno)))")
     }
 }

@@ -9,7 +9,7 @@ import NotesCore
 enum DeviceSignIn {
     /// Asks for a code, shows it, and waits for the person's decision.
     /// - Parameter show: tells the person where to go and what to type.
-    /// - Throws: `CLIError` (exit 1) when the sign-in is denied, expires or is interrupted
+    /// - Throws: `SignInError` when the sign-in is denied, expires or is interrupted
     ///   (SIGINT/SIGTERM), with nothing stored; `ClientError` when the server cannot be reached.
     static func login(server: ServerURL, store: CredentialStore, device: String,
                       show: @Sendable (String) -> Void) async throws -> StoredSession {
@@ -34,10 +34,10 @@ enum DeviceSignIn {
             tokens = try await polling.value
         } catch where polling.isCancelled {
             // Stopped while sleeping or mid-request: either way, by the signal.
-            throw CLIError.failure("sign-in stopped before it was approved; nothing was stored")
+            throw SignInError.stopped
         }
         guard let refreshToken = tokens.refreshToken else {
-            throw CLIError.failure("\(server) signed in without a refresh token, so the session could not be kept")
+            throw SignInError.noRefreshToken(server: server)
         }
         let session = StoredSession(server: server, response: tokens, refreshToken: refreshToken, now: Date())
         try await store.update { @Sendable file in
@@ -55,7 +55,7 @@ enum DeviceSignIn {
         while true {
             try await Task.sleep(for: .seconds(interval))
             guard ContinuousClock.now < deadline + .seconds(interval) else {
-                throw CLIError.failure("the code expired before it was approved; run `notes login --device` again")
+                throw SignInError.codeExpired
             }
             do {
                 let response = try await client.send(request)
@@ -64,12 +64,12 @@ enum DeviceSignIn {
                 switch error.code {
                 case "authorization_pending": continue
                 case "slow_down": interval += 5
-                case "access_denied": throw CLIError.failure("the sign-in was denied in the browser; nothing was stored")
-                case "expired_token": throw CLIError.failure("the code expired before it was approved; run `notes login --device` again")
-                default: throw CLIError.failure("\(server) refused the device sign-in: \(error.message)")
+                case "access_denied": throw SignInError.denied
+                case "expired_token": throw SignInError.codeExpired
+                default: throw SignInError.deviceRefused(server: server, refusal: error)
                 }
             } catch ClientError.status(let error) where error.status == 403 {
-                throw CLIError.failure("\(server) refused the device sign-in: \(error.message)")
+                throw SignInError.deviceRefused(server: server, refusal: error)
             }
         }
     }

@@ -15,22 +15,22 @@ struct FileLock: ~Copyable {
     private let descriptor: Int32
 
     /// Opens (creating 0600) `path` and waits for the exclusive lock, up to `timeout` seconds.
-    /// - Throws: `CLIError` when the file cannot be opened or the lock is not granted in time.
+    /// - Throws: `CredentialsError` when the file cannot be opened or the lock is not granted in time.
     static func acquire(at path: String, timeout: Double = 60) async throws -> FileLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw CLIError.failure("cannot open the credentials lock \(path): \(String(cString: strerror(errno)))")
+            throw CredentialsError.lockNotOpened(path: path, errno: errno)
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let error = errno
             guard error == EWOULDBLOCK || error == EINTR else {
                 close(fd)
-                throw CLIError.failure("cannot lock \(path): \(String(cString: strerror(error)))")
+                throw CredentialsError.lockFailed(path: path, errno: error)
             }
             guard Date() < deadline else {
                 close(fd)
-                throw CLIError.failure("another notes process has held \(path) for \(Int(timeout)) s; try again")
+                throw CredentialsError.lockTimedOut(path: path, seconds: Int(timeout))
             }
             do {
                 try await Task.sleep(for: .milliseconds(15))

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 
 /// A Notes server's base URL in one canonical spelling, so `HTTPS://Host:443/` and
 /// `https://host` name the same credentials entry.
@@ -13,12 +14,12 @@ struct ServerURL: Hashable, Sendable, CustomStringConvertible, Comparable {
     let string: String
 
     /// Parses and normalises `raw`.
-    /// - Throws: a usage `CLIError` when `raw` is not an http(s) URL with a host.
-    init(_ raw: String) throws(CLIError) {
+    /// - Throws: `UsageError` when `raw` is not an http(s) URL with a host.
+    init(_ raw: String) throws {
         var text = raw.trimmingCharacters(in: .whitespaces)
         if !text.contains("://") {
             if let port = URLComponents(string: "https://" + text)?.port {
-                throw .usage("'\(raw)' has no scheme: write http://\(text) for a plain HTTP server "
+                throw UsageError("'\(raw)' has no scheme: write http://\(text) for a plain HTTP server "
                     + "or https://\(text) for HTTPS (port \(port) does not tell which)")
             }
             text = "https://" + text
@@ -26,10 +27,10 @@ struct ServerURL: Hashable, Sendable, CustomStringConvertible, Comparable {
         guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host?.lowercased(), !host.isEmpty else {
-            throw .usage("'\(raw)' is not a server URL such as https://notes.example.com")
+            throw UsageError("'\(raw)' is not a server URL such as https://notes.example.com")
         }
         guard components.query == nil, components.fragment == nil, components.user == nil else {
-            throw .usage("a server URL has no query, fragment or user name: '\(raw)'")
+            throw UsageError("a server URL has no query, fragment or user name: '\(raw)'")
         }
         // An IPv6 host needs brackets; Foundation on Linux already keeps them, macOS drops them.
         var result = scheme + "://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)

@@ -136,7 +136,7 @@ final class SessionProvider: Sendable {
     /// it), so a stored refresh token other than the held one is the newer session.
     /// - Returns: the adopted session; nil when the held one is still the newest, or when the
     ///   account is not signed in here any more (the next request then ends the session).
-    /// - Throws: `CLIError` when the credentials file cannot be read.
+    /// - Throws: `CredentialsError` when the credentials file cannot be read.
     @discardableResult
     func adoptNewerSession() throws -> StoredSession? {
         let held = state.withLock { $0.session }

@@ -13,8 +13,8 @@ enum SignIn {
     /// signed in there, and makes it the default account. A session this store already held
     /// for the same account is replaced, and the server is asked to revoke it in the same
     /// request (`replaces_refresh_token`), so signing in again leaves one session per device.
-    /// - Throws: `CLIError` exit 1 for wrong credentials or too many attempts, exit 5 when the
-    ///   server cannot be reached (`ClientError`), and `ClientError.status` for other refusals.
+    /// - Throws: `SignInError` for wrong credentials or too many attempts, `ClientError` when the
+    ///   server cannot be reached or refuses otherwise.
     /// `device` names the session on the server (`notes log` shows it beside each change).
     static func login(server: ServerURL, username: String, password: String, store: CredentialStore,
                       device: String = deviceName()) async throws -> StoredSession {
@@ -29,14 +29,13 @@ enum SignIn {
         do {
             response = try await client.send(request)
         } catch ClientError.status(let error) where error.status == 401 {
-            throw CLIError.failure("wrong username or password for \(server)")
+            throw SignInError.wrongPassword(server: server)
         } catch ClientError.status(let error) where error.status == 429 {
-            let wait = error.retryAfter.map { " in \(Int($0.rounded(.up))) s" } ?? " later"
-            throw CLIError.failure("too many sign-in attempts on \(server): try again\(wait)")
+            throw SignInError.tooManyAttempts(server: server, retryAfter: error.retryAfter)
         }
         let answer = try client.decode(TokenResponse.self, from: response, what: "POST /v1/auth/login")
         guard let refreshToken = answer.refreshToken else {
-            throw CLIError.failure("\(server) signed in without a refresh token, so the session could not be kept")
+            throw SignInError.noRefreshToken(server: server)
         }
         let session = StoredSession(server: server, response: answer, refreshToken: refreshToken, now: Date())
         try await store.update { @Sendable file in

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 import NotesCore
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ enum WebSignIn {
     /// - Parameters:
     ///   - show: tells the person where to go (the URL is always shown, browser or not).
     ///   - openBrowser: whether to try `xdg-open` (or `open` on macOS).
-    /// - Throws: `CLIError` with the server's or provider's reason when sign-in fails.
+    /// - Throws: `SignInError` with the server's or provider's reason when sign-in fails.
     static func login(server: ServerURL, provider requested: String?, store: CredentialStore, device: String,
                       openBrowser: Bool, show: @Sendable (String) -> Void) async throws -> StoredSession {
         let client = APIClient(server: server, credential: .anonymous)
@@ -31,7 +32,7 @@ enum WebSignIn {
         guard let start = server.url(path: "/auth/cli/start", query: [
             ("provider", provider), ("redirect_uri", receiver.redirectURI), ("code_challenge", challenge(for: verifier)),
             ("code_challenge_method", "S256"), ("state", state),
-        ]) else { throw CLIError.failure("could not build the sign-in URL for \(server)") }
+        ]) else { throw SignInError.startURLNotBuilt(server: server) }
 
         show("To sign in, open this page in a browser (it comes back to this command on port \(receiver.port)):\n  \(start.absoluteString)")
         if openBrowser { launchBrowser(start) }
@@ -43,12 +44,12 @@ enum WebSignIn {
             return "Signed in to Notes. You can close this window and return to the terminal."
         }
         // A state that is not ours: another page (or site) sent the browser here. Refuse it.
-        guard answer["state"] == state else { throw CLIError.failure("the browser came back with a state this command did not send; nothing was changed") }
+        guard answer["state"] == state else { throw SignInError.foreignState }
         if let error = answer["error"] {
             let reason = answer["error_description"].map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? error
-            throw CLIError.failure("sign-in with \(provider) failed: \(reason)")
+            throw SignInError.providerFailed(provider: provider, reason: reason)
         }
-        guard let code = answer["code"], !code.isEmpty else { throw CLIError.failure("the browser came back without a sign-in code") }
+        guard let code = answer["code"], !code.isEmpty else { throw SignInError.noCode }
 
         let body = TokenGrantRequest(code: code, codeVerifier: verifier, redirectUri: receiver.redirectURI, device: device)
         let request = try APIRequest.json("POST", "/v1/auth/token", body, authenticated: false)
@@ -56,11 +57,11 @@ enum WebSignIn {
         do {
             response = try await client.send(request)
         } catch ClientError.status(let error) where error.status == 400 || error.status == 403 {
-            throw CLIError.failure("\(server) refused the sign-in code: \(error.message)")
+            throw SignInError.codeRefused(server: server, refusal: error)
         }
         let tokens = try client.decode(TokenResponse.self, from: response, what: "POST /v1/auth/token")
         guard let refreshToken = tokens.refreshToken else {
-            throw CLIError.failure("\(server) signed in without a refresh token, so the session could not be kept")
+            throw SignInError.noRefreshToken(server: server)
         }
         let session = StoredSession(server: server, response: tokens, refreshToken: refreshToken, now: Date())
         try await store.update { @Sendable file in
@@ -76,15 +77,15 @@ enum WebSignIn {
         let names = providers.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
         if let requested {
             guard providers.contains(where: { $0.id == requested }) else {
-                throw CLIError.failure(providers.isEmpty ? "\(server) has no identity provider to sign in with; sign in with a password"
-                                                         : "\(server) has no provider '\(requested)'; it has: \(names)")
+                throw providers.isEmpty ? SignInError.noProvider(server: server)
+                    : SignInError.unknownProvider(server: server, requested: requested, available: names)
             }
             return requested
         }
         switch providers.count {
-        case 0: throw CLIError.failure("\(server) has no identity provider to sign in with; sign in with a password")
+        case 0: throw SignInError.noProvider(server: server)
         case 1: return providers[0].id
-        default: throw CLIError.usage("\(server) has several identity providers: pass --provider with one of \(names)")
+        default: throw UsageError("\(server) has several identity providers: pass --provider with one of \(names)")
         }
     }
 

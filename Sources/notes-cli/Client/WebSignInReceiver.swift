@@ -20,14 +20,14 @@ final class WebSignInReceiver: @unchecked Sendable {
     var redirectURI: String { "http://127.0.0.1:\(port)/callback" }
 
     /// Opens the listening socket.
-    /// - Throws: `CLIError` when no loopback port can be had.
+    /// - Throws: `SignInError.noLoopbackPort` when no loopback port can be had.
     init() throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw CLIError.failure("could not open a loopback port for the browser to return to") }
+        guard descriptor >= 0 else { throw SignInError.noLoopbackPort(listening: false) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -41,7 +41,7 @@ final class WebSignInReceiver: @unchecked Sendable {
         }
         guard bound == 0, listen(descriptor, 8) == 0, named == 0 else {
             close(descriptor)
-            throw CLIError.failure("could not listen on a loopback port for the browser to return to")
+            throw SignInError.noLoopbackPort(listening: true)
         }
         listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
@@ -54,7 +54,7 @@ final class WebSignInReceiver: @unchecked Sendable {
     /// The query parameters of the first request to `/callback`, answered with a page saying
     /// whether sign-in worked (`page` decides from the parameters). Other requests (a browser's
     /// `/favicon.ico`) get 404 and the wait goes on.
-    /// - Throws: `CLIError` when nothing comes within `timeout`.
+    /// - Throws: `SignInError.browserTimedOut` when nothing comes within `timeout`.
     func waitForRedirect(timeout: Duration, page: @escaping @Sendable ([String: String]) -> String) async throws -> [String: String] {
         let deadline = ContinuousClock.now + timeout
         let listener = self.listener
@@ -63,7 +63,7 @@ final class WebSignInReceiver: @unchecked Sendable {
                 while true {
                     let left = deadline - ContinuousClock.now
                     guard left > .zero else {
-                        continuation.resume(throwing: CLIError.failure("no answer from the browser within \(Int(timeout.components.seconds / 60)) minutes; run `notes login --web` again"))
+                        continuation.resume(throwing: SignInError.browserTimedOut(minutes: Int(timeout.components.seconds / 60)))
                         return
                     }
                     var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)

@@ -38,10 +38,10 @@ struct CatCommand: Command {
         json = parsed.flag("json")
         rawPaths = parsed.positionals("PATH")
         if let rev {
-            guard rev > 0 else { throw CLIError.usage("--rev takes a revision number from `notes log`") }
-            guard rawPaths.count == 1 else { throw CLIError.usage("--rev takes exactly one PATH") }
+            guard rev > 0 else { throw UsageError("--rev takes a revision number from `notes log`") }
+            guard rawPaths.count == 1 else { throw UsageError("--rev takes exactly one PATH") }
         } else if json {
-            throw CLIError.usage("--json goes with --rev")
+            throw UsageError("--json goes with --rev")
         }
     }
 

@@ -43,7 +43,7 @@ struct CloneCommand: Command {
         let root = BindSupport.absolute(directory)
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: root), !entries.isEmpty {
             let hint = givenDirectory == nil ? "name another folder: notes clone \(server) DIR" : "clone into a new folder"
-            throw CLIError.usage("\(directory) is not empty; \(hint), or use `notes init` there")
+            throw UsageError("\(directory) is not empty; \(hint), or use `notes init` there")
         }
         // Check the sign-in before creating anything, so a failed clone leaves no folder behind.
         let account = try await ClientFactory(environment: terminal.environment).accountForBinding(server: server, username: username)

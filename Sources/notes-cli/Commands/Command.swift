@@ -5,9 +5,10 @@ import NotesCore
 /// (every option it declares, and the checks that need nothing but the command line) when
 /// made, then runs.
 protocol Command: DeclaredCommand, Sendable {
-    /// - Throws: `CLIError.usage` (or `UsageError`) for options that do not go together.
+    /// - Throws: `UsageError` for options that do not go together.
     init(_ parsed: ParsedCommand) throws
 
-    /// - Throws: `CLIError` for expected failures (with their exit code); anything else is exit 1.
+    /// - Throws: the command's own failures as `CLIError`, and the layers' errors (`ClientError`,
+    ///   `AccountError`, ...) with their causes; `CLI.outcome(of:)` gives each its exit code.
     func run(_ terminal: Terminal) async throws -> ExitCode
 }

@@ -38,7 +38,7 @@ enum CommandSupport {
     /// The client of the account `folder` is bound to, for any command that reads or writes a
     /// bound folder (sync, status, history). Says so on stderr when it adopted a folder bound
     /// before accounts were recorded.
-    /// - Throws: exit 4 naming both accounts when only another account's credentials are at hand.
+    /// - Throws: `AccountError` naming both accounts when only another account's credentials are at hand.
     static func client(forFolder folder: SyncFolder, _ terminal: Terminal,
                        tokenCheck: ClientFactory.PersonalTokenCheck = .now) async throws -> FolderClient {
         let bound = try await ClientFactory(environment: terminal.environment).client(forFolder: folder, tokenCheck: tokenCheck)

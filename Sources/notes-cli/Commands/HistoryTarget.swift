@@ -51,7 +51,7 @@ struct HistoryTarget: Sendable {
 
     /// The one place that decides which server and account a history command talks to: an
     /// explicit `--server`/`--username`, else the account the bound folder belongs to (refusing,
-    /// exit 4, when only another account's credentials are at hand), else the default account.
+    /// with an `AccountError`, when only another account's credentials are at hand), else the default account.
     static func client(for folder: SyncFolder?, account: CommandSupport.AccountOptions, _ terminal: Terminal) async throws -> APIClient {
         if let folder, account.server == nil, account.username == nil {
             return try await CommandSupport.client(forFolder: folder, terminal).client
@@ -77,14 +77,14 @@ struct HistoryTarget: Sendable {
             let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
             let prefix = folder.root.hasSuffix("/") ? folder.root : folder.root + "/"
             guard standard.hasPrefix(prefix) else {
-                throw CLIError.usage("'\(raw)' is outside the notes folder \(folder.root)")
+                throw UsageError("'\(raw)' is outside the notes folder \(folder.root)")
             }
             relative = String(standard.dropFirst(prefix.count))
         }
         do {
             return try NotePath(entry: relative)
         } catch {
-            throw CLIError.usage("'\(raw)' is not a path of a note or attachment: \(error)")
+            throw UsageError("'\(raw)' is not a path of a note or attachment: \(error)")
         }
     }
 

@@ -42,7 +42,7 @@ struct InitCommand: Command {
         device = parsed.value("device")
         rebind = parsed.flag("rebind")
         directory = parsed.positional("DIR") ?? FileManager.default.currentDirectoryPath
-        if rebind, device != nil { throw CLIError.usage("--device cannot change with --rebind") }
+        if rebind, device != nil { throw UsageError("--device cannot change with --rebind") }
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
@@ -68,7 +68,7 @@ struct InitCommand: Command {
         let server = try factory.server(explicitServer)
         let root = BindSupport.absolute(directory)
         if let existing = try? SyncFolder.find(from: root) {
-            throw CLIError.usage("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server)); "
+            throw UsageError("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server)); "
                                  + "to bind it to another account, use --rebind")
         }
         let account = try await factory.accountForBinding(server: server, username: username)

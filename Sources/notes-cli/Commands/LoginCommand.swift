@@ -59,19 +59,19 @@ struct LoginCommand: Command {
 
     init(_ parsed: ParsedCommand) throws {
         let serverArgument = parsed.positional("SERVER")
-        if serverArgument != nil, parsed.value("server") != nil { throw CLIError.usage("give the server once: as SERVER or with --server") }
+        if serverArgument != nil, parsed.value("server") != nil { throw UsageError("give the server once: as SERVER or with --server") }
         serverOption = serverArgument ?? parsed.value("server")
         web = parsed.flag("web")
         provider = parsed.value("provider")
         openBrowser = !parsed.flag("no-browser")
-        if !web, provider != nil || !openBrowser { throw CLIError.usage("--provider and --no-browser go with --web") }
+        if !web, provider != nil || !openBrowser { throw UsageError("--provider and --no-browser go with --web") }
         device = parsed.flag("device")
-        if device, web { throw CLIError.usage("choose --web or --device, not both") }
+        if device, web { throw UsageError("choose --web or --device, not both") }
         givenUsername = parsed.value("username")
         passwordFromStdin = parsed.flag("password-stdin")
         deviceName = parsed.value("device-name")
         if let deviceName, deviceName.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw CLIError.usage("the device name is empty")
+            throw UsageError("the device name is empty")
         }
     }
 
@@ -79,10 +79,10 @@ struct LoginCommand: Command {
         var username = givenUsername
         let factory = try ClientFactory(environment: terminal.environment)
         guard let server = try factory.serverForSignIn(serverOption) else {
-            throw CLIError.usage("which server? pass --server URL (or set NOTES_SERVER)")
+            throw UsageError("which server? pass --server URL (or set NOTES_SERVER)")
         }
         if web {
-            guard givenUsername == nil, !passwordFromStdin else { throw CLIError.usage("--web signs in at the provider: no --username or --password-stdin") }
+            guard givenUsername == nil, !passwordFromStdin else { throw UsageError("--web signs in at the provider: no --username or --password-stdin") }
             let session = try await WebSignIn.login(server: server, provider: provider, store: factory.store,
                                                     device: deviceName ?? SignIn.deviceName(), openBrowser: openBrowser,
                                                     show: { terminal.printError($0) })
@@ -91,7 +91,7 @@ struct LoginCommand: Command {
         }
         if device {
             guard givenUsername == nil, !passwordFromStdin else {
-                throw CLIError.usage("--device signs in by approval in the web app: no --username or --password-stdin")
+                throw UsageError("--device signs in by approval in the web app: no --username or --password-stdin")
             }
             let session = try await DeviceSignIn.login(server: server, store: factory.store, device: deviceName ?? SignIn.deviceName(),
                                                        show: { terminal.printError($0) })
@@ -99,13 +99,13 @@ struct LoginCommand: Command {
             return .success
         }
         if username == nil, passwordFromStdin || !terminal.stdinIsTTY {
-            throw CLIError.usage("pass --username NAME when the password comes from stdin or stdin is not a terminal")
+            throw UsageError("pass --username NAME when the password comes from stdin or stdin is not a terminal")
         }
         if username == nil {
             guard let typed = SecretPrompt.readVisible(prompt: "Username for \(server): ") else { throw CLIError.failure("no user name entered") }
             username = typed
         }
-        guard let username, !username.isEmpty else { throw CLIError.usage("the user name is empty") }
+        guard let username, !username.isEmpty else { throw UsageError("the user name is empty") }
 
         let password: String
         if passwordFromStdin {
@@ -118,9 +118,9 @@ struct LoginCommand: Command {
             password = typed
         } else {
             // Like `docker login`: never read a secret from a non-terminal stdin unasked.
-            throw CLIError.usage("stdin is not a terminal: pass the password with --password-stdin")
+            throw UsageError("stdin is not a terminal: pass the password with --password-stdin")
         }
-        guard !password.isEmpty else { throw CLIError.usage("the password is empty") }
+        guard !password.isEmpty else { throw UsageError("the password is empty") }
         if server.isInsecure {
             terminal.printError("notes login: warning: \(server) is plain HTTP; your password and tokens travel unencrypted.")
         }

@@ -26,14 +26,14 @@ struct LogoutCommand: Command {
         let server: ServerURL
         do {
             server = try factory.server(account.server)
-        } catch let error as CLIError where error.exitCode == .signInRequired {
+        } catch is AccountError {
             terminal.printError("Not signed in; nothing to do.")
             return .success
         }
         let stored: StoredSession
         do {
             stored = try factory.session(server: server, username: account.username)
-        } catch let error as CLIError where error.exitCode == .signInRequired {
+        } catch is AccountError {
             terminal.printError("Not signed in to \(server)\(account.username.map { " as \($0)" } ?? ""); nothing to do.")
             return .success
         }

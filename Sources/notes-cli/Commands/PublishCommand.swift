@@ -41,7 +41,7 @@ struct PublishCommand: Command {
         raw = parsed.argument("PATH")
         expires = parsed.duration("expires")
         indexable = parsed.flag("indexable")
-        if let expires, expires <= 0 { throw CLIError.usage("--expires must be more than zero") }
+        if let expires, expires <= 0 { throw UsageError("--expires must be more than zero") }
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {

@@ -40,12 +40,12 @@ struct PurgeCommand: Command {
         yes = parsed.flag("yes")
         json = parsed.flag("json")
         raw = parsed.argument("PATH")
-        if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log` or `notes trash`") }
+        if let rev, rev <= 0 { throw UsageError("--rev takes a revision number from `notes log` or `notes trash`") }
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
         guard yes || terminal.stdinIsTTY else {
-            throw CLIError.usage("purging cannot be undone: confirm with --yes (stdin is not a terminal to ask on)")
+            throw UsageError("purging cannot be undone: confirm with --yes (stdin is not a terminal to ask on)")
         }
         let target = try await HistoryTarget.open(raw, account: account, terminal)
         let candidates = try await target.candidates()
@@ -56,7 +56,7 @@ struct PurgeCommand: Command {
             guard let only = candidates.first else { throw target.nothingHere }
             guard candidates.count == 1 else {
                 let list = candidates.map { $0.isDeleted ? "a deleted one (rev \($0.rev))" : "the live one (rev \($0.rev))" }
-                throw CLIError.usage("\(candidates.count) notes had \(target.path.value): \(list.joined(separator: ", ")); choose one with --rev")
+                throw UsageError("\(candidates.count) notes had \(target.path.value): \(list.joined(separator: ", ")); choose one with --rev")
             }
             note = only
         }

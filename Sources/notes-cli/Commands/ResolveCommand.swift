@@ -45,14 +45,14 @@ struct ResolveCommand: Command {
         target = parsed.argument("PATH")
         switch (parsed.value("keep"), parsed.value("rename-to")) {
         case (let keep?, nil):
-            guard let keep = Keep(rawValue: keep) else { throw CLIError.usage("--keep must be mine, theirs or both") }
+            guard let keep = Keep(rawValue: keep) else { throw UsageError("--keep must be mine, theirs or both") }
             settlement = .keep(keep)
         case (nil, let name?):
             settlement = .rename(name)
         case (nil, nil):
-            throw CLIError.usage("say how to settle it: --keep mine|theirs|both, or --rename-to NAME")
+            throw UsageError("say how to settle it: --keep mine|theirs|both, or --rename-to NAME")
         case (.some, .some):
-            throw CLIError.usage("--keep and --rename-to settle a copy in different ways: give one")
+            throw UsageError("--keep and --rename-to settle a copy in different ways: give one")
         }
     }
 
@@ -90,7 +90,7 @@ struct ResolveCommand: Command {
         case .keep(let keep):
             if keep != .theirs, let problem = copy.unsyncableNote {
                 let name = copy.renameTo ?? "NAME"
-                throw CLIError.usage("""
+                throw UsageError("""
                     sync cannot store the name \(Terminal.printable(copy.path)) (\(problem)); keeping the copy there would bring \
                     that name back and the next sync would leave it out. Keep its text under a name that syncs: \
                     notes resolve \(Terminal.printable(copy.copy)) --rename-to \(Terminal.printable(name))
@@ -101,7 +101,7 @@ struct ResolveCommand: Command {
         case .rename(let name):
             let target = try Self.folderRelative(name, in: folder, from: current)
             if let problem = EntryName.newEntryProblem(target) {
-                throw CLIError.usage("\(Terminal.printable(name)) cannot be synced: \(problem); choose another name")
+                throw UsageError("\(Terminal.printable(name)) cannot be synced: \(problem); choose another name")
             }
             try Self.rename(copy, to: target, in: folder)
             outcome = Outcome(copy: copy.copy, path: copy.path, renamedTo: target)
@@ -129,7 +129,7 @@ struct ResolveCommand: Command {
         let files = SafeFiles(root: folder.root, scratch: folder.scratchDirectory)
         do {
             guard try files.occupant(target) == .none else {
-                throw CLIError.usage("\(Terminal.printable(target)) is taken; choose another name")
+                throw UsageError("\(Terminal.printable(target)) is taken; choose another name")
             }
             guard case .file(let stat) = try files.occupant(copy.copy),
                   try files.move(copy.copy, to: target, expecting: stat) != nil else {
@@ -145,7 +145,7 @@ struct ResolveCommand: Command {
     static func folderRelative(_ path: String, in folder: SyncFolder, from current: String) throws -> String {
         let absolute = path.hasPrefix("/") ? path : current + "/" + path
         let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
-        guard standard.hasPrefix(folder.root + "/") else { throw CLIError.usage("\(path) is not inside the notes folder \(folder.root)") }
+        guard standard.hasPrefix(folder.root + "/") else { throw UsageError("\(path) is not inside the notes folder \(folder.root)") }
         return NotePath.nfc(String(standard.dropFirst(folder.root.count + 1)))
     }
 
@@ -155,9 +155,9 @@ struct ResolveCommand: Command {
         let ofNote = copies.filter { $0.path == path }
         switch ofNote.count {
         case 1: return ofNote[0]
-        case 0: throw CLIError.usage("\(path) is not a conflict copy, nor a note with one; `notes conflicts` lists them")
+        case 0: throw UsageError("\(path) is not a conflict copy, nor a note with one; `notes conflicts` lists them")
         default:
-            throw CLIError.usage("\(path) has \(ofNote.count) conflict copies; name one: " + ofNote.map(\.copy).joined(separator: ", "))
+            throw UsageError("\(path) has \(ofNote.count) conflict copies; name one: " + ofNote.map(\.copy).joined(separator: ", "))
         }
     }
 

@@ -38,7 +38,7 @@ struct RestoreCommand: Command {
         to = parsed.value("to")
         json = parsed.flag("json")
         raw = parsed.argument("PATH")
-        if let rev, rev <= 0 { throw CLIError.usage("--rev takes a revision number from `notes log`") }
+        if let rev, rev <= 0 { throw UsageError("--rev takes a revision number from `notes log`") }
     }
 
     /// The `--json` output.
@@ -66,7 +66,7 @@ struct RestoreCommand: Command {
             }
         } else {
             guard case .deleted(let entry)? = candidates.first(where: \.isDeleted) else {
-                throw CLIError.usage("\(target.path.value) is not deleted; to bring back an old version give --rev N (see `notes log \(target.path.value)`)")
+                throw UsageError("\(target.path.value) is not deleted; to bring back an old version give --rev N (see `notes log \(target.path.value)`)")
             }
             note = .deleted(entry)
             revision = try await target.client.revision(of: entry.id, rev: entry.lastRev)

@@ -33,8 +33,8 @@ struct SearchCommand: Command {
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
         let query = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else { throw CLIError.usage("missing QUERY") }
-        guard limit > 0 else { throw CLIError.usage("--limit must be at least 1") }
+        guard !query.isEmpty else { throw UsageError("missing QUERY") }
+        guard limit > 0 else { throw UsageError("--limit must be at least 1") }
         let client = try CommandSupport.client(account, terminal)
         let results = try await client.search(query, limit: limit)
         if json {

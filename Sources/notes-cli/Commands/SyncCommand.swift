@@ -64,11 +64,11 @@ struct SyncCommand: Command {
         directory = parsed.positional("DIR") ?? FileManager.default.currentDirectoryPath
         let quiet = parsed.value("quiet-period")
         guard parsed.flag("watch") else {
-            if quiet != nil { throw CLIError.usage("--quiet-period goes with --watch") }
+            if quiet != nil { throw UsageError("--quiet-period goes with --watch") }
             watchQuietPeriod = nil
             return
         }
-        guard !options.dryRun else { throw CLIError.usage("--watch cannot be a --dry-run") }
+        guard !options.dryRun else { throw UsageError("--watch cannot be a --dry-run") }
         // Its own parser: a watch's quiet period is often under a second (500ms, 0.2).
         watchQuietPeriod = try quiet.map { try WatchSettings.duration($0, option: "--quiet-period") } ?? .seconds(1)
     }

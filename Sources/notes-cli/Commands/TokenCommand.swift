@@ -47,9 +47,9 @@ enum TokenCommand: DeclaredCommand {
             let scope = parsed.value("scope").flatMap(TokenScope.init(rawValue:))
             expiresIn = parsed.duration("expires-in")
             json = parsed.flag("json")
-            guard let scope else { throw CLIError.usage("create needs --scope read or --scope write") }
+            guard let scope else { throw UsageError("create needs --scope read or --scope write") }
             self.scope = scope
-            if let expiresIn, expiresIn <= 0 { throw CLIError.usage("--expires-in must be more than zero") }
+            if let expiresIn, expiresIn <= 0 { throw UsageError("--expires-in must be more than zero") }
         }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {

@@ -1,4 +1,5 @@
 import Foundation
+import NotesCommandLine
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ private func writeToStandardOutput(_ bytes: UnsafePointer<UInt8>, _ count: Int) 
 }
 
 /// Where output goes: data to stdout, messages and progress to stderr (progress only on a TTY).
-struct Terminal: Sendable {
+struct Terminal: Sendable, CommandLineOutput {
     var environment: [String: String]
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -30,14 +31,15 @@ struct Terminal: Sendable {
 
     /// Writes `bytes` to stdout as they are, straight from the caller's buffer: large output
     /// (`notes render` of a big file) is not copied into a `Data` first.
-    func write(bytes: UnsafeBufferPointer<UInt8>) throws(CLIError) {
+    /// - Throws: `OutputError` when stdout cannot be written.
+    func write(bytes: UnsafeBufferPointer<UInt8>) throws {
         guard var next = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
             let written = writeToStandardOutput(next, left)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .failure("cannot write to stdout: \(String(cString: strerror(errno)))")
+                throw OutputError(errno: errno)
             }
             next += written
             left -= written
