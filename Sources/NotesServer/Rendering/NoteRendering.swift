@@ -101,7 +101,17 @@ struct NoteRendering: Sendable {
 
     /// The web app's page of `tag` (`/tags/project/notes` for `#project/notes`).
     static func tagPage(_ tag: String) -> String? {
-        tag.split(separator: "/").reduce(WebPath("/tags")) { $0.appending(String($1)) }.value
+        TagPages.address(of: tag).value
+    }
+
+    /// The tags of `content` as its rendering in the server's flavour finds them (front matter
+    /// `tags` and inline `#tags`; none in pure CommonMark), without `#`, each once.
+    func tags(of content: String) throws -> [String] {
+        do {
+            return try FlavouredRenderer(flavour: flavour).render(content.utf8).tags
+        } catch {
+            throw NoteRenderingError.libraryMissing(error.description)
+        }
     }
 
     /// Whether `markdown` would be shown as its text rather than parsed, in `flavour` (else the
