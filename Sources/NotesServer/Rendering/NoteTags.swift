@@ -48,7 +48,7 @@ struct NoteTags {
             var seen = Set<String>()
             for tag in tags {
                 let parts = tag.split(separator: "/")
-                for depth in 1...max(1, parts.count) {
+                for depth in parts.indices.map({ $0 + 1 }) {
                     let name = parts.prefix(depth).joined(separator: "/")
                     let key = name.lowercased()
                     guard seen.insert(key).inserted else { continue }
