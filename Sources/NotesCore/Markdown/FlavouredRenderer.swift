@@ -23,22 +23,42 @@ public struct FlavouredRenderer: Sendable {
     static let gfmExtensions = CmarkGFM.extensionNames
 
     /// Renders `markdown`'s UTF-8 bytes, with `extensions` (wiki links, heading ids, tag links).
+    ///
+    /// `treat`, when given, keeps, rewrites or unlinks each link and image after wiki links are
+    /// resolved (a page whose links must lead somewhere else than the note's folder, such as the
+    /// server's); safe mode applies after it. A note past `MarkdownPreflight`'s bound is never
+    /// parsed, in either flavour: it renders as its escaped text with a notice.
     /// - Throws: `CmarkGFMError` when the default flavour's library cannot be loaded here.
-    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark) throws(CmarkGFMError)
+    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark,
+                                          treatingLinks treat: ((LinkDestination) -> LinkTreatment)? = nil) throws(CmarkGFMError)
         -> FlavouredRendering where Bytes.Element == UInt8 {
         switch flavour {
         case .commonMark:
-            let rendered = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation)
-                .render(markdown, extensions: extensions)
+            let renderer = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation)
+            let rendered = treat.map { renderer.render(markdown, extensions: extensions, treatingLinks: $0) }
+                ?? renderer.render(markdown, extensions: extensions)
             return FlavouredRendering(html: rendered.html, title: rendered.title)
         case .obsidian:
             let library = try CmarkGFM.shared.get()
             let render: (UnsafeBufferPointer<UInt8>) -> FlavouredRendering = { note in
-                library.exclusively { renderObsidian(note, extensions: extensions, library: library) }
+                if let refusal = preflightRefusal(of: note) { return FlavouredRendering(html: refusal.html(showing: note), title: nil) }
+                return library.exclusively { renderObsidian(note, extensions: extensions, treat: treat, library: library) }
             }
             if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
             return Array(markdown).withUnsafeBufferPointer(render)
         }
+    }
+
+    /// Why `markdown` would be shown as its text instead of rendered, or nil when it is rendered:
+    /// for callers that schedule the work by its cost (a refused note costs one linear pass).
+    public func refusal(of markdown: String) -> MarkdownPreflight.Refusal? {
+        var markdown = markdown
+        return markdown.withUTF8 { preflightRefusal(of: $0) }
+    }
+
+    /// The preflight every flavour applies before its parser (`MarkdownRenderer`'s own).
+    private func preflightRefusal(of markdown: UnsafeBufferPointer<UInt8>) -> MarkdownPreflight.Refusal? {
+        MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation).refusal(of: markdown)
     }
 
     /// The cmark-gfm options for parsing and rendering `markdown`.
@@ -50,12 +70,14 @@ public struct FlavouredRenderer: Sendable {
         return options
     }
 
-    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
+    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions,
+                                treat: ((LinkDestination) -> LinkTreatment)?, library: CmarkGFM) -> FlavouredRendering {
         let split = FrontMatter.split(note)
         let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
         let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
         let found = document.applyObsidianFlavour(extensions: extensions)
+        if let treat { document.treatLinks(treat) }
         if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
         let headingTitle = document.firstHeadingText()
         if extensions.headingIDs { document.addHeadingIDs() }

@@ -46,6 +46,11 @@ struct ServeCommand: AdminCommand {
             .flag("no-cache", help: "Read every GET /v1/notes/{id} from the database: by default a note read again is answered "
                       + "from memory (notes ≤ 256 KiB, 16 MiB in all, forgotten at every change any server makes; token checks "
                       + "kept ≤ 1 s)"),
+            .value("markdown", placeholder: "FLAVOUR",
+                   help: "How notes render in the API's HTML, the web app and published pages: default (CommonMark, GitHub's "
+                       + "tables, task lists, footnotes and the like, and what Obsidian users write: front matter, callouts, "
+                       + "wiki links, #tags, math) or commonmark (pure CommonMark 0.30, nothing added); a request to "
+                       + "/v1/notes/{id}/html may ask for the other with ?flavour= (default: default)"),
             .value("max-connections", .int, placeholder: "N", help: "Connections served at once (default 1024)"),
             .value("max-connections-per-address", .int, placeholder: "N",
                    help: "Connections one client address may hold (default 64; 0: no limit, the default with --trusted-proxy)"),
@@ -114,6 +119,12 @@ struct ServeCommand: AdminCommand {
         if let threads = try Self.positive(parsed.int("threads"), "threads") { configuration.threadCount = min(threads, 64) }
         if let size = try Self.positive(parsed.int("db-pool-size"), "db-pool-size") { configuration.databasePoolSize = min(size, 1000) }
         configuration.cachesReads = !parsed.flag("no-cache")
+        if let markdown = parsed.value("markdown") {
+            guard let flavour = NoteRendering.flavour(named: markdown) else {
+                throw UsageError("--markdown must be default or commonmark, not '\(markdown)'")
+            }
+            configuration.markdownFlavour = flavour
+        }
         if let connections = try Self.positive(parsed.int("max-connections"), "max-connections") { configuration.connectionLimit = connections }
         if let perAddress = parsed.int("max-connections-per-address") {
             guard perAddress >= 0 else { throw UsageError("--max-connections-per-address must be 0 (no limit) or more") }

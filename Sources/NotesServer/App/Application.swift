@@ -41,7 +41,8 @@ final class Application: Sendable {
         self.noteCache = noteCache
         let users = UserStore(database: database, clock: clock, tokenChecks: tokenChecks)
         let sessions = SessionStore(database: database, clock: clock, lifetimes: configuration.lifetimes, tokenChecks: tokenChecks)
-        let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier)
+        let notes = NoteStore(database: database, clock: clock, limits: configuration.limits, notifier: changeNotifier,
+                              rendering: NoteRendering(flavour: configuration.markdownFlavour))
         let contents = ContentStore(database: database, blobs: blobs, clock: clock, limits: configuration.attachments)
         let waitingRequests = WaitingRequests(caps: .init(perUser: configuration.limits.maxWaitersPerUser ?? 8,
                                                           perAddress: configuration.effectiveMaxWaitersPerAddress,

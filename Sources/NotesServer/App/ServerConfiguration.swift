@@ -14,6 +14,8 @@ struct ServerConfiguration: Sendable {
     /// Keep token rows (at most 1 s) and notes (invalidated by every change heard) for
     /// `GET /v1/notes/{id}`; `--no-cache` turns it off. See `NoteCache` and `TokenCheckCache`.
     var cachesReads = true
+    /// The Markdown notes render in unless a request asks for another (`--markdown`).
+    var markdownFlavour: MarkdownFlavour = .default
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var lifetimes = TokenLifetimes()

@@ -48,32 +48,50 @@ struct NotesController: Sendable {
         return response
     }
 
-    /// The fragment (kept per revision) or the standalone page; a note too large to render on
-    /// the connection thread is rendered by `renderWorker`, at most a few per user at once.
+    /// The fragment (kept per revision, see `NoteStore+HTML.swift`) or the standalone page, in
+    /// the server's flavour or the one `?flavour=` names; a note too large to render on the
+    /// connection thread is rendered by `renderWorker`, at most a few per user at once.
     private func html(_ context: RequestContext) throws -> HTTPOutcome {
         let user = try context.caller().userID
         let id = try context.noteID()
-        if ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "") {
+        let flavour = try Self.flavour(context.request.query["flavour"])
+        let standalone = ["1", "true", "yes"].contains(context.request.query["standalone"] ?? "")
+        if standalone || (flavour != nil && flavour != store.rendering.flavour) {
             guard let note = try store.note(userID: user, id: id), !note.deleted, note.kind == .note else { throw HTTPError.noteNotFound }
             let fileName = try NotePath(note.path).fileName
-            let render: @Sendable () -> HTTPResponse = { [store] in Self.htmlResponse(Self.standalonePage(note.content ?? "", fileName: fileName, store: store), rev: note.rev) }
-            return offThreadIfLarge(note.content ?? "", user: user, requestID: context.request.id, render)
+            let content = note.content ?? ""
+            return try offThreadIfLarge(content, flavour: flavour, user: user, requestID: context.request.id) { [store] in
+                let rendered = try store.rendering.render(content, notePath: note.path, paths: { try store.livePaths(userID: user) },
+                                                          flavour: flavour)
+                let body = standalone ? HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html).render() : rendered.html
+                return Self.htmlResponse(body, rev: note.rev)
+            }
         }
         guard let lookup = try store.htmlLookup(userID: user, id: id) else { throw HTTPError.noteNotFound }
         switch lookup {
         case .kept(let html, let rev):
             return .now(Self.htmlResponse(html, rev: rev))
         case .unrendered(let note):
-            return offThreadIfLarge(note.content, user: user, requestID: context.request.id) { [store] in
-                Self.htmlResponse(store.renderAndKeep(note), rev: note.rev)
+            return try offThreadIfLarge(note.content, flavour: nil, user: user, requestID: context.request.id) { [store] in
+                Self.htmlResponse(try store.renderAndKeep(note, userID: user), rev: note.rev)
             }
         }
     }
 
-    /// `render`'s answer now when `content` renders on the connection thread
-    /// (`RenderWorker.rendersInline`); else later, from the worker.
-    private func offThreadIfLarge(_ content: String, user: Int64, requestID: String, _ render: @escaping @Sendable () -> HTTPResponse) -> HTTPOutcome {
-        guard !RenderWorker.rendersInline(content, with: store.renderer) else { return .now(render()) }
+    /// The flavour `?flavour=` names (`default` or `commonmark`), nil when absent.
+    static func flavour(_ raw: String?) throws(HTTPError) -> MarkdownFlavour? {
+        guard let raw else { return nil }
+        guard let flavour = NoteRendering.flavour(named: raw) else {
+            throw HTTPError.badRequest("flavour must be default or commonmark.", code: "invalid_parameter")
+        }
+        return flavour
+    }
+
+    /// `render`'s answer now when `content` renders on the connection thread (small, or past the
+    /// preflight's bound); else later, from the worker.
+    private func offThreadIfLarge(_ content: String, flavour: MarkdownFlavour?, user: Int64, requestID: String,
+                                  _ render: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPOutcome {
+        guard !RenderWorker.rendersInline(content, flavour: flavour, with: store.rendering) else { return .now(try render()) }
         return .later { [renderWorker, log] in
             do {
                 return try await renderWorker.run(for: user, render)
@@ -91,14 +109,6 @@ struct NotesController: Sendable {
             "Content-Security-Policy": "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'",
             "X-Content-Type-Options": "nosniff",
         ], body: Array(body.utf8))
-    }
-
-    /// The page `notes export` would make of the note, titled by its first heading, else its
-    /// file name. Rendered here rather than stored: the title needs a parse, and whole pages are
-    /// asked for far less often than fragments.
-    private static func standalonePage(_ content: String, fileName: String, store: NoteStore) -> String {
-        let rendered = store.renderer.render(content.utf8)
-        return HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html).render()
     }
 
     private func put(_ context: RequestContext) throws -> HTTPResponse {

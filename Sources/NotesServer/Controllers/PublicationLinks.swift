@@ -17,7 +17,10 @@ import NotesCore
 ///   climbs out of the folder, a rooted one and one on another site render as their alt text:
 ///   a reader's browser never contacts a third party from a published page. Inline `data:`
 ///   images (the plain types safe mode lets through) are kept.
-/// - `[[wiki links]]` are not links in CommonMark: they stay text.
+/// - `[[wiki links]]` and `![[embeds]]` resolve against the owner's files (`NoteRendering`) to
+///   relative destinations, and are then treated as above: an embedded image goes through the
+///   publication, a link to a note renders as its text, exactly as a link to nothing does, so
+///   the page tells nothing about which notes exist.
 struct PublicationLinks {
     /// The note's path in its folder (`journal/day.md`): relative addresses start from its folder.
     let notePath: String
@@ -35,13 +38,14 @@ struct PublicationLinks {
 
     /// The folder-relative paths of the images `content` (this note's text) embeds through the
     /// publication: exactly those `treat` addresses, so the attachment route serves nothing else.
-    func embeddedPaths(of content: String, renderer: MarkdownRenderer) -> Set<[String]> {
+    /// `rendering` and `ownerPaths` as the page renders with.
+    func embeddedPaths(of content: String, rendering: NoteRendering, ownerPaths: () throws -> [String]) throws -> Set<[String]> {
         var paths = Set<[String]>()
-        _ = renderer.render(content.utf8, extensions: MarkdownExtensions(headingIDs: true)) { destination in
+        _ = try rendering.render(content, notePath: notePath, paths: ownerPaths, links: .publicPage { destination in
             let treatment = treat(destination)
             if case .rewrite = treatment, let path = Self.resolve(destination.url, from: notePath) { paths.insert(path) }
             return treatment
-        }
+        })
         return paths
     }
 

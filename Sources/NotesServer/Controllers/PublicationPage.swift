@@ -10,11 +10,13 @@ import NotesCore
 /// header (its title and the day it last changed) and nothing of the account: no ids, no paths,
 /// no history, no navigation.
 enum PublicationPage {
-    /// The published note, rendered now from its current text (see `PublicationLinks` for where
-    /// its links may lead), titled by its first heading, else its file name.
-    static func published(_ note: PublishedNote, token: String, renderer: MarkdownRenderer) -> HTTPResponse {
+    /// The published note, rendered now from its current text as the owner's other pages render
+    /// it (`NoteRendering`; see `PublicationLinks` for where its links may lead, and its tags
+    /// are not links), titled by its front matter's `title`, else its first heading, else its
+    /// file name. `paths` are the owner's live paths, which its wiki links resolve against.
+    static func published(_ note: PublishedNote, token: String, rendering: NoteRendering, paths: () throws -> [String]) throws -> HTTPResponse {
         let links = PublicationLinks(notePath: note.path, token: token)
-        let rendered = renderer.render(note.content.utf8, extensions: MarkdownExtensions(headingIDs: true), treatingLinks: links.treat)
+        let rendered = try rendering.render(note.content, notePath: note.path, paths: paths, links: .publicPage(treat: links.treat))
         let fileName = String(note.path.split(separator: "/").last ?? "")
         let title = rendered.title(orFileName: fileName)
         let updated = WireTime.string(fromMilliseconds: note.updatedAt)

@@ -15,7 +15,6 @@ struct PublicationPageController: Sendable {
     let rateLimiter: RequestRateLimiter
     /// Where a large note is rendered, off the connection threads, within its owner's share.
     let renderWorker: RenderWorker
-    let renderer = MarkdownRenderer.safe
 
     func register(in router: inout Router) {
         router.add("GET", "/p/:token", access: .open) { try page($0) }
@@ -31,8 +30,10 @@ struct PublicationPageController: Sendable {
         // it), reads are rate-limited, and cmark renders a page in tens of microseconds. A large
         // note is rendered on the worker, counted against its owner's share, so strangers opening
         // large published notes at once never hold every connection thread.
-        let render: @Sendable () -> HTTPResponse = { [renderer] in PublicationPage.published(note, token: token, renderer: renderer) }
-        guard !RenderWorker.rendersInline(note.content, with: renderer) else { return .now(render()) }
+        let render: @Sendable () throws -> HTTPResponse = { [notes] in
+            try PublicationPage.published(note, token: token, rendering: notes.rendering, paths: { try notes.livePaths(userID: note.userID) })
+        }
+        guard !RenderWorker.rendersInline(note.content, with: notes.rendering) else { return .now(try render()) }
         return .later { [renderWorker] in
             do {
                 return try await renderWorker.run(for: note.userID, render)
@@ -57,7 +58,9 @@ struct PublicationPageController: Sendable {
         guard let token = context.parameters["token"], let relative = context.parameters["path"],
               upText.utf8.count <= 4, let up = Int(upText), let note = try store.publishedNote(token: token),
               let path = PublicationLinks.folderPath(ofAttachment: relative, up: up, from: note.path),
-              PublicationLinks(notePath: note.path, token: token).embeddedPaths(of: note.content, renderer: renderer).contains(path),
+              try PublicationLinks(notePath: note.path, token: token)
+                .embeddedPaths(of: note.content, rendering: notes.rendering, ownerPaths: { try notes.livePaths(userID: note.userID) })
+                .contains(path),
               let entry = try notes.list(userID: note.userID, after: nil, limit: 1, path: path.joined(separator: "/"),
                                          kinds: .kinds([.attachment])).first,
               var response = try ContentResponse.attachment(entry, userID: note.userID, contents: contents, request: context.request) else {

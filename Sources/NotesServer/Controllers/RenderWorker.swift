@@ -36,8 +36,8 @@ final class RenderWorker: Sendable {
 
     /// Whether `markdown` renders on the connection thread rather than here: a small note, or
     /// one past the preflight's bound (shown as its escaped text, one linear pass, never parsed).
-    static func rendersInline(_ markdown: String, with renderer: MarkdownRenderer) -> Bool {
-        markdown.utf8.count <= inlineBytes || renderer.refusal(of: markdown) != nil
+    static func rendersInline(_ markdown: String, flavour: MarkdownFlavour? = nil, with rendering: NoteRendering) -> Bool {
+        markdown.utf8.count <= inlineBytes || rendering.refuses(markdown, flavour: flavour)
     }
 
     /// Renderings admitted and not yet finished (queued or running), for everyone.

@@ -12,7 +12,7 @@ struct SearchController: Sendable {
             }
             guard query.utf8.count <= 1000 else { throw HTTPError.badRequest("The query is too long.", code: "invalid_parameter") }
             let limit = try context.intQuery("limit", default: 20, range: 1...100)
-            return .now(.wire(try store.search(userID: user, query: query, limit: limit)))
+            return .now(.wire(try store.searchWithTagFilters(userID: user, query: query, limit: limit)))
         }
     }
 }

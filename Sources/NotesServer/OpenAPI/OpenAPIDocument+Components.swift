@@ -89,7 +89,9 @@ extension OpenAPIDocument {
         "Query": parameter("q", in: .query, required: true,
             description: """
                 Words to find (at most 1000 bytes); a word ending in `*` matches as a prefix. Taken as plain words: \
-                query syntax characters are searched for, never interpreted.
+                query syntax characters are searched for, never interpreted. `tag:NAME` keeps only the notes \
+                carrying that tag, or one nested under it (`tag:project` finds `#project/notes`), in the default \
+                flavour; with no other word, those notes, the most recently changed first, with empty snippets.
                 """,
             schema: ["type": "string", "minLength": 1, "maxLength": 1000]
         ),
@@ -97,10 +99,17 @@ extension OpenAPIDocument {
             description: "Results, 1 to 100 (default 20).",
             schema: ["type": "integer", "minimum": 1, "maximum": 100, "default": 20]
         ),
+        "Flavour": parameter("flavour", in: .query,
+            description: """
+                The Markdown to read the note as: `default` (CommonMark, GitHub's extensions and what Obsidian users \
+                write) or `commonmark` (pure CommonMark 0.30). Without it, the server's setting.
+                """,
+            schema: ["type": "string", "enum": ["default", "commonmark"]]
+        ),
         "Standalone": parameter("standalone", in: .query,
             description: """
-                `1` (or `true`, `yes`) for a complete HTML page instead of a fragment, titled with the note's first \
-                heading (else its file name without `.md`), as `notes export` titles it.
+                `1` (or `true`, `yes`) for a complete HTML page instead of a fragment, titled with the note's \
+                front matter `title`, else its first heading, else its file name without `.md`.
                 """,
             schema: ["type": "string", "enum": ["1", "true", "yes"]]
         ),

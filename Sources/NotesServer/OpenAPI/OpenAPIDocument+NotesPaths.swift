@@ -72,13 +72,19 @@ extension OpenAPIDocument {
         "/v1/notes/{id}/html": [
             "parameters": [parameter("NoteId")],
             "get": operation("getNoteHTML", tag: "notes", access: .signedIn,
-                summary: "The note rendered by cmark: raw HTML omitted, a link with an unsafe scheme shown as its text.",
-                parameters: [parameter("Standalone")],
+                summary: """
+                    The note rendered in the server's flavour (`notes-server serve --markdown`) or the one `flavour` \
+                    names: raw HTML omitted, a link with an unsafe scheme shown as its text.
+                    """,
+                parameters: [parameter("Standalone"), parameter("Flavour")],
                 responses: [
                     "200": [
                         "description": """
-                            An HTML fragment, or a full page with `standalone=1`; sent with a restrictive \
-                            Content-Security-Policy. A note whose block quotes or lists nest more than 32 levels, \
+                            An HTML fragment, or a full page with `standalone=1` titled by the front matter's \
+                            `title`, else the first heading, else the file name; sent with a restrictive \
+                            Content-Security-Policy. Wiki links resolve against the caller's notes and files, to \
+                            addresses relative to the note's folder as its Markdown links are; `#tags` lead to the \
+                            web app's `/tags/NAME`; headings carry ids. A note whose block quotes or lists nest more than 32 levels, \
                             or with more than 500,000 lines and markup characters, is not rendered: it comes as \
                             `<p class="notes-unrendered">` with a notice, then its text escaped in \
                             `<pre class="notes-unrendered-text">`.

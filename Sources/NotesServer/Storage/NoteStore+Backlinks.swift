@@ -37,8 +37,7 @@ extension NoteStore {
                     """, [phrase, userID, path, Self.backlinkCandidates]) { try NoteRecord(row: $0, withContent: true) }
             }
             guard !candidates.isEmpty else { return [] }
-            let paths = try db.query("SELECT path FROM notes WHERE user_id = ? AND deleted = 0", [userID]) { $0.string(0) }
-            let resolver = WikiLinkResolver(files: paths)
+            let resolver = WikiLinkResolver(files: try Self.livePaths(db, userID: userID))
             return candidates.filter { WebLinkText.links(in: $0.content ?? "", from: $0.path, to: path, resolver: resolver) }
                 .map(\.withoutContent)
                 .sorted { $0.path < $1.path }

@@ -11,7 +11,8 @@ struct NoteStore: Sendable {
     let clock: ServerClock
     let limits: ServerLimits
     let notifier: any ChangeNotifier
-    let renderer = MarkdownRenderer.safe
+    /// How notes render (`NoteRendering`): the server's flavour.
+    var rendering = NoteRendering()
 
     /// Runs `body` in one write transaction and, once it committed, wakes `userID`'s long polls.
     ///

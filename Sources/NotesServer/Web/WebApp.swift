@@ -58,7 +58,7 @@ struct WebApp: Sendable {
     static let csrfHeader = "X-CSRF-Token"
 
     /// The first path segments the web app owns; every other path goes to the API router.
-    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "trash", "account", "assets", "preview", "files", "upload", "device"]
+    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "tags", "trash", "account", "assets", "preview", "files", "upload", "device"]
 
     /// Whether `path` is a page of the web app (the root included).
     static func owns(path: String) -> Bool {
@@ -82,6 +82,7 @@ struct WebApp: Sendable {
         EditPages(services: services).register(in: &self)
         HistoryPages(services: services).register(in: &self)
         SearchPage(services: services).register(in: &self)
+        TagPages(services: services).register(in: &self)
         TrashPages(services: services).register(in: &self)
         AccountPages(services: services).register(in: &self)
         FilePages(services: services).register(in: &self)

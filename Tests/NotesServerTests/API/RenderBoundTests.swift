@@ -67,7 +67,7 @@ struct RenderBoundTests {
             let note = try await api.create("large.md", markdown)
             let fragment = try await api.send("GET", "/v1/notes/\(note.id)/html")
             #expect(fragment.status == 200 && fragment.header("ETag") == "\"\(note.rev)\"")
-            #expect(fragment.text == MarkdownRenderer.safe.html(from: markdown))
+            #expect(fragment.text == (try FlavouredRenderer().render(markdown.utf8, extensions: MarkdownExtensions(headingIDs: true)).html))
             let page = try await api.send("GET", "/v1/notes/\(note.id)/html", query: [("standalone", "1")])
             #expect(page.status == 200)
             #expect(page.text == HTMLPage(title: "Large", bodyHTML: fragment.text).render())

@@ -42,7 +42,7 @@ struct SearchAndHTMLMigrationTests {
         let renderers = {
             try app.application.database.read { db in try db.scalarInt("SELECT renderer FROM rendered_html") }
         }
-        #expect(try await waitUntil { try renderers() == Int64(NoteStore.renderingVersion) }, "and kept with the renderer's version")
+        #expect(try await waitUntil { try renderers() == Int64(NoteRendering.keptVersion(of: .default)) }, "and kept with the version and flavour that made it")
 
         let edited = try await app.send("PUT", "/v1/notes/\(id.value)", json: PutNoteRequest(path: "old.md", content: "a badger note"),
                                     token: token, headers: ["If-Match": "\"1\""])

@@ -66,7 +66,7 @@ struct SearchAndHTMLTests {
             #expect(fragment.header("Content-Type")?.hasPrefix("text/html") == true)
             #expect(fragment.header("ETag") == "\"\(note.rev)\"")
             #expect(fragment.header("Content-Security-Policy") != nil)
-            #expect(fragment.text.contains("<h1>Title</h1>"))
+            #expect(fragment.text.contains("<h1 id=\"title\">Title</h1>"))
             #expect(fragment.text.contains("<em>em</em>"))
             #expect(!fragment.text.lowercased().contains("<script"))
             #expect(!fragment.text.lowercased().contains("javascript:"))
@@ -95,14 +95,14 @@ struct SearchAndHTMLTests {
         try await withAPIServer { server, api in
             let note = try await api.create("kept.md", "# First\n")
             #expect(try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 0, "a write renders nothing")
-            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1>First</h1>\n")
+            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1 id=\"first\">First</h1>\n")
             #expect(try await waitUntil { try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 1 }, "the first read keeps its rendering")
-            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1>First</h1>\n", "the kept copy is served")
+            #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1 id=\"first\">First</h1>\n", "the kept copy is served")
 
             let edited = try await api.update(note, content: "# Second\n")
             #expect(try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 0, "an edit drops the old revision's rendering")
             let fresh = try await api.send("GET", "/v1/notes/\(note.id)/html")
-            #expect(fresh.text == "<h1>Second</h1>\n" && fresh.header("ETag") == "\"\(edited.rev)\"")
+            #expect(fresh.text == "<h1 id=\"second\">Second</h1>\n" && fresh.header("ETag") == "\"\(edited.rev)\"")
         }
     }
 

@@ -140,7 +140,7 @@ struct PublicationTests {
             let html = page.text
             #expect(!html.contains(id.value) && !html.contains(id.value.uppercased()) && !html.contains(other.value))
             #expect(!html.contains("private/") && !html.contains("notes/shared"), "no folder path shows")
-            #expect(html.contains("[[diary-secret-name]]"), "a wiki link stays text")
+            #expect(html.contains("See diary-secret-name and"), "a wiki link to a note that is not published is its text")
             #expect(html.contains("the diary") && html.contains("the API") && html.contains("up") && html.contains("proto"))
             // Every link left leads off the server or within the page; every image through the publication or inline.
             let hrefs = Self.attributeValues("href", in: html)

@@ -26,8 +26,8 @@ struct EditPages: Sendable {
     /// the folder of `path`, the note's own path or the one being typed for a new note.
     private func preview(_ context: WebContext) throws -> HTTPResponse {
         let session = try context.signedIn()
-        let links = WebNoteLinks(notePath: Self.previewPath(context.form["path"]), userID: session.userID, notes: services.notes)
-        let rendered = MarkdownRenderer.safe.render(context.formText("content").utf8, treatingLinks: links.treat)
+        let rendered = try WebNoteRendering.render(context.formText("content"), notePath: Self.previewPath(context.form["path"]),
+                                                   userID: session.userID, notes: services.notes)
         var response = HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(rendered.html.utf8))
         WebSecurity.secure(&response)
         return response

@@ -45,6 +45,7 @@ struct HistoryPages: Sendable {
             throw HTTPError.notFound("There is no such revision.")
         }
         let text = revision.content ?? ""
+        let rendered = try WebNoteRendering.render(text, notePath: revision.path, userID: session.userID, notes: services.notes)
         let page = WebFormat.notePath(id)
         let isCurrent = note.rev == rev
         let restore: HTML = isCurrent ? "<span class=\"muted\">This is the current text.</span>" : """
@@ -59,7 +60,7 @@ struct HistoryPages: Sendable {
             <div class="actions">\(restore)<a class="button secondary" href="\(page.appending("history"))">All revisions</a></div></div>
             <div class="grid halves">
             <section class="card" aria-labelledby="diff-heading"><h2 id="diff-heading">From this revision to the current text</h2>\(comparison)</section>
-            <section class="card note-body" aria-labelledby="text-heading"><h2 id="text-heading">Text of revision \(rev)</h2>\(HTML(rendered: MarkdownRenderer.safe.html(from: text)))</section>
+            <section class="card note-body" aria-labelledby="text-heading"><h2 id="text-heading">Text of revision \(rev)</h2>\(HTML(rendered: rendered.html))</section>
             </div>
             """)
     }

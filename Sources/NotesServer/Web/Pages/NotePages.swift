@@ -79,8 +79,7 @@ struct NotePages: Sendable {
         }
         // Rendered at each read: its relative images and links lead to the user's files and notes
         // as they are now (see `WebNoteLinks`).
-        let links = WebNoteLinks(notePath: note.path, userID: session.userID, notes: services.notes)
-        let rendered = MarkdownRenderer.safe.render((note.content ?? "").utf8, treatingLinks: links.treat)
+        let rendered = try WebNoteRendering.render(note.content ?? "", notePath: note.path, userID: session.userID, notes: services.notes)
         let backlinks = try services.notes.notes(linkingTo: note.path, userID: session.userID)
         let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }
         let notice: HTML = switch context.request.query["done"] {
@@ -108,7 +107,7 @@ struct NotePages: Sendable {
             </aside>
             </div>
             """
-        return WebResponse.page(context.layout(WebFormat.title(ofPath: note.path), .notes), content)
+        return WebResponse.page(context.layout(rendered.title(orFileName: note.path.split(separator: "/").last.map(String.init) ?? note.path), .notes), content)
     }
 
     /// `folder / sub /` above a note's title.

@@ -15,9 +15,9 @@ struct SearchPage: Sendable {
         var layout = context.layout(query.isEmpty ? "Search" : "Search: " + query, .search)
         layout.query = query
         guard !query.isEmpty else {
-            return WebResponse.page(layout, "<div class=\"page-head\"><h1>Search</h1></div><p class=\"muted\">Type words in the search box; a word ending in <code>*</code> matches as a prefix.</p>")
+            return WebResponse.page(layout, "<div class=\"page-head\"><h1>Search</h1></div><p class=\"muted\">Type words in the search box; a word ending in <code>*</code> matches as a prefix, and <code>tag:NAME</code> finds the notes carrying a tag.</p>")
         }
-        let hits = try services.notes.search(userID: session.userID, query: query, limit: 50).results
+        let hits = try services.notes.searchWithTagFilters(userID: session.userID, query: query, limit: 50).results
         let items = hits.map { hit -> HTML in
             """
             <li><a class="title" href="\(WebFormat.notePath(hit.id))">\(name: WebFormat.title(ofPath: hit.path))</a>\

@@ -1,0 +1,81 @@
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+@testable import NotesServer
+
+/// Wiki links and embeds on the server's pages resolve against the owner's own notes and files,
+/// as export resolves them, and lead where each page can lead.
+@Suite("Server rendering: wiki links")
+struct ServerWikiLinkTests {
+    @Test("in the web app a wiki link leads to the note's page, an embed shows the file, a link to nothing is its text")
+    func webAppResolvesWikiLinksToTheOwnersNotesAndFiles() async throws {
+        try await SignedInApp.with { api in
+            let pages = try await ServerRenderingFixture.make(api)
+            try await WebAttachmentTests.attach(api, "media/pic0.png", WebAttachmentTests.png)
+            let target = try api.app.addNote("guides/Another note.md", "# Another note\n\n## Part two\n")
+            let id = try api.app.addNote("journal/today.md", """
+                See [[Another note]], [[Another note#Part two|the second part]] and [[Nowhere]].
+
+                ![[pic0.png]]
+
+                """)
+            let body = try await pages.webBody(id)
+            #expect(body.contains("<a href=\"/notes/\(target)\">Another note</a>"))
+            #expect(body.contains("<a href=\"/notes/\(target)#part-two\">the second part</a>"))
+            #expect(body.contains("<img src=\"/files/media/pic0.png\" alt=\"pic0.png\""))
+            #expect(body.contains(" and Nowhere.") && !body.contains("[["), "a link to nothing is its text, never raw brackets")
+
+            let fragment = try await pages.apiHTML(id)
+            #expect(fragment.contains("<a href=\"../guides/Another%20note.md\">Another note</a>"),
+                    "the API's HTML leads where the note's own Markdown links would: relative to its folder")
+        }
+    }
+
+    @Test("a note's HTML follows the notes its wiki links name: created, renamed or deleted after the first read")
+    func apiHTMLFollowsTheNotesItsWikiLinksName() async throws {
+        try await SignedInApp.with { api in
+            let pages = try await ServerRenderingFixture.make(api)
+            let id = try api.app.addNote("linking.md", "Read [[Later]] and #tag.\n")
+            #expect(try await pages.apiHTML(id) == "<p>Read Later and <a class=\"tag\" href=\"/tags/tag\">#tag</a>.</p>\n")
+            let later = NoteID()
+            try await PublicationTests.put(api.app, later, "Later.md", "# Later\n", token: api.token)
+            #expect(try await pages.apiHTML(id).contains("<a href=\"Later.md\">Later</a>"), "a note created since is linked")
+            let moved = try await PublicationTests.put(api.app, later, "archive/Later.md", "# Later\n", token: api.token, rev: 2)
+            #expect(try await pages.apiHTML(id).contains("<a href=\"archive/Later.md\">Later</a>"), "a renamed one is followed")
+            let deleted = await api.app.send("DELETE", "/v1/notes/\(later)", token: api.token, headers: ["If-Match": "\"\(moved.rev)\""])
+            #expect(deleted.status == 200)
+            #expect(try await pages.apiHTML(id).contains("<p>Read Later and"), "a deleted one is text again")
+        }
+    }
+
+    @Test("on a published page a link to an unpublished note is its text, the same as a link to nothing; embedded images show")
+    func publishedPageLinkToAnUnpublishedNoteRendersAsText() async throws {
+        try await SignedInApp.with { api in
+            let pages = try await ServerRenderingFixture.make(api)
+            try await WebAttachmentTests.attach(api, "blog/img/chart.png", WebAttachmentTests.png)
+            _ = try api.app.addNote("private/Secret plans.md", "# Secret plans\n")
+            let withSecret = try api.app.addNote("blog/a.md", "Read [[Secret plans]] and [[Secret plans#Part|more]].\n\n![[chart.png]]\n")
+            let withNothing = try api.app.addNote("blog/b.md", "Read [[Nothing here]] and [[Nothing here#Part|more]].\n\n![[chart.png]]\n")
+            let secretPage = try await pages.publishedPage(withSecret)
+            let nothingPage = try await pages.publishedPage(withNothing)
+            let secretBody = try ServerRenderingFixture.publishedBody(secretPage)
+            #expect(secretBody.contains("<p>Read Secret plans and more.</p>"))
+            #expect(!secretPage.contains("private") && !secretPage.contains("Secret%20plans") && !secretPage.contains("<a "),
+                    "no path, no link")
+            let nothingBody = try ServerRenderingFixture.publishedBody(nothingPage)
+            #expect(secretBody.replacingOccurrences(of: "Secret plans", with: "Nothing here") == nothingBody.replacingOccurrences(of: try #require(Self.token(in: nothingBody)), with: try #require(Self.token(in: secretBody))),
+                    "the page reads the same whether the linked note exists or not")
+            let source = try #require(PublicationTests.attributeValues("src", in: secretBody).first)
+            #expect(source.hasSuffix("/a/img/chart.png"), "an embedded image goes through the publication")
+            let image = await WebAttachmentTests.anonymous(api.app, source)
+            #expect(image.status == 200 && image.body == Data(WebAttachmentTests.png), "and is served to the reader")
+        }
+    }
+
+    /// The publication token in a page's image address (`/p/TOKEN/a/...`).
+    private static func token(in html: String) -> String? {
+        guard let start = html.range(of: "/p/") else { return nil }
+        return String(html[start.upperBound...].prefix(PublicationToken.length))
+    }
+}
