@@ -11,11 +11,16 @@ public struct FlavouredRenderer: Sendable {
     public var allowsUnsafeHTML: Bool
     /// Turn straight quotes and dashes into typographic ones.
     public var smartPunctuation: Bool
+    /// The bound every note (and every embedded note) passes before a parser sees it; past it,
+    /// a note renders as its escaped text with a notice, in either flavour.
+    public var preflight: MarkdownPreflight
 
-    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false) {
+    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false,
+                preflight: MarkdownPreflight = MarkdownPreflight()) {
         self.flavour = flavour
         self.allowsUnsafeHTML = allowsUnsafeHTML
         self.smartPunctuation = smartPunctuation
+        self.preflight = preflight
     }
 
     /// The GFM extensions attached to every default-flavour parse. The tag filter only acts on
@@ -28,13 +33,15 @@ public struct FlavouredRenderer: Sendable {
         -> FlavouredRendering where Bytes.Element == UInt8 {
         switch flavour {
         case .commonMark:
-            let rendered = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation)
-                .render(markdown, extensions: extensions)
+            let renderer = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation, preflight: preflight)
+            let rendered = extensions.linkTreatment.map { renderer.render(markdown, extensions: extensions, treatingLinks: $0) }
+                ?? renderer.render(markdown, extensions: extensions)
             return FlavouredRendering(html: rendered.html, title: rendered.title)
         case .obsidian:
             let library = try CmarkGFM.shared.get()
             let render: (UnsafeBufferPointer<UInt8>) -> FlavouredRendering = { note in
-                library.exclusively { renderObsidian(note, extensions: extensions, library: library) }
+                if let refusal = refusal(of: note) { return FlavouredRendering(html: refusal.html(showing: note), title: nil) }
+                return library.exclusively { renderObsidian(note, extensions: extensions, library: library) }
             }
             if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
             return Array(markdown).withUnsafeBufferPointer(render)
@@ -50,13 +57,23 @@ public struct FlavouredRenderer: Sendable {
         return options
     }
 
+    /// Why `markdown` is shown as text instead of rendered, or nil when it is rendered.
+    func refusal(of markdown: UnsafeBufferPointer<UInt8>) -> MarkdownPreflight.Refusal? {
+        var preflight = preflight
+        preflight.countsPunctuation = preflight.countsPunctuation || smartPunctuation
+        return preflight.refusal(of: markdown)
+    }
+
     private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
         let split = FrontMatter.split(note)
         let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
         let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
-        let found = document.applyObsidianFlavour(extensions: extensions)
-        if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
+        var embedding = extensions.noteEmbeds.map(EmbedState.init)
+        let found = document.applyObsidianFlavour(extensions: extensions, refusingUnsafeLinks: !allowsUnsafeHTML) { link in
+            guard embedding != nil else { return nil }
+            return embeddedHTML(for: link, in: extensions.noteEmbeds, state: &embedding!, library: library)
+        }
         let headingTitle = document.firstHeadingText()
         if extensions.headingIDs { document.addHeadingIDs() }
         var html = frontMatter?.html ?? ""

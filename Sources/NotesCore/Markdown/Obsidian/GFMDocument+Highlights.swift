@@ -1,8 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension GFMDocument {
     /// Turns `==text==` into `<mark>text</mark>`, as Obsidian does: within one paragraph,
     /// heading or cell, around any inline markup but links, never inside code.
     func markHighlights() {
-        for container in inlineContainers() {
+        // A table cell may hold only the inlines cmark-gfm's table extension allows, and a
+        // `<mark>` is not one of them: there `==text==` stays text, as `$math$` does.
+        for container in inlineContainers() where !isTableCell(container) {
             var cursor = firstChild(of: container)
             while let current = cursor {
                 cursor = wrapDelimited(startingAt: current, delimiter: "==") { [self] in newCustom(block: false, enter: "<mark>", exit: "</mark>") }
@@ -30,8 +38,9 @@ extension GFMDocument {
     /// Returns the node to continue from (the text after the closing delimiter), or nil when
     /// `start` holds no such pair.
     func wrapDelimited(startingAt start: OpaquePointer, delimiter: String, _ makeWrapper: () -> OpaquePointer) -> OpaquePointer? {
-        guard type(of: start) == GFMNodeType.text, let text = literal(of: start),
-              let open = Self.opening(delimiter, in: text) else { return nil }
+        // Most text holds no delimiter: looked for in the C string before any Swift copy is made.
+        guard type(of: start) == GFMNodeType.text, let raw = library.nodeGetLiteral(start), strstr(raw, delimiter) != nil,
+              let text = literal(of: start), let open = Self.opening(delimiter, in: text) else { return nil }
         let afterOpen = text[open.upperBound...]
         // Closed in the same node.
         if let close = Self.closing(delimiter, in: afterOpen) {

@@ -12,16 +12,23 @@ struct ObsidianFindings {
 
 extension GFMDocument {
     /// Applies what Obsidian users write on top of GFM, in an order where each pass sees only
-    /// what it should: comments go first (nothing inside them renders), then wiki links, tags
-    /// and highlights in text, and callouts last, as they only regroup blocks.
-    func applyObsidianFlavour(extensions: MarkdownExtensions) -> ObsidianFindings {
+    /// what it should: comments go first (nothing inside them renders), then note embeds (given
+    /// by `embed`, already rendered) and wiki links, tags and highlights in text; then links are
+    /// treated as the caller asks and, with `refusingUnsafeLinks`, a link to a refused scheme
+    /// becomes its text; callouts come last, as they only regroup blocks (and render their
+    /// titles, links included, in place).
+    func applyObsidianFlavour(extensions: MarkdownExtensions, refusingUnsafeLinks: Bool,
+                              embed: (WikiLink) -> String?) -> ObsidianFindings {
         consolidateText()
         removeComments()
+        if extensions.noteEmbeds != nil { embedNotes(resolve: extensions.wikiLinks, render: embed) }
         if let resolve = extensions.wikiLinks { replaceWikiLinks(resolve) }
         markHighlights()
         var findings = ObsidianFindings()
         findings.tags = markTags(linkingTo: extensions.tagLinks)
         labelMermaidBlocks()
+        if let treat = extensions.linkTreatment { treatLinks(treat) }
+        if refusingUnsafeLinks { unwrapRefusedLinks() }
         makeCallouts()
         return findings
     }
@@ -60,6 +67,13 @@ extension GFMDocument: WikiLinkTree {
     func appendChild(_ child: OpaquePointer, to parent: OpaquePointer) { append(child, to: parent) }
     func detach(_ node: OpaquePointer) { library.nodeUnlink(node) }
     func discard(_ node: OpaquePointer) { remove(node) }
+
+    /// Whether `node` is a cell of the table extension's tables (a type registered at run time),
+    /// which refuses every inline it does not know, the renderer's own custom ones included.
+    func isTableCell(_ node: OpaquePointer) -> Bool {
+        guard let name = library.nodeGetTypeString(node) else { return false }
+        return strcmp(name, "table_cell") == 0
+    }
 
     /// Whether `node` is the strikethrough extension's `~~deleted~~` (a type registered at run time).
     func isStrikethrough(_ node: OpaquePointer) -> Bool {

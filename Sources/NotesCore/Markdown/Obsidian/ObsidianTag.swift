@@ -55,8 +55,10 @@ extension GFMDocument {
     func markTags(linkingTo link: ((String) -> String?)?) -> [String] {
         var candidates: [OpaquePointer] = []
         forEachNode { node, event, type, insideLink in
+            // In a table cell a tag stays text: the table extension refuses the tag's element.
             guard event == GFMEvent.enter, type == GFMNodeType.text, !insideLink,
-                  let literal = library.nodeGetLiteral(node), strchr(literal, Int32(UInt8(ascii: "#"))) != nil else { return }
+                  let literal = library.nodeGetLiteral(node), strchr(literal, Int32(UInt8(ascii: "#"))) != nil,
+                  !(parent(of: node).map(isTableCell) ?? false) else { return }
             candidates.append(node)
         }
         var tags: [String] = []
