@@ -79,6 +79,7 @@ enum CLI: DeclaredCommand {
         switch error {
         case let error as CLIError: (error.exitCode, error.message)
         case let error as ClientError: outcome(of: error)
+        case let error as ExportError: (.failure, error.sentence)
         default: (.failure, "\(error)")
         }
     }
