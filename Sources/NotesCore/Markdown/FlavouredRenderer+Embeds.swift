@@ -33,7 +33,7 @@ extension FlavouredRenderer {
             defer { state.open.removeLast() }
             var extensions = embed.extensions
             extensions.headingIDs = false
-            _ = document.applyObsidianFlavour(extensions: extensions, refusingUnsafeLinks: !allowsUnsafeHTML) { inner in
+            _ = document.applyObsidianFlavour(extensions: extensions, syntax: ObsidianSyntax(body), refusingUnsafeLinks: !allowsUnsafeHTML) { inner in
                 embeddedHTML(for: inner, in: extensions.noteEmbeds, state: &state, library: library)
             }
             return document.html()

@@ -70,12 +70,13 @@ public struct FlavouredRenderer: Sendable {
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
         let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
         var embedding = extensions.noteEmbeds.map(EmbedState.init)
-        let found = document.applyObsidianFlavour(extensions: extensions, refusingUnsafeLinks: !allowsUnsafeHTML) { link in
+        let found = document.applyObsidianFlavour(extensions: extensions, syntax: ObsidianSyntax(body),
+                                                  refusingUnsafeLinks: !allowsUnsafeHTML) { link in
             guard embedding != nil else { return nil }
             return embeddedHTML(for: link, in: extensions.noteEmbeds, state: &embedding!, library: library)
         }
-        let headingTitle = document.firstHeadingText()
-        if extensions.headingIDs { document.addHeadingIDs() }
+        let headingTitle = document.firstHeadingText(found.headings)
+        if extensions.headingIDs { document.addHeadingIDs(found.headings) }
         var html = frontMatter?.html ?? ""
         html += document.html()
         var tags: [String] = []

@@ -7,29 +7,18 @@ import Darwin
 extension GFMDocument {
     /// Turns `==text==` into `<mark>text</mark>`, as Obsidian does: within one paragraph,
     /// heading or cell, around any inline markup but links, never inside code.
-    func markHighlights() {
-        // A table cell may hold only the inlines cmark-gfm's table extension allows, and a
-        // `<mark>` is not one of them: there `==text==` stays text, as `$math$` does.
-        for container in inlineContainers() where !isTableCell(container) {
+    /// `containers` are the nodes (paragraphs, headings, emphasis...) whose text holds `==`,
+    /// outside links and table cells (a cell may hold only the inlines cmark-gfm's table
+    /// extension allows, and a `<mark>` is not one of them: there `==text==` stays text, as
+    /// `$math$` does), in document order.
+    func markHighlights(in containers: [OpaquePointer]) {
+        for container in containers {
             var cursor = firstChild(of: container)
             while let current = cursor {
                 cursor = wrapDelimited(startingAt: current, delimiter: "==") { [self] in newCustom(block: false, enter: "<mark>", exit: "</mark>") }
                     ?? next(after: current)
             }
         }
-    }
-
-    /// Every node whose children are inlines (paragraphs, headings, table cells, emphasis...),
-    /// outside links and code, in document order.
-    func inlineContainers() -> [OpaquePointer] {
-        var containers: [OpaquePointer] = []
-        var seen = Set<OpaquePointer>()
-        forEachNode { node, event, type, insideLink in
-            guard event == GFMEvent.enter, type == GFMNodeType.text, !insideLink, let parent = parent(of: node),
-                  seen.insert(parent).inserted else { return }
-            containers.append(parent)
-        }
-        return containers
     }
 
     /// When the text node `start` holds an opening `delimiter` (followed by a non-space) closed
