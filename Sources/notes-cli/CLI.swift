@@ -49,6 +49,7 @@ enum CLI: DeclaredCommand {
         case let error as SignInError: (.failure, sentence(of: error))
         case let error as CredentialsError: (.failure, sentence(of: error))
         case let error as OutputError: (.failure, sentence(of: error))
+        case let error as ExportError: (.failure, error.sentence)
         default: (.failure, "\(error)")
         }
     }

@@ -124,4 +124,11 @@ struct ObsidianFlavourTests {
         #expect(!html.contains("<svg"))
         #expect(!html.contains("href=\"javascript"))
     }
+
+    @Test("in a table cell, ==highlight== and #tag stay text, which the table extension would otherwise drop; inside emphasis they render")
+    func tableCellsKeepTheirText() throws {
+        let html = try Self.html("| a | b |\n|---|---|\n| ==1== x | #tag y |\n| *==2== #in* | z |\n")
+        #expect(html.contains("<td>==1== x</td>\n<td>#tag y</td>"), "\(html)")
+        #expect(html.contains("<td><em><mark>2</mark> <span class=\"tag\">#in</span></em></td>"), "\(html)")
+    }
 }

@@ -11,11 +11,16 @@ public struct FlavouredRenderer: Sendable {
     public var allowsUnsafeHTML: Bool
     /// Turn straight quotes and dashes into typographic ones.
     public var smartPunctuation: Bool
+    /// The bound every note (and every embedded note) passes before a parser sees it; past it,
+    /// a note renders as its escaped text with a notice, in either flavour.
+    public var preflight: MarkdownPreflight
 
-    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false) {
+    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false,
+                preflight: MarkdownPreflight = MarkdownPreflight()) {
         self.flavour = flavour
         self.allowsUnsafeHTML = allowsUnsafeHTML
         self.smartPunctuation = smartPunctuation
+        self.preflight = preflight
     }
 
     /// The GFM extensions attached to every default-flavour parse. The tag filter only acts on
@@ -23,42 +28,24 @@ public struct FlavouredRenderer: Sendable {
     static let gfmExtensions = CmarkGFM.extensionNames
 
     /// Renders `markdown`'s UTF-8 bytes, with `extensions` (wiki links, heading ids, tag links).
-    ///
-    /// `treat`, when given, keeps, rewrites or unlinks each link and image after wiki links are
-    /// resolved (a page whose links must lead somewhere else than the note's folder, such as the
-    /// server's); safe mode applies after it. A note past `MarkdownPreflight`'s bound is never
-    /// parsed, in either flavour: it renders as its escaped text with a notice.
     /// - Throws: `CmarkGFMError` when the default flavour's library cannot be loaded here.
-    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark,
-                                          treatingLinks treat: ((LinkDestination) -> LinkTreatment)? = nil) throws(CmarkGFMError)
+    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark) throws(CmarkGFMError)
         -> FlavouredRendering where Bytes.Element == UInt8 {
         switch flavour {
         case .commonMark:
-            let renderer = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation)
-            let rendered = treat.map { renderer.render(markdown, extensions: extensions, treatingLinks: $0) }
+            let renderer = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation, preflight: preflight)
+            let rendered = extensions.linkTreatment.map { renderer.render(markdown, extensions: extensions, treatingLinks: $0) }
                 ?? renderer.render(markdown, extensions: extensions)
             return FlavouredRendering(html: rendered.html, title: rendered.title)
         case .obsidian:
             let library = try CmarkGFM.shared.get()
             let render: (UnsafeBufferPointer<UInt8>) -> FlavouredRendering = { note in
-                if let refusal = preflightRefusal(of: note) { return FlavouredRendering(html: refusal.html(showing: note), title: nil) }
-                return library.exclusively { renderObsidian(note, extensions: extensions, treat: treat, library: library) }
+                if let refusal = refusal(of: note) { return FlavouredRendering(html: refusal.html(showing: note), title: nil) }
+                return library.exclusively { renderObsidian(note, extensions: extensions, library: library) }
             }
             if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
             return Array(markdown).withUnsafeBufferPointer(render)
         }
-    }
-
-    /// Why `markdown` would be shown as its text instead of rendered, or nil when it is rendered:
-    /// for callers that schedule the work by its cost (a refused note costs one linear pass).
-    public func refusal(of markdown: String) -> MarkdownPreflight.Refusal? {
-        var markdown = markdown
-        return markdown.withUTF8 { preflightRefusal(of: $0) }
-    }
-
-    /// The preflight every flavour applies before its parser (`MarkdownRenderer`'s own).
-    private func preflightRefusal(of markdown: UnsafeBufferPointer<UInt8>) -> MarkdownPreflight.Refusal? {
-        MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation).refusal(of: markdown)
     }
 
     /// The cmark-gfm options for parsing and rendering `markdown`.
@@ -70,17 +57,33 @@ public struct FlavouredRenderer: Sendable {
         return options
     }
 
-    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions,
-                                treat: ((LinkDestination) -> LinkTreatment)?, library: CmarkGFM) -> FlavouredRendering {
+    /// Why `markdown` would be shown as its text instead of rendered, or nil when it is rendered:
+    /// for callers that schedule the work by its cost (a refused note costs one linear pass).
+    public func refusal(of markdown: String) -> MarkdownPreflight.Refusal? {
+        var markdown = markdown
+        return markdown.withUTF8 { refusal(of: $0) }
+    }
+
+    /// Why `markdown` is shown as text instead of rendered, or nil when it is rendered.
+    func refusal(of markdown: UnsafeBufferPointer<UInt8>) -> MarkdownPreflight.Refusal? {
+        var preflight = preflight
+        preflight.countsPunctuation = preflight.countsPunctuation || smartPunctuation
+        return preflight.refusal(of: markdown)
+    }
+
+    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
         let split = FrontMatter.split(note)
         let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
         let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
-        let found = document.applyObsidianFlavour(extensions: extensions)
-        if let treat { document.treatLinks(treat) }
-        if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
-        let headingTitle = document.firstHeadingText()
-        if extensions.headingIDs { document.addHeadingIDs() }
+        var embedding = extensions.noteEmbeds.map(EmbedState.init)
+        let found = document.applyObsidianFlavour(extensions: extensions, syntax: ObsidianSyntax(body),
+                                                  refusingUnsafeLinks: !allowsUnsafeHTML) { link in
+            guard embedding != nil else { return nil }
+            return embeddedHTML(for: link, in: extensions.noteEmbeds, state: &embedding!, library: library)
+        }
+        let headingTitle = document.firstHeadingText(found.headings)
+        if extensions.headingIDs { document.addHeadingIDs(found.headings) }
         var html = frontMatter?.html ?? ""
         html += document.html()
         var tags: [String] = []

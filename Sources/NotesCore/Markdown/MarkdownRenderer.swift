@@ -154,11 +154,21 @@ public struct MarkdownExtensions {
     /// The destination of a `#tag`'s page (given the tag without `#`), or nil to show the tag
     /// unlinked. Only the default flavour reads tags; pure CommonMark leaves `#tag` as text.
     public var tagLinks: ((String) -> String?)?
+    /// What to do with each link and image destination (keep, rewrite, or show as its text),
+    /// after wiki links are resolved and before safe mode; nil keeps every one. Export makes
+    /// links between notes links between pages with it.
+    public var linkTreatment: ((LinkDestination) -> LinkTreatment)?
+    /// Where `![[Note]]` and `![[Note#Heading]]` find the notes they embed; nil renders such an
+    /// embed as a link. Only the default flavour embeds notes.
+    public var noteEmbeds: NoteEmbeds?
 
-    public init(wikiLinks: ((WikiLink) -> String?)? = nil, headingIDs: Bool = false, tagLinks: ((String) -> String?)? = nil) {
+    public init(wikiLinks: ((WikiLink) -> String?)? = nil, headingIDs: Bool = false, tagLinks: ((String) -> String?)? = nil,
+                linkTreatment: ((LinkDestination) -> LinkTreatment)? = nil, noteEmbeds: NoteEmbeds? = nil) {
         self.wikiLinks = wikiLinks
         self.headingIDs = headingIDs
         self.tagLinks = tagLinks
+        self.linkTreatment = linkTreatment
+        self.noteEmbeds = noteEmbeds
     }
 
     /// Pure CommonMark.

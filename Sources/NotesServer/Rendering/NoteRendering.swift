@@ -64,19 +64,17 @@ struct NoteRendering: Sendable {
         if let resolver {
             extensions.wikiLinks = { resolver.destination(for: $0, from: notePath) }
         }
-        let treat: ((LinkDestination) -> LinkTreatment)?
         switch links {
         case .asWritten:
             extensions.tagLinks = Self.tagPage
-            treat = nil
         case .privatePage(let pageTreatment):
             extensions.tagLinks = Self.tagPage
-            treat = pageTreatment
+            extensions.linkTreatment = pageTreatment
         case .publicPage(let pageTreatment):
-            treat = pageTreatment
+            extensions.linkTreatment = pageTreatment
         }
         do {
-            return try FlavouredRenderer(flavour: requested ?? flavour).render(content.utf8, extensions: extensions, treatingLinks: treat)
+            return try FlavouredRenderer(flavour: requested ?? flavour).render(content.utf8, extensions: extensions)
         } catch {
             throw NoteRenderingError.libraryMissing(error.description)
         }

@@ -16,12 +16,23 @@ struct ExportCommand: Command {
             HTML is omitted and a link to javascript:, vbscript:, file: or non-image data: renders
             as its text.
 
+            Notes are read as their authors write them (see "Writing notes" in the README):
+            CommonMark, GitHub's tables, task lists (disabled checkboxes), strikethrough, autolinks
+            and footnotes, and Obsidian's front matter, callouts, ==highlights==, %%comments%%,
+            $math$, mermaid blocks and #tags. A page is titled by its front matter's title, else
+            its first heading, else its file name. Front matter that is not valid YAML shows as
+            code, with a warning naming the note and line. Each tag gets a page, tags/NAME.html,
+            listing the notes that carry it (or a tag under it, #project for #project/alpha), and
+            index.html lists every tag; #tag links lead there.
+
             Links between notes are rewritten to their pages, and headings get GitHub-style ids, so
             faq.md#networking lands on its heading. Wiki links as Obsidian, Foam and Logseq write them
             work too: [[Note]], [[Note|label]], [[folder/Note#Heading]], and ![[image.png]] embeds
             (an image shows, any other file is linked). They resolve by file name, .md (else .markdown)
-            implied, the shortest path winning when several files share a name; --commonmark leaves
-            them as text.
+            implied, the shortest path winning when several files share a name. ![[Note]] and
+            ![[Note#Heading]], alone on their line, show that note (or that section) in place, up to
+            4 notes deep; a note embedding itself, directly or not, shows a link instead.
+            --commonmark turns all of this off: pure CommonMark 0.30, [[...]] and #tags as text.
             Every file of DIR that a note links to or embeds (images, PDFs) is copied to the same
             place in OUTDIR, or every file with --all-files. A link to a missing note or file, or a
             wiki link that names none, is reported on stderr (an error with --strict). Conflict copies
@@ -41,7 +52,7 @@ struct ExportCommand: Command {
             .flag("remote", help: "Export the notes and attachments on the server instead of a folder (not with DIR)"),
             .value("title", placeholder: "TITLE", default: "Notes", help: "The site's title on the index page"),
             .flag("strict", help: "Fail (exit 1), writing nothing, when a link points to a missing note or file"),
-            .flag("commonmark", help: "Pure CommonMark: leave [[wiki links]] as text"),
+            .flag("commonmark", help: "Pure CommonMark 0.30: no tables, callouts, front matter, tags, [[wiki links]] or other extensions"),
             .flag("all-files", help: "Copy every file of DIR (but ignored ones), or every attachment with --remote, not only those notes link to"),
             .value("server", .url, placeholder: "URL", help: "With --remote: the server (default: NOTES_SERVER, else the one you signed in to)"),
             .value("username", short: "u", placeholder: "NAME", help: "With --remote: the account (default: the last signed in)"),
@@ -111,9 +122,10 @@ struct ExportCommand: Command {
         }
         let builder = SiteBuilder(title: title, commonMark: commonMark, allFiles: allFiles)
         let site = try builder.build(notes.notes, files: notes.files)
+        Self.printErrors(site.warnings.map { "notes export: warning: \($0)" }, terminal)
         Self.printErrors(site.missingLinks.map { "notes export: \($0.note) links to '\($0.destination)', but \($0.reason)" }, terminal)
         if strict, !site.missingLinks.isEmpty {
-            throw CLIError.failure("\(site.missingLinks.count) broken link(s); nothing written (--strict)")
+            throw ExportError.brokenLinks(count: site.missingLinks.count)
         }
         if let remote = source as? RemoteSource {
             // Only the attachments the site copies are downloaded, each once.

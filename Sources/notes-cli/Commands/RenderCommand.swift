@@ -8,20 +8,29 @@ struct RenderCommand: Command {
         "render", abstract: "Render a Markdown file (or stdin) to HTML on stdout",
         discussion: """
             Writes the HTML of one note to stdout: the fragment, or with --standalone a complete page
-            (title from the first heading, else the file name; stylesheet inline). Reads stdin when
-            FILE is -, or missing while stdin is not a terminal. Rendering is CommonMark 0.30 by cmark.
+            (titled by the front matter's title, else the first heading, else the file name;
+            stylesheet inline). Reads stdin when FILE is -, or missing while stdin is not a terminal.
+
+            Notes are read as their authors write them: CommonMark, GitHub's tables, task lists,
+            strikethrough, autolinks and footnotes, and Obsidian's front matter (shown as a
+            properties list; YAML that cannot be read shows as code, with a warning on stderr),
+            callouts (> [!note] Title), ==highlights==, %%comments%%, #tags, $math$ and $$math$$
+            (for KaTeX) and mermaid blocks (shown as labelled code). See "Writing notes" in the README.
+            --commonmark turns all of that off: pure CommonMark 0.30 by cmark.
 
             Given a FILE, wiki links ([[Note]], [[Note|label]], [[folder/Note#Heading]], ![[image.png]])
             are resolved as Obsidian does, against the notes folder holding FILE (the nearest folder
             above it with a .notes folder, else FILE's own folder): by file name, .md (else .markdown)
             implied, the shortest path winning. They become relative links to the files (Note.md#heading); one that
-            names no file is its plain text, with a warning on stderr. From stdin, or with
-            --commonmark, [[...]] stays text: pure CommonMark.
+            names no file is its plain text, with a warning on stderr. ![[Note]] and ![[Note#Heading]],
+            alone on their line, show that note (or that section) in place, up to 4 notes deep; a
+            note embedding itself, directly or not, shows a link instead. From stdin, [[...]] is its
+            text.
             """,
         usage: ["[FILE|-] [--standalone] [--unsafe] [--commonmark]"],
         options: [
             .flag("standalone", help: "A full HTML page instead of a fragment"),
-            .flag("commonmark", help: "Pure CommonMark: leave [[wiki links]] as text"),
+            .flag("commonmark", help: "Pure CommonMark 0.30: no tables, callouts, front matter, [[wiki links]] or other extensions"),
             .flag("unsafe", help: """
                 Let raw HTML and every link scheme through. Only for your own trusted notes: by default raw \
                 HTML is omitted and a javascript:, vbscript:, file: or non-image data: link renders as its \
@@ -50,21 +59,36 @@ struct RenderCommand: Command {
         let file = named ?? "-"
 
         let markdown = try Self.read(file)
-        let renderer = MarkdownRenderer(allowsUnsafeHTML: unsafe)
+        // The file is the user's own, rendered on their own machine as the cmark CLI would: nesting
+        // stays bounded (what makes a parser's time explode), the amount of markup only by the
+        // file's size, so a long document renders rather than showing as text.
+        let preflight = MarkdownPreflight(maxInlineNodes: max(MarkdownPreflight().maxInlineNodes, markdown.count + 1))
+        let renderer = FlavouredRenderer(flavour: commonMark ? .commonMark : .default, allowsUnsafeHTML: unsafe, preflight: preflight)
         var extensions = MarkdownExtensions.commonMark
         // Listing the folder to resolve wiki links costs more than rendering: only when there are some.
         if file != "-", !commonMark, markdown.range(of: Data("[[".utf8)) != nil, let vault = Self.vault(holding: file) {
-            extensions.wikiLinks = { link in
-                if let destination = vault.resolver.destination(for: link, from: vault.notePath) { return destination }
+            extensions = vault.extensions(for: vault.notePath, shownIn: vault.notePath) { link in
                 terminal.printError("notes render: [[\(link.target)]] names no note or file in \(vault.root)")
-                return nil
             }
         }
-        guard standalone else {
-            try renderer.withHTML(from: markdown, extensions: extensions) { try terminal.write(bytes: $0) }
+        if commonMark, !standalone {
+            try MarkdownRenderer(allowsUnsafeHTML: unsafe, preflight: preflight).withHTML(from: markdown) { try terminal.write(bytes: $0) }
             return .success
         }
-        let rendered = renderer.render(markdown, extensions: extensions)
+        let rendered: FlavouredRendering
+        do {
+            rendered = try renderer.render(markdown, extensions: extensions)
+        } catch {
+            throw CLIError.failure(error.description)
+        }
+        if let line = rendered.frontMatter?.errorLine, let error = rendered.frontMatter?.error {
+            terminal.printError("notes render: warning: \(file == "-" ? "stdin" : file), line \(line): front matter is not valid YAML "
+                                + "(\(error.message)); shown as code")
+        }
+        guard standalone else {
+            terminal.write(rendered.html)
+            return .success
+        }
         let fileName = file == "-" ? "Untitled" : URL(fileURLWithPath: file).lastPathComponent
         let page = HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html, allowsScripts: unsafe)
         terminal.write(page.render())
@@ -76,6 +100,28 @@ struct RenderCommand: Command {
         var root: String
         var notePath: String
         var resolver: WikiLinkResolver
+
+        /// What the note at `note` renders with when shown in the output for the note at
+        /// `shown` (itself, or a note embedding it): wiki links and embeds resolved against the
+        /// folder, destinations written from `shown`'s folder. `missing` hears of each wiki
+        /// link that names no file in the note itself (an embedded note's are its own).
+        func extensions(for note: String, shownIn shown: String, missing: @escaping (WikiLink) -> Void = { _ in }) -> MarkdownExtensions {
+            var extensions = MarkdownExtensions.commonMark
+            extensions.wikiLinks = { link in
+                if let destination = resolver.destination(for: link, from: note) { return destination }
+                missing(link)
+                return nil
+            }
+            if note != shown {
+                extensions.linkTreatment = { .rewrite(SitePaths.rebase($0.url, from: note, to: shown)) }
+            }
+            extensions.noteEmbeds = NoteEmbeds(notePath: note) { link in
+                guard let path = resolver.resolve(link.target, from: note), EntryKind(path: path) == .note,
+                      let content = FileContents.read(atPath: root + "/" + path) else { return nil }
+                return NoteEmbed(path: path, markdown: Array(content), extensions: self.extensions(for: path, shownIn: shown))
+            }
+            return extensions
+        }
     }
 
     /// The notes folder holding `file`: the nearest folder above it with a `.notes` folder (a

@@ -16,17 +16,16 @@ struct ExportManifest: Codable, Equatable, Sendable {
     var files: [String: String?] = [:]
 
     /// Reads the manifest of `directory`, or an empty one when there is none.
-    /// - Throws: `CLIError` when the file exists but is not a manifest this version understands,
+    /// - Throws: `ExportError` when the file exists but is not a manifest this version understands,
     ///   rather than guessing what may be deleted.
-    static func load(from directory: URL) throws(CLIError) -> ExportManifest {
+    static func load(from directory: URL) throws(ExportError) -> ExportManifest {
         let url = directory.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return ExportManifest() }
         // Export deletes what the manifest lists, so a path that could reach outside OUTDIR
         // (a tampered or foreign manifest) makes the whole manifest unusable.
         guard let manifest = try? JSONDecoder().decode(ExportManifest.self, from: data),
               manifest.format == currentFormat, manifest.files.keys.allSatisfy(isSafeRelativePath) else {
-            throw .failure("\(url.path) is not a manifest this version of notes export can read; "
-                           + "remove it (and the files it listed) or export into an empty folder")
+            throw .unreadableManifest(path: url.path)
         }
         return manifest
     }
@@ -44,14 +43,14 @@ struct ExportManifest: Codable, Equatable, Sendable {
     }
 
     /// Saves the manifest into `directory` atomically, unless it already holds these bytes.
-    func save(to directory: URL) throws {
+    func save(to directory: URL) throws(ExportError) {
         let url = directory.appendingPathComponent(Self.fileName)
         let data = encoded()
         if FileManager.default.contents(atPath: url.path) == data { return }
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw CLIError.failure("cannot write \(url.path): \(fileSystemReason(error))")
+            throw .cannotWrite(path: url.path, cause: error)
         }
     }
 }

@@ -51,7 +51,7 @@ struct LocalFolderSource: ExportSource {
         do {
             listing = try FolderWalker(root: folder, fileSuffix: "").walk()
         } catch {
-            throw CLIError.failure(error.description)
+            throw ExportError.unreadableFolder(path: folder, cause: error)
         }
         let root = URL(fileURLWithPath: folder)
         let ignore = IgnoreRules.folder(parsing: (try? String(contentsOf: root.appendingPathComponent(".notesignore"), encoding: .utf8)) ?? "")

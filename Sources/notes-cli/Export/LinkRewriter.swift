@@ -97,7 +97,7 @@ struct LinkRewriter: Sendable {
     }
 
     /// Whether `destination` starts with a URI scheme such as `https:` or `mailto:`.
-    private static func hasScheme(_ destination: String) -> Bool {
+    static func hasScheme(_ destination: String) -> Bool {
         let bytes = destination.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else { return false }
         let isLetter: (UInt8) -> Bool = { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }

@@ -108,7 +108,7 @@ extension RemoteSource {
         for url in needed {
             guard let attachment = downloads[url], !FileManager.default.fileExists(atPath: url.path) else { continue }
             guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-                throw CLIError.failure("cannot write \(url.path)")
+                throw ExportError.cannotWrite(path: url.path, cause: nil)
             }
             defer { try? handle.close() }
             var hasher = SHA256Hasher()

@@ -26,15 +26,15 @@ struct SiteFile: Sendable {
     }
 
     /// The file's bytes.
-    /// - Throws: `CLIError` when a file to copy cannot be read.
-    func bytes() throws(CLIError) -> Data {
+    /// - Throws: `ExportError` when a file to copy cannot be read.
+    func bytes() throws(ExportError) -> Data {
         switch content {
         case .bytes(let data): return data
         case .copy(let source):
             do {
                 return try Data(contentsOf: source)
             } catch {
-                throw .failure("cannot read \(source.path): \(fileSystemReason(error))")
+                throw .unreadableFile(path: source.path, cause: error)
             }
         }
     }
@@ -47,69 +47,65 @@ struct Site: Sendable {
     var files: [SiteFile]
     /// Links to notes or files that do not exist, and wiki links that name no file, in note order.
     var missingLinks: [LinkRewriter.MissingLink]
+    /// What authors may want to fix but did not stop a page (front matter that is not valid
+    /// YAML, shown as code), one line each, in note order.
+    var warnings: [String] = []
 }
 
 /// Renders notes into a `Site`: one page per note at the mirrored path, `index.html` listing
-/// every note by folder with its title, `style.css`, and each file of the folder a note links
-/// to or embeds, at its own path.
+/// every note by folder with its title (and every tag), `style.css`, a page per tag, and each
+/// file of the folder a note links to or embeds, at its own path.
 ///
-/// Headings get ids; `[[wiki links]]` are resolved against every note and file of the folder
-/// (unless `commonMark`), and then handled like the Markdown links they stand for.
+/// Notes render in the default flavour (`FlavouredRenderer`) unless `commonMark`; headings get
+/// ids. In the default flavour `[[wiki links]]` are resolved against every note and file of the
+/// folder, then handled like the Markdown links they stand for, `#tags` link to their pages and
+/// `![[Note]]` embeds a note (`SiteLinks`).
 struct SiteBuilder: Sendable {
     /// The site's name: the index page's title and heading.
     var title: String = "Notes"
-    /// Pure CommonMark: `[[...]]` stays text.
+    /// Pure CommonMark: `[[...]]`, `#tag` and everything else beyond CommonMark stay text.
     var commonMark = false
     /// Copy every file of the folder, not only those a note links to.
     var allFiles = false
 
     /// Builds the site for `notes` (sorted by path, each path once, as `ExportSource` gives
     /// them) and the folder's other `files`.
-    /// - Throws: `CLIError` when two outputs need the same place (a folder named like a file).
-    func build(_ notes: [ExportNote], files folderFiles: [ExportFile] = []) throws(CLIError) -> Site {
+    /// - Throws: `ExportError` when two outputs need the same place (a folder named like a file).
+    func build(_ notes: [ExportNote], files folderFiles: [ExportFile] = []) throws(ExportError) -> Site {
         let filesByPath = Dictionary(folderFiles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let rewriter = LinkRewriter(notes: notes.map(\.path), files: Set(filesByPath.keys))
-        let wiki = WikiLinkResolver(files: notes.map(\.path.value) + folderFiles.map(\.path))
+        let links = SiteLinks(notes: notes, files: folderFiles, commonMark: commonMark)
+        if allFiles { links.linkedFiles = Set(filesByPath.keys) }
+        let renderer = FlavouredRenderer(flavour: commonMark ? .commonMark : .default)
         var files: [SiteFile] = []
-        var missing: [LinkRewriter.MissingLink] = []
-        var linkedFiles: Set<String> = allFiles ? Set(filesByPath.keys) : []
+        var warnings: [String] = []
         var entries: [SiteIndex.Entry] = []
+        var tags = TagPages()
         var homeNote: RenderedMarkdown?
         // `a.md` and `a.markdown` would both be `a.html`.
         var pageOwners: [String: NotePath] = [:]
         files.reserveCapacity(notes.count + 2)
         entries.reserveCapacity(notes.count)
         for note in notes {
-            var extensions = MarkdownExtensions(headingIDs: true)
-            if !commonMark {
-                extensions.wikiLinks = { link in
-                    if let destination = wiki.destination(for: link, from: note.path.value) { return destination }
-                    missing.append(LinkRewriter.MissingLink(note: note.path, destination: "[[\(link.target)]]",
-                                                            reason: "it names no note or file in the folder"))
-                    return nil
-                }
+            let pagePath = SitePaths.page(for: note.path)
+            let rendered: FlavouredRendering
+            do {
+                rendered = try renderer.render(note.content, extensions: links.extensions(for: note.path, onPage: pagePath))
+            } catch {
+                throw .rendererUnavailable(error)
             }
-            let rendered = MarkdownRenderer.safe.render(note.content, extensions: extensions) { destination in
-                switch rewriter.outcome(for: destination.url, in: note.path) {
-                case .keep: return nil
-                case .rewrite(let href): return href
-                case .file(let path):
-                    linkedFiles.insert(path)
-                    return nil
-                case .missing(let reason):
-                    missing.append(LinkRewriter.MissingLink(note: note.path, destination: destination.url, reason: reason))
-                    return nil
-                }
+            if let line = rendered.frontMatter?.errorLine, let error = rendered.frontMatter?.error {
+                warnings.append("\(note.path), line \(line): front matter is not valid YAML (\(error.message)); the page shows it as code")
             }
             let title = rendered.title(orFileName: note.path.fileName)
-            entries.append(SiteIndex.Entry(path: note.path, title: title))
-            let pagePath = SitePaths.page(for: note.path)
+            let entry = SiteIndex.Entry(path: note.path, title: title)
+            entries.append(entry)
+            tags.add(rendered.tags, of: entry)
             if let other = pageOwners.updateValue(note.path, forKey: pagePath) {
-                throw .failure("\(other) and \(note.path) would both be exported as \(pagePath); rename one of them")
+                throw .pageTakenTwice(first: other, second: note.path, page: pagePath)
             }
             // A top-level index.md is the home page: its page is the index, with the listing under it.
             if pagePath == SitePaths.index {
-                homeNote = rendered
+                homeNote = RenderedMarkdown(html: rendered.html, title: rendered.title)
                 continue
             }
             let page = HTMLPage(title: title, bodyHTML: rendered.html,
@@ -117,24 +113,29 @@ struct SiteBuilder: Sendable {
                                 indexHref: SitePaths.href(from: pagePath, to: SitePaths.index))
             files.append(SiteFile(path: pagePath, bytes: Data(page.render().utf8)))
         }
-        let index = SiteIndex(siteTitle: title, entries: entries, home: homeNote).page()
+        let index = SiteIndex(siteTitle: title, entries: entries, home: homeNote, tagSection: tags.indexSection()).page()
         files.append(SiteFile(path: SitePaths.index, bytes: Data(index.render().utf8)))
         files.append(SiteFile(path: SitePaths.stylesheet, bytes: Data(NotesStylesheet.css.utf8)))
-        for path in linkedFiles.sorted() {
+        files += tags.pages()
+        for path in links.linkedFiles.sorted() {
             if let file = filesByPath[path] { files.append(SiteFile(path: path, copyOf: file.source)) }
         }
         files.sort { $0.path < $1.path }
         try Self.checkNoClashes(files)
-        return Site(files: files, missingLinks: missing)
+        return Site(files: files, missingLinks: links.missing, warnings: warnings)
     }
 
     /// Fails when one output path is also a folder of another (a note folder named `style.css`),
     /// or is needed twice (a note `a.md` beside a file `a.html`), since the filesystem cannot
     /// hold both.
-    private static func checkNoClashes(_ files: [SiteFile]) throws(CLIError) {
+    private static func checkNoClashes(_ files: [SiteFile]) throws(ExportError) {
         var paths: Set<String> = []
+        for file in files {
+            // Every path is made from a note path or encoded (tags): none may leave OUTDIR.
+            precondition(ExportManifest.isSafeRelativePath(file.path), "an exported path leaves the site: \(file.path)")
+        }
         for file in files where !paths.insert(file.path).inserted {
-            throw .failure("\(file.path) would be both a page and a copied file; rename the note or the file")
+            throw .pathTakenTwice(file.path)
         }
         // Each folder once: a folder already checked had its parents checked with it.
         var checked: Set<Substring> = []
@@ -144,7 +145,7 @@ struct SiteBuilder: Sendable {
                 folder = folder[..<slash]
                 guard checked.insert(folder).inserted else { break }
                 if paths.contains(String(folder)) {
-                    throw .failure("the folder \(folder)/ would replace the exported file \(folder); rename that folder")
+                    throw .folderReplacesFile(String(folder))
                 }
             }
         }

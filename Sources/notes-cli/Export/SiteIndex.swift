@@ -14,6 +14,8 @@ struct SiteIndex: Sendable {
     var entries: [Entry]
     /// The rendered top-level `index.md`, shown above the listing, when there is one.
     var home: RenderedMarkdown?
+    /// The list of tags (`TagPages.indexSection()`), under the notes.
+    var tagSection = ""
 
     /// The index as a page of the site.
     func page() -> HTMLPage {
@@ -46,6 +48,7 @@ struct SiteIndex: Sendable {
         }
         if currentFolder != nil { body += "</ul>\n" }
         body += "</div>\n"
+        body += tagSection
         let title = home?.title ?? siteTitle
         return HTMLPage(title: title, bodyHTML: body, stylesheet: .linked(href: SitePaths.stylesheet))
     }

@@ -23,13 +23,13 @@ struct SiteWriter: Sendable {
     var directory: URL
 
     /// Brings `directory` to hold exactly `site` (plus whatever else the user keeps there).
-    /// - Throws: `CLIError` before writing anything when a file the site needs already exists
+    /// - Throws: `ExportError` before writing anything when a file the site needs already exists
     ///   and was not written by an export; otherwise the I/O error that stopped it.
     func write(_ site: Site) throws -> ExportSummary {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.failure("cannot create \(directory.path): \(fileSystemReason(error))")
+            throw ExportError.cannotCreate(path: directory.path, cause: error)
         }
         let old = try ExportManifest.load(from: directory)
         // Plain string paths: building a Foundation URL for each of 10,000 files was a tenth of
@@ -62,9 +62,7 @@ struct SiteWriter: Sendable {
             }
         }
         guard foreign.isEmpty else {
-            throw CLIError.failure("\(directory.path) already has files that notes export did not write: "
-                                   + foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
-                                   + "; move them away or export into an empty folder")
+            throw ExportError.foreignFiles(directory: directory.path, paths: foreign)
         }
         let stale = old.files.keys.filter { final.files[$0] == nil }.sorted()
         if toWrite.isEmpty && stale.isEmpty {
@@ -87,7 +85,7 @@ struct SiteWriter: Sendable {
             do {
                 try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
             } catch {
-                throw CLIError.failure("cannot remove \(path) from \(directory.path): \(fileSystemReason(error))")
+                throw ExportError.cannotRemove(path: path, directory: directory.path, cause: error)
             }
             summary.removed.append(path)
             removeEmptyFolders(above: path)
@@ -104,7 +102,7 @@ struct SiteWriter: Sendable {
                 }
                 try replace(path, with: try file.bytes(), mode: mode, temporaryNames: &temporaryNames)
             } catch {
-                throw CLIError.failure("cannot write \(path): \(fileSystemReason(error))")
+                throw ExportError.cannotWrite(path: path, cause: error)
             }
             summary.written.append(file.path)
         }

@@ -14,6 +14,12 @@ public struct FrontMatter: Sendable, Equatable {
     /// Why the YAML could not be read; the block then shows as code, and nothing above is set.
     public var error: YAMLError?
 
+    /// Where in the note the YAML could not be read (1-based, the opening `---` being line 1):
+    /// the line of the problem, else the opening fence's; nil when it was read.
+    public var errorLine: Int? {
+        error.map { ($0.line ?? 0) + 1 }
+    }
+
     /// The largest front matter read as YAML; a longer block shows as code.
     public static let maximumBytes = 64 * 1024
 

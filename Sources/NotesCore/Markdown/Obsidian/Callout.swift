@@ -55,8 +55,9 @@ extension GFMDocument {
     /// `+`/`-`, a `<details>`) with class `callout` and the kind in `data-callout`, its title
     /// (the rest of the first line, inline markup kept) above the quote's other content.
     /// The kind comes from a fixed list, so no note text reaches an attribute.
-    func makeCallouts() {
-        for quote in nodes(ofType: GFMNodeType.blockQuote) {
+    /// `quotes` are the tree's block quotes in document order.
+    func makeCallouts(_ quotes: [OpaquePointer]) {
+        for quote in quotes {
             guard let paragraph = firstChild(of: quote), type(of: paragraph) == GFMNodeType.paragraph,
                   let first = firstChild(of: paragraph), type(of: first) == GFMNodeType.text,
                   let text = literal(of: first), let header = CalloutHeader(parsing: text) else { continue }

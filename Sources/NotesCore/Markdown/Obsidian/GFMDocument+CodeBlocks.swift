@@ -2,8 +2,9 @@ extension GFMDocument {
     /// Shows each ```` ```mermaid ```` block as a code block labelled as a Mermaid diagram's
     /// source (class `language-mermaid`, for a page script that can draw it). Other fenced code
     /// keeps cmark-gfm's `language-NAME` class, which highlight.js reads.
-    func labelMermaidBlocks() {
-        for block in nodes(ofType: GFMNodeType.codeBlock) {
+    /// `blocks` are the tree's code blocks.
+    func labelMermaidBlocks(_ blocks: [OpaquePointer]) {
+        for block in blocks {
             let language = fenceInfo(of: block).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() }
             guard language == "mermaid" else { continue }
             let source = HTMLEscaping.escape(literal(of: block) ?? "")

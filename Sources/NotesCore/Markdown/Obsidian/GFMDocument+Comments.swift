@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension GFMDocument {
     /// Leaves out Obsidian's `%%comments%%`, inline or spanning blocks: everything between two
     /// `%%` in text, in document order, is removed, with blocks left empty by it. A last `%%`
@@ -9,8 +15,13 @@ extension GFMDocument {
         forEachNode { node, event, type, _ in
             guard event == GFMEvent.enter else { return }
             if type == GFMNodeType.text {
-                let count = (literal(of: node) ?? "").ranges(of: "%%").count
-                markers += count
+                // Counted on the C string: most text holds no `%%`, and a Swift copy of every
+                // literal was a large part of the pass.
+                var cursor = library.nodeGetLiteral(node)
+                while let found = cursor.flatMap({ strstr($0, "%%") }) {
+                    markers += 1
+                    cursor = UnsafePointer(found + 2)
+                }
                 leaves.append((node, true))
             } else if firstChild(of: node) == nil, type != GFMNodeType.document {
                 leaves.append((node, false))

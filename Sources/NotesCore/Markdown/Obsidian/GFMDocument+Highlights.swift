@@ -1,8 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension GFMDocument {
     /// Turns `==text==` into `<mark>text</mark>`, as Obsidian does: within one paragraph,
     /// heading or cell, around any inline markup but links, never inside code.
-    func markHighlights() {
-        for container in inlineContainers() {
+    /// `containers` are the nodes (paragraphs, headings, emphasis...) whose text holds `==`,
+    /// outside links and table cells (a cell may hold only the inlines cmark-gfm's table
+    /// extension allows, and a `<mark>` is not one of them: there `==text==` stays text, as
+    /// `$math$` does), in document order.
+    func markHighlights(in containers: [OpaquePointer]) {
+        for container in containers {
             var cursor = firstChild(of: container)
             while let current = cursor {
                 cursor = wrapDelimited(startingAt: current, delimiter: "==") { [self] in newCustom(block: false, enter: "<mark>", exit: "</mark>") }
@@ -11,27 +21,15 @@ extension GFMDocument {
         }
     }
 
-    /// Every node whose children are inlines (paragraphs, headings, table cells, emphasis...),
-    /// outside links and code, in document order.
-    func inlineContainers() -> [OpaquePointer] {
-        var containers: [OpaquePointer] = []
-        var seen = Set<OpaquePointer>()
-        forEachNode { node, event, type, insideLink in
-            guard event == GFMEvent.enter, type == GFMNodeType.text, !insideLink, let parent = parent(of: node),
-                  seen.insert(parent).inserted else { return }
-            containers.append(parent)
-        }
-        return containers
-    }
-
     /// When the text node `start` holds an opening `delimiter` (followed by a non-space) closed
     /// later by one (preceded by a non-space), in the same node or a following sibling text
     /// node with only inline markup between, wraps what lies between in `makeWrapper()`'s node.
     /// Returns the node to continue from (the text after the closing delimiter), or nil when
     /// `start` holds no such pair.
     func wrapDelimited(startingAt start: OpaquePointer, delimiter: String, _ makeWrapper: () -> OpaquePointer) -> OpaquePointer? {
-        guard type(of: start) == GFMNodeType.text, let text = literal(of: start),
-              let open = Self.opening(delimiter, in: text) else { return nil }
+        // Most text holds no delimiter: looked for in the C string before any Swift copy is made.
+        guard type(of: start) == GFMNodeType.text, let raw = library.nodeGetLiteral(start), strstr(raw, delimiter) != nil,
+              let text = literal(of: start), let open = Self.opening(delimiter, in: text) else { return nil }
         let afterOpen = text[open.upperBound...]
         // Closed in the same node.
         if let close = Self.closing(delimiter, in: afterOpen) {

@@ -52,13 +52,9 @@ extension GFMDocument {
     /// Turns each inline `#tag` in text (never in code, links or headings' markers) into a link
     /// to `link(tag)`'s destination with class `tag`, or, when `link` is nil or answers nil or a
     /// refused scheme, into `<span class="tag">`. Returns the tags found, in order.
-    func markTags(linkingTo link: ((String) -> String?)?) -> [String] {
-        var candidates: [OpaquePointer] = []
-        forEachNode { node, event, type, insideLink in
-            guard event == GFMEvent.enter, type == GFMNodeType.text, !insideLink,
-                  let literal = library.nodeGetLiteral(node), strchr(literal, Int32(UInt8(ascii: "#"))) != nil else { return }
-            candidates.append(node)
-        }
+    /// `candidates` are the text nodes holding `#` outside links and table cells (in a cell a
+    /// tag stays text: the table extension refuses the tag's element), in document order.
+    func markTags(_ candidates: [OpaquePointer], linkingTo link: ((String) -> String?)?) -> [String] {
         var tags: [String] = []
         for node in candidates {
             guard let text = literal(of: node) else { continue }

@@ -1,9 +1,10 @@
 /// A small vault in the shape of a real one: notes in several languages (Arabic and Hebrew
-/// right to left), each holding every construct of the default flavour, with an image.
-enum FlavourVaultFixture {
-    static let image = "attachments/diagrama.png"
+/// right to left), each holding every construct of the default flavour, with an image. The
+/// renderer's tests read it in NotesCore, export's through the real `notes` binary.
+public enum FlavourVaultFixture {
+    public static let image = "attachments/diagrama.png"
 
-    static let notes: [String: String] = [
+    public static let notes: [String: String] = [
         "en/Welcome.md": """
             ---
             title: Welcome
@@ -62,8 +63,30 @@ enum FlavourVaultFixture {
         "ja/ようこそ.md": "---\ntitle: ようこそ\ntags: [日本語]\n---\n> [!note] メモ\n> ==重要== #タグ と [[Welcome|ようこそ]]。\n",
         "ar/مرحبا.md": "---\ntitle: مرحبا\n---\n# مرحبا\n\n> [!info] ملاحظة\n> نص ==مهم== مع #وسم و [[Filtros]].\n\n| عمود | قيمة |\n|---|---|\n| أ | ب |\n",
         "he/שלום.md": "# שלום\n\n%%הערה%% טקסט ==מודגש== #תגית [[ようこそ]] $a^2$\n\n- [x] משימה\n",
+        "ru/Привет.md": """
+            ---
+            title: Привет
+            tags: [русский]
+            автор: Иван
+            ---
+            # Заголовок
+
+            > [!question]+ Вопрос
+            > Текст с ==выделением== и ~~зачёркнутым~~ #заметка[^н].
+
+            | Слово | Перевод |
+            |:-----:|---------|
+            | мир   | world   |
+
+            - [ ] задача
+
+            ![[Funções#hasTag]]
+
+            [^н]: Сноска.
+
+            """,
     ]
 
     /// Every path of the vault, notes and the image.
-    static var files: [String] { Array(notes.keys) + [image] }
+    public static var files: [String] { Array(notes.keys) + [image] }
 }
