@@ -62,6 +62,7 @@ struct NotesController: Sendable {
             let content = note.content ?? ""
             return try offThreadIfLarge(content, flavour: flavour, user: user, requestID: context.request.id) { [store] in
                 let rendered = try store.rendering.render(content, notePath: note.path, paths: { try store.livePaths(userID: user) },
+                                                          contents: { try store.liveNoteContent(userID: user, path: $0) },
                                                           flavour: flavour)
                 let body = standalone ? HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html).render() : rendered.html
                 return Self.htmlResponse(body, rev: note.rev)

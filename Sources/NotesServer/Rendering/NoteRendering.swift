@@ -53,31 +53,75 @@ struct NoteRendering: Sendable {
     }
 
     /// Renders `content`, the owner's note at `notePath`, in `flavour` (else the server's).
-    /// - Parameter paths: the owner's live paths, notes and files; called only when `content`
-    ///   may hold a wiki link.
+    /// - Parameters:
+    ///   - paths: the owner's live paths, notes and files; called only when `content` may hold
+    ///     a wiki link.
+    ///   - contents: the live content of the owner's note at a path, for `![[Note]]` embeds; nil
+    ///     renders embeds as links. A public page never embeds: its readers may only see the
+    ///     note that was published.
     /// - Throws: `NoteRenderingError` when the default flavour's library is missing here, or
-    ///   what `paths` throws.
-    func render(_ content: String, notePath: String, paths: () throws -> [String], links: Links = .asWritten,
-                flavour requested: MarkdownFlavour? = nil) throws -> FlavouredRendering {
+    ///   what `paths` or `contents` throws.
+    func render(_ content: String, notePath: String, paths: () throws -> [String], contents: ((String) throws -> String?)? = nil,
+                links: Links = .asWritten, flavour requested: MarkdownFlavour? = nil) throws -> FlavouredRendering {
         let resolver = Self.mayHoldWikiLinks(content) ? WikiLinkResolver(files: try paths()) : nil
+        let failure = EmbedFailure()
+        let extensions = Self.extensions(for: notePath, shownIn: notePath, resolver: resolver, links: links,
+                                         contents: contents, failure: failure)
+        let rendered: FlavouredRendering
+        do {
+            rendered = try FlavouredRenderer(flavour: requested ?? flavour).render(content.utf8, extensions: extensions)
+        } catch {
+            throw NoteRenderingError.libraryMissing(error.description)
+        }
+        if let error = failure.error { throw error }
+        return rendered
+    }
+
+    /// What the note at `note` renders with on the page of the note at `shown` (itself, or a
+    /// note embedding it): its wiki links resolved from its own folder, then rebased to `shown`'s
+    /// folder, where the page's treatment expects them; its own embeds, cycle-safe and bounded
+    /// by `NoteEmbeds`.
+    private static func extensions(for note: String, shownIn shown: String, resolver: WikiLinkResolver?, links: Links,
+                                   contents: ((String) throws -> String?)?, failure: EmbedFailure) -> MarkdownExtensions {
         var extensions = MarkdownExtensions(headingIDs: true)
         if let resolver {
-            extensions.wikiLinks = { resolver.destination(for: $0, from: notePath) }
+            extensions.wikiLinks = { resolver.destination(for: $0, from: note) }
         }
+        var treat: ((LinkDestination) -> LinkTreatment)?
+        var embeds = contents
         switch links {
         case .asWritten:
             extensions.tagLinks = Self.tagPage
         case .privatePage(let pageTreatment):
             extensions.tagLinks = Self.tagPage
-            extensions.linkTreatment = pageTreatment
+            treat = pageTreatment
         case .publicPage(let pageTreatment):
-            extensions.linkTreatment = pageTreatment
+            treat = pageTreatment
+            embeds = nil
         }
-        do {
-            return try FlavouredRenderer(flavour: requested ?? flavour).render(content.utf8, extensions: extensions)
-        } catch {
-            throw NoteRenderingError.libraryMissing(error.description)
+        if note != shown {
+            let pageTreatment = treat
+            treat = { destination in
+                let rebased = LinkDestination(url: RelativeLink.rebase(destination.url, from: note, to: shown), isImage: destination.isImage)
+                return pageTreatment?(rebased) ?? .rewrite(rebased.url)
+            }
         }
+        extensions.linkTreatment = treat
+        if let resolver, let embeds {
+            extensions.noteEmbeds = NoteEmbeds(notePath: note) { link in
+                guard failure.error == nil, let path = resolver.resolve(link.target, from: note), EntryKind(path: path) == .note else { return nil }
+                do {
+                    guard let markdown = try embeds(path) else { return nil }
+                    return NoteEmbed(path: path, markdown: Array(markdown.utf8),
+                                     extensions: Self.extensions(for: path, shownIn: shown, resolver: resolver, links: links,
+                                                            contents: embeds, failure: failure))
+                } catch {
+                    failure.error = error
+                    return nil
+                }
+            }
+        }
+        return extensions
     }
 
     /// Whether `content` renders the same whatever other notes and files its owner has, so its
@@ -117,6 +161,12 @@ struct NoteRendering: Sendable {
     func refuses(_ markdown: String, flavour requested: MarkdownFlavour? = nil) -> Bool {
         FlavouredRenderer(flavour: requested ?? flavour).refusal(of: markdown) != nil
     }
+}
+
+/// The first error reading an embedded note, reported once the rendering is done: a store
+/// that cannot be read fails the page, as it would fail any other read.
+private final class EmbedFailure {
+    var error: (any Error)?
 }
 
 /// Why a note could not be rendered at all: a fault of the installation, never of the note.

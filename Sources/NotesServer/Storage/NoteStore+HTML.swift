@@ -50,7 +50,8 @@ extension NoteStore {
     /// best-effort) unless it may hold a wiki link: a note past the preflight's bound keeps its
     /// escaped-text form just the same.
     func renderAndKeep(_ note: UnrenderedNote, userID: Int64) throws -> String {
-        let html = try rendering.render(note.content, notePath: note.path, paths: { try livePaths(userID: userID) }).html
+        let html = try rendering.render(note.content, notePath: note.path, paths: { try livePaths(userID: userID) },
+                                    contents: { try liveNoteContent(userID: userID, path: $0) }).html
         if rendering.isSelfContained(note.content) { keepRendered(html, nid: note.nid, rev: note.rev) }
         return html
     }

@@ -8,6 +8,7 @@ enum WebNoteRendering {
     static func render(_ content: String, notePath: String, userID: Int64, notes: NoteStore) throws -> FlavouredRendering {
         let links = WebNoteLinks(notePath: notePath, userID: userID, notes: notes)
         return try notes.rendering.render(content, notePath: notePath, paths: { try notes.livePaths(userID: userID) },
+                                          contents: { try notes.liveNoteContent(userID: userID, path: $0) },
                                           links: .privatePage(treat: links.treat))
     }
 }

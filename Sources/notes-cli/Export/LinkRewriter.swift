@@ -98,11 +98,7 @@ struct LinkRewriter: Sendable {
 
     /// Whether `destination` starts with a URI scheme such as `https:` or `mailto:`.
     static func hasScheme(_ destination: String) -> Bool {
-        let bytes = destination.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else { return false }
-        let isLetter: (UInt8) -> Bool = { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
-        let isSchemeByte: (UInt8) -> Bool = { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
-        return isLetter(bytes[bytes.startIndex]) && bytes[..<colon].allSatisfy(isSchemeByte)
+        RelativeLink.hasScheme(destination)
     }
 
     /// `path` resolved against `folder` (`.` and `..` applied, empty segments dropped), or nil

@@ -73,6 +73,48 @@ struct ServerWikiLinkTests {
         }
     }
 
+    @Test("an embedded note shows its content in the web app and the API, with its own links still leading home; never on a published page")
+    func noteEmbedsShowTheOwnersNoteExceptOnPublishedPages() async throws {
+        try await SignedInApp.with { api in
+            let pages = try await ServerRenderingFixture.make(api)
+            let target = try api.app.addNote("guides/Recipe.md", """
+                # Recipe
+
+                Intro of the recipe.
+
+                ## Steps
+
+                Stir <script>alert(1)</script> well, see [the list](list.md).
+
+                ## Later
+
+                Not embedded.
+
+                """)
+            let list = try api.app.addNote("guides/list.md", "# List\n")
+            let loop = try api.app.addNote("loop.md", "Loop ![[loop]]\n\n![[loop]]\n")
+            let id = try api.app.addNote("journal/today.md", "Before.\n\n![[Recipe#Steps]]\n\nAfter.\n")
+
+            let body = try await pages.webBody(id)
+            #expect(body.contains("class=\"note-embed\"") && body.contains("Stir") && !body.contains("Not embedded"),
+                    "the section under the heading is embedded, the next one is not")
+            #expect(body.contains("<a href=\"/notes/\(list)\">the list</a>"), "the embedded note's own link leads to its target")
+            #expect(body.contains("/notes/\(target)"), "the embed names the note it shows")
+            #expect(!body.contains("<script>alert"), "embedded text is escaped")
+
+            let fragment = try await pages.apiHTML(id)
+            #expect(fragment.contains("Stir") && fragment.contains("href=\"../guides/list.md\""),
+                    "in the API the embedded note's link is rebased to the embedding note's folder")
+
+            let loopBody = try await pages.webBody(loop)
+            #expect(!loopBody.contains("note-embed-content"), "a note embedding itself renders a link, not itself")
+
+            let published = try ServerRenderingFixture.publishedBody(try await pages.publishedPage(id))
+            #expect(!published.contains("Stir") && !published.contains("note-embed-content"),
+                    "a published page shows only the published note")
+        }
+    }
+
     /// The publication token in a page's image address (`/p/TOKEN/a/...`).
     private static func token(in html: String) -> String? {
         guard let start = html.range(of: "/p/") else { return nil }
