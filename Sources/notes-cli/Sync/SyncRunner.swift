@@ -32,10 +32,11 @@ enum SyncRunner {
         options.progress = { phase, done, total in progress.show(phase, done, total) }
         let remote = AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound)
         let engine = SyncEngine(folder: bound.folder, index: index, remote: remote, options: options)
+        var run = engine.newRun()
         var report: SyncReport
         var exit = ExitCode.success
         do {
-            report = try await engine.run(walk: walk)
+            report = try await engine.run(&run, walk: walk)
         } catch let refusal as MassDeleteRefusal {
             progress.clear()
             report = refusal.report
@@ -47,7 +48,7 @@ enum SyncRunner {
         } catch let error as ClientError where error.isUnreachable && options.dryRun {
             // Offline status: what changed here is known from the index and the scan alone.
             progress.clear()
-            report = engine.report
+            report = run.report
             report.remote = .unknown
             report.warnings.append(CLI.outcome(of: error).sentence)
             exit = .serverUnreachable
@@ -56,7 +57,7 @@ enum SyncRunner {
             throw error
         }
         progress.clear()
-        engine.releaseState()
+        run.releaseState()
         withExtendedLifetime(lock) {}
         try show(report, json: json, terminal: terminal)
         if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }
