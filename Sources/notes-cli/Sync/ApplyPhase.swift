@@ -305,7 +305,7 @@ struct ApplyPhase {
                 return candidate
             }
         }
-        throw CLIError.failure("cannot find a free name for a conflict copy of \(path)")
+        throw FolderError.noFreeConflictName(path: path)
     }
 
     /// Lists a conflict copy just made, and records in the index why it was made (a dry run

@@ -55,7 +55,7 @@ struct SyncEngine {
 
     /// Runs the sync on `outcome`, a run not started yet (`newRun`). The caller holds the
     /// folder's lock.
-    /// - Throws: `MassDeleteRefusal` from the guard, `CLIError` for unusable folders; network
+    /// - Throws: `MassDeleteRefusal` from the guard, `FolderError` for unusable folders; network
     ///   errors as they come. After a throw, `outcome.report.local` still says what changed here.
     /// - Parameter walk: the walk of this folder, when the caller started it earlier (the walk
     ///   is the longest part of a no-op sync; the sooner it starts, the sooner the sync ends).
