@@ -15,60 +15,61 @@ struct ApplyPhaseTests {
                      createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", deleted: deleted)
     }
 
-    @Test("taking the server's version writes it over a clean file, and leaves a file edited since the scan alone")
-    func takeRemoteNeverReplacesAnEditSinceTheScan() async throws {
+    /// Runs `body` on folder "a" holding clean.md and edited.md, both tracked at revision 1 in a
+    /// new run as a scan found them, with edited.md changed after that scan.
+    private static func withCleanAndEditedNotes(
+        _ body: (SyncHarness, ApplyPhase, inout SyncRun, inout TrackedNote, inout TrackedNote) async throws -> Void
+    ) async throws {
         try await SyncHarness.with { h in
             try await h.initFolder("a")
             try h.write("a", "clean.md", "base\n")
             try h.write("a", "edited.md", "base\n")
             try await h.withEngine("a") { engine in
                 var run = engine.newRun()
-                let apply = ApplyPhase(engine: engine)
                 var clean = try engine.trackedNote(at: "clean.md", rev: 1)
                 var edited = try engine.trackedNote(at: "edited.md", rev: 1)
                 run.state.track(clean)
                 run.state.track(edited)
                 try h.write("a", "edited.md", "an edit made while the sync runs\n")
-                var changes: [IndexChange] = []
-                #expect(try await apply.carryOut(.takeRemote, for: &clean, remote: Self.serverNote(clean, "server\n"),
-                                                 changes: &changes, in: &run))
-                #expect(try await apply.carryOut(.takeRemote, for: &edited, remote: Self.serverNote(edited, "server\n"),
-                                                 changes: &changes, in: &run) == false)
-                #expect(h.read("a", "clean.md") == "server\n")
-                #expect(h.read("a", "edited.md") == "an edit made while the sync runs\n")
-                #expect(changes.count == 1)
-                #expect(run.state[clean.row.base.id]?.row.base.rev == 2)
-                #expect(run.state[edited.row.base.id]?.row.base.rev == 1)
-                #expect(run.report.downloaded == 1)
+                try await body(h, ApplyPhase(engine: engine), &run, &clean, &edited)
             }
+        }
+    }
+
+    @Test("taking the server's version writes it over a clean file, and leaves a file edited since the scan alone")
+    func takeRemoteNeverReplacesAnEditSinceTheScan() async throws {
+        try await Self.withCleanAndEditedNotes { h, apply, run, clean, edited in
+            var changes: [IndexChange] = []
+            let cleanTaken = try await apply.carryOut(.takeRemote, for: &clean, remote: Self.serverNote(clean, "server\n"),
+                                                      changes: &changes, in: &run)
+            let editedTaken = try await apply.carryOut(.takeRemote, for: &edited, remote: Self.serverNote(edited, "server\n"),
+                                                       changes: &changes, in: &run)
+            #expect(cleanTaken)
+            #expect(!editedTaken, "a file changed under the sync is seen again next time")
+            #expect(h.read("a", "clean.md") == "server\n")
+            #expect(h.read("a", "edited.md") == "an edit made while the sync runs\n")
+            #expect(changes.count == 1)
+            #expect(run.state[clean.row.base.id]?.row.base.rev == 2)
+            #expect(run.state[edited.row.base.id]?.row.base.rev == 1)
+            #expect(run.report.downloaded == 1)
         }
     }
 
     @Test("a delete from the server removes a clean file, and keeps a file edited since the scan")
     func deleteLocalKeepsAnEditSinceTheScan() async throws {
-        try await SyncHarness.with { h in
-            try await h.initFolder("a")
-            try h.write("a", "clean.md", "base\n")
-            try h.write("a", "edited.md", "base\n")
-            try await h.withEngine("a") { engine in
-                var run = engine.newRun()
-                let apply = ApplyPhase(engine: engine)
-                var clean = try engine.trackedNote(at: "clean.md", rev: 1)
-                var edited = try engine.trackedNote(at: "edited.md", rev: 1)
-                run.state.track(clean)
-                run.state.track(edited)
-                try h.write("a", "edited.md", "an edit made while the sync runs\n")
-                var changes: [IndexChange] = []
-                #expect(try await apply.carryOut(.deleteLocal, for: &clean, remote: Self.serverNote(clean, "", deleted: true),
-                                                 changes: &changes, in: &run))
-                #expect(try await apply.carryOut(.deleteLocal, for: &edited, remote: Self.serverNote(edited, "", deleted: true),
-                                                 changes: &changes, in: &run) == false)
-                #expect(h.read("a", "clean.md") == nil)
-                #expect(h.read("a", "edited.md") == "an edit made while the sync runs\n")
-                #expect(run.state[clean.row.base.id] == nil)
-                #expect(run.state[edited.row.base.id] != nil)
-                #expect(run.report.deleted == 1)
-            }
+        try await Self.withCleanAndEditedNotes { h, apply, run, clean, edited in
+            var changes: [IndexChange] = []
+            let cleanDeleted = try await apply.carryOut(.deleteLocal, for: &clean, remote: Self.serverNote(clean, "", deleted: true),
+                                                        changes: &changes, in: &run)
+            let editedDeleted = try await apply.carryOut(.deleteLocal, for: &edited, remote: Self.serverNote(edited, "", deleted: true),
+                                                         changes: &changes, in: &run)
+            #expect(cleanDeleted)
+            #expect(!editedDeleted, "a file changed under the sync is seen again next time")
+            #expect(h.read("a", "clean.md") == nil)
+            #expect(h.read("a", "edited.md") == "an edit made while the sync runs\n")
+            #expect(run.state[clean.row.base.id] == nil)
+            #expect(run.state[edited.row.base.id] != nil)
+            #expect(run.report.deleted == 1)
         }
     }
 

@@ -52,13 +52,6 @@ extension ApplyPhase {
         tracked.stat = nil
         tracked.local = .missing
         run.state.track(tracked)  // releases the path
-        switch try await place(note, for: &tracked, in: &run) {
-        case .changedUnderneath: return false
-        case .refused: return true
-        case .placed:
-            run.report.add(.downloaded, note.path)
-            run.track(tracked, changes: &changes)
-            return true
-        }
+        return try await placeAndTrack(note, for: &tracked, changes: &changes, in: &run)
     }
 }

@@ -40,14 +40,7 @@ struct ApplyPhase {
             return true
         case .takeRemote:
             let onlyMoved = note.hash == tracked.row.base.hash && tracked.local == .clean
-            switch try await place(note, for: &tracked, in: &run) {
-            case .changedUnderneath: return false
-            case .refused: return true
-            case .placed:
-                run.report.add(onlyMoved ? .renamed : .downloaded, note.path)
-                run.track(tracked, changes: &changes)
-                return true
-            }
+            return try await placeAndTrack(note, for: &tracked, as: onlyMoved ? .renamed : .downloaded, changes: &changes, in: &run)
         case .deleteLocal:
             if let disk = tracked.diskPath, let stat = tracked.stat {
                 guard try engine.files.remove(disk, expecting: stat) else { return false }
@@ -106,6 +99,20 @@ struct ApplyPhase {
             tracked.evicted = false
         }
         return outcome
+    }
+
+    /// Places the server's `note` for `tracked` (`place`) and, once placed, reports it as
+    /// `action` and records it; false when a file changed under the sync.
+    func placeAndTrack(_ note: NoteResource, for tracked: inout TrackedNote, as action: SyncReport.Action = .downloaded,
+                       changes: inout [IndexChange], in run: inout SyncRun) async throws -> Bool {
+        switch try await place(note, for: &tracked, in: &run) {
+        case .changedUnderneath: return false
+        case .refused: return true
+        case .placed:
+            run.report.add(action, note.path)
+            run.track(tracked, changes: &changes)
+            return true
+        }
     }
 
     /// What `placeContent` writes: a note's bytes at hand, or an attachment downloaded by hash.

@@ -220,14 +220,7 @@ struct PullPhase {
             guard let occupant, try apply.moveUntrackedToConflictCopy(occupant, for: note.path, in: &run) else { return false }
             fallthrough
         case .write:
-            switch try await apply.place(note, for: &tracked, in: &run) {
-            case .changedUnderneath: return false
-            case .refused: return true
-            case .placed:
-                run.report.add(.downloaded, note.path)
-                run.track(tracked, changes: &changes)
-                return true
-            }
+            return try await apply.placeAndTrack(note, for: &tracked, changes: &changes, in: &run)
         }
     }
 }
