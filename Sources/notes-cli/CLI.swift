@@ -50,7 +50,25 @@ enum CLI: DeclaredCommand {
         case let error as CredentialsError: (.failure, sentence(of: error))
         case let error as OutputError: (.failure, sentence(of: error))
         case let error as ExportError: (.failure, error.sentence)
+        // The sync layer's errors (Sources/notes-cli/Sync and Watch).
+        case let error as FolderError: (.failure, error.description)
+        case let error as LockError: (.failure, error.description)
+        case let error as AccountMismatch: (.signInRequired, error.description)
+        case let error as MassDeleteRefusal: (.failure, error.sentence)
+        case let error as WatchError: outcome(of: error)
         default: (.failure, "\(error)")
+        }
+    }
+
+    /// A watcher that stopped exits as its cause would (4 for a session that is over, 1 for the
+    /// mass-delete guard), with a sentence naming the folder.
+    static func outcome(of error: WatchError) -> (exitCode: ExitCode, sentence: String) {
+        switch error {
+        case .stopped(let root, let cause):
+            let outcome = outcome(of: cause)
+            return (outcome.exitCode, "stopped watching \(root): \(outcome.sentence)")
+        case .cannotWatch:
+            return (.failure, error.description)
         }
     }
 

@@ -40,7 +40,7 @@ struct SyncEarlyUploadTests {
             let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
             let rows = try index.rows()
             try index.close()
-            #expect(rows.count == EarlyUploads.reserveGroup, "\(rows.count) rows (the general path records \(SyncEngine.Reservations.slice) before its first batch)")
+            #expect(rows.count == EarlyUploads.reserveGroup, "\(rows.count) rows (the general path records \(PushPhase.Reservations.slice) before its first batch)")
             #expect(rows.allSatisfy { notes[$0.base.path] != nil })
 
             _ = try await h.syncInProcess("a")
@@ -84,7 +84,7 @@ struct SyncEarlyUploadTests {
 
     /// The rows the folder's index holds, counted by a `beforeFirstBatch` hook: the first group's
     /// with early uploads (`EarlyUploads.reserveGroup`), the first slice's on the general path
-    /// (`SyncEngine.Reservations.slice`).
+    /// (`PushPhase.Reservations.slice`).
     final class RowsAtFirstBatch: Sendable {
         let indexPath: String
         let rows = Mutex<Int?>(nil)
@@ -192,7 +192,7 @@ struct SyncEarlyUploadTests {
                     #expect(report.changesRequests == 1, "the empty page only: \(report.changesRequests)")
                     #expect(rowsAtFirstBatch == EarlyUploads.reserveGroup, "\(String(describing: rowsAtFirstBatch)) rows")
                 } else {
-                    #expect(rowsAtFirstBatch == SyncEngine.Reservations.slice, "\(String(describing: rowsAtFirstBatch)) rows")
+                    #expect(rowsAtFirstBatch == PushPhase.Reservations.slice, "\(String(describing: rowsAtFirstBatch)) rows")
                 }
                 let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
                 let rows = Set(try index.rows().map { "\(timeless($0.base.path)) \($0.base.hash) \($0.base.rev > 0)" })
@@ -210,7 +210,7 @@ struct SyncEarlyUploadTests {
             return outcome
         }
         // The paths are told apart by what the index holds at the first batch.
-        #expect(EarlyUploads.reserveGroup != SyncEngine.Reservations.slice)
+        #expect(EarlyUploads.reserveGroup != PushPhase.Reservations.slice)
         let early = try await outcome(early: true)
         let general = try await outcome(early: false)
         #expect(early.server == general.server, "server notes differ at \(Set(early.server.keys).symmetricDifference(general.server.keys).sorted())")

@@ -63,6 +63,14 @@ struct SyncHarness {
     /// Syncs folder `name` in-process through the engine, against the real server.
     func syncInProcess(_ name: String, options: SyncOptions = SyncOptions(),
                        wrap: (any SyncRemote) -> any SyncRemote = { $0 }) async throws -> SyncReport {
+        try await withEngine(name, options: options, wrap: wrap) { engine in try await engine.run() }
+    }
+
+    /// Runs `body` with the engine `notes sync` makes for folder `name`, against the real
+    /// server, its lock held and its index open for as long as `body` runs: for tests that
+    /// drive one phase of a sync.
+    func withEngine<T>(_ name: String, options: SyncOptions = SyncOptions(), wrap: (any SyncRemote) -> any SyncRemote = { $0 },
+                       _ body: (SyncEngine) async throws -> T) async throws -> T {
         let folder = try SyncFolder.find(from: self.folder(name))
         let lock = try SyncLock(path: folder.lockPath)
         defer { withExtendedLifetime(lock) {} }  // released after the index is closed, as `notes sync` does
@@ -71,7 +79,7 @@ struct SyncHarness {
         // The folder's own account, checked page by page, as `notes sync` does.
         let bound = try await ClientFactory(environment: client.environment).client(forFolder: folder, tokenCheck: .byChangesFeed)
         let remote = wrap(AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound))
-        return try await SyncEngine(folder: folder, index: index, remote: remote, options: options).run()
+        return try await body(SyncEngine(folder: folder, index: index, remote: remote, options: options))
     }
 
     /// Writes `text` at `path` in folder `name`, creating folders.
@@ -180,5 +188,21 @@ struct UnreadableReport: Error, CustomStringConvertible {
 
     var description: String {
         "notes \(command) --json exited \(exitCode) without a readable report (\(cause))\nstdout: \(stdout)\nstderr: \(stderr)"
+    }
+}
+
+extension SyncEngine {
+    /// The file at `path` as a tracked note whose base is exactly what the file holds now (a
+    /// note last synced at revision `rev`; 0 for a create not yet confirmed), as a scan finds it.
+    func trackedNote(at path: String, rev: Int64, id: NoteID = NoteID()) throws -> TrackedNote {
+        let read = try files.read(path)
+        let row = IndexRow(base: SyncBase(id: id, path: path, rev: rev, hash: SHA256.hex(of: read.bytes)), diskPath: path, stat: read.stat)
+        return TrackedNote(row: row, local: .clean, diskPath: path, stat: read.stat)
+    }
+
+    /// The file at `path` as an untracked file, as a scan finds it.
+    func untrackedFile(at path: String) throws -> UntrackedFile {
+        let read = try files.read(path)
+        return UntrackedFile(path: path, diskPath: path, hash: SHA256.hex(of: read.bytes), stat: read.stat)
     }
 }

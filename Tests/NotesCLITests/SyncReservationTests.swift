@@ -5,7 +5,7 @@ import Testing
 @testable import notes_cli
 
 /// New notes get their ids recorded in the index a slice at a time as the batches need them
-/// (`SyncEngine.Reservations`), not all before the first batch: these tests hold that to
+/// (`PushPhase.Reservations`), not all before the first batch: these tests hold that to
 /// docs/architecture.md's Sync invariants 7: every id a batch carries is in the index before the batch is sent.
 @Suite("Sync id reservations", .serialized)
 struct SyncReservationTests {

@@ -28,7 +28,7 @@ struct SyncController: Sendable {
     ///
     /// The answer says where the account's changes feed stood just before and just after the
     /// batch's writes (`cursor_before`, `cursor_after`), so the client that made them can move
-    /// its cursor over them instead of reading them back (`SyncEngine+Push.swift`).
+    /// its cursor over them instead of reading them back (`PushPhase.swift`).
     ///
     /// With `omit=content`, the note of an applied write comes back without its content (the
     /// caller just sent it): an upload's answers stay small. A stale write's current note keeps

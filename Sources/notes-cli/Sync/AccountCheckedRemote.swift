@@ -64,14 +64,12 @@ final class AccountCheckedRemote: SyncRemote {
     }
 
     /// The refusal naming both accounts; asks the server the other one's name (this path only).
-    private func mismatch(_ owner: Int64) async -> CLIError {
+    private func mismatch(_ owner: Int64) async -> any Error {
         let name = (try? await bound.client.me()).map(\.username) ?? "user \(owner)"
         let folder = bound.folder
         if bound.usesPersonalToken {
             return ClientFactory.foreignToken(owner: name, folder: folder, bound: bound.account)
         }
-        return CLIError(.signInRequired, "the server answered with the notes of \(name), but \(folder.root) belongs to "
-                        + "\(bound.account.username) on \(folder.config.server); nothing was changed. "
-                        + "Run `notes login --server \(folder.config.server) --username \(bound.account.username)`")
+        return AccountMismatch(answeredFor: name, folder: folder.root, boundAccount: bound.account.username, server: folder.config.server)
     }
 }

@@ -35,12 +35,7 @@ struct ConflictCopy: Codable, Sendable, Equatable {
 enum ConflictCopies {
     static func list(in folder: SyncFolder, index: SyncIndex) throws -> [ConflictCopy] {
         let records = try index.conflictRecords()
-        let listing: FolderWalker.Listing
-        do {
-            listing = try FolderWalker(root: folder.root, fileSuffix: "").walk()
-        } catch {
-            throw CLIError.failure("\(error)")
-        }
+        let listing = try FolderWalker(root: folder.root, fileSuffix: "").walk()
         let ignore = folder.ignoreRules()
         let present = Set(listing.entries.map { NotePath.nfc($0.path) })
         // A case clash's copy belongs to the note whose name differs from its own only in case.

@@ -15,7 +15,7 @@ struct UploadSkip: Sendable {
 /// mid-upload resumes where it was.
 ///
 /// A value with nothing but Sendable parts, so a sync runs several uploads at once
-/// (`SyncEngine.uploadContents`).
+/// (`PushPhase.uploadContents`).
 struct ContentUploader: Sendable {
     /// Contents uploaded at once: enough to keep both cores busy on small files, few enough that
     /// memory stays within a few chunks.

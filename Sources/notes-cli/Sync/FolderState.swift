@@ -136,7 +136,7 @@ struct FolderState: Sendable {
 
     /// Makes room for `count` more tracked notes at once, in the table by id and the one by
     /// path key, so tracking them does not regrow (rehash) both tables again and again: a first
-    /// upload tracks every file of the folder in one go (`SyncEngine.reserveIDs`), and the
+    /// upload tracks every file of the folder in one go (`PushPhase.reserveIDs`), and the
     /// regrowing was a tenth of that at 100,000 notes (perf).
     mutating func reserveCapacity(forMore count: Int) {
         tracked.reserveCapacity(tracked.count + count)

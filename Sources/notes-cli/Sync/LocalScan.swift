@@ -84,13 +84,7 @@ struct LocalScan {
     /// send the first changes request meanwhile.
     static func startWalk(of folder: SyncFolder) -> ThreadWork<FolderWalker.Listing> {
         let root = folder.root
-        return ThreadWork {
-            do {
-                return try FolderWalker(root: root, fileSuffix: "").walk(inTwo: true)
-            } catch {
-                throw CLIError.failure("\(error)")
-            }
-        }
+        return ThreadWork { try FolderWalker(root: root, fileSuffix: "").walk(inTwo: true) }
     }
 
     /// Compares the files the walk lists with the index's `rows`. The rows are laid out for

@@ -7,15 +7,18 @@ import NotesCore
 /// first sync into an account with nothing to pull sends its new notes while the scan reads
 /// (`EarlyUploads`).
 ///
-/// Every decision comes from `SyncPlanner`; this type gathers the states and carries the
-/// decisions out with `SafeFiles`, recording progress in the index after each page or batch so
-/// a sync killed at any point resumes without loss or duplicates (docs/architecture.md, Sync invariants 7).
+/// Every decision comes from `SyncPlanner`. The engine holds only what a sync depends on (the
+/// folder, its files, the index, the remote, the options, the clock); what one sync learns and
+/// changes is a value, `SyncRun`, handed through the phases: `PullPhase` reads the changes feed,
+/// `ApplyPhase` carries the planner's decisions out with `SafeFiles`, `PushPhase` sends local
+/// changes. Progress is recorded in the index after each page or batch, so a sync killed at any
+/// point resumes without loss or duplicates (docs/architecture.md, Sync invariants 7).
 ///
 /// A dry run (`notes status`, `--dry-run`) is this same run against `DryRunFiles` and
 /// `DryRunRemote`, with the index left alone, so its report is the sync's (docs/architecture.md, Sync invariants 13).
 ///
 /// One engine runs one sync in one task; it is not shared across threads.
-final class SyncEngine {
+struct SyncEngine {
     let folder: SyncFolder
     let files: any FolderFiles
     let index: SyncIndex
@@ -25,30 +28,6 @@ final class SyncEngine {
     let options: SyncOptions
     /// Milliseconds since 1970 for conflict-copy names only; never compared (docs/architecture.md, Sync invariants 5).
     let now: () -> Int64
-
-    /// The folder's notes as the scan found them, changed as the sync goes. Never made when
-    /// neither the folder nor the server changed (`finishUnchanged`).
-    var state: FolderState
-    var report = SyncReport()
-    /// Notes whose upload failed for a reason retrying cannot fix; left for the next sync.
-    var skippedUploads = Set<NoteID>()
-    /// The rules of `.notesignore`, read at the start of the sync.
-    var ignore = IgnoreRules()
-    /// The server's limits as far as the scan learned them (the defaults until then).
-    var limits = ResponseBudget.defaultLimits
-    var noteLimit: Int { limits.maxNoteBytes }
-    var attachmentLimits: AttachmentLimits { AttachmentLimits(limits) }
-    /// Attachment contents the server was found to hold (or was sent) during this sync.
-    var contentOnServer = Set<String>()
-    /// The push's own writes, chained from the cursor the pull before it reached.
-    var ownWrites = OwnWriteChain(from: nil)
-    /// The texts the scan read of new and changed notes, taken by the push (`ScannedTexts`).
-    var scannedTexts = ScannedTexts.none
-    /// The chunk digests the scan took of large attachments, by disk path (`ScannedChunks`).
-    var scannedChunks: [String: ScannedChunks] = [:]
-    /// New notes uploaded while the scan runs (`EarlyUploads`), on a folder's first sync into
-    /// an account with nothing to pull; `nil` otherwise, and once the scan is over.
-    var early: EarlyUploads?
 
     init(folder: SyncFolder, index: SyncIndex, remote: any SyncRemote, options: SyncOptions,
          now: @escaping () -> Int64 = { WireTime.nowMilliseconds() }) {
@@ -60,16 +39,31 @@ final class SyncEngine {
         self.remote = dryRemote ?? remote
         self.options = options
         self.now = now
-        state = FolderState(caseInsensitive: folder.config.caseInsensitive)
-        report.dryRun = options.dryRun
     }
 
-    /// Runs the sync. The caller holds the folder's lock.
-    /// - Throws: `MassDeleteRefusal` from the guard, `CLIError` for unusable folders; network
-    ///   errors as they come. After a throw, `report.local` still says what changed here.
+    /// A run of this engine's folder, not started yet.
+    func newRun() -> SyncRun {
+        SyncRun(folder: folder, dryRun: options.dryRun)
+    }
+
+    /// Runs the sync on a run of its own. The caller holds the folder's lock.
+    /// - Throws: as `run(_:walk:)`.
+    func run(walk: ThreadWork<FolderWalker.Listing>? = nil) async throws -> SyncReport {
+        var run = newRun()
+        return try await self.run(&run, walk: walk)
+    }
+
+    /// Runs the sync on `outcome`, a run not started yet (`newRun`). The caller holds the
+    /// folder's lock.
+    /// - Throws: `MassDeleteRefusal` from the guard, `FolderError` for unusable folders; network
+    ///   errors as they come. After a throw, `outcome.report.local` still says what changed here.
     /// - Parameter walk: the walk of this folder, when the caller started it earlier (the walk
     ///   is the longest part of a no-op sync; the sooner it starts, the sooner the sync ends).
-    func run(walk: ThreadWork<FolderWalker.Listing>? = nil) async throws -> SyncReport {
+    func run(_ outcome: inout SyncRun, walk: ThreadWork<FolderWalker.Listing>? = nil) async throws -> SyncReport {
+        // The scan hands new notes to the push from a closure (early uploads), which cannot
+        // change an inout parameter: the run is a local value until the sync ends or throws.
+        var run = outcome
+        defer { outcome = run }
         if !options.dryRun { clearScratch() }
         let walk = walk ?? LocalScan.startWalk(of: folder)
         // A dry run's remote answers from the index's rows, so it learns them before it is asked.
@@ -79,13 +73,16 @@ final class SyncEngine {
             return rows
         }
         let remote = self.remote
+        let apply = ApplyPhase(engine: self)
+        let pull = PullPhase(engine: self, apply: apply)
+        var push = PushPhase(engine: self, apply: apply)
         // The first changes page, asked for now: the request and the server's answer overlap the
         // index read and the scan (on a no-op of 10,000 notes, most of the time) instead of
         // following them. The pull takes it only if the cursor has not moved meanwhile (nothing
         // here moves it).
         let cursor = try index.cursor(), pageSize = options.pageSize
         let firstPage = PrefetchedPage(cursor: cursor, page: Task { try await remote.changes(since: cursor, limit: pageSize, includeContent: true) })
-        report.changesRequests += 1
+        run.report.changesRequests += 1
         defer { firstPage.page.cancel() }  // a scan or a guard that throws does not wait for it
         let rows: [IndexRow]
         if let seededRows {
@@ -96,42 +93,40 @@ final class SyncEngine {
             let order = table.rowsInPathOrder(caseInsensitive: folder.config.caseInsensitive)
             let listing = try await walk.value
             if let order, table.isUnchanged(by: listing, rowsInPathOrder: order) {
-                if try await finishUnchanged(listing, firstPage: firstPage) { return report }
+                if try await finishUnchanged(listing, firstPage: firstPage, pull: pull, in: &run) { return run.report }
             }
             rows = table.indexRows()
         }
-        ignore = folder.ignoreRules()
-        defer { early?.inFlight.forEach { $0.results.cancel() } }  // a scan or an upload that throws
-        let uploadsEarly = try await startEarlyUploads(indexIsEmpty: rows.isEmpty, firstPage: firstPage)
+        run.ignore = folder.ignoreRules()
+        defer { push.cancelEarlyUploads() }  // a scan or an upload that throws
+        let uploadsEarly = try await push.startEarlyUploads(indexIsEmpty: rows.isEmpty, firstPage: firstPage, pull: pull, in: &run)
         var scan = LocalScan(folder: folder, files: SafeFiles(root: folder.root, scratch: folder.scratchDirectory),
-                             ignore: ignore, limits: { await remote.limits() })
-        if uploadsEarly { scan.takeNew = { [unowned self] file, text in try await takeEarly(file, text) } }
+                             ignore: run.ignore, limits: { await remote.limits() })
+        if uploadsEarly { scan.takeNew = { file, text in try await push.takeEarly(file, text, in: &run) } }
         scan.takesChunkDigests = !options.dryRun
         var snapshot = try await scan.scan(rows: consume rows) { try await walk.value }
-        if let limits = snapshot.limits { self.limits = limits }
-        report.warnings += snapshot.warnings
-        report.skipped += snapshot.skipped
-        report.filesRead = snapshot.filesRead
-        report.local = snapshot.localChanges
-        try await finishEarlyUploads(&snapshot)
-        scannedTexts = snapshot.texts
-        scannedChunks = snapshot.chunkDigests
-        snapshot.texts = .none  // held once, so each text's memory goes when the push takes it
-        state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
-        try checkLocalMassDelete()
-        try refreshMetadata(snapshot.cleanOnCloserLook)
+        if let limits = snapshot.limits { run.limits = limits }
+        run.report.warnings += snapshot.warnings
+        run.report.skipped += snapshot.skipped
+        run.report.filesRead = snapshot.filesRead
+        run.report.local = snapshot.localChanges
+        try await push.finishEarlyUploads(&snapshot, in: &run)
+        push.takeScanned(&snapshot)
+        run.state = FolderState(snapshot: snapshot, caseInsensitive: folder.config.caseInsensitive)
+        try checkLocalMassDelete(in: &run)
+        try refreshMetadata(snapshot.cleanOnCloserLook, in: &run)
         // Early uploads applied the feed, all of it an empty page, before the scan, and started
         // the chain of own writes there.
         if !uploadsEarly {
-            let caughtUp = try await pullResyncing(metadataFirst: false, firstPage: firstPage)
+            let caughtUp = try await pull.pullResyncing(metadataFirst: false, firstPage: firstPage, in: &run)
             // The chain starts only where the feed was read to its end: a pull that stopped early (a
             // page left for next time, a resync cut short) left changes after the cursor unapplied.
-            ownWrites = OwnWriteChain(from: caughtUp && !options.dryRun ? try index.cursor() : nil)
+            push.ownWrites = OwnWriteChain(from: caughtUp && !options.dryRun ? try index.cursor() : nil)
         }
-        let pushed = try await push()
+        let pushed = try await push.push(in: &run)
         // Read back only when the answers' spans do not vouch for every write of the push.
-        if pushed && !options.dryRun && !ownWrites.coversPush { try await pullResyncing(metadataFirst: true) }
-        return report
+        if pushed && !options.dryRun && !push.ownWrites.coversPush { try await pull.pullResyncing(metadataFirst: true, in: &run) }
+        return run.report
     }
 
     /// Finishes a sync of a folder found unchanged (`IndexTable.isUnchanged`) if the server has
@@ -142,43 +137,29 @@ final class SyncEngine {
     /// the page's cursor if it moved, as always.
     /// - Returns: `false`, having changed nothing, when the server has changes or its answer is
     ///   an error: the general sync runs (and meets the same answer).
-    private func finishUnchanged(_ listing: FolderWalker.Listing, firstPage: PrefetchedPage) async throws -> Bool {
+    private func finishUnchanged(_ listing: FolderWalker.Listing, firstPage: PrefetchedPage, pull: PullPhase,
+                                 in run: inout SyncRun) async throws -> Bool {
         guard let page = try? await firstPage.page.value, page.changes.isEmpty, !page.hasMore else { return false }
-        report.warnings += LocalScan.warnings(for: listing)
-        try await pullResyncing(metadataFirst: false, firstPage: firstPage)
+        run.report.warnings += LocalScan.warnings(for: listing)
+        try await pull.pullResyncing(metadataFirst: false, firstPage: firstPage, in: &run)
         return true
     }
 
-    /// Lets go of the folder state (every tracked note's row) on a thread of its own, once the
-    /// run is over and its report taken: a command exits right after, and freeing 10,000 notes'
-    /// strings and tables one by one (~5 % of a no-op sync's CPU) need not delay it.
-    func releaseState() {
-        guard !state.tracked.isEmpty else { return }  // never made (an unchanged folder): nothing to free
-        let state = self.state
-        self.state = FolderState(caseInsensitive: folder.config.caseInsensitive)
-        Thread { withExtendedLifetime(state) {} }.start()
-    }
-
-    /// The path key for lookups: case-folded where the filesystem folds case.
-    func key(_ path: String) -> String { state.key(path) }
-
-    /// Tracked notes that exist on the server (a create not yet confirmed does not count).
-    var confirmedCount: Int { state.confirmedCount }
-
     /// Stops before deleting too much of the server because files vanished here (an emptied or
     /// unmounted folder), unless `--allow-mass-delete`.
-    private func checkLocalMassDelete() throws {
-        try guardMassDelete(.local, deleting: state.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count)
+    private func checkLocalMassDelete(in run: inout SyncRun) throws {
+        let deleting = run.state.tracked.values.filter { $0.local == .missing && $0.row.base.rev > 0 }.count
+        try guardMassDelete(.local, deleting: deleting, in: &run)
     }
 
     /// The one mass-delete guard (docs/architecture.md, Sync invariants 9), for either side: throws `MassDeleteRefusal`, with
     /// the count in the report, when `deleting` of the confirmed notes is too many. A dry run
     /// throws too, so `notes status` says the sync will stop and with which count.
-    func guardMassDelete(_ side: MassDeleteCheck.Side, deleting: Int) throws {
-        let total = confirmedCount
+    func guardMassDelete(_ side: MassDeleteCheck.Side, deleting: Int, in run: inout SyncRun) throws {
+        let total = run.confirmedCount
         guard !options.allowMassDelete, SyncPlanner.isMassDelete(deleting: deleting, of: total) else { return }
-        report.massDelete = MassDeleteCheck(side: side, deleting: deleting, total: total, folder: folder.root)
-        throw MassDeleteRefusal(report: report)
+        run.report.massDelete = MassDeleteCheck(side: side, deleting: deleting, total: total, folder: folder.root)
+        throw MassDeleteRefusal(report: run.report)
     }
 
     /// Records index changes (and a new cursor); a dry run records nothing.
@@ -187,25 +168,17 @@ final class SyncEngine {
         try index.commit(changes, cursor: cursor)
     }
 
-    /// Lists a conflict copy just made, and records in the index why it was made (a dry run
-    /// only lists it), so `notes conflicts` can tell the user later.
-    func madeConflictCopy(_ copy: String, of path: String, reason: ConflictReason) throws {
-        report.conflicts.append(SyncReport.Conflict(path: path, copy: copy, reason: reason))
-        guard !options.dryRun else { return }
-        try index.recordConflict(ConflictRecord(copy: copy, path: path, reason: reason, madeAt: now()))
-    }
-
     /// Records the metadata of files found unchanged by content (touched, or copied back), so
     /// the next scan recognises them without reading. Only the notes the scan looked at closely
     /// can need it: one found clean at a glance has the index's metadata and name already.
-    private func refreshMetadata(_ candidates: [NoteID]) throws {
+    private func refreshMetadata(_ candidates: [NoteID], in run: inout SyncRun) throws {
         var changes: [IndexChange] = []
         for id in candidates {
-            guard var note = state[id], note.local == .clean, !note.frozen else { continue }
+            guard var note = run.state[id], note.local == .clean, !note.frozen else { continue }
             guard let disk = note.diskPath, let stat = note.stat, stat != note.row.stat || disk != note.row.diskPath else { continue }
             note.row.stat = stat
             note.row.diskPath = disk
-            state.track(note)
+            run.state.track(note)
             changes.append(.upsert(note.row))
         }
         try commit(changes)
@@ -223,17 +196,6 @@ final class SyncEngine {
             if name.hasPrefix(StagedFile.partialPrefix), lstat(path, &info) == 0, info.st_mtim.tv_sec >= keepSince { continue }
             unlink(path)
         }
-    }
-
-    /// A free conflict-copy path for `path`, made on this device now.
-    func conflictPath(for path: String) throws -> String {
-        for attempt in 1...1000 {
-            let candidate = EntryName.conflictPath(for: path, device: folder.config.device, millisecondsSinceEpoch: now(), attempt: attempt)
-            if state.isFree(candidate), try files.occupant(candidate) == .none {
-                return candidate
-            }
-        }
-        throw CLIError.failure("cannot find a free name for a conflict copy of \(path)")
     }
 }
 

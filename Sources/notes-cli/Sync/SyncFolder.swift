@@ -49,18 +49,20 @@ struct SyncFolder: Sendable {
     var lockPath: String { stateDirectory + "/lock" }
 
     /// Opens the folder's sync index, saying which file when it cannot.
-    func openIndex() throws(CLIError) -> SyncIndex {
+    /// - Throws: `FolderError.cannotOpenIndex`, with the cause.
+    func openIndex() throws -> SyncIndex {
         do {
             return try SyncIndex(path: indexPath)
         } catch {
-            throw .failure("cannot open the sync index \(indexPath): \(error)")
+            throw FolderError.cannotOpenIndex(path: indexPath, cause: error)
         }
     }
     var scratchDirectory: String { stateDirectory + "/tmp" }
     var ignorePath: String { root + "/.notesignore" }
 
     /// Binds `root` (created if missing) to `server` and `account`.
-    /// - Throws: `CLIError` when the folder is already bound or cannot be written.
+    /// - Throws: `CLIError` (usage) when the folder is already bound; `FolderError` when it
+    ///   cannot be written.
     static func bind(root: String, server: String, account: AccountName, device: String) throws -> SyncFolder {
         let manager = FileManager.default
         if let existing = try? find(from: root) {
@@ -69,7 +71,7 @@ struct SyncFolder: Sendable {
         do {
             try manager.createDirectory(atPath: root + "/" + NotePath.stateFolderName + "/tmp", withIntermediateDirectories: true)
         } catch {
-            throw CLIError.failure("cannot create \(root)/.notes: \(error.localizedDescription)")
+            throw FolderError.cannotCreateStateFolder(root: root, cause: error)
         }
         let probe = caseProbe(stateDirectory: root + "/" + NotePath.stateFolderName)
         var config = Config(server: server, device: ConflictName.sanitized(device), caseInsensitive: probe)
@@ -95,7 +97,7 @@ struct SyncFolder: Sendable {
         for suffix in ["", "-wal", "-shm"] {
             let path = indexPath + suffix
             guard unlink(path) == 0 || errno == ENOENT else {
-                throw CLIError.failure("cannot remove \(path): \(String(cString: strerror(errno)))")
+                throw FolderError.cannotRemove(path: path, errno: errno)
             }
         }
         var config = config
@@ -112,7 +114,7 @@ struct SyncFolder: Sendable {
             let data = try WireJSON.encoder().encode(config)
             try data.write(to: URL(fileURLWithPath: configPath), options: .atomic)
         } catch {
-            throw CLIError.failure("cannot write \(configPath): \(error.localizedDescription)")
+            throw FolderError.cannotWriteConfig(path: configPath, cause: error)
         }
     }
 
@@ -130,7 +132,7 @@ struct SyncFolder: Sendable {
     }
 
     /// The bound folder at or above `start`, as git finds its repository.
-    /// - Throws: `CLIError` (usage) when there is none.
+    /// - Throws: `CLIError` (usage) when there is none; `FolderError` when a config is unreadable.
     static func find(from start: String) throws -> SyncFolder {
         var path = URL(fileURLWithPath: start).standardizedFileURL.path
         while true {
@@ -140,7 +142,7 @@ struct SyncFolder: Sendable {
                     let data = try Data(contentsOf: URL(fileURLWithPath: config))
                     return SyncFolder(root: path, config: try WireJSON.decoder().decode(Config.self, from: data))
                 } catch {
-                    throw CLIError.failure("cannot read \(config): \(error.localizedDescription)")
+                    throw FolderError.cannotReadConfig(path: config, cause: error)
                 }
             }
             guard path != "/" else { break }

@@ -23,36 +23,24 @@ final class SyncLock: Sendable {
     }
 
     /// Takes the lock at `path`, and records the process and `holder` in the file.
-    /// - Throws: `CLIError` when another sync holds it (naming a watcher and its pid when the
+    /// - Throws: `LockError` when another sync holds it (naming a watcher and its pid when the
     ///   file says so) or the file cannot be opened.
     init(path: String, holder: Holder = .sync) throws {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw CLIError.failure("cannot open the sync lock \(path): \(String(cString: strerror(errno)))")
+            throw LockError.cannotOpen(path: path, errno: errno)
         }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
             defer { close(fd) }
-            if code == EWOULDBLOCK { throw Self.taken(path, holder: Self.holder(fd)) }
-            throw CLIError.failure("cannot lock \(path): \(String(cString: strerror(code)))")
+            if code == EWOULDBLOCK { throw LockError.taken(path: path, holder: Self.holder(fd)) }
+            throw LockError.cannotLock(path: path, errno: code)
         }
         descriptor = fd
         // Best effort: the lock is the flock, the text only explains it to whoever finds it taken.
         let text = Array("\(getpid()) \(holder.rawValue)\n".utf8)
         if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
-    }
-
-    /// The refusal for a lock held by `holder` (pid and kind, when the file says).
-    private static func taken(_ path: String, holder: (pid: Int32, kind: Holder)?) -> CLIError {
-        guard let holder else {
-            return CLIError.failure("another sync is running in this folder (it holds \(path)); try again when it is done")
-        }
-        if holder.kind == .watcher {
-            return CLIError.failure("a watcher (`notes sync --watch`, pid \(holder.pid)) is running in this folder and keeps it "
-                                    + "in sync already; stop it first to run another sync here (`notes status` works beside it)")
-        }
-        return CLIError.failure("another sync is running in this folder (pid \(holder.pid), holding \(path)); try again when it is done")
     }
 
     /// What the lock file says about its holder: "PID KIND".

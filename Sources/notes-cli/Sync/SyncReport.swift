@@ -201,6 +201,11 @@ struct MassDeleteCheck: Codable, Sendable, Equatable {
 }
 
 /// The mass-delete guard stopped a sync before it changed anything.
-struct MassDeleteRefusal: Error, Sendable {
+struct MassDeleteRefusal: Error, Sendable, CustomStringConvertible {
     var report: SyncReport
+
+    /// What stopped the sync, for a person: "this sync would delete ...".
+    var sentence: String { "this sync " + (report.massDelete?.sentence ?? "would delete too many notes") }
+
+    var description: String { sentence }
 }

@@ -9,7 +9,7 @@ enum SyncRunner {
     /// Syncs `folder` (or, with `options.dryRun`, says what a sync would do) and prints the outcome.
     /// - Returns: 0, or 3 when a sync made conflict copies; 5 for a dry run that could not reach
     ///   the server (the local changes are printed all the same) (docs/architecture.md, section 4.1).
-    /// - Throws: `CLIError` when the mass-delete guard stops a real sync (after printing its report).
+    /// - Throws: `MassDeleteRefusal` when the guard stops a real sync (after printing its report).
     static func run(_ folder: SyncFolder, options: SyncOptions, json: Bool, terminal: Terminal) async throws -> ExitCode {
         // A dry run writes nothing, so it takes no lock and runs beside a sync or a watcher; it
         // reads the index frozen at one moment instead (`SyncIndex.freezeForReading`).
@@ -22,7 +22,7 @@ enum SyncRunner {
             do {
                 try index.freezeForReading()
             } catch {
-                throw CLIError.failure("cannot read the sync index \(folder.indexPath): \(error)")
+                throw FolderError.cannotReadIndex(path: folder.indexPath, cause: error)
             }
         }
         // The folder's own account; each changes page is checked to be its (docs/architecture.md, Sync invariants 12).
@@ -32,22 +32,23 @@ enum SyncRunner {
         options.progress = { phase, done, total in progress.show(phase, done, total) }
         let remote = AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound)
         let engine = SyncEngine(folder: bound.folder, index: index, remote: remote, options: options)
+        var run = engine.newRun()
         var report: SyncReport
         var exit = ExitCode.success
         do {
-            report = try await engine.run(walk: walk)
+            report = try await engine.run(&run, walk: walk)
         } catch let refusal as MassDeleteRefusal {
             progress.clear()
             report = refusal.report
             if !options.dryRun {
                 // The same report as `notes status` gives, then the failure (exit 1).
                 if json { try CommandSupport.printJSON(report, terminal) }
-                throw CLIError.failure("this sync " + (report.massDelete?.sentence ?? "would delete too many notes"))
+                throw refusal
             }
         } catch let error as ClientError where error.isUnreachable && options.dryRun {
             // Offline status: what changed here is known from the index and the scan alone.
             progress.clear()
-            report = engine.report
+            report = run.report
             report.remote = .unknown
             report.warnings.append(CLI.outcome(of: error).sentence)
             exit = .serverUnreachable
@@ -56,7 +57,7 @@ enum SyncRunner {
             throw error
         }
         progress.clear()
-        engine.releaseState()
+        run.releaseState()
         withExtendedLifetime(lock) {}
         try show(report, json: json, terminal: terminal)
         if exit == .success && !options.dryRun && !report.conflicts.isEmpty { exit = .conflicts }

@@ -39,11 +39,11 @@ final class InotifyWatcher: FolderWatcher {
     /// Opens an inotify instance and watches every folder under `root`.
     /// - Parameter injectOverflow: test hook: the first batch of events is taken for a lost
     ///   queue, and every event after it is lost too until the rescan that must follow.
-    /// - Throws: `CLIError` when the system gives no inotify instance (its per-user limit).
+    /// - Throws: `WatchError.cannotWatch` when the system gives no inotify instance (its per-user limit).
     init(root: String, injectOverflow: Bool) throws {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else {
-            throw CLIError.failure("cannot watch \(root) for changes: inotify_init1: \(String(cString: strerror(errno)))")
+            throw WatchError.cannotWatch(root: root, errno: errno)
         }
         self.root = root
         self.descriptor = descriptor

@@ -37,9 +37,9 @@ final class WatchLoop {
 
     /// Watches `folder` until a signal or a definitive refusal.
     /// - Returns: 0 after SIGINT/SIGTERM.
-    /// - Throws: `CLIError` with exit 4 when signed out for good, 1 when the mass-delete guard
-    ///   stops a sync or the folder cannot be used; a message naming the watcher when another
-    ///   sync holds the folder.
+    /// - Throws: `WatchError.stopped` with its cause when signed out for good or when the
+    ///   mass-delete guard stops a sync; `FolderError` when the folder cannot be used;
+    ///   `LockError` when another sync holds the folder.
     static func run(_ folder: SyncFolder, settings: WatchSettings, terminal: Terminal) async throws -> ExitCode {
         let lock = try SyncLock(path: folder.lockPath, holder: .watcher)
         defer { withExtendedLifetime(lock) {} }
@@ -144,9 +144,8 @@ final class WatchLoop {
             shared.reached(bySync: true)
             output.synced(report)
         } catch let refusal as MassDeleteRefusal {
-            let sentence = "this sync " + (refusal.report.massDelete?.sentence ?? "would delete too many notes")
-            if settings.json { output.state(.failed, sentence) }
-            throw CLIError.failure("stopped watching \(root): \(sentence)")
+            if settings.json { output.state(.failed, refusal.sentence) }
+            throw WatchError.stopped(root: root, cause: refusal)
         } catch let error as ClientError where error.endsSession {
             try await renewSession(after: error)
         } catch let error as ClientError {
@@ -188,7 +187,7 @@ final class WatchLoop {
         }
         let sentence = CLI.outcome(of: error).sentence
         if settings.json { output.state(.signedOut, sentence) }
-        throw CLIError(.signInRequired, "stopped watching \(root): \(sentence)")
+        throw WatchError.stopped(root: root, cause: error)
     }
 }
 

@@ -1,22 +1,22 @@
 import NotesCore
 
 /// Concurrent edits: three-way merge against the base revision (docs/architecture.md, Sync invariants 2).
-extension SyncEngine {
+extension ApplyPhase {
     /// Merges the local file with the server's note. A clean merge is written here and uploaded
     /// by the push; an overlapping one keeps the server's version at the path and the local
     /// version as a conflict copy, which is uploaded like any new note.
     func merge(at path: String, for tracked: inout TrackedNote, remote note: NoteResource,
-               changes: inout [IndexChange]) async throws -> Bool {
+               changes: inout [IndexChange], in run: inout SyncRun) async throws -> Bool {
         if note.kind == .attachment || EntryKind(path: path) == .attachment {
-            return try await keepBothAttachments(for: &tracked, remote: note, changes: &changes)
+            return try await keepBothAttachments(for: &tracked, remote: note, changes: &changes, in: &run)
         }
         guard let disk = tracked.diskPath, let stat = tracked.stat, let theirs = try await remoteContent(of: note) else { return false }
-        let local = try files.read(disk)
+        let local = try engine.files.read(disk)
         guard local.stat == stat else { return false }  // edited since the scan: merge next time
         let baseBytes = try await baseContent(of: tracked.row.base)
         switch ThreeWayMerge.merge(base: baseBytes, ours: local.bytes, theirs: Array(theirs.utf8)) {
         case .clean(let merged):
-            switch try await placeContent(.bytes(merged), at: path, for: &tracked) {
+            switch try await placeContent(.bytes(merged), at: path, for: &tracked, in: &run) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed: break
@@ -29,28 +29,28 @@ extension SyncEngine {
                 tracked.local = .changed(path: path, hash: mergedHash)
                 tracked.row.stat = .unknown  // the file is not the base: read it next time
             }
-            report.add(.merged, path)
-            track(tracked, changes: &changes)
+            run.report.add(.merged, path)
+            run.track(tracked, changes: &changes)
             return true
         case .conflict:
             let written: FileStat?
             let copy: String
             do {
-                copy = try conflictPath(for: path)
-                written = try files.write(local.bytes, to: copy, expecting: .absent)
+                copy = try conflictPath(for: path, in: run.state)
+                written = try engine.files.write(local.bytes, to: copy, expecting: .absent)
             } catch let error as SyncFileError where error.unsafe {
-                report.warnings.append("\(error)")
+                run.report.warnings.append("\(error)")
                 return true
             }
             guard let written else { return false }
-            state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
-            try madeConflictCopy(copy, of: path, reason: .overlappingEdit)
+            run.state.addUntracked(UntrackedFile(path: copy, diskPath: copy, hash: SHA256.hex(of: local.bytes), stat: written))
+            try madeConflictCopy(copy, of: path, reason: .overlappingEdit, in: &run)
             tracked.local = .clean
-            switch try await place(note, for: &tracked) {
+            switch try await place(note, for: &tracked, in: &run) {
             case .changedUnderneath: return false
             case .refused: return true
             case .placed:
-                track(tracked, changes: &changes)
+                run.track(tracked, changes: &changes)
                 return true
             }
         }
@@ -60,13 +60,13 @@ extension SyncEngine {
     /// or a metadata page carries none). `nil` when the server no longer has it.
     private func remoteContent(of note: NoteResource) async throws -> String? {
         if let content = note.content { return content }
-        return try await remote.revision(id: note.id, rev: note.rev)?.content
+        return try await engine.remote.revision(id: note.id, rev: note.rev)?.content
     }
 
     /// The content of a base revision; empty for a create never confirmed, or a revision the
     /// server no longer has (the merge then sees two unrelated texts and keeps both).
     private func baseContent(of base: SyncBase) async throws -> [UInt8] {
-        guard base.rev > 0, let revision = try await remote.revision(id: base.id, rev: base.rev) else { return [] }
+        guard base.rev > 0, let revision = try await engine.remote.revision(id: base.id, rev: base.rev) else { return [] }
         return Array((revision.content ?? "").utf8)
     }
 }

@@ -27,20 +27,20 @@ enum BatchStatus: Equatable {
     }
 }
 
-/// What each batch result means for the folder.
-extension SyncEngine {
-    func handle(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
+/// What each batch result means for the engine.folder.
+extension PushPhase {
+    mutating func handle(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange], in run: inout SyncRun) async throws {
         do {
-            try await handleResult(result, of: upload, changes: &changes)
+            try await handleResult(result, of: upload, changes: &changes, in: &run)
         } catch let error as SyncFileError where error.unsafe {
             skippedUploads.insert(upload.operation.id)
-            report.warnings.append("\(error)")
+            run.report.warnings.append("\(error)")
         }
     }
 
-    private func handleResult(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange]) async throws {
+    private mutating func handleResult(_ result: BatchResult, of upload: Upload, changes: inout [IndexChange], in run: inout SyncRun) async throws {
         let id = upload.operation.id
-        guard var tracked = state[id] else { return }
+        guard var tracked = run.state[id] else { return }
         if result.status == 409, result.error?.code == "content_missing", let hash = upload.hash {
             // The content went from the server between the question and the put (a purge after
             // the hold expired): asked for, and sent, again in the next round.
@@ -57,44 +57,44 @@ extension SyncEngine {
         case .updated, .created:
             guard let note = result.note else { return }
             if upload.kind == .delete {
-                report.add(.deleted, tracked.row.base.path)
-                untrack(id, changes: &changes)
+                run.report.add(.deleted, tracked.row.base.path)
+                run.untrack(id, changes: &changes)
                 return
             }
             let renamedOnly = upload.kind == .update && note.hash == tracked.row.base.hash && note.path != tracked.row.base.path
-            tracked.row.base = base(of: note)
+            tracked.row.base = apply.base(of: note)
             tracked.row.diskPath = upload.diskPath ?? tracked.row.diskPath
             // The metadata read with the content vouches for the file only if that is what the server has.
             tracked.row.stat = upload.hash == note.hash ? (upload.stat ?? .unknown) : .unknown
             tracked.local = .clean
-            report.add(renamedOnly ? .renamed : .uploaded, note.path)
-            track(tracked, changes: &changes)
+            run.report.add(renamedOnly ? .renamed : .uploaded, note.path)
+            run.track(tracked, changes: &changes)
         case .stale:
             guard let current = result.note else {
-                skip(id, upload, result)
+                skip(id, upload, result, in: &run)
                 return
             }
             let local: LocalState = tracked.evicted ? .missing : tracked.local
             let decision = SyncPlanner.reconcile(base: tracked.row.base, local: local, remote: current)
             if decision == .upToDate {
-                skip(id, upload, result)
+                skip(id, upload, result, in: &run)
                 return
             }
-            _ = try await carryOut(decision, for: &tracked, remote: current, changes: &changes)
+            _ = try await apply.carryOut(decision, for: &tracked, remote: current, changes: &changes, in: &run)
         case .pathTaken:
-            try movePathTaken(&tracked, upload: upload, changes: &changes)
+            try movePathTaken(&tracked, upload: upload, changes: &changes, in: &run)
         case .notFound:
             if upload.kind == .delete {
-                untrack(id, changes: &changes)
+                run.untrack(id, changes: &changes)
             } else {
                 // Gone from the server entirely (a purged tombstone): create it again, same id.
                 tracked.row.base.rev = 0
                 tracked.row.base.hash = upload.hash ?? tracked.row.base.hash
                 tracked.row.stat = .unknown
-                track(tracked, changes: &changes)
+                run.track(tracked, changes: &changes)
             }
         case .refused:
-            skip(id, upload, result)
+            skip(id, upload, result, in: &run)
         }
     }
 
@@ -108,11 +108,12 @@ extension SyncEngine {
 
     /// Another note has the path (paths are unique ignoring case on the server): the local file
     /// becomes a conflict copy beside it, uploaded under that name next round (docs/architecture.md, Sync invariants 8).
-    private func movePathTaken(_ tracked: inout TrackedNote, upload: Upload, changes: inout [IndexChange]) throws {
+    private mutating func movePathTaken(_ tracked: inout TrackedNote, upload: Upload, changes: inout [IndexChange],
+                                        in run: inout SyncRun) throws {
         let id = tracked.row.base.id
         guard let disk = upload.diskPath, let stat = upload.stat, let path = upload.operation.path else { return }
-        let copy = try conflictPath(for: path)
-        guard let moved = try files.move(disk, to: copy, expecting: stat) else {
+        let copy = try apply.conflictPath(for: path, in: run.state)
+        guard let moved = try engine.files.move(disk, to: copy, expecting: stat) else {
             skippedUploads.insert(id)  // edited meanwhile: the next sync tries again
             return
         }
@@ -131,15 +132,15 @@ extension SyncEngine {
         }
         // The server compares paths ignoring case: the note there differs in case, unless this
         // folder tracks one at exactly this path (then both sides made the path).
-        let same = state.tracked.values.contains { $0.row.base.id != id && $0.row.base.rev > 0 && $0.row.base.path == path }
-        try madeConflictCopy(copy, of: path, reason: same ? .overlappingEdit : .caseClash)
-        track(tracked, changes: &changes)
+        let same = run.state.tracked.values.contains { $0.row.base.id != id && $0.row.base.rev > 0 && $0.row.base.path == path }
+        try apply.madeConflictCopy(copy, of: path, reason: same ? .overlappingEdit : .caseClash, in: &run)
+        run.track(tracked, changes: &changes)
     }
 
-    private func skip(_ id: NoteID, _ upload: Upload, _ result: BatchResult) {
+    private mutating func skip(_ id: NoteID, _ upload: Upload, _ result: BatchResult, in run: inout SyncRun) {
         skippedUploads.insert(id)
-        let what = upload.operation.path ?? state[id]?.row.base.path ?? id.value
+        let what = upload.operation.path ?? run.state[id]?.row.base.path ?? id.value
         let why = result.error.map { "\($0.message) (\($0.code))" } ?? "HTTP \(result.status)"
-        report.warnings.append("could not sync \(what): \(why)")
+        run.report.warnings.append("could not sync \(what): \(why)")
     }
 }

@@ -1,13 +1,49 @@
 import NotesCore
 
-/// Pushing: local creates, edits, renames and deletes through `/v1/batch`, each with a
+/// The push: local creates, edits, renames and deletes through `/v1/batch`, each with a
 /// precondition, so nothing on the server is overwritten unseen and a retried batch is harmless.
 ///
 /// Each answer's feed span goes into `ownWrites`; while the spans chain from the stored cursor,
 /// the cursor moves over them in the same index transaction as the batch's results, so the pull
 /// after the push has nothing of this folder's to read back (and is skipped when the chain covers
 /// the whole push), and a kill never leaves the cursor ahead of the rows.
-extension SyncEngine {
+///
+/// It owns what only uploading needs: the texts and chunk digests the scan kept for it, the
+/// uploads that cannot go this sync, the contents known to be on the server, the chain of its
+/// own writes, and the early uploads made while the scan reads (`EarlyUploads`). The folder
+/// state and the report are the run's.
+struct PushPhase {
+    let engine: SyncEngine
+    let apply: ApplyPhase
+    /// Notes whose upload failed for a reason retrying cannot fix; left for the next sync.
+    var skippedUploads = Set<NoteID>()
+    /// Attachment contents the server was found to hold (or was sent) during this sync.
+    var contentOnServer = Set<String>()
+    /// The push's own writes, chained from the cursor the pull before it reached.
+    var ownWrites = OwnWriteChain(from: nil)
+    /// The texts the scan read of new and changed notes, taken by the push (`ScannedTexts`).
+    var scannedTexts = ScannedTexts.none
+    /// The chunk digests the scan took of large attachments, by disk path (`ScannedChunks`).
+    var scannedChunks: [String: ScannedChunks] = [:]
+    /// New notes uploaded while the scan runs (`EarlyUploads`), on a folder's first sync into
+    /// an account with nothing to pull; `nil` otherwise, and once the scan is over.
+    var early: EarlyUploads?
+
+    init(engine: SyncEngine, apply: ApplyPhase) {
+        self.engine = engine
+        self.apply = apply
+    }
+
+    /// Takes what the scan kept for the push: the texts it read (held once, here, so each
+    /// text's memory goes when the push takes it) and the chunk digests of large attachments.
+    mutating func takeScanned(_ snapshot: inout LocalSnapshot) {
+        scannedTexts = snapshot.texts
+        scannedChunks = snapshot.chunkDigests
+        snapshot.texts = .none
+    }
+}
+
+extension PushPhase {
     /// One operation prepared from the folder, with what it was made from.
     struct Upload {
         enum Kind { case create, update, delete }
@@ -59,40 +95,40 @@ extension SyncEngine {
     /// change, and the next batches are read and sent while the server applies earlier ones, so
     /// client and server work at once (`batchesInFlight` at most; each note is in one).
     /// Returns whether anything was sent.
-    func push() async throws -> Bool {
-        var reserved = try reserveIDs()
+    mutating func push(in run: inout SyncRun) async throws -> Bool {
+        var reserved = try reserveIDs(in: &run)
         // Reservations not yet recorded belong to notes never sent: recorded now whatever ends
         // the push, so the index tracks every file the folder state does (a failure here only
         // leaves such files new to the next sync, which reserves them again).
-        defer { try? reserved.recordAll(in: self) }
+        defer { try? reserved.recordAll(of: run.state, in: engine) }
         var sent = false
-        for _ in 1...options.maxUploadRounds {
-            var work = try pendingUploads()
+        for _ in 1...engine.options.maxUploadRounds {
+            var work = try pendingUploads(in: &run)
             if work.isEmpty {
-                try reserved.recordAll(in: self)
+                try reserved.recordAll(of: run.state, in: engine)
                 return sent
             }
             sent = true
-            try await uploadContents(for: work)
+            try await uploadContents(for: work, in: &run)
             work.removeAll { skippedUploads.contains($0) }
             var next = 0
             var carried: Upload?
             var inFlight: [SentBatch] = []
             defer { for batch in inFlight { batch.results.cancel() } }
             while true {
-                let chunk = nextChunk(of: work, from: &next, carried: &carried)
+                let chunk = nextChunk(of: work, from: &next, carried: &carried, in: &run)
                 if chunk.isEmpty { break }
                 // Its ids are in the index before the batch leaves (docs/architecture.md, Sync invariants 7).
-                try reserved.record(chunk.lazy.map(\.operation.id), in: self)
-                try await send(chunk, reach: next, of: work.count, window: &inFlight)
+                try reserved.record(chunk.lazy.map(\.operation.id), of: run.state, in: engine)
+                try await send(chunk, reach: next, of: work.count, window: &inFlight, in: &run)
             }
-            try await takeIn(&inFlight, of: work.count)
+            try await takeIn(&inFlight, of: work.count, in: &run)
             // Later rounds see the index as a push that recorded every reservation first did.
-            try reserved.recordAll(in: self)
+            try reserved.recordAll(of: run.state, in: engine)
         }
-        for id in try pendingUploads() {
-            let path = state[id]?.row.base.path ?? id.value
-            report.warnings.append("\(path) kept changing on the server; it is synced next time")
+        for id in try pendingUploads(in: &run) {
+            let path = run.state[id]?.row.base.path ?? id.value
+            run.report.warnings.append("\(path) kept changing on the server; it is synced next time")
         }
         return sent
     }
@@ -102,11 +138,11 @@ extension SyncEngine {
     /// wire, each operation written here once (`Upload.json`, sent as written), files read now;
     /// an upload larger than that alone goes alone. Empty once `work` is done. The upload that
     /// did not fit is `carried` into the next batch (it is `work[next]`), not read or written again.
-    private func nextChunk(of work: [NoteID], from next: inout Int, carried: inout Upload?) -> [Upload] {
+    private mutating func nextChunk(of work: [NoteID], from next: inout Int, carried: inout Upload?, in run: inout SyncRun) -> [Upload] {
         var chunk: [Upload] = []
-        var fill = BatchFill(options)
+        var fill = BatchFill(engine.options)
         while next < work.count, !fill.isFull {
-            guard var upload = carried.take() ?? prepare(work[next]) else {
+            guard var upload = carried.take() ?? prepare(work[next], in: &run) else {
                 next += 1
                 continue
             }
@@ -124,20 +160,20 @@ extension SyncEngine {
     /// Sends `chunk` on its own task, so the next one is read meanwhile, keeping at most
     /// `batchesInFlight` batches out: once `inFlight` is full, the oldest answer is taken in first.
     /// - Parameter successesOnly: take in only plain successes (`EarlyUploads`).
-    func send(_ chunk: [Upload], reach: Int, of total: Int, window inFlight: inout [SentBatch],
-              successesOnly: Bool = false) async throws {
-        let remote = self.remote
-        let results = Task { [chunk] in try await SyncEngine.send(chunk, to: remote) }
+    mutating func send(_ chunk: [Upload], reach: Int, of total: Int, window inFlight: inout [SentBatch],
+                       successesOnly: Bool = false, in run: inout SyncRun) async throws {
+        let remote = engine.remote
+        let results = Task { [chunk] in try await PushPhase.send(chunk, to: remote) }
         inFlight.append(SentBatch(chunk: chunk, reach: reach, results: results))
-        if inFlight.count >= max(options.batchesInFlight, 1) {
-            try await handle(inFlight.removeFirst(), of: total, successesOnly: successesOnly)
+        if inFlight.count >= max(engine.options.batchesInFlight, 1) {
+            try await handle(inFlight.removeFirst(), of: total, successesOnly: successesOnly, in: &run)
         }
     }
 
     /// Takes in every answer still out, oldest first.
-    func takeIn(_ inFlight: inout [SentBatch], of total: Int, successesOnly: Bool = false) async throws {
+    mutating func takeIn(_ inFlight: inout [SentBatch], of total: Int, successesOnly: Bool = false, in run: inout SyncRun) async throws {
         while !inFlight.isEmpty {
-            try await handle(inFlight.removeFirst(), of: total, successesOnly: successesOnly)
+            try await handle(inFlight.removeFirst(), of: total, successesOnly: successesOnly, in: &run)
         }
     }
 
@@ -145,22 +181,22 @@ extension SyncEngine {
     /// when the batch's span extends the chain of own writes (`OwnWriteChain`).
     /// - Parameter successesOnly: take in only plain successes; the other uploads stay as they
     ///   were (`EarlyUploads`: reserved, and sent again by the push).
-    private func handle(_ batch: SentBatch, of total: Int, successesOnly: Bool) async throws {
+    private mutating func handle(_ batch: SentBatch, of total: Int, successesOnly: Bool, in run: inout SyncRun) async throws {
         let answers = try await batch.results.value
         var changes: [IndexChange] = []
         for (upload, result) in zip(batch.chunk, answers.flatMap(\.results)) where !successesOnly || [200, 201].contains(result.status) {
-            try await handle(result, of: upload, changes: &changes)
+            try await handle(result, of: upload, changes: &changes, in: &run)
         }
         // Merges and conflict copies written while handling results made durable before the
         // index records them. Only a result other than a plain success writes in the folder:
         // an upload of new notes neither syncs the filesystem nor drops the kept folders.
-        if !successesOnly, !changes.isEmpty, answers.contains(where: { $0.results.contains { ![200, 201].contains($0.status) } }) { files.flush() }
+        if !successesOnly, !changes.isEmpty, answers.contains(where: { $0.results.contains { ![200, 201].contains($0.status) } }) { engine.files.flush() }
         var cursor: String?
         for answer in answers {
             if let reach = ownWrites.add(answer) { cursor = reach }
         }
-        try commit(changes, cursor: cursor)
-        options.progress?("uploading", batch.reach, total)
+        try engine.commit(changes, cursor: cursor)
+        engine.options.progress?("uploading", batch.reach, total)
     }
 
     /// Sends one batch. When the server finds the request too large (JSON escaping can make a
@@ -187,15 +223,15 @@ extension SyncEngine {
     /// Recorded a slice at a time as the batches need them rather than all before the first
     /// batch: writing 10,000 rows held the first request back while the server had nothing to
     /// do; the slices are written while the server applies earlier batches.
-    private func reserveIDs() throws -> Reservations {
-        guard state.hasUntracked else { return Reservations(ids: []) }
-        let files = state.takeUntracked()
-        state.reserveCapacity(forMore: files.count)
+    private func reserveIDs(in run: inout SyncRun) throws -> Reservations {
+        guard run.state.hasUntracked else { return Reservations(ids: []) }
+        let files = run.state.takeUntracked()
+        run.state.reserveCapacity(forMore: files.count)
         var ids: [NoteID] = []
         ids.reserveCapacity(files.count)
         for file in files {
             let row = IndexRow(base: SyncBase(id: NoteID(), path: file.path, rev: 0, hash: file.hash), diskPath: file.diskPath, stat: file.stat)
-            state.track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat))
+            run.state.track(TrackedNote(row: row, local: .clean, diskPath: file.diskPath, stat: file.stat))
             ids.append(row.base.id)
         }
         return Reservations(ids: ids)
@@ -223,24 +259,24 @@ extension SyncEngine {
 
         /// Records in the index every reservation up to the greatest of `sending` not recorded
         /// yet (and at least `slice` more), before a batch carrying `sending` is sent.
-        mutating func record(_ sending: some Sequence<NoteID>, in engine: SyncEngine) throws {
+        mutating func record(_ sending: some Sequence<NoteID>, of state: FolderState, in engine: SyncEngine) throws {
             guard recorded < ids.count, let greatest = sending.max(), ids[recorded] <= greatest else { return }
             var end = recorded
             while end < ids.count, ids[end] <= greatest { end += 1 }
-            try record(upTo: min(ids.count, max(end, recorded + Self.slice)), in: engine)
+            try record(upTo: min(ids.count, max(end, recorded + Self.slice)), of: state, in: engine)
         }
 
         /// Records every reservation not recorded yet.
-        mutating func recordAll(in engine: SyncEngine) throws {
-            try record(upTo: ids.count, in: engine)
+        mutating func recordAll(of state: FolderState, in engine: SyncEngine) throws {
+            try record(upTo: ids.count, of: state, in: engine)
         }
 
-        private mutating func record(upTo end: Int, in engine: SyncEngine) throws {
+        private mutating func record(upTo end: Int, of state: FolderState, in engine: SyncEngine) throws {
             guard recorded < end else { return }
             var changes: [IndexChange] = []
             changes.reserveCapacity(end - recorded)
             for id in ids[recorded ..< end] {
-                if let note = engine.state[id] { changes.append(.upsert(note.row)) }
+                if let note = state[id] { changes.append(.upsert(note.row)) }
             }
             try engine.commit(changes)
             recorded = end
@@ -249,28 +285,28 @@ extension SyncEngine {
 
     /// The notes with something to upload, in a stable order; drops unconfirmed creates whose
     /// file is gone (nothing to send).
-    private func pendingUploads() throws -> [NoteID] {
+    private func pendingUploads(in run: inout SyncRun) throws -> [NoteID] {
         var work: [NoteID] = []
         var dropped: [IndexChange] = []
         // Sorted after filtering: a no-op sync of 10,000 notes spent 4% of its time sorting ids
         // of clean notes only to skip them.
         var gone: [NoteID] = []
-        for (id, note) in state.tracked where !note.frozen && !skippedUploads.contains(id) {
+        for (id, note) in run.state.tracked where !note.frozen && !skippedUploads.contains(id) {
             switch SyncPlanner.upload(base: note.row.base, local: note.local, evicted: note.evicted) {
             case .drop: gone.append(id)
             case .send: work.append(id)
             case .none: continue
             }
         }
-        for id in gone.sorted() { untrack(id, changes: &dropped) }
-        try commit(dropped)
+        for id in gone.sorted() { run.untrack(id, changes: &dropped) }
+        try engine.commit(dropped)
         return work.sorted()
     }
 
     /// The operation for note `id`, its file read now; `nil` (with a warning) when the file
     /// cannot be sent.
-    private func prepare(_ id: NoteID) -> Upload? {
-        guard let note = state[id] else { return nil }
+    private mutating func prepare(_ id: NoteID, in run: inout SyncRun) -> Upload? {
+        guard let note = run.state[id] else { return nil }
         let base = note.row.base
         if base.rev > 0, note.local == .missing {
             return Upload(kind: .delete, operation: BatchOperation(op: .delete, id: id, ifMatch: base.rev))
@@ -286,7 +322,7 @@ extension SyncEngine {
             return Upload(kind: base.rev == 0 ? .create : .update, operation: operation, diskPath: disk,
                           stat: note.stat, hash: hash)
         }
-        guard let read = readText(disk) else {
+        guard let read = readText(disk, in: &run) else {
             skippedUploads.insert(id)
             return nil
         }
@@ -300,17 +336,17 @@ extension SyncEngine {
     /// The text of the note file at `disk` as it is now, its hash and metadata: the scan's read
     /// when the file's metadata is still what that read saw (one `lstat`), else read again.
     /// `nil` (with a warning) when it cannot be read or is not UTF-8 text.
-    private func readText(_ disk: String) -> ScannedTexts.Text? {
-        if let kept = scannedTexts.take(disk), ScannedTexts.isUnchanged(folder.root + "/" + disk, since: kept.stat) { return kept }
+    private mutating func readText(_ disk: String, in run: inout SyncRun) -> ScannedTexts.Text? {
+        if let kept = scannedTexts.take(disk), ScannedTexts.isUnchanged(engine.folder.root + "/" + disk, since: kept.stat) { return kept }
         let read: (bytes: [UInt8], stat: FileStat)
         do {
-            read = try files.read(disk)
+            read = try engine.files.read(disk)
         } catch {
-            report.warnings.append("could not read \(disk): \(error)")
+            run.report.warnings.append("could not read \(disk): \(error)")
             return nil
         }
         guard let text = String(validating: read.bytes, as: UTF8.self) else {
-            report.warnings.append("left alone \(disk): not UTF-8 text")
+            run.report.warnings.append("left alone \(disk): not UTF-8 text")
             return nil
         }
         return ScannedTexts.Text(text: text, hash: SHA256.hex(of: read.bytes), stat: read.stat)

@@ -30,10 +30,10 @@ struct EarlyUploads {
     static let reserveGroup = 512
 
     /// Taken, not yet reserved: each note's row (revision 0) and its create.
-    var waiting: [(row: IndexRow, upload: SyncEngine.Upload)] = []
+    var waiting: [(row: IndexRow, upload: PushPhase.Upload)] = []
     /// Reserved, not yet sent.
-    var ready: [SyncEngine.Upload] = []
-    var inFlight: [SyncEngine.SentBatch] = []
+    var ready: [PushPhase.Upload] = []
+    var inFlight: [PushPhase.SentBatch] = []
     /// Notes sent so far, for progress (the folder's total is not known before the scan ends).
     var sent = 0
     /// The path key of every new note offered, taken or not: the first file listed at a key is
@@ -44,24 +44,30 @@ struct EarlyUploads {
     var takenPaths: [String] = []
 }
 
-extension SyncEngine {
+extension PushPhase {
     /// Starts early uploads when the folder's index holds no rows and the server has nothing to
     /// pull: applies the (empty) first page, storing its cursor, and starts the chain of own
     /// writes from it. Returns whether early uploads are on. A dry run never uploads early.
-    func startEarlyUploads(indexIsEmpty: Bool, firstPage: PrefetchedPage) async throws -> Bool {
-        guard indexIsEmpty, options.uploadsEarly, !options.dryRun, let page = try? await firstPage.page.value,
+    mutating func startEarlyUploads(indexIsEmpty: Bool, firstPage: PrefetchedPage, pull: PullPhase,
+                                    in run: inout SyncRun) async throws -> Bool {
+        guard indexIsEmpty, engine.options.uploadsEarly, !engine.options.dryRun, let page = try? await firstPage.page.value,
               page.changes.isEmpty, !page.hasMore else { return false }
-        guard try await pullResyncing(metadataFirst: false, firstPage: firstPage) else { return false }
-        ownWrites = OwnWriteChain(from: try index.cursor())
+        guard try await pull.pullResyncing(metadataFirst: false, firstPage: firstPage, in: &run) else { return false }
+        ownWrites = OwnWriteChain(from: try engine.index.cursor())
         early = EarlyUploads()
         return true
     }
 
+    /// Cancels the answers of early uploads still out (a scan or an upload that threw).
+    func cancelEarlyUploads() {
+        early?.inFlight.forEach { $0.results.cancel() }
+    }
+
     /// Offers a new note the scan just read (its file, and its text as kept for the push).
     /// Returns whether it was taken for an early upload; if not, the scan records it as usual.
-    func takeEarly(_ file: UntrackedFile, _ text: ScannedTexts.Text) async throws -> Bool {
+    mutating func takeEarly(_ file: UntrackedFile, _ text: ScannedTexts.Text, in run: inout SyncRun) async throws -> Bool {
         guard early != nil else { return false }
-        let pathKey = key(file.path)
+        let pathKey = run.key(file.path)
         guard early?.offeredKeys.insert(pathKey).inserted == true else { return false }
         let operation = BatchOperation(op: .put, id: NoteID(), path: file.path, content: text.text, ifNoneMatch: "*")
         var upload = Upload(kind: .create, operation: operation, diskPath: file.diskPath, stat: text.stat, hash: text.hash)
@@ -70,57 +76,57 @@ extension SyncEngine {
         early?.waiting.append((row, upload))
         early?.takenKeys.insert(pathKey)
         early?.takenPaths.append(file.path)
-        if (early?.waiting.count ?? 0) >= EarlyUploads.reserveGroup { try await sendEarly(final: false) }
+        if (early?.waiting.count ?? 0) >= EarlyUploads.reserveGroup { try await sendEarly(final: false, in: &run) }
         return true
     }
 
     /// Once the scan is over: sends what is left and takes in every answer, then makes the
     /// folder's state from `snapshot` with the notes uploaded early tracked in it. The report's
     /// local changes list those notes as new, as they would without early uploads.
-    func finishEarlyUploads(_ snapshot: inout LocalSnapshot) async throws {
+    mutating func finishEarlyUploads(_ snapshot: inout LocalSnapshot, in run: inout SyncRun) async throws {
         guard early != nil else { return }
-        try await sendEarly(final: true)
+        try await sendEarly(final: true, in: &run)
         guard let done = early else { return }
         early = nil
-        report.local = (report.local + done.takenPaths.map { .init(change: .new, path: $0) })
+        run.report.local = (run.report.local + done.takenPaths.map { .init(change: .new, path: $0) })
             .sorted { ($0.path, $0.change.rawValue) < ($1.path, $1.change.rawValue) }
         // A later file at a taken note's key is left out, as `FolderState(snapshot:)` keeps only
         // the first listed at a key.
-        snapshot.untracked.removeAll { done.takenKeys.contains(key($0.path)) }
+        snapshot.untracked.removeAll { done.takenKeys.contains(run.key($0.path)) }
         if snapshot.tracked.isEmpty {
-            snapshot.tracked = state.tracked  // as always here (the index held no rows): shared, not copied
+            snapshot.tracked = run.state.tracked  // as always here (the index held no rows): shared, not copied
         } else {
-            snapshot.tracked.merge(state.tracked) { scanned, _ in scanned }
+            snapshot.tracked.merge(run.state.tracked) { scanned, _ in scanned }
         }
     }
 
     /// Reserves the waiting notes, then sends every full batch of the reserved ones (every
     /// one, full or not, when `final`), taking in the oldest answer whenever `batchesInFlight`
     /// are out; when `final`, takes in every answer.
-    private func sendEarly(final: Bool) async throws {
+    private mutating func sendEarly(final: Bool, in run: inout SyncRun) async throws {
         guard let taken = early?.waiting, var ready = early?.ready else { return }
         early?.waiting = []
         early?.ready = []
         if !taken.isEmpty {
             var changes: [IndexChange] = []
             changes.reserveCapacity(taken.count)
-            state.reserveCapacity(forMore: taken.count)
+            run.state.reserveCapacity(forMore: taken.count)
             for (row, upload) in taken {
-                track(TrackedNote(row: row, local: .clean, diskPath: row.diskPath, stat: row.stat), changes: &changes)
+                run.track(TrackedNote(row: row, local: .clean, diskPath: row.diskPath, stat: row.stat), changes: &changes)
                 ready.append(upload)
             }
-            try commit(changes)
+            try engine.commit(changes)
         }
         var next = 0
         var inFlight = early?.inFlight ?? []
         early?.inFlight = []
         defer { early?.inFlight = inFlight }  // cancelled by `run` if this throws
-        while let chunk = Self.earlyChunk(of: ready, from: &next, final: final, options: options) {
+        while let chunk = Self.earlyChunk(of: ready, from: &next, final: final, options: engine.options) {
             early?.sent += chunk.count
-            try await send(chunk, reach: early?.sent ?? 0, of: 0, window: &inFlight, successesOnly: true)
+            try await send(chunk, reach: early?.sent ?? 0, of: 0, window: &inFlight, successesOnly: true, in: &run)
         }
         early?.ready = Array(ready[next...])
-        if final { try await takeIn(&inFlight, of: 0, successesOnly: true) }
+        if final { try await takeIn(&inFlight, of: 0, successesOnly: true, in: &run) }
     }
 
     /// The next batch of `ready` from `next` on (advanced past it), filled as the push fills one
