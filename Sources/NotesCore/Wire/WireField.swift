@@ -1,0 +1,69 @@
+/// One member of a wire type's JSON object: its snake_case key, how the hand-written writer
+/// writes it and the hand reader reads it, whether it must be present, and its OpenAPI schema.
+/// A `WireShape` lists them; the writer, the reader and the document all walk that list.
+public struct WireField<Object>: Sendable {
+    /// The member's name on the wire (snake_case, plain ASCII).
+    public let key: StaticString
+    /// Whether every answer carries it (the document's `required`) and a reader needs it.
+    public let isRequired: Bool
+    /// The member's OpenAPI schema: its value's, with the field's own words merged in.
+    public let schema: OpenAPIValue
+    /// Writes the key and the value, or nothing for an absent optional.
+    let write: @Sendable (Object, inout WireJSONWriter) -> Void
+    /// Reads the value (the key already read) into the object being read.
+    let read: @Sendable (inout Object, inout WireJSONReader) throws -> Void
+
+    /// The key as a string, for the document and for tests.
+    public var name: String { key.description }
+
+    /// A member every value has: always written, and a reader refuses an object without it.
+    /// `schema` adds to (or overrides) the schema of `Value`: a description, a format, limits.
+    public static func required<Value: WireJSONValue>(_ key: StaticString, _ path: WritableKeyPath<Object, Value> & Sendable,
+                                                      _ schema: OpenAPIValue = [:]) -> WireField {
+        WireField(key: key, isRequired: true, schema: fieldSchema(Value.openAPISchema, schema),
+                  write: { object, json in
+                      json.key(key)
+                      object[keyPath: path].writeValue(to: &json)
+                  },
+                  read: { object, reader in object[keyPath: path] = try Value.readValue(from: &reader) })
+    }
+
+    /// A member that may be absent: written only when present (as the synthesized `Encodable`
+    /// leaves out a nil optional); `null` or absence reads as nil.
+    public static func optional<Value: WireJSONValue>(_ key: StaticString, _ path: WritableKeyPath<Object, Value?> & Sendable,
+                                                      _ schema: OpenAPIValue = [:]) -> WireField {
+        WireField(key: key, isRequired: false, schema: fieldSchema(Value.openAPISchema, schema),
+                  write: { object, json in
+                      guard let value = object[keyPath: path] else { return }
+                      json.key(key)
+                      value.writeValue(to: &json)
+                  },
+                  read: { object, reader in object[keyPath: path] = try reader.optional { try Value.readValue(from: &$0) } })
+    }
+
+    /// A member a reader may miss, or find `null`: the object keeps the value it was read into
+    /// (`WireShape`'s `draft`), as a decoder's `decodeIfPresent(...) ?? default` does. Written
+    /// always, or, with `omittedAt`, left out when it holds that value (for readers older than
+    /// the member).
+    public static func defaulted<Value: WireJSONValue & Equatable>(_ key: StaticString, _ path: WritableKeyPath<Object, Value> & Sendable,
+                                                                   omittedAt omitted: Value? = nil,
+                                                                   _ schema: OpenAPIValue = [:]) -> WireField {
+        WireField(key: key, isRequired: false, schema: fieldSchema(Value.openAPISchema, schema),
+                  write: { object, json in
+                      let value = object[keyPath: path]
+                      if let omitted, value == omitted { return }
+                      json.key(key)
+                      value.writeValue(to: &json)
+                  },
+                  read: { object, reader in
+                      if let value = try reader.optional({ try Value.readValue(from: &$0) }) { object[keyPath: path] = value }
+                  })
+    }
+
+    /// `base` with a field's `words` merged in. A reference takes no words beside it in OpenAPI
+    /// 3.0, so a described type's reference is wrapped in `allOf` when the field adds any.
+    private static func fieldSchema(_ base: OpenAPIValue, _ words: OpenAPIValue) -> OpenAPIValue {
+        guard base["$ref"] != nil, words != [:] else { return .merged(base, words) }
+        return .merged(["allOf": [base]], words)
+    }
+}
