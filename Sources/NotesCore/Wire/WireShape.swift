@@ -11,9 +11,12 @@ public struct WireShape<Object: Sendable>: Sendable {
     public let summary: String?
     /// The fields in the document's order.
     public let fields: [WireField<Object>]
-    /// The fields sorted by key: the order of the written members, and the order a reader
-    /// expects them in (it looks for the one after the last it found first).
-    private let sorted: [WireField<Object>]
+    /// The fields' keys, writers and readers, sorted by key: the order of the written members,
+    /// and the order a reader expects them in (it looks for the one after the last it found
+    /// first). Each alone, so walking them copies (and retains) nothing else of a field.
+    private let keys: [StaticString]
+    private let writers: [@Sendable (UnsafeRawPointer, inout WireJSONWriter) -> Void]
+    private let readers: [@Sendable (UnsafeMutableRawPointer, inout WireJSONReader) throws -> Void]
     /// One bit per sorted field that is required.
     private let requiredMask: UInt64
     /// The value a reading starts from: what a member that never came leaves. Without one the
@@ -31,14 +34,18 @@ public struct WireShape<Object: Sendable>: Sendable {
         self.fields = fields
         self.draft = draft
         let sorted = fields.sorted { $0.key.description.utf8.lexicographicallyPrecedes($1.key.description.utf8) }
-        self.sorted = sorted
+        keys = sorted.map(\.key)
+        writers = sorted.map(\.write)
+        readers = sorted.map(\.read)
         requiredMask = sorted.indices.reduce(0) { mask, index in sorted[index].isRequired ? mask | 1 << UInt64(index) : mask }
     }
 
     /// Writes `object` as `WireJSON.encoder()` would: sorted keys, absent optionals left out.
     public func write(_ object: Object, to writer: inout WireJSONWriter) {
-        writer.object { json in
-            for field in sorted { field.write(object, &json) }
+        withUnsafePointer(to: object) { pointer in
+            writer.object { json in
+                for write in writers { write(pointer, &json) }
+            }
         }
     }
 
@@ -49,13 +56,15 @@ public struct WireShape<Object: Sendable>: Sendable {
         guard var object = draft else { throw WireJSONReader.Refusal() }
         var seen: UInt64 = 0
         var next = 0
-        try reader.asciiKeyedObject { reader, key in
-            guard let index = index(of: key, from: next) else { return try reader.skipValue() }
-            let bit: UInt64 = 1 << UInt64(index)
-            guard seen & bit == 0 else { throw WireJSONReader.Refusal() }
-            seen |= bit
-            try sorted[index].read(&object, &reader)
-            next = index + 1
+        try withUnsafeMutablePointer(to: &object) { pointer in
+            try reader.asciiKeyedObject { reader, key in
+                guard let index = index(of: key, from: next) else { return try reader.skipValue() }
+                let bit: UInt64 = 1 << UInt64(index)
+                guard seen & bit == 0 else { throw WireJSONReader.Refusal() }
+                seen |= bit
+                try readers[index](pointer, &reader)
+                next = index + 1
+            }
         }
         guard seen & requiredMask == requiredMask else { throw WireJSONReader.Refusal() }
         return object
@@ -64,8 +73,8 @@ public struct WireShape<Object: Sendable>: Sendable {
     /// The sorted field named `key`, looked for from `start` on and then from the top: members
     /// written in sorted order are each found at the first look.
     private func index(of key: WireJSONKey, from start: Int) -> Int? {
-        for index in start..<sorted.count where sorted[index].key ~= key { return index }
-        for index in 0..<min(start, sorted.count) where sorted[index].key ~= key { return index }
+        for index in start..<keys.count where keys[index] ~= key { return index }
+        for index in 0..<min(start, keys.count) where keys[index] ~= key { return index }
         return nil
     }
 
