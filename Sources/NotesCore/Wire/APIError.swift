@@ -18,3 +18,16 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
         error = Detail(code: code, message: message)
     }
 }
+
+extension APIErrorBody: WireDescribed {
+    public static let wireShape = WireShape<APIErrorBody>("Error", fields: [.required("error", \.error)])
+}
+
+extension APIErrorBody.Detail: WireDescribed {
+    public static let wireShape = WireShape<APIErrorBody.Detail>(
+        "ErrorDetail", draft: APIErrorBody.Detail(code: "", message: ""),
+        fields: [
+            .required("code", \.code, ["description": "Stable snake_case code to branch on.", "example": "precondition_failed"]),
+            .required("message", \.message, ["description": "One human sentence; never a secret or internal detail."]),
+        ])
+}

@@ -108,3 +108,42 @@ public enum ContentDigest {
         return nil
     }
 }
+
+extension ContentMissingRequest: WireDescribed {
+    public static let wireShape = WireShape<ContentMissingRequest>("ContentMissingRequest", draft: ContentMissingRequest(hashes: []), fields: [
+        .required("hashes", \.hashes, [
+            "maxItems": .integer(Int64(maxHashes)),
+            "items": .merged(String.openAPISchema, .contentHash),
+            "description": "SHA-256 hex of each content asked about.",
+        ]),
+    ])
+}
+
+extension ContentMissingResponse: WireDescribed {
+    public static let wireShape = WireShape<ContentMissingResponse>("ContentMissingResponse", draft: ContentMissingResponse(missing: []), fields: [
+        .required("missing", \.missing, ["description": "The asked hashes the store lacks."]),
+    ])
+}
+
+extension UploadRequest: WireDescribed {
+    public static let wireShape = WireShape<UploadRequest>("UploadRequest", fields: [
+        .required("hash", \.hash, .merged(.contentHash, ["description": "SHA-256 hex of the whole content."])),
+        .required("size", \.size, ["minimum": 0, "description": "Its size in bytes, at most `max_attachment_bytes`."]),
+    ])
+}
+
+extension UploadState: WireDescribed {
+    public static let wireShape = WireShape<UploadState>("UploadState", fields: [
+        .required("hash", \.hash),
+        .required("size", \.size),
+        .required("chunk_size", \.chunkSize, ["description": "Every chunk but the last has exactly this many bytes."]),
+        .required("received", \.received, ["description": "Indices of the chunks stored so far, ascending."]),
+    ])
+}
+
+extension StoredContent: WireDescribed {
+    public static let wireShape = WireShape<StoredContent>("StoredContent", fields: [
+        .required("hash", \.hash),
+        .required("size", \.size),
+    ])
+}

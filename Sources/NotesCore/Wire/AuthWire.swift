@@ -105,3 +105,91 @@ public struct PersonalTokenList: Codable, Sendable, Equatable {
         self.tokens = tokens
     }
 }
+
+extension LoginRequest: WireDescribed {
+    public static let wireShape = WireShape<LoginRequest>("LoginRequest", fields: [
+        .required("username", \.username),
+        .required("password", \.password, ["format": "password"]),
+        .optional("device", \.device, [
+            "nullable": true,
+            "description": """
+                A name for the session, such as the host name; each revision written through it records this \
+                name (see Revision.device).
+                """,
+        ]),
+        .optional("replaces_refresh_token", \.replacesRefreshToken, [
+            "nullable": true,
+            "description": """
+                The refresh token (current or spent) of the session this sign-in replaces, such as the one \
+                this device stored for the account. After a successful sign-in that session is ended, so a \
+                device keeps one session. A token that is unknown, malformed or another user's is ignored, \
+                and the answer is the same.
+                """,
+        ]),
+    ])
+}
+
+extension RefreshRequest: WireDescribed {
+    public static let wireShape = WireShape<RefreshRequest>("RefreshRequest", fields: [.required("refresh_token", \.refreshToken)])
+}
+
+extension TokenResponse: WireDescribed {
+    public static let wireShape = WireShape<TokenResponse>("TokenResponse", fields: [
+        .required("access_token", \.accessToken),
+        .required("token_type", \.tokenType, ["enum": ["Bearer"]]),
+        .required("expires_in", \.expiresIn, ["description": "Seconds until the access token expires."]),
+        .optional("refresh_token", \.refreshToken,
+                  ["nullable": true, "description": "Spent by its next use: each refresh returns a new one."]),
+        .required("user", \.user),
+    ])
+}
+
+extension UserResource: WireDescribed {
+    public static let wireShape = WireShape<UserResource>("User", fields: [
+        .required("id", \.id),
+        .required("username", \.username),
+        .required("created_at", \.createdAt, .dateTime),
+    ])
+}
+
+extension TokenScope: WireJSONEnumeration {
+    /// A component of its own (`TokenScope`), which fields refer to.
+    public static var openAPISchema: OpenAPIValue { ["$ref": "#/components/schemas/TokenScope"] }
+}
+
+extension CreateTokenRequest: WireDescribed {
+    public static let wireShape = WireShape<CreateTokenRequest>("CreateTokenRequest", fields: [
+        .required("name", \.name, [
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "1 to 100 characters, not blank, without control or format characters.",
+        ]),
+        .required("scope", \.scope),
+        .optional("expires_in", \.expiresIn, [
+            "nullable": true,
+            "minimum": 1,
+            "maximum": 315_360_000,
+            "description": """
+                Lifetime in seconds, at most ten years; absent for a token that lasts until revoked. A \
+                personal token creating a token must ask for no longer than its own remaining lifetime.
+                """,
+        ]),
+    ])
+}
+
+extension PersonalTokenResource: WireDescribed {
+    public static let wireShape = WireShape<PersonalTokenResource>("PersonalToken", fields: [
+        .required("id", \.id),
+        .required("name", \.name),
+        .required("scope", \.scope),
+        .required("created_at", \.createdAt, .dateTime),
+        .optional("expires_at", \.expiresAt, .merged(.dateTime, ["nullable": true])),
+        .optional("last_used_at", \.lastUsedAt, .merged(.dateTime, ["nullable": true])),
+        .optional("token", \.token,
+                  ["nullable": true, "description": "The secret (prefix `npt_`), only in the answer that created it."]),
+    ])
+}
+
+extension PersonalTokenList: WireDescribed {
+    public static let wireShape = WireShape<PersonalTokenList>("PersonalTokenList", fields: [.required("tokens", \.tokens)])
+}

@@ -109,3 +109,61 @@ public struct BatchResponse: Codable, Sendable, Equatable {
         return (cursorBefore, cursorAfter)
     }
 }
+
+extension BatchOperation.Kind: WireJSONEnumeration {}
+
+extension BatchRequest: WireDescribed {
+    public static let wireShape = WireShape<BatchRequest>("BatchRequest", draft: BatchRequest(operations: []), fields: [
+        .required("operations", \.operations, ["description": "At most `max_batch_operations`."]),
+    ])
+}
+
+extension BatchOperation: WireDescribed {
+    public static let wireShape = WireShape<BatchOperation>("BatchOperation", draft: BatchOperation(op: .put, id: NoteID()), fields: [
+        .required("op", \.op),
+        .required("id", \.id),
+        .optional("path", \.path, ["nullable": true, "description": "Required for put."]),
+        .optional("content", \.content, ["nullable": true, "description": "Required for put."]),
+        .optional("if_match", \.ifMatch, ["nullable": true, "description": "The revision the write is based on (update, delete)."]),
+        .optional("if_none_match", \.ifNoneMatch, ["enum": ["*"], "nullable": true, "description": "`*` to create."]),
+        .defaulted("kind", \.kind, omittedAt: .note,
+                   ["description": "What a put writes (default note). An attachment put carries `hash`, not `content`."]),
+        .optional("hash", \.hash, [
+            "nullable": true,
+            "description": """
+                An attachment put: the SHA-256 of content the caller's store holds (uploaded, or reported present \
+                by `/v1/content/missing`); else `409 content_missing`.
+                """,
+        ]),
+    ])
+}
+
+extension BatchResult: WireDescribed {
+    public static let wireShape = WireShape<BatchResult>("BatchResult", draft: BatchResult(id: NoteID(), status: 0), fields: [
+        .required("id", \.id),
+        .required("status", \.status, [
+            "description": "The HTTP status the operation would have had alone (200, 201, 400, 404, 409, 412, 413, 428).",
+        ]),
+        .optional("note", \.note, ["nullable": true, "description": "The note after the write, or its current state for a 412."]),
+        .optional("error", \.error, ["nullable": true]),
+    ])
+}
+
+extension BatchResponse: WireDescribed {
+    public static let wireShape = WireShape<BatchResponse>("BatchResponse", draft: BatchResponse(results: []), fields: [
+        .required("results", \.results, ["description": "One per operation, in request order."]),
+        .optional("cursor_before", \.cursorBefore, [
+            "description": """
+                The changes-feed cursor (as a page's `cursor`) just before this batch's first write. Absent when \
+                the batch wrote nothing, and from servers before it.
+                """,
+        ]),
+        .optional("cursor_after", \.cursorAfter, [
+            "description": """
+                The changes-feed cursor just after this batch's last write: every change between `cursor_before` \
+                and it is one of this batch's results, so a client whose cursor was `cursor_before` may move to \
+                it without reading those changes back. Present exactly when `cursor_before` is.
+                """,
+        ]),
+    ])
+}

@@ -61,3 +61,17 @@ public struct ContentBatchResult: Codable, Sendable, Equatable {
         self.status = status
     }
 }
+
+extension ContentBatchResult.Status: WireJSONEnumeration {}
+
+extension ContentBatchResponse: WireDescribed {
+    public static let wireShape = WireShape<ContentBatchResponse>("ContentBatchResponse", fields: [.required("contents", \.contents)])
+}
+
+extension ContentBatchResult: WireDescribed {
+    public static let wireShape = WireShape<ContentBatchResult>("ContentBatchResult", fields: [
+        .required("hash", \.hash),
+        .required("size", \.size),
+        .required("status", \.status),
+    ])
+}

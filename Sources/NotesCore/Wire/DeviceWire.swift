@@ -46,3 +46,34 @@ public struct DeviceTokenRequest: Codable, Sendable, Equatable {
         self.deviceCode = deviceCode
     }
 }
+
+extension DeviceAuthorizationRequest: WireDescribed {
+    public static let wireShape = WireShape<DeviceAuthorizationRequest>("DeviceAuthorizationRequest", fields: [
+        .optional("device", \.device, [
+            "nullable": true,
+            "description": "A name for the session, shown to the person approving it (default: \"A device\").",
+        ]),
+    ])
+}
+
+extension DeviceAuthorizationResponse: WireDescribed {
+    public static let wireShape = WireShape<DeviceAuthorizationResponse>("DeviceAuthorization", fields: [
+        .required("device_code", \.deviceCode, ["description": "The device's secret, polled with at `POST /v1/auth/token`."]),
+        .required("user_code", \.userCode, [
+            "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$",
+            "description": "What the person types on the approval page.",
+        ]),
+        .required("verification_uri", \.verificationUri, ["description": "The approval page, `/device` on this server."]),
+        .required("verification_uri_complete", \.verificationUriComplete,
+                  ["description": "The approval page with the code filled in."]),
+        .required("expires_in", \.expiresIn, ["description": "Seconds until both codes expire."]),
+        .required("interval", \.interval, ["description": "Seconds to wait between polls."]),
+    ])
+}
+
+extension DeviceTokenRequest: WireDescribed {
+    public static let wireShape = WireShape<DeviceTokenRequest>("DeviceTokenRequest", fields: [
+        .required("grant_type", \.grantType, ["enum": [.string(grantType)]]),
+        .required("device_code", \.deviceCode, ["description": "The device code from `POST /v1/auth/device`."]),
+    ])
+}

@@ -73,3 +73,45 @@ public struct PurgeResult: Codable, Sendable, Equatable {
         self.rev = rev
     }
 }
+
+extension TrashEntry: WireDescribed {
+    /// `kind` is listed as required: this server always sends it (a reader still takes its absence).
+    public static let wireShape = WireShape<TrashEntry>("TrashEntry", fields: [
+        .required("id", \.id),
+        .required("path", \.path, ["description": "The path when deleted."]),
+        .required("rev", \.rev, ["description": "The deletion's revision."]),
+        .required("last_rev", \.lastRev,
+                  ["description": "The last revision with content: what a restore brings back by default."]),
+        .required("size", \.size, ["description": "Bytes of that content."]),
+        .required("deleted_at", \.deletedAt, .dateTime),
+        .required("purge_at", \.purgeAt, .merged(.dateTime, [
+            "description": """
+                From then on the server may drop the note with every revision (`--tombstone-ttl`).
+                """,
+        ])),
+        .required("kind", \.kind, [
+            "description": """
+                Note or attachment (absent from servers before the trash said it: what the path names, \
+                `.md`/`.markdown` in any case being a note).
+                """,
+        ]),
+    ])
+}
+
+extension TrashPage: WireDescribed {
+    public static let wireShape = WireShape<TrashPage>("TrashPage", fields: [
+        .required("notes", \.notes),
+        .optional("next_cursor", \.nextCursor,
+                  ["nullable": true, "description": "Pass as `before` for the next page; absent on the last page."]),
+    ])
+}
+
+extension PurgeResult: WireDescribed {
+    public static let wireShape = WireShape<PurgeResult>("PurgeResult", fields: [
+        .required("id", \.id),
+        .required("path", \.path),
+        .required("purged_revisions", \.purgedRevisions,
+                  ["description": "Stored revisions erased (0 when it was already purged)."]),
+        .required("rev", \.rev, ["description": "The deletion's revision, which every folder syncs."]),
+    ])
+}

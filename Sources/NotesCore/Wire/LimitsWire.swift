@@ -49,3 +49,30 @@ public struct ServerLimits: Codable, Sendable, Equatable {
         self.maxContentBatchBytes = maxContentBatchBytes
     }
 }
+
+extension ServerLimits: WireDescribed {
+    public static let wireShape = WireShape<ServerLimits>("ServerLimits", fields: [
+        .required("max_note_bytes", \.maxNoteBytes, ["description": "Largest note content, in UTF-8 bytes."]),
+        .required("max_request_bytes", \.maxRequestBytes, ["description": "Largest request body, in bytes."]),
+        .required("max_batch_operations", \.maxBatchOperations),
+        .required("max_page_size", \.maxPageSize, ["description": "Largest `limit` of the list and changes endpoints."]),
+        .required("requests_per_minute", \.requestsPerMinute),
+        .optional("max_page_bytes", \.maxPageBytes,
+                  ["description": "Most bytes in a changes page carrying content; a larger note comes alone on its page."]),
+        .optional("max_unauthenticated_request_bytes", \.maxUnauthenticatedRequestBytes,
+                  ["description": "Largest body accepted without a bearer token (sign-in, refresh)."]),
+        .optional("max_wait_seconds", \.maxWaitSeconds,
+                  ["description": "Longest `wait` a changes request is held for; absent on servers without the long poll."]),
+        .optional("max_waiters_per_user", \.maxWaitersPerUser, ["description": "Changes requests one user may have held at once."]),
+        .optional("max_waiters", \.maxWaiters, ["description": "Changes requests the server holds at once in total."]),
+        .optional("max_attachment_bytes", \.maxAttachmentBytes, [
+            "description": "Largest attachment (`--max-attachment-size`); larger uploads answer 413 before any byte is stored.",
+        ]),
+        .optional("upload_chunk_bytes", \.uploadChunkBytes, ["description": "Size of every upload chunk but the last."]),
+        .optional("quota_bytes", \.quotaBytes,
+                  ["description": "Attachment bytes each user may store (`--quota`); absent: no quota."]),
+        .optional("max_content_batch_bytes", \.maxContentBatchBytes, [
+            "description": "Largest body of `POST /v1/content` (several small contents in one request); absent: no such endpoint.",
+        ]),
+    ])
+}

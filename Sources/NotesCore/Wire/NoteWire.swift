@@ -206,3 +206,127 @@ public struct SearchResults: Codable, Sendable, Equatable {
         self.results = results
     }
 }
+
+extension NoteResource: WireDescribed {
+    public static let wireShape = WireShape<NoteResource>(
+        "Note",
+        draft: NoteResource(id: NoteID(), path: "", content: nil, hash: "", rev: 0, size: 0, createdAt: "", updatedAt: "", deleted: false),
+        fields: [
+            .required("id", \.id),
+            .required("path", \.path, ["description": "Relative, `/`-separated, NFC, ends in `.md`.", "example": "projects/plan.md"]),
+            .optional("content", \.content,
+                      ["nullable": true, "description": "The Markdown, byte-exact; only where the endpoint includes it."]),
+            .required("hash", \.hash, ["pattern": "^[0-9a-f]{64}$", "description": "SHA-256 hex of the content's UTF-8 bytes."]),
+            .required("rev", \.rev, ["description": "The per-user sequence number of the note's latest change."]),
+            .required("size", \.size, ["description": "Content size in UTF-8 bytes."]),
+            .required("created_at", \.createdAt, .dateTime),
+            .required("updated_at", \.updatedAt, .dateTime),
+            .required("deleted", \.deleted, ["description": "True for a tombstone."]),
+            .defaulted("kind", \.kind, ["description": "Note or attachment (absent from servers before attachments: note)."]),
+            .optional("media_type", \.mediaType,
+                      ["description": "An attachment's media type, from the fixed table by extension; absent for notes."]),
+        ])
+}
+
+extension PutNoteRequest: WireDescribed {
+    public static let wireShape = WireShape<PutNoteRequest>("PutNoteRequest", fields: [
+        .required("path", \.path, [
+            "minLength": 4,
+            "maxLength": 1024,
+            "pattern": "^[^/.\\\\][^\\\\]*\\.md$",
+            "description": """
+                Relative and `/`-separated, at most 1024 UTF-8 bytes, ending in `.md`; no empty, `.`-leading \
+                or over-255-byte segments, backslashes or control characters. A new path (a create or a \
+                rename) may not hold the embedding, override and isolate controls U+202A–U+202E and \
+                U+2066–U+2069; every other character is stored byte-exact (after NFC), zero-width space, \
+                joiners, direction marks and spaces at the ends of a segment included.
+                """,
+        ]),
+        .required("content", \.content, ["description": "The Markdown, at most `max_note_bytes` UTF-8 bytes."]),
+    ])
+}
+
+extension NoteListPage: WireDescribed {
+    public static let wireShape = WireShape<NoteListPage>("NoteListPage", fields: [
+        .required("notes", \.notes, ["description": "Live notes ordered by path, without content."]),
+        .optional("next_cursor", \.nextCursor,
+                  ["nullable": true, "description": "Pass as `after` for the next page; absent on the last page."]),
+    ])
+}
+
+extension ChangesPage: WireDescribed {
+    public static let wireShape = WireShape<ChangesPage>(
+        "ChangesPage", draft: ChangesPage(changes: [], cursor: "", hasMore: false),
+        fields: [
+            .required("changes", \.changes,
+                      ["description": "In rev order, each note once at its latest state, tombstones included."]),
+            .required("cursor", \.cursor, ["description": "Opaque; pass as `since` to continue."]),
+            .required("has_more", \.hasMore),
+            .optional("user_id", \.userId, [
+                "description": """
+                    Whose notes these are (the caller's user id; always sent by this server): a client checks the \
+                    account a folder is bound to without another request.
+                    """,
+            ]),
+        ])
+}
+
+extension RevisionResource: WireDescribed {
+    public static let wireShape = WireShape<RevisionResource>("Revision", fields: [
+        .required("id", \.id),
+        .required("rev", \.rev),
+        .required("path", \.path),
+        .required("hash", \.hash),
+        .required("size", \.size),
+        .required("deleted", \.deleted),
+        .required("created_at", \.createdAt, .dateTime),
+        .optional("content", \.content, [
+            "nullable": true,
+            "description": "Only when one revision of a note is asked for: a merge base (never for attachments).",
+        ]),
+        .defaulted("kind", \.kind, ["description": "Note or attachment (absent from servers before attachments: note)."]),
+        .optional("media_type", \.mediaType,
+                  ["description": "An attachment's media type, from the fixed table by extension; absent for notes."]),
+        .optional("device", \.device, [
+            "description": """
+                The device that made this revision: the signed-in session's device name, or `token:NAME` for \
+                a personal token. Absent for revisions made before the server recorded it, or by a session \
+                that gave no device name.
+                """,
+        ]),
+    ])
+}
+
+extension RevisionList: WireDescribed {
+    public static let wireShape = WireShape<RevisionList>("RevisionList", fields: [
+        .required("revisions", \.revisions, ["description": "Newest first, without content."]),
+    ])
+}
+
+extension SearchResults.Hit: WireDescribed {
+    public static let wireShape = WireShape<SearchResults.Hit>("SearchHit", fields: [
+        .required("id", \.id),
+        .required("path", \.path),
+        .required("snippet", \.snippet, [
+            "description": """
+                For older clients: the text with matched words in `**` (indistinguishable from Markdown bold; \
+                draw `text` and `highlights` instead).
+                """,
+        ]),
+        .required("text", \.text, [
+            "maxLength": 300,
+            "description": """
+                Plain text around the match, at most 300 characters (Unicode scalars) whatever the note's lines; \
+                `…` where it was cut.
+                """,
+        ]),
+        .required("highlights", \.highlights, ["description": "The matched words in `text`, in order, not overlapping."]),
+        .required("rev", \.rev),
+    ])
+}
+
+extension SearchResults: WireDescribed {
+    public static let wireShape = WireShape<SearchResults>("SearchResults", fields: [
+        .required("results", \.results, ["description": "Best match first."]),
+    ])
+}

@@ -5,6 +5,9 @@ public struct CreatePublicationRequest: Codable, Sendable, Equatable {
     /// Whether search engines may index the page; absent means no (`noindex`).
     public var indexable: Bool?
 
+    /// The longest lifetime a link may be given: ten years.
+    public static let maxLifetimeSeconds = 10 * 365 * 86_400
+
     public init(expiresIn: Int? = nil, indexable: Bool? = nil) {
         self.expiresIn = expiresIn
         self.indexable = indexable
@@ -43,4 +46,37 @@ public struct PublicationList: Codable, Sendable, Equatable {
     public init(publications: [PublicationResource]) {
         self.publications = publications
     }
+}
+
+extension CreatePublicationRequest: WireDescribed {
+    public static let wireShape = WireShape<CreatePublicationRequest>("CreatePublicationRequest", fields: [
+        .optional("expires_in", \.expiresIn, [
+            "minimum": 1,
+            "maximum": .integer(Int64(maxLifetimeSeconds)),
+            "description": "Seconds until the link stops working; leave out for a link that lasts until revoked.",
+        ]),
+        .optional("indexable", \.indexable, ["description": "Let search engines index the page (default false: `noindex`)."]),
+    ])
+}
+
+extension PublicationResource: WireDescribed {
+    public static let wireShape = WireShape<PublicationResource>("Publication", fields: [
+        .required("note_id", \.noteId),
+        .required("path", \.path, ["description": "The note's current path."]),
+        .required("created_at", \.createdAt, .dateTime),
+        .optional("expires_at", \.expiresAt, .merged(.dateTime, ["nullable": true])),
+        .required("indexable", \.indexable),
+        .optional("url", \.url, [
+            "nullable": true,
+            "description": "`/p/<token>`, relative to this server; only in the answer that published the note.",
+        ]),
+        .optional("token", \.token, [
+            "nullable": true,
+            "description": "The link's secret (43 base64url characters); only in the answer that published the note.",
+        ]),
+    ])
+}
+
+extension PublicationList: WireDescribed {
+    public static let wireShape = WireShape<PublicationList>("PublicationList", fields: [.required("publications", \.publications)])
 }

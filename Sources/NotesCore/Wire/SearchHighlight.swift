@@ -64,3 +64,12 @@ public struct SearchHighlight: Codable, Sendable, Equatable {
         return result
     }
 }
+
+extension SearchHighlight: WireDescribed {
+    public static let wireShape = WireShape<SearchHighlight>(
+        "SearchHighlight", summary: "`start..<end` in Unicode scalars (code points) of the hit's `text`.",
+        fields: [
+            .required("start", \.start, ["minimum": 0]),
+            .required("end", \.end, ["minimum": 0]),
+        ])
+}

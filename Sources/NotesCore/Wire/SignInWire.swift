@@ -39,3 +39,28 @@ public struct SignInProvidersResponse: Codable, Sendable, Equatable {
         self.providers = providers
     }
 }
+
+extension TokenGrantRequest: WireDescribed {
+    public static let wireShape = WireShape<TokenGrantRequest>("TokenGrantRequest", fields: [
+        .required("grant_type", \.grantType, ["enum": ["authorization_code"]]),
+        .required("code", \.code, ["description": "The one-time code from the loopback redirect."]),
+        .required("code_verifier", \.codeVerifier,
+                  ["description": "The PKCE verifier (RFC 7636) of the challenge sent at the start."]),
+        .optional("redirect_uri", \.redirectUri, ["nullable": true, "description": "The loopback redirect used; checked when given."]),
+        .optional("device", \.device, ["nullable": true, "description": "A name for the session, as at password sign-in."]),
+    ])
+}
+
+extension SignInProvidersResponse: WireDescribed {
+    public static let wireShape = WireShape<SignInProvidersResponse>("SignInProviders", fields: [.required("providers", \.providers)])
+}
+
+extension SignInProvidersResponse.Provider: WireDescribed {
+    public static let wireShape = WireShape<SignInProvidersResponse.Provider>("SignInProvider", fields: [
+        .required("id", \.id, ["description": "What `/auth/cli/start?provider=` and `notes login --web --provider` take."]),
+        .required("name", \.name, ["description": "The name to show: \"Sign in with <name>\"."]),
+    ])
+
+    /// Written out where it is used rather than as a component of its own.
+    public static var openAPISchema: OpenAPIValue { wireShape.openAPISchema }
+}

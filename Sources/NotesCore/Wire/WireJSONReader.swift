@@ -331,166 +331,20 @@ public enum WireJSONReading {
     }
 }
 
-/// A required member that never came.
-private func required<Value>(_ value: Value?) throws -> Value {
-    guard let value else { throw WireJSONReader.Refusal() }
-    return value
-}
-
-extension NoteResource: WireJSONReadable {
+extension WireJSONReadable where Self: WireDescribed {
+    /// Read through the type's `WireShape`.
     public init(reading reader: inout WireJSONReader) throws {
-        var id: NoteID?, path: String?, content: String?, hash: String?, rev: Int64?, size: Int?
-        var createdAt: String?, updatedAt: String?, deleted: Bool?, kind: EntryKind?, mediaType: String?
-        try reader.asciiKeyedObject { reader, key in
-            switch key {
-            case "id": id = try NoteID(reader.string())
-            case "path": path = try reader.string()
-            case "content": content = try reader.optional { try $0.string() }
-            case "hash": hash = try reader.string()
-            case "rev": rev = try reader.int64()
-            case "size": size = try reader.int()
-            case "created_at": createdAt = try reader.string()
-            case "updated_at": updatedAt = try reader.string()
-            case "deleted": deleted = try reader.bool()
-            case "kind": kind = try reader.optional { try required(EntryKind(rawValue: $0.string())) }
-            case "media_type": mediaType = try reader.optional { try $0.string() }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(id: try required(id), path: try required(path), content: content, hash: try required(hash),
-                  rev: try required(rev), size: try required(size), createdAt: try required(createdAt),
-                  updatedAt: try required(updatedAt), deleted: try required(deleted), kind: kind ?? .note, mediaType: mediaType)
+        self = try Self.wireShape.read(from: &reader)
     }
 }
 
-extension ChangesPage: WireJSONReadable {
-    public init(reading reader: inout WireJSONReader) throws {
-        var changes: [NoteResource]?, cursor: String?, hasMore: Bool?, userId: Int64?
-        try reader.asciiKeyedObject { reader, key in
-            switch key {
-            case "changes": changes = try reader.array { try NoteResource(reading: &$0) }
-            case "cursor": cursor = try reader.string()
-            case "has_more": hasMore = try reader.bool()
-            case "user_id": userId = try reader.optional { try $0.int64() }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(changes: try required(changes), cursor: try required(cursor), hasMore: try required(hasMore), userId: userId)
-    }
-}
-
-extension APIErrorBody.Detail: WireJSONReadable {
-    public init(reading reader: inout WireJSONReader) throws {
-        var code: String?, message: String?
-        try reader.asciiKeyedObject { reader, key in
-            switch key {
-            case "code": code = try reader.string()
-            case "message": message = try reader.string()
-            default: try reader.skipValue()
-            }
-        }
-        self.init(code: try required(code), message: try required(message))
-    }
-}
-
-extension BatchResult: WireJSONReadable {
-    public init(reading reader: inout WireJSONReader) throws {
-        var id: NoteID?, status: Int?, note: NoteResource?, error: APIErrorBody.Detail?
-        try reader.asciiKeyedObject { reader, key in
-            switch key {
-            case "id": id = try NoteID(reader.string())
-            case "status": status = try reader.int()
-            case "note": note = try reader.optional { try NoteResource(reading: &$0) }
-            case "error": error = try reader.optional { try APIErrorBody.Detail(reading: &$0) }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(id: try required(id), status: try required(status), note: note, error: error)
-    }
-}
-
-extension BatchResponse: WireJSONReadable {
-    public init(reading reader: inout WireJSONReader) throws {
-        var results: [BatchResult]?, cursorBefore: String?, cursorAfter: String?
-        try reader.asciiKeyedObject { reader, key in
-            switch key {
-            case "results": results = try reader.array { try BatchResult(reading: &$0) }
-            case "cursor_before": cursorBefore = try reader.optional { try $0.string() }
-            case "cursor_after": cursorAfter = try reader.optional { try $0.string() }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(results: try required(results), cursorBefore: cursorBefore, cursorAfter: cursorAfter)
-    }
-}
-
-extension ContentMissingRequest: WireJSONReadable {
-    public init(reading reader: inout WireJSONReader) throws {
-        var hashes: [String]?
-        try reader.object { reader, key in
-            switch key {
-            case "hashes": hashes = try reader.array { try $0.string() }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(hashes: try required(hashes))
-    }
-}
-
-extension ContentMissingResponse: WireJSONReadable {
-    public init(reading reader: inout WireJSONReader) throws {
-        var missing: [String]?
-        try reader.object { reader, key in
-            switch key {
-            case "missing": missing = try reader.array { try $0.string() }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(missing: try required(missing))
-    }
-}
-
-extension BatchOperation: WireJSONReadable {
-    /// The members of a batch body's operation. A member sent twice is refused (`JSONDecoder`
-    /// then decides), so the two readers never disagree over which of the two counts.
-    public init(reading reader: inout WireJSONReader) throws {
-        var op: Kind?, id: NoteID?, path: String?, content: String?, ifMatch: Int64?, ifNoneMatch: String?
-        var kind: EntryKind?, hash: String?
-        var seen: UInt8 = 0
-        func once(_ bit: UInt8) throws {
-            guard seen & bit == 0 else { throw WireJSONReader.Refusal() }
-            seen |= bit
-        }
-        try reader.object { reader, key in
-            switch key {
-            case "op": try once(1); op = try required(Kind(rawValue: reader.string()))
-            case "id": try once(2); id = try required(NoteID(reader.string()))
-            case "path": try once(4); path = try reader.optional { try $0.string() }
-            case "content": try once(8); content = try reader.optional { try $0.string() }
-            case "if_match": try once(16); ifMatch = try reader.optional { try $0.int64() }
-            case "if_none_match": try once(32); ifNoneMatch = try reader.optional { try $0.string() }
-            case "kind": try once(64); kind = try reader.optional { try required(EntryKind(rawValue: $0.string())) }
-            case "hash": try once(128); hash = try reader.optional { try $0.string() }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(op: try required(op), id: try required(id), path: path, content: content, ifMatch: ifMatch,
-                  ifNoneMatch: ifNoneMatch, kind: kind ?? .note, hash: hash)
-    }
-}
-
-extension BatchRequest: WireJSONReadable {
-    /// A batch body (`POST /v1/batch`), the bulk of an upload: read by hand on the server.
-    public init(reading reader: inout WireJSONReader) throws {
-        var operations: [BatchOperation]?
-        try reader.object { reader, key in
-            switch key {
-            case "operations":
-                guard operations == nil else { throw WireJSONReader.Refusal() }
-                operations = try reader.array { try BatchOperation(reading: &$0) }
-            default: try reader.skipValue()
-            }
-        }
-        self.init(operations: try required(operations))
-    }
-}
+extension NoteResource: WireJSONReadable {}
+extension ChangesPage: WireJSONReadable {}
+extension APIErrorBody.Detail: WireJSONReadable {}
+extension BatchResult: WireJSONReadable {}
+extension BatchResponse: WireJSONReadable {}
+extension ContentMissingRequest: WireJSONReadable {}
+extension ContentMissingResponse: WireJSONReadable {}
+/// The members of a batch body's operation: the bulk of an upload, read by hand on the server.
+extension BatchOperation: WireJSONReadable {}
+extension BatchRequest: WireJSONReadable {}

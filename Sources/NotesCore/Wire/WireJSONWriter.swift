@@ -192,12 +192,19 @@ public struct WireJSONWriter {
     }
 }
 
-/// A wire type that writes its own JSON (see `WireJSONWriter`); `Encodable` stays its contract.
+/// A wire type that writes its own JSON (see `WireJSONWriter`) through its `WireShape`;
+/// `Encodable` stays its contract.
 public protocol WireJSONWritable: Encodable {
     func write(to writer: inout WireJSONWriter)
     /// About how many bytes `write(to:)` produces, so the buffer is allocated once rather than
     /// regrown (and copied) on the way; a guess, never a limit.
     var wireJSONSizeHint: Int { get }
+}
+
+extension WireJSONWritable where Self: WireDescribed {
+    public func write(to writer: inout WireJSONWriter) {
+        Self.wireShape.write(self, to: &writer)
+    }
 }
 
 extension WireJSONWritable {
@@ -214,98 +221,20 @@ extension WireJSONWritable {
 extension NoteResource: WireJSONWritable {
     /// The content and path (plus a few escapes) and about 300 bytes of keys, stamps and hash.
     public var wireJSONSizeHint: Int { (content?.utf8.count ?? 0) * 9 / 8 + path.utf8.count + 320 }
-
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.member("content", ifPresent: content)
-            json.key("created_at"); json.value(createdAt)
-            json.key("deleted"); json.value(deleted)
-            json.key("hash"); json.value(hash)
-            json.key("id"); json.value(id.value)
-            json.key("kind"); json.value(kind.rawValue)
-            json.member("media_type", ifPresent: mediaType)
-            json.key("path"); json.value(path)
-            json.key("rev"); json.value(rev)
-            json.key("size"); json.value(size)
-            json.key("updated_at"); json.value(updatedAt)
-        }
-    }
 }
 
-extension NoteListPage: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.member("next_cursor", ifPresent: nextCursor)
-            json.key("notes"); json.array(notes) { json, note in note.write(to: &json) }
-        }
-    }
-}
-
-extension ChangesPage: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("changes"); json.array(changes) { json, note in note.write(to: &json) }
-            json.key("cursor"); json.value(cursor)
-            json.key("has_more"); json.value(hasMore)
-            json.member("user_id", ifPresent: userId)
-        }
-    }
-}
-
-extension APIErrorBody.Detail: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("code"); json.value(code)
-            json.key("message"); json.value(message)
-        }
-    }
-}
-
-extension APIErrorBody: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("error"); error.write(to: &json)
-        }
-    }
-}
-
-extension BatchResult: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            if let error { json.key("error"); error.write(to: &json) }
-            json.key("id"); json.value(id.value)
-            if let note { json.key("note"); note.write(to: &json) }
-            json.key("status"); json.value(status)
-        }
-    }
-}
-
-extension BatchResponse: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.member("cursor_after", ifPresent: cursorAfter)
-            json.member("cursor_before", ifPresent: cursorBefore)
-            json.key("results"); json.array(results) { json, result in result.write(to: &json) }
-        }
-    }
-}
+extension NoteListPage: WireJSONWritable {}
+extension ChangesPage: WireJSONWritable {}
+extension APIErrorBody.Detail: WireJSONWritable {}
+extension APIErrorBody: WireJSONWritable {}
+extension BatchResult: WireJSONWritable {}
+extension BatchResponse: WireJSONWritable {}
+extension ContentMissingRequest: WireJSONWritable {}
+extension ContentMissingResponse: WireJSONWritable {}
 
 extension BatchOperation: WireJSONWritable {
     /// The content and path (plus a few escapes) and about 150 bytes of keys, id and precondition.
     public var wireJSONSizeHint: Int { (content?.utf8.count ?? 0) * 9 / 8 + (path?.utf8.count ?? 0) * 9 / 8 + 160 }
-
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.member("content", ifPresent: content)
-            json.member("hash", ifPresent: hash)
-            json.key("id"); json.value(id.value)
-            json.member("if_match", ifPresent: ifMatch)
-            json.member("if_none_match", ifPresent: ifNoneMatch)
-            if kind != .note { json.key("kind"); json.value(kind.rawValue) }
-            json.key("op"); json.value(op.rawValue)
-            json.member("path", ifPresent: path)
-        }
-    }
 }
 
 extension BatchRequest: WireJSONWritable {
@@ -335,25 +264,4 @@ extension BatchRequest: WireJSONWritable {
     /// than one regrown (and copied) eight times on the way.
     public var wireJSONSizeHint: Int { operations.reduce(32) { $0 + $1.wireJSONSizeHint } }
 
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("operations"); json.array(operations) { json, operation in operation.write(to: &json) }
-        }
-    }
-}
-
-extension ContentMissingRequest: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("hashes"); json.array(hashes) { json, hash in json.value(hash) }
-        }
-    }
-}
-
-extension ContentMissingResponse: WireJSONWritable {
-    public func write(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("missing"); json.array(missing) { json, hash in json.value(hash) }
-        }
-    }
 }

@@ -205,7 +205,12 @@ struct NotesController: Sendable {
 }
 
 /// The 412 answer: the usual error plus the note as it is now.
-struct StaleNoteBody: Encodable {
-    let error: APIErrorBody.Detail
-    let note: NoteResource?
+struct StaleNoteBody: Encodable, WireDescribed {
+    var error: APIErrorBody.Detail
+    var note: NoteResource?
+
+    static let wireShape = WireShape<StaleNoteBody>("StaleNote", summary: "A 412: the error and the note as it is now.", fields: [
+        .required("error", \.error),
+        .optional("note", \.note, ["nullable": true]),
+    ])
 }

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// The meta, sign-in and token paths of the OpenAPI document.
 extension OpenAPIDocument {
     static let metaAndAuthPaths: OpenAPIValue = [

@@ -1,6 +1,8 @@
+import NotesCore
+
 /// The attachment paths of the OpenAPI document: which contents the server lacks,
 /// resumable verified uploads, and downloads by hash or by attachment id; with their
-/// parameters and schemas.
+/// parameters.
 extension OpenAPIDocument {
     static let attachmentParameters: OpenAPIValue = [
         "ContentHash": parameter("hash", in: .path,
@@ -238,69 +240,6 @@ extension OpenAPIDocument {
                 parameters: [parameter("Range"), parameter("IfNoneMatchContent")],
                 responses: downloadAnswers("The bytes, as the attachment's media type.", mediaType: "*/*")
             ),
-        ],
-    ]
-
-    static let attachmentSchemas: OpenAPIValue = [
-        "ContentMissingRequest": [
-            "type": "object",
-            "required": ["hashes"],
-            "properties": [
-                "hashes": [
-                    "type": "array",
-                    "maxItems": 1000,
-                    "items": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
-                    "description": "SHA-256 hex of each content asked about.",
-                ],
-            ],
-        ],
-        "ContentMissingResponse": [
-            "type": "object",
-            "required": ["missing"],
-            "properties": [
-                "missing": ["type": "array", "items": ["type": "string"], "description": "The asked hashes the store lacks."],
-            ],
-        ],
-        "UploadRequest": [
-            "type": "object",
-            "required": ["hash", "size"],
-            "properties": [
-                "hash": ["type": "string", "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 hex of the whole content."],
-                "size": ["type": "integer", "minimum": 0, "description": "Its size in bytes, at most `max_attachment_bytes`."],
-            ],
-        ],
-        "UploadState": [
-            "type": "object",
-            "required": ["hash", "size", "chunk_size", "received"],
-            "properties": [
-                "hash": ["type": "string"],
-                "size": ["type": "integer"],
-                "chunk_size": ["type": "integer", "description": "Every chunk but the last has exactly this many bytes."],
-                "received": [
-                    "type": "array",
-                    "items": ["type": "integer"],
-                    "description": "Indices of the chunks stored so far, ascending.",
-                ],
-            ],
-        ],
-        "ContentBatchResponse": [
-            "type": "object",
-            "required": ["contents"],
-            "properties": ["contents": ["type": "array", "items": schema("ContentBatchResult")]],
-        ],
-        "ContentBatchResult": [
-            "type": "object",
-            "required": ["hash", "size", "status"],
-            "properties": [
-                "hash": ["type": "string"],
-                "size": ["type": "integer"],
-                "status": ["type": "string", "enum": ["created", "present", "content_mismatch"]],
-            ],
-        ],
-        "StoredContent": [
-            "type": "object",
-            "required": ["hash", "size"],
-            "properties": ["hash": ["type": "string"], "size": ["type": "integer"]],
         ],
     ]
 }

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// The building blocks the parts of the OpenAPI document share: references, JSON bodies, and
 /// operations that list the general answers their access implies, so each path states only
 /// what is particular to it.

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// Shared parts of the OpenAPI document: security, parameters, headers and error answers.
 extension OpenAPIDocument {
     static let securitySchemes: OpenAPIValue = [

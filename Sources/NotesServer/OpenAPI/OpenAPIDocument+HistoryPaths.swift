@@ -1,4 +1,6 @@
-/// The trash and purge paths of the OpenAPI document, with their schemas.
+import NotesCore
+
+/// The trash and purge paths of the OpenAPI document.
 extension OpenAPIDocument {
     static let historyPaths: OpenAPIValue = [
         "/v1/trash": [
@@ -73,69 +75,6 @@ extension OpenAPIDocument {
                     "428": response("PreconditionRequired"),
                 ]
             ),
-        ],
-    ]
-
-    static let historySchemas: OpenAPIValue = [
-        "TrashEntry": [
-            "type": "object",
-            "required": ["id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at", "kind"],
-            "properties": [
-                "id": ["type": "string", "format": "uuid"],
-                "path": ["type": "string", "description": "The path when deleted."],
-                "rev": ["type": "integer", "format": "int64", "description": "The deletion's revision."],
-                "last_rev": [
-                    "type": "integer",
-                    "format": "int64",
-                    "description": "The last revision with content: what a restore brings back by default.",
-                ],
-                "size": ["type": "integer", "description": "Bytes of that content."],
-                "deleted_at": ["type": "string", "format": "date-time"],
-                "purge_at": [
-                    "type": "string",
-                    "format": "date-time",
-                    "description": """
-                        From then on the server may drop the note with every revision (`--tombstone-ttl`).
-                        """,
-                ],
-                "kind": [
-                    "type": "string",
-                    "enum": ["note", "attachment"],
-                    "description": """
-                        Note or attachment (absent from servers before the trash said it: what the path names, \
-                        `.md`/`.markdown` in any case being a note).
-                        """,
-                ],
-            ],
-        ],
-        "TrashPage": [
-            "type": "object",
-            "required": ["notes"],
-            "properties": [
-                "notes": ["type": "array", "items": schema("TrashEntry")],
-                "next_cursor": [
-                    "type": "string",
-                    "nullable": true,
-                    "description": "Pass as `before` for the next page; absent on the last page.",
-                ],
-            ],
-        ],
-        "PurgeResult": [
-            "type": "object",
-            "required": ["id", "path", "purged_revisions", "rev"],
-            "properties": [
-                "id": ["type": "string", "format": "uuid"],
-                "path": ["type": "string"],
-                "purged_revisions": [
-                    "type": "integer",
-                    "description": "Stored revisions erased (0 when it was already purged).",
-                ],
-                "rev": [
-                    "type": "integer",
-                    "format": "int64",
-                    "description": "The deletion's revision, which every folder syncs.",
-                ],
-            ],
         ],
     ]
 }

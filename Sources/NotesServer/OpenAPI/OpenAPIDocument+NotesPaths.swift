@@ -1,3 +1,5 @@
+import NotesCore
+
 /// The `/v1/notes` paths of the OpenAPI document.
 extension OpenAPIDocument {
     static let notesPaths: OpenAPIValue = [

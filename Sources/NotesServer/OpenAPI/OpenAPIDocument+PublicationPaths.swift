@@ -1,3 +1,5 @@
+import NotesCore
+
 /// The published-note paths of the OpenAPI document: the owner's API and the anonymous pages.
 extension OpenAPIDocument {
     static let publicationPaths: OpenAPIValue = [
@@ -105,48 +107,4 @@ extension OpenAPIDocument {
             ],
         ]
     }
-
-    static let publicationSchemas: OpenAPIValue = [
-        "CreatePublicationRequest": [
-            "type": "object",
-            "properties": [
-                "expires_in": [
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": .integer(Int64(PublicationStore.maxLifetimeSeconds)),
-                    "description": "Seconds until the link stops working; leave out for a link that lasts until revoked.",
-                ],
-                "indexable": [
-                    "type": "boolean",
-                    "description": "Let search engines index the page (default false: `noindex`).",
-                ],
-            ],
-        ],
-        "Publication": [
-            "type": "object",
-            "required": ["note_id", "path", "created_at", "indexable"],
-            "properties": [
-                "note_id": ["type": "string", "format": "uuid"],
-                "path": ["type": "string", "description": "The note's current path."],
-                "created_at": ["type": "string", "format": "date-time"],
-                "expires_at": ["type": "string", "format": "date-time", "nullable": true],
-                "indexable": ["type": "boolean"],
-                "url": [
-                    "type": "string",
-                    "nullable": true,
-                    "description": "`/p/<token>`, relative to this server; only in the answer that published the note.",
-                ],
-                "token": [
-                    "type": "string",
-                    "nullable": true,
-                    "description": "The link's secret (43 base64url characters); only in the answer that published the note.",
-                ],
-            ],
-        ],
-        "PublicationList": [
-            "type": "object",
-            "required": ["publications"],
-            "properties": ["publications": ["type": "array", "items": schema("Publication")]],
-        ],
-    ]
 }

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// Sign-in through an identity provider (OpenID Connect) for the command-line client: the
 /// browser's two stops on this server and the client's exchange of the one-time code; and the
 /// device authorization grant (RFC 8628) for a machine without a browser.
@@ -150,63 +152,4 @@ extension OpenAPIDocument {
     ]
 
     private static let locationHeader: OpenAPIValue = ["description": "Where the browser goes next.", "schema": ["type": "string"]]
-
-    static let signInSchemas: OpenAPIValue = [
-        "SignInProviders": [
-            "type": "object",
-            "required": ["providers"],
-            "properties": [
-                "providers": [
-                    "type": "array",
-                    "items": [
-                        "type": "object",
-                        "required": ["id", "name"],
-                        "properties": [
-                            "id": ["type": "string", "description": "What `/auth/cli/start?provider=` and `notes login --web --provider` take."],
-                            "name": ["type": "string", "description": "The name to show: \"Sign in with <name>\"."],
-                        ],
-                    ],
-                ],
-            ],
-        ],
-        "TokenGrantRequest": [
-            "type": "object",
-            "required": ["grant_type", "code", "code_verifier"],
-            "properties": [
-                "grant_type": ["type": "string", "enum": ["authorization_code"]],
-                "code": ["type": "string", "description": "The one-time code from the loopback redirect."],
-                "code_verifier": ["type": "string", "description": "The PKCE verifier (RFC 7636) of the challenge sent at the start."],
-                "redirect_uri": ["type": "string", "nullable": true, "description": "The loopback redirect used; checked when given."],
-                "device": ["type": "string", "nullable": true, "description": "A name for the session, as at password sign-in."],
-            ],
-        ],
-        "DeviceTokenRequest": [
-            "type": "object",
-            "required": ["grant_type", "device_code"],
-            "properties": [
-                "grant_type": ["type": "string", "enum": ["urn:ietf:params:oauth:grant-type:device_code"]],
-                "device_code": ["type": "string", "description": "The device code from `POST /v1/auth/device`."],
-            ],
-        ],
-        "DeviceAuthorizationRequest": [
-            "type": "object",
-            "properties": [
-                "device": ["type": "string", "nullable": true,
-                           "description": "A name for the session, shown to the person approving it (default: \"A device\")."],
-            ],
-        ],
-        "DeviceAuthorization": [
-            "type": "object",
-            "required": ["device_code", "user_code", "verification_uri", "verification_uri_complete", "expires_in", "interval"],
-            "properties": [
-                "device_code": ["type": "string", "description": "The device's secret, polled with at `POST /v1/auth/token`."],
-                "user_code": ["type": "string", "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$",
-                              "description": "What the person types on the approval page."],
-                "verification_uri": ["type": "string", "description": "The approval page, `/device` on this server."],
-                "verification_uri_complete": ["type": "string", "description": "The approval page with the code filled in."],
-                "expires_in": ["type": "integer", "description": "Seconds until both codes expire."],
-                "interval": ["type": "integer", "description": "Seconds to wait between polls."],
-            ],
-        ],
-    ]
 }

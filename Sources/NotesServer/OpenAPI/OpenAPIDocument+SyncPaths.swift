@@ -1,3 +1,5 @@
+import NotesCore
+
 /// The sync and search paths of the OpenAPI document: the changes feed, batched writes, search.
 extension OpenAPIDocument {
     static let syncPaths: OpenAPIValue = [

@@ -1,3 +1,5 @@
+import NotesCore
+
 /// The OpenAPI 3.0.3 description of the v1 API, served at `/v1/openapi.json`.
 ///
 /// Written as Swift values in a few parts (paths by area, shared components, schemas) with the
@@ -18,7 +20,7 @@ enum OpenAPIDocument {
             "parameters": .merged(parameters, attachmentParameters),
             "headers": headers,
             "responses": responses,
-            "schemas": .merged(schemas, historySchemas, publicationSchemas, signInSchemas, attachmentSchemas),
+            "schemas": schemas,
         ],
     ])
 

@@ -66,7 +66,7 @@ struct PublicationStore: Sendable {
     let clock: ServerClock
 
     /// The longest lifetime a link may ask for: ten years, as for personal tokens.
-    static let maxLifetimeSeconds = 10 * 365 * 86_400
+    static let maxLifetimeSeconds = CreatePublicationRequest.maxLifetimeSeconds
 
     /// Publishes `userID`'s live note `noteID` under a new link. A link the note had before is
     /// deleted in the same transaction, so it stops working at once: publishing again is how an

@@ -167,6 +167,23 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    /// The fields of a wire type's shape, by the name of its schema.
+    static func shapeFields<Wire: WireDescribed>(_ type: Wire.Type) -> (name: String, fields: [String], required: [String]) {
+        (Wire.wireShape.name, Wire.wireShape.fields.map(\.name), Wire.wireShape.fields.filter(\.isRequired).map(\.name))
+    }
+
+    @Test("each wire type's schema in the served document lists exactly the fields of its shape, the required ones as required")
+    func wireSchemasAreTheShapes() throws {
+        let schemas = try #require(try Self.document()["components"]?["schemas"]?.object)
+        #expect(OpenAPIDocument.wireTypes.count > 30)
+        for type in OpenAPIDocument.wireTypes {
+            let shape = Self.shapeFields(type)
+            let schema = try #require(schemas[shape.name], "\(shape.name)")
+            #expect(Set(schema["properties"]?.object?.keys.map { $0 } ?? []) == Set(shape.fields), "\(shape.name)")
+            #expect((schema["required"]?.array ?? []).compactMap(\.string) == shape.required, "\(shape.name)")
+        }
+    }
+
     @Test func checkerCatchesRenamedMissingAndMistypedFields() throws {
         let checker = SchemaChecker(document: try Self.document())
         let schema = JSONValue.object(["$ref": .string("#/components/schemas/ChangesPage")])

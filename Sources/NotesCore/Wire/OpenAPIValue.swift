@@ -1,10 +1,9 @@
-import NotesCore
-
 /// A JSON value written as a Swift literal, keeping the order its object keys were written in,
 /// so the OpenAPI document reads in Swift as it is served and is serialised once at start-up.
+/// The wire types' schemas are made of it too (`WireShape`), which is why it lives here.
 ///
 /// Literals build it directly: `["type": "integer", "minimum": 1]`, `["a", "b"]`, `true`, `1`.
-indirect enum OpenAPIValue: Sendable, Equatable {
+public indirect enum OpenAPIValue: Sendable, Equatable {
     case string(String)
     case integer(Int64)
     case bool(Bool)
@@ -13,9 +12,9 @@ indirect enum OpenAPIValue: Sendable, Equatable {
     case object(Fields)
 
     /// An object's fields, in order.
-    typealias Fields = [(key: String, value: OpenAPIValue)]
+    public typealias Fields = [(key: String, value: OpenAPIValue)]
 
-    static func == (lhs: OpenAPIValue, rhs: OpenAPIValue) -> Bool {
+    public static func == (lhs: OpenAPIValue, rhs: OpenAPIValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b
         case (.integer(let a), .integer(let b)): a == b
@@ -27,14 +26,14 @@ indirect enum OpenAPIValue: Sendable, Equatable {
     }
 
     /// The value of `key` in an object; nil for a missing key or another kind of value.
-    subscript(key: String) -> OpenAPIValue? {
+    public subscript(key: String) -> OpenAPIValue? {
         guard case .object(let fields) = self else { return nil }
         return fields.last { $0.key == key }?.value
     }
 
     /// The fields of several objects in one, in order; a later key replaces an earlier one in
     /// place (non-objects contribute nothing).
-    static func merged(_ parts: OpenAPIValue...) -> OpenAPIValue {
+    public static func merged(_ parts: OpenAPIValue...) -> OpenAPIValue {
         var fields: Fields = []
         for case .object(let more) in parts {
             for field in more {
@@ -48,8 +47,14 @@ indirect enum OpenAPIValue: Sendable, Equatable {
         return .object(fields)
     }
 
+    /// The words a wire field of date and time adds to its string's schema (`WireTime`).
+    public static let dateTime: OpenAPIValue = ["format": "date-time"]
+
+    /// The words a wire field holding a content hash (SHA-256 hex) adds to its string's schema.
+    public static let contentHash: OpenAPIValue = ["pattern": "^[0-9a-f]{64}$"]
+
     /// The value as JSON text, two spaces per level of nesting.
-    var jsonText: String {
+    public var jsonText: String {
         var text = ""
         write(into: &text, indent: "")
         return text
@@ -93,11 +98,11 @@ indirect enum OpenAPIValue: Sendable, Equatable {
 
 extension OpenAPIValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    init(stringLiteral value: String) { self = .string(value) }
-    init(integerLiteral value: Int64) { self = .integer(value) }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(arrayLiteral elements: OpenAPIValue...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, OpenAPIValue)...) {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: OpenAPIValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, OpenAPIValue)...) {
         self = .object(elements.map { (key: $0.0, value: $0.1) })
     }
 }
