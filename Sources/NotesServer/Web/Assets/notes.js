@@ -29,6 +29,8 @@
         if (html === null || mine !== sequence) return;
         var parsed = new DOMParser().parseFromString(html, "text/html");
         preview.replaceChildren.apply(preview, Array.prototype.slice.call(parsed.body.childNodes));
+        // Math and code, as on the note's page (notes-render.js, loaded on the editor's pages).
+        if (window.NotesRender) window.NotesRender.typeset(preview);
       }).catch(function () { /* offline: the preview just stops updating */ });
     };
     preview.hidden = false;
@@ -64,3 +66,4 @@
     });
   });
 })();
+

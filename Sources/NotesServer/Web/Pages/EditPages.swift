@@ -82,10 +82,17 @@ struct EditPages: Sendable {
         """
     }
 
+    /// `layout` for a page with the live preview, which may show math and code of any kind.
+    private static func withPreview(_ layout: WebLayout) -> WebLayout {
+        var layout = layout
+        layout.typesetting = .all
+        return layout
+    }
+
     private func editForm(_ context: WebContext) throws -> HTTPResponse {
         let note = try liveNote(context)
         let page = WebFormat.notePath(note.id)
-        return WebResponse.page(context.layout("Edit " + WebFormat.title(ofPath: note.path)), """
+        return WebResponse.page(Self.withPreview(context.layout("Edit " + WebFormat.title(ofPath: note.path))), """
             <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>Edit \(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Cancel</a></div></div>
             \(editor(action: page.appending("edit"), token: context.csrfToken, rev: note.rev, content: note.content ?? "", notePath: note.path))
@@ -195,7 +202,7 @@ struct EditPages: Sendable {
             <input type="text" id="path" name="path" value="\(path)" placeholder="folder/Note title.md" required autocapitalize="none" spellcheck="false" aria-describedby="path-hint">
             <p class="hint" id="path-hint">Folders are separated by <code>/</code>; <code>.md</code> is added when missing.</p>
             """
-        return WebResponse.page(context.layout("New note", .new), """
+        return WebResponse.page(Self.withPreview(context.layout("New note", .new)), """
             <div class="page-head"><h1>New note</h1></div>
             \(editor(action: WebPath("/new"), token: context.csrfToken, rev: 0, content: content, extra: pathField, submit: "Create"))
             """, status: error == nil ? 200 : 422)
