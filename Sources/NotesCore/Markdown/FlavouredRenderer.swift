@@ -11,11 +11,17 @@ public struct FlavouredRenderer: Sendable {
     public var allowsUnsafeHTML: Bool
     /// Turn straight quotes and dashes into typographic ones.
     public var smartPunctuation: Bool
+    /// The id of the form that task checkboxes belong to, for a page where a click ticks a task
+    /// (the web app's note page): each renders enabled, named `done`, its value the task's
+    /// number as `NoteTasks` counts them. nil (export, published pages): disabled, as GFM has them.
+    public var taskForm: String?
 
-    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false) {
+    public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false,
+                taskForm: String? = nil) {
         self.flavour = flavour
         self.allowsUnsafeHTML = allowsUnsafeHTML
         self.smartPunctuation = smartPunctuation
+        self.taskForm = taskForm
     }
 
     /// The GFM extensions attached to every default-flavour parse. The tag filter only acts on
@@ -50,13 +56,21 @@ public struct FlavouredRenderer: Sendable {
         return options
     }
 
+    /// The default flavour's syntax tree of a note's body (after its front matter): the one
+    /// parse that rendering and `NoteTasks` share, so both see the same tasks.
+    func parse(_ body: UnsafeBufferPointer<UInt8>, library: CmarkGFM) -> GFMDocument {
+        GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
+    }
+
     private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
         let split = FrontMatter.split(note)
         let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
-        let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
+        let document = parse(body, library: library)
+        if taskForm != nil { document.numberTasks() }
         let found = document.applyObsidianFlavour(extensions: extensions)
         if !allowsUnsafeHTML { document.unwrapRefusedLinks() }
+        if let taskForm { document.makeTasksInteractive(formID: taskForm) }
         let headingTitle = document.firstHeadingText()
         if extensions.headingIDs { document.addHeadingIDs() }
         var html = frontMatter?.html ?? ""

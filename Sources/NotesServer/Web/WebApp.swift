@@ -80,6 +80,7 @@ struct WebApp: Sendable {
         AssetRoutes().register(in: &self)
         NotePages(services: services).register(in: &self)
         EditPages(services: services).register(in: &self)
+        TaskPages(services: services).register(in: &self)
         HistoryPages(services: services).register(in: &self)
         SearchPage(services: services).register(in: &self)
         TrashPages(services: services).register(in: &self)

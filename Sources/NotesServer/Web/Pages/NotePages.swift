@@ -96,6 +96,7 @@ struct NotePages: Sendable {
             <div><p class="crumbs">\(Self.crumbs(note.path))</p><h1>\(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken, publication: publication))</div>
             </div>
+            \(TaskPages.form(for: note, csrfToken: context.csrfToken, bodyHTML: rendered.html))
             <div class="grid two">
             <article class="card note-body" aria-label="Note">
             \(HTML(rendered: rendered.html))
