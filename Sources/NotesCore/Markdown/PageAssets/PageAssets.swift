@@ -90,6 +90,13 @@ public struct PageAssets: Sendable {
         (katex?.files ?? []) + (highlight?.files ?? []) + [script]
     }
 
+    /// The files pages that need `needs` load (what `headHTML` names, fonts included): what an
+    /// export copies.
+    public func files(for needs: Needs) -> [PageAsset] {
+        let libraries = loaded(for: needs)
+        return libraries.isEmpty ? [] : libraries.flatMap(\.files) + [script]
+    }
+
     /// The file served or copied as `name`, if there is one.
     public func file(named name: String) -> PageAsset? {
         files.first { $0.name == name }
@@ -100,9 +107,7 @@ public struct PageAssets: Sendable {
     /// nothing is needed or nothing needed is installed. The scripts are deferred and run in
     /// order, the libraries before ours.
     public func headHTML(for needs: Needs, href: String) -> String {
-        var libraries: [Library] = []
-        if needs.contains(.math), let katex { libraries.append(katex) }
-        if needs.contains(.code), let highlight { libraries.append(highlight) }
+        let libraries = loaded(for: needs)
         guard !libraries.isEmpty else { return "" }
         let base = HTMLEscaping.escape(href)
         var html = ""
@@ -111,6 +116,14 @@ public struct PageAssets: Sendable {
         }
         for library in libraries { html += "<script src=\"\(base)\(library.script.name)\" defer></script>\n" }
         return html + "<script src=\"\(base)\(script.name)\" defer></script>\n"
+    }
+
+    /// The installed libraries `needs` calls for, KaTeX first.
+    private func loaded(for needs: Needs) -> [Library] {
+        var libraries: [Library] = []
+        if needs.contains(.math), let katex { libraries.append(katex) }
+        if needs.contains(.code), let highlight { libraries.append(highlight) }
+        return libraries
     }
 
     /// The files of a library, relative to its folder.
