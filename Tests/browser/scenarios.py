@@ -757,11 +757,10 @@ def scenario_upload_above_31_mb(h):
     assert status == 404, "the upload was completed, none is left open"
 
 
-def scenario_trash_lists_files(h):
-    """A deleted file is in the web trash beside deleted notes, and Undelete brings it back."""
+def upload_attachment(h, token, path, data):
+    """Stores `data` as the attachment at `path` through the API, as a sync does: the content
+    by its hash, then the entry in a batch. Returns its id, the hash and the batch's answer."""
     import hashlib
-    token = h.token()
-    data = tiny_png()
     digest = hashlib.sha256(data).hexdigest()
     request = urllib.request.Request(f"{h.base}/v1/content/{digest}", data=data, method="PUT")
     request.add_header("Authorization", "Bearer " + token)
@@ -769,9 +768,17 @@ def scenario_trash_lists_files(h):
     with urllib.request.urlopen(request) as response:
         assert response.status in (200, 201), response.status
     file_id = str(uuid.uuid4())
-    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": file_id, "path": "Garden/bed.png",
+    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": file_id, "path": path,
                                                                 "if_none_match": "*", "kind": "attachment", "hash": digest}]}, token)
     assert status == 200 and batch["results"][0]["status"] == 201, batch
+    return file_id, digest, batch
+
+
+def scenario_trash_lists_files(h):
+    """A deleted file is in the web trash beside deleted notes, and Undelete brings it back."""
+    token = h.token()
+    data = tiny_png()
+    file_id, digest, batch = upload_attachment(h, token, "Garden/bed.png", data)
     rev = batch["results"][0]["note"]["rev"]
     status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "delete", "id": file_id, "if_match": rev}]}, token)
     assert batch["results"][0]["status"] == 200, batch
@@ -936,17 +943,8 @@ def scenario_every_construct_in_the_export(h):
 def scenario_every_construct_in_the_web_app(h):
     """The same note in the web app: typeset, highlighted, styled, under the app's strict CSP;
     ticking a task there saves a new revision."""
-    import hashlib
     token = h.token()
-    data = tiny_png()
-    digest = hashlib.sha256(data).hexdigest()
-    request = urllib.request.Request(f"{h.base}/v1/content/{digest}", data=data, method="PUT")
-    request.add_header("Authorization", "Bearer " + token)
-    request.add_header("Content-Type", "application/octet-stream")
-    with urllib.request.urlopen(request) as response:
-        assert response.status in (200, 201), response.status
-    h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": str(uuid.uuid4()), "path": "Guide/heron.png",
-                                                "if_none_match": "*", "kind": "attachment", "hash": digest}]}, token)
+    upload_attachment(h, token, "Guide/heron.png", tiny_png())
     h.put_note(token, "Guide/Second note.md", "# Second note\n\nBack to [[Field guide]].\n")
     note_id, status, created = h.put_note(token, "Guide/Field guide.md", EVERY_CONSTRUCT)
     assert status == 201, status
