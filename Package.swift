@@ -59,7 +59,10 @@ let package = Package(
         .systemLibrary(name: "CFileSync"),
         .target(
             name: "NotesCore",
-            dependencies: ["CSQLite", "CCmark", "CYAML", "CSodium", "CCrypto"]
+            dependencies: ["CSQLite", "CCmark", "CYAML", "CSodium", "CCrypto"],
+            // The script rendered pages run to typeset math and highlight code with Debian's
+            // KaTeX and highlight.js, compiled in: the server serves it and export copies it.
+            resources: [.embedInCode("Markdown/PageAssets/notes-render.js")]
         ),
         .target(
             name: "NotesCommandLine"

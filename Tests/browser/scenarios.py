@@ -757,11 +757,10 @@ def scenario_upload_above_31_mb(h):
     assert status == 404, "the upload was completed, none is left open"
 
 
-def scenario_trash_lists_files(h):
-    """A deleted file is in the web trash beside deleted notes, and Undelete brings it back."""
+def upload_attachment(h, token, path, data):
+    """Stores `data` as the attachment at `path` through the API, as a sync does: the content
+    by its hash, then the entry in a batch. Returns its id, the hash and the batch's answer."""
     import hashlib
-    token = h.token()
-    data = tiny_png()
     digest = hashlib.sha256(data).hexdigest()
     request = urllib.request.Request(f"{h.base}/v1/content/{digest}", data=data, method="PUT")
     request.add_header("Authorization", "Bearer " + token)
@@ -769,9 +768,17 @@ def scenario_trash_lists_files(h):
     with urllib.request.urlopen(request) as response:
         assert response.status in (200, 201), response.status
     file_id = str(uuid.uuid4())
-    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": file_id, "path": "Garden/bed.png",
+    status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "put", "id": file_id, "path": path,
                                                                 "if_none_match": "*", "kind": "attachment", "hash": digest}]}, token)
     assert status == 200 and batch["results"][0]["status"] == 201, batch
+    return file_id, digest, batch
+
+
+def scenario_trash_lists_files(h):
+    """A deleted file is in the web trash beside deleted notes, and Undelete brings it back."""
+    token = h.token()
+    data = tiny_png()
+    file_id, digest, batch = upload_attachment(h, token, "Garden/bed.png", data)
     rev = batch["results"][0]["note"]["rev"]
     status, batch = h.api("POST", "/v1/batch", {"operations": [{"op": "delete", "id": file_id, "if_match": rev}]}, token)
     assert batch["results"][0]["status"] == 200, batch
@@ -828,6 +835,139 @@ SCENARIOS += [
     scenario_published_page_frame,
 ]
 
+
+# One note holding every construct of the default flavour, in the web app and in an export.
+EVERY_CONSTRUCT = """---
+title: Field guide
+aliases: [Guide]
+tags: [guide, birds/waders]
+status: draft
+reviewed: 2026-12-01
+---
+# Field guide
+
+> [!tip] Read *this* first
+> Waders feed at low tide. See [[Second note]] and ![[heron.png]].
+
+> [!warning]- Folded warning
+> Mud is deeper than it looks.
+
+> [!bug] A bug callout
+> With ==highlighted== words.
+
+| Bird | Length | Seen |
+|:-----|-------:|:----:|
+| Heron | 95 cm | ~~no~~ yes |
+| Curlew | 55 cm | yes |
+
+- [ ] bring boots
+- [x] charge the camera
+
+==Remember== the tide tables %%a hidden comment%% #birds/waders, a footnote[^1], www.example.com,
+inline math $e^{i\\pi} + 1 = 0$ and display math:
+
+$$
+\\int_0^1 x^2 \\, dx = \\frac{1}{3}
+$$
+
+```python
+def count(birds):
+    return len([b for b in birds if b.wading])  # waders only
+```
+
+```mermaid
+graph TD; Tide-->Mud; Mud-->Waders
+```
+
+[^1]: Counted at dawn.
+"""
+
+
+def every_construct_assertions(d, where):
+    """What a page with every construct shows once its scripts ran: KaTeX's output, highlighted
+    code, Mermaid as a labelled block, callouts, a table, footnotes; and no CSP violation or
+    console error."""
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".math-display .katex-display"), f"display math typeset ({where})")
+    assert len(d.find_elements(By.CSS_SELECTOR, ".math-inline .katex")) == 1, f"{where}: inline math typeset"
+    tokens = d.find_elements(By.CSS_SELECTOR, "pre code.language-python span[class^=hljs-]")
+    assert len(tokens) >= 3, f"{where}: highlighted code ({len(tokens)} token spans)"
+    assert not d.find_elements(By.CSS_SELECTOR, "code.language-mermaid span[class^=hljs-]"), f"{where}: Mermaid is not highlighted"
+    assert "Mermaid diagram (source)" in text_of(d, "figure.mermaid figcaption")
+    assert len(d.find_elements(By.CSS_SELECTOR, ".callout")) == 3 and d.find_elements(By.CSS_SELECTOR, "details.callout")
+    color = d.execute_script("return getComputedStyle(document.querySelector('.callout[data-callout=warning] .callout-title')).color")
+    other = d.execute_script("return getComputedStyle(document.querySelector('.callout[data-callout=tip] .callout-title')).color")
+    assert color != other, f"{where}: each callout kind has its colour ({color})"
+    assert d.find_elements(By.CSS_SELECTOR, "table td[align=right]") and d.find_elements(By.CSS_SELECTOR, "section.footnotes")
+    assert d.find_elements(By.CSS_SELECTOR, "dl.properties") and d.find_elements(By.CSS_SELECTOR, "mark")
+    fonts = d.execute_script("return Array.from(document.fonts).filter(f => f.status === 'loaded').map(f => f.family)")
+    assert any(font.startswith("KaTeX") for font in fonts), f"{where}: KaTeX's fonts load ({fonts})"
+    assert d.execute_script("return window.__csp") == [], f"{where}: CSP violations {d.execute_script('return window.__csp')}"
+    errors = [entry for entry in d.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], f"{where}: console errors {errors}"
+
+
+def shoot_light_dark_phone(h, d, name):
+    for scheme in ("light", "dark"):
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        h.shot(d, f"{name}-{scheme}")
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    d.set_window_size(390, 844)
+    width = d.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"{name}: the page scrolls sideways at 390 px ({width} px wide)"
+    h.shot(d, f"{name}-390px")
+    d.set_window_size(1280, 900)
+
+
+def scenario_every_construct_in_the_export(h):
+    """The export of a folder with every construct, opened from file://: math typeset by the
+    copied KaTeX, code by the copied highlight.js, nothing fetched from elsewhere."""
+    import os
+    import pathlib
+    import subprocess
+    import tempfile
+    root = pathlib.Path(__file__).resolve().parents[2]
+    work = pathlib.Path(tempfile.mkdtemp())
+    (work / "notes" / "guide").mkdir(parents=True)
+    (work / "notes" / "guide" / "Field guide.md").write_text(EVERY_CONSTRUCT)
+    (work / "notes" / "Second note.md").write_text("# Second note\n\nBack to [[Field guide]].\n")
+    (work / "notes" / "heron.png").write_bytes(tiny_png())
+    result = subprocess.run([str(root / ".build" / "debug" / "notes"), "export", "--html", str(work / "site"), str(work / "notes")],
+                            capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert result.returncode == 0, result.stderr
+    d = h.browser()
+    d.get((work / "site" / "guide" / "Field guide.html").as_uri())
+    every_construct_assertions(d, "export")
+    shoot_light_dark_phone(h, d, "every-construct-export")
+
+
+def scenario_every_construct_in_the_web_app(h):
+    """The same note in the web app: typeset, highlighted, styled, under the app's strict CSP;
+    ticking a task there saves a new revision."""
+    token = h.token()
+    upload_attachment(h, token, "Guide/heron.png", tiny_png())
+    h.put_note(token, "Guide/Second note.md", "# Second note\n\nBack to [[Field guide]].\n")
+    note_id, status, created = h.put_note(token, "Guide/Field guide.md", EVERY_CONSTRUCT)
+    assert status == 201, status
+    d = h.browser()
+    h.sign_in(d)
+    d.get_log("browser")  # drop what signing in logged
+    h.open(d, f"/notes/{note_id}")
+    every_construct_assertions(d, "web app")
+    assert d.find_elements(By.CSS_SELECTOR, "a.tag"), "tags link to their page"
+    shoot_light_dark_phone(h, d, "every-construct-web")
+    boxes = d.find_elements(By.CSS_SELECTOR, ".note-body input[type=checkbox]")
+    assert [box.is_enabled() for box in boxes] == [True, True], "the web app's task checkboxes can be ticked"
+    boxes[0].click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".note-body input[type=checkbox][value='0']:checked"), "the ticked task after saving")
+    status, body = h.api("GET", f"/v1/notes/{note_id}", token=token)
+    assert body["rev"] > created["rev"] and "- [x] bring boots\n- [x] charge the camera" in body["content"], body["content"]
+    h.shot(d, "every-construct-web-task-ticked")
+
+
+SCENARIOS += [
+    scenario_every_construct_in_the_export,
+    scenario_every_construct_in_the_web_app,
+]
 
 if __name__ == "__main__":
     main()

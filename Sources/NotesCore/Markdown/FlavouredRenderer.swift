@@ -14,13 +14,19 @@ public struct FlavouredRenderer: Sendable {
     /// The bound every note (and every embedded note) passes before a parser sees it; past it,
     /// a note renders as its escaped text with a notice, in either flavour.
     public var preflight: MarkdownPreflight
+    /// The id of the form that task checkboxes belong to, for a page where a click ticks a task
+    /// (the web app's note page): each renders enabled, named `done`, its value the task's
+    /// number as `NoteTasks` counts them. nil (export, published pages, embedded notes):
+    /// disabled, as GFM has them.
+    public var taskForm: String?
 
     public init(flavour: MarkdownFlavour = .default, allowsUnsafeHTML: Bool = false, smartPunctuation: Bool = false,
-                preflight: MarkdownPreflight = MarkdownPreflight()) {
+                preflight: MarkdownPreflight = MarkdownPreflight(), taskForm: String? = nil) {
         self.flavour = flavour
         self.allowsUnsafeHTML = allowsUnsafeHTML
         self.smartPunctuation = smartPunctuation
         self.preflight = preflight
+        self.taskForm = taskForm
     }
 
     /// The GFM extensions attached to every default-flavour parse. The tag filter only acts on
@@ -71,17 +77,25 @@ public struct FlavouredRenderer: Sendable {
         return preflight.refusal(of: markdown)
     }
 
+    /// The default flavour's syntax tree of a note's body (after its front matter): the one
+    /// parse that rendering and `NoteTasks` share, so both see the same tasks.
+    func parse(_ body: UnsafeBufferPointer<UInt8>, library: CmarkGFM) -> GFMDocument {
+        GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
+    }
+
     private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
         let split = FrontMatter.split(note)
         let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
-        let document = GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
+        let document = parse(body, library: library)
+        if taskForm != nil { document.numberTasks() }
         var embedding = extensions.noteEmbeds.map(EmbedState.init)
         let found = document.applyObsidianFlavour(extensions: extensions, syntax: ObsidianSyntax(body),
                                                   refusingUnsafeLinks: !allowsUnsafeHTML) { link in
             guard embedding != nil else { return nil }
             return embeddedHTML(for: link, in: extensions.noteEmbeds, state: &embedding!, library: library)
         }
+        if let taskForm { document.makeTasksInteractive(formID: taskForm) }
         let headingTitle = document.firstHeadingText(found.headings)
         if extensions.headingIDs { document.addHeadingIDs(found.headings) }
         var html = frontMatter?.html ?? ""

@@ -20,16 +20,24 @@ public struct HTMLPage: Sendable {
     /// A URL-encoded address of the page listing every note, shown as a link above the note.
     public var indexHref: String?
     /// Whether the page may run scripts. False adds a Content-Security-Policy that forbids them,
-    /// a second wall behind safe-mode rendering; only `--unsafe` output lifts it.
+    /// a second wall behind safe-mode rendering (only the page's own typesetting scripts, from
+    /// its own folder, are allowed); only `--unsafe` output lifts it.
     public var allowsScripts: Bool
+    /// The typesetting files (KaTeX, highlight.js) the page loads when its body shows math or
+    /// code, from `assetsHref`; nil: none, math shows as TeX and code unhighlighted.
+    public var assets: PageAssets?
+    /// The URL-encoded relative address of the folder holding `assets` (`../assets/`).
+    public var assetsHref: String
 
     public init(title: String, bodyHTML: String, stylesheet: Stylesheet = .inline,
-                indexHref: String? = nil, allowsScripts: Bool = false) {
+                indexHref: String? = nil, allowsScripts: Bool = false, assets: PageAssets? = nil, assetsHref: String = "assets/") {
         self.title = title
         self.bodyHTML = bodyHTML
         self.stylesheet = stylesheet
         self.indexHref = indexHref
         self.allowsScripts = allowsScripts
+        self.assets = assets
+        self.assetsHref = assetsHref
     }
 
     /// The page as one HTML document.
@@ -45,8 +53,12 @@ public struct HTMLPage: Sendable {
             <meta name="viewport" content="width=device-width, initial-scale=1">
 
             """
+        let typesetting = assets?.headHTML(for: PageAssets.Needs(bodyHTML: bodyHTML), href: assetsHref) ?? ""
         if !allowsScripts {
-            page += #"<meta http-equiv="Content-Security-Policy" content="script-src 'none'; object-src 'none'; base-uri 'none'">"#
+            // With typesetting, scripts from the page's own origin (on file://, its own files).
+            page += typesetting.isEmpty
+                ? #"<meta http-equiv="Content-Security-Policy" content="script-src 'none'; object-src 'none'; base-uri 'none'">"#
+                : #"<meta http-equiv="Content-Security-Policy" content="script-src 'self'; object-src 'none'; base-uri 'none'">"#
             page += "\n"
         }
         page += "<title>\(HTMLEscaping.escape(title))</title>\n"
@@ -54,6 +66,7 @@ public struct HTMLPage: Sendable {
         case .inline: page += "<style>\n\(NotesStylesheet.css)</style>\n"
         case .linked(let href): page += "<link rel=\"stylesheet\" href=\"\(HTMLEscaping.escape(href))\">\n"
         }
+        page += typesetting
         page += "</head>\n<body>\n"
         if let indexHref {
             page += "<nav><a href=\"\(HTMLEscaping.escape(indexHref))\">All notes</a></nav>\n"

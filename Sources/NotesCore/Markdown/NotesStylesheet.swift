@@ -2,8 +2,11 @@
 /// except inside code), comfortable on a desktop (a measure of about 70 characters), dark when
 /// the system is, and clean on paper (no navigation, black on white, link targets printed).
 public enum NotesStylesheet {
-    /// The CSS text, ending in a newline.
-    public static let css = """
+    /// The CSS text, ending in a newline: the page, then what a note's content needs (`noteContent`).
+    public static let css = page + noteContent
+
+    /// The page around a note: type, measure, colours, code, quotes, print.
+    static let page = """
         :root { color-scheme: light dark; --text: #1f2328; --muted: #59636e; --bg: #ffffff;
           --code-bg: #f6f8fa; --rule: #d1d9e0; --link: #0550ae; }
         @media (prefers-color-scheme: dark) {
@@ -27,8 +30,6 @@ public enum NotesStylesheet {
         pre code { background: none; padding: 0; }
         blockquote { margin: 1em 0; padding: 0 1em; color: var(--muted); border-left: 0.25em solid var(--rule); }
         hr { border: 0; border-top: 1px solid var(--rule); margin: 2em 0; }
-        table { border-collapse: collapse; display: block; overflow-x: auto; }
-        th, td { border: 1px solid var(--rule); padding: 0.3em 0.6em; }
         .notes-index ul { padding-left: 1.2em; }
         .notes-index .file { color: var(--muted); font-size: 0.85em; }
         @media print {

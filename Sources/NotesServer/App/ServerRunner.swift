@@ -32,6 +32,8 @@ struct ServerRunner {
             try configuration.tlsKeyPath.map { key in try TLSFiles(certificate: cert, key: key) }
         }
         let app = try buildApplication(configuration, log: log)
+        // Once, at start: pages still serve without them, showing TeX source and plain code.
+        for problem in PageAssets.installed.problems { log(problem) }
         var http = HTTPServer.Configuration()
         http.host = configuration.host
         http.port = configuration.port

@@ -59,17 +59,19 @@ struct NoteRendering: Sendable {
     ///   - contents: the live content of the owner's note at a path, for `![[Note]]` embeds; nil
     ///     renders embeds as links. A public page never embeds: its readers may only see the
     ///     note that was published.
+    ///   - taskForm: the form task checkboxes tick through (the web app's note page); nil keeps
+    ///     them disabled. An embedded note's tasks always stay disabled.
     /// - Throws: `NoteRenderingError` when the default flavour's library is missing here, or
     ///   what `paths` or `contents` throws.
     func render(_ content: String, notePath: String, paths: () throws -> [String], contents: ((String) throws -> String?)? = nil,
-                links: Links = .asWritten, flavour requested: MarkdownFlavour? = nil) throws -> FlavouredRendering {
+                links: Links = .asWritten, flavour requested: MarkdownFlavour? = nil, taskForm: String? = nil) throws -> FlavouredRendering {
         let resolver = Self.mayHoldWikiLinks(content) ? WikiLinkResolver(files: try paths()) : nil
         let failure = EmbedFailure()
         let extensions = Self.extensions(for: notePath, shownIn: notePath, resolver: resolver, links: links,
                                          contents: contents, failure: failure)
         let rendered: FlavouredRendering
         do {
-            rendered = try FlavouredRenderer(flavour: requested ?? flavour).render(content.utf8, extensions: extensions)
+            rendered = try FlavouredRenderer(flavour: requested ?? flavour, taskForm: taskForm).render(content.utf8, extensions: extensions)
         } catch {
             throw NoteRenderingError.libraryMissing(error.description)
         }

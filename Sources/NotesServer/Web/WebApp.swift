@@ -80,6 +80,7 @@ struct WebApp: Sendable {
         AssetRoutes().register(in: &self)
         NotePages(services: services).register(in: &self)
         EditPages(services: services).register(in: &self)
+        TaskPages(services: services).register(in: &self)
         HistoryPages(services: services).register(in: &self)
         SearchPage(services: services).register(in: &self)
         TagPages(services: services).register(in: &self)
@@ -230,14 +231,21 @@ struct WebApp: Sendable {
     }
 }
 
-/// `/assets/NAME.HASH.EXT`: the stylesheet and the script, cached for a year.
+/// `/assets/NAME.HASH.EXT`: the stylesheet and the scripts; and the page assets, KaTeX and
+/// highlight.js from Debian's packages and the script that applies them, under their own
+/// versioned names (`/assets/katex.HASH/fonts/KaTeX_Main-Regular.woff2`). Cached for a year.
 struct AssetRoutes {
     func register(in app: inout WebApp) {
-        app.add("GET", "/assets/:name", access: .anyone) { context in
-            guard let asset = WebAsset.find(versionedName: context.parameters["name"] ?? "") else {
+        app.add("GET", "/assets/*name", access: .anyone) { context in
+            let name = context.parameters["name"] ?? ""
+            var response: HTTPResponse
+            if let asset = WebAsset.find(versionedName: name) {
+                response = asset.response
+            } else if let asset = PageAssets.installed.file(named: name) {
+                response = WebAsset.immutable(asset.bytes, mediaType: asset.mediaType, hash: asset.hash)
+            } else {
                 throw HTTPError.notFound("There is no such file.")
             }
-            var response = asset.response
             WebSecurity.secure(&response, cacheable: true)
             return .now(response)
         }

@@ -19,13 +19,19 @@ struct WebAsset: Sendable {
         hash = String(SHA256.hex(of: bytes).prefix(12))
     }
 
+    /// Where every asset is served: these, and the page assets (`PageAssets`) under their own names.
+    static let folder = WebPath("/assets")
+
     /// The versioned URL pages link to.
     var path: WebPath {
         let dot = name.lastIndex(of: ".") ?? name.endIndex
-        return WebPath("/assets").appending(name[..<dot] + "." + hash + name[dot...])
+        return Self.folder.appending(name[..<dot] + "." + hash + name[dot...])
     }
 
-    static let stylesheet = WebAsset(name: "notes.css", mediaType: "text/css; charset=utf-8", bytes: PackageResources.notes_css)
+    /// The web app's stylesheet, then the rendered note's (callouts, tasks, tags, code tokens:
+    /// `NotesStylesheet.noteContent`), the same as export's and published pages'.
+    static let stylesheet = WebAsset(name: "notes.css", mediaType: "text/css; charset=utf-8",
+                                     bytes: PackageResources.notes_css + Array(NotesStylesheet.noteContent.utf8))
     static let script = WebAsset(name: "notes.js", mediaType: "text/javascript; charset=utf-8", bytes: PackageResources.notes_js)
     /// The upload form's chunked upload (with its own SHA-256).
     static let uploadScript = WebAsset(name: "upload.js", mediaType: "text/javascript; charset=utf-8", bytes: PackageResources.upload_js)
@@ -38,6 +44,12 @@ struct WebAsset: Sendable {
 
     /// The answer: immutable for a year, since its URL changes whenever its bytes do.
     var response: HTTPResponse {
+        Self.immutable(bytes, mediaType: mediaType, hash: hash)
+    }
+
+    /// An answer the browser may keep for a year without asking again: for a URL that names
+    /// its content's hash.
+    static func immutable(_ bytes: [UInt8], mediaType: String, hash: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [
             "Content-Type": mediaType,
             "Cache-Control": "public, max-age=31536000, immutable",

@@ -1,6 +1,8 @@
 /// A decoded `application/x-www-form-urlencoded` body (what an HTML form posts).
 struct WebForm: Sendable {
     private var fields: [String: String] = [:]
+    /// Every value of each field, in the order sent (checkboxes of one name send several).
+    private var lists: [String: [String]] = [:]
 
     /// The empty form (a GET, or a POST without a body).
     init() {}
@@ -8,6 +10,7 @@ struct WebForm: Sendable {
     /// A form whose fields were decoded elsewhere (the text fields of a multipart upload).
     init(fields: [String: String]) {
         self.fields = fields
+        lists = fields.mapValues { [$0] }
     }
 
     /// Decodes `body`; nil when it is not valid form encoding of UTF-8 text.
@@ -17,11 +20,15 @@ struct WebForm: Sendable {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : []) else { return nil }
             fields[name] = value
+            lists[name, default: []].append(value)
         }
     }
 
     /// The value of field `name` (the last one when sent twice).
     subscript(name: String) -> String? { fields[name] }
+
+    /// Every value of field `name`, in the order sent; empty when it was not sent.
+    func values(_ name: String) -> [String] { lists[name] ?? [] }
 
     /// `+` is a space, `%XX` a byte; the bytes must be UTF-8.
     private static func decode(_ raw: ArraySlice<UInt8>) -> String? {

@@ -21,6 +21,9 @@ struct WebLayout: Sendable {
     var viewer: Viewer?
     /// The search box's current words (on the search page).
     var query = ""
+    /// What the page may show typeset besides what `content` already holds: the editor's live
+    /// preview can show anything. A page loads KaTeX and highlight.js only for what it shows.
+    var typesetting: PageAssets.Needs = []
 
     /// The complete document around `content`.
     func render(_ content: HTML) -> HTML {
@@ -37,7 +40,7 @@ struct WebLayout: Sendable {
         <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
         <script src="\(WebAsset.script.path)" defer></script>
         <script src="\(WebAsset.uploadScript.path)" defer></script>
-        </head>
+        \(typesettingAssets(for: content))</head>
         <body>
         <a class="skip-link" href="#main">Skip to content</a>
         <header class="site-header">
@@ -54,6 +57,13 @@ struct WebLayout: Sendable {
         </body>
         </html>
         """
+    }
+
+    /// KaTeX's stylesheet and the scripts that typeset the math and code `content` (or the
+    /// preview) shows, all served by this server under `/assets/`.
+    private func typesettingAssets(for content: HTML) -> HTML {
+        let needs = typesetting.union(PageAssets.Needs(bodyHTML: content.description))
+        return needs.isEmpty ? .empty : HTML(rendered: PageAssets.installed.headHTML(for: needs, href: WebAsset.folder.value + "/"))
     }
 
     private var searchBox: HTML {

@@ -4,11 +4,12 @@ import NotesCore
 /// The web app's defences that are not the session itself: the response headers every page
 /// carries, CSRF tokens and the same-origin check that every state-changing request passes.
 enum WebSecurity {
-    /// No inline script, no eval, no framing; scripts, styles and fetches only from this server.
-    /// Images may come from elsewhere over HTTPS (a note may embed one), as the API's rendered
-    /// pages allow.
+    /// No inline script, no eval, no framing; scripts, styles, fonts (KaTeX's) and fetches only
+    /// from this server. Images may come from elsewhere over HTTPS (a note may embed one), as the
+    /// API's rendered pages allow. KaTeX sizes what it typesets through the DOM's style
+    /// properties, which `style-src` does not govern, so no inline style is allowed either.
     static let contentSecurityPolicy = [
-        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: https:",
+        "default-src 'none'", "script-src 'self'", "style-src 'self'", "font-src 'self'", "img-src 'self' data: https:",
         "connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'",
     ].joined(separator: "; ")
 

@@ -67,6 +67,9 @@ struct SiteBuilder: Sendable {
     var commonMark = false
     /// Copy every file of the folder, not only those a note links to.
     var allFiles = false
+    /// KaTeX and highlight.js, copied into `assets/` for the pages that show math or code, so
+    /// the site works offline and from `file://`; nil copies none.
+    var pageAssets: PageAssets? = .installed
 
     /// Builds the site for `notes` (sorted by path, each path once, as `ExportSource` gives
     /// them) and the folder's other `files`.
@@ -83,6 +86,8 @@ struct SiteBuilder: Sendable {
         var homeNote: RenderedMarkdown?
         // `a.md` and `a.markdown` would both be `a.html`.
         var pageOwners: [String: NotePath] = [:]
+        // What the pages show that needs typesetting: only those files are copied.
+        var typesetting: PageAssets.Needs = []
         files.reserveCapacity(notes.count + 2)
         entries.reserveCapacity(notes.count)
         for note in notes {
@@ -110,13 +115,18 @@ struct SiteBuilder: Sendable {
             }
             let page = HTMLPage(title: title, bodyHTML: rendered.html,
                                 stylesheet: .linked(href: SitePaths.href(from: pagePath, to: SitePaths.stylesheet)),
-                                indexHref: SitePaths.href(from: pagePath, to: SitePaths.index))
+                                indexHref: SitePaths.href(from: pagePath, to: SitePaths.index),
+                                assets: pageAssets, assetsHref: SitePaths.href(from: pagePath, to: SitePaths.assets))
+            typesetting.formUnion(PageAssets.Needs(bodyHTML: rendered.html))
             files.append(SiteFile(path: pagePath, bytes: Data(page.render().utf8)))
         }
         let index = SiteIndex(siteTitle: title, entries: entries, home: homeNote, tagSection: tags.indexSection()).page()
         files.append(SiteFile(path: SitePaths.index, bytes: Data(index.render().utf8)))
         files.append(SiteFile(path: SitePaths.stylesheet, bytes: Data(NotesStylesheet.css.utf8)))
         files += tags.pages()
+        for asset in pageAssets?.files(for: typesetting) ?? [] {
+            files.append(SiteFile(path: SitePaths.assets + asset.name, bytes: Data(asset.bytes)))
+        }
         for path in links.linkedFiles.sorted() {
             if let file = filesByPath[path] { files.append(SiteFile(path: path, copyOf: file.source)) }
         }

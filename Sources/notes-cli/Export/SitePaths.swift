@@ -8,6 +8,8 @@ enum SitePaths {
     static let index = "index.html"
     /// The one stylesheet.
     static let stylesheet = "style.css"
+    /// The folder of the typesetting files (KaTeX, highlight.js), when a page needs them.
+    static let assets = "assets/"
 
     /// `a/b.md` → `a/b.html`, and so for every note extension (`a/b.Markdown` → `a/b.html`).
     static func page(for note: NotePath) -> String {

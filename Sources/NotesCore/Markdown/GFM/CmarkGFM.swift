@@ -76,6 +76,14 @@ final class CmarkGFM: @unchecked Sendable {
     let iterNext: @convention(c) (OpaquePointer) -> UInt32
     let iterGetNode: @convention(c) (OpaquePointer) -> Node?
     let iterFree: @convention(c) (OpaquePointer) -> Void
+    let nodeGetStartLine: @convention(c) (Node) -> Int32
+    let nodeGetStartColumn: @convention(c) (Node) -> Int32
+    let nodeGetSyntaxExtension: @convention(c) (Node) -> OpaquePointer?
+    let nodeSetSyntaxExtension: @convention(c) (Node, OpaquePointer?) -> Int32
+    let nodeGetUserData: @convention(c) (Node) -> UnsafeMutableRawPointer?
+    let nodeSetUserData: @convention(c) (Node, UnsafeMutableRawPointer?) -> Int32
+    /// Whether a task list item is ticked (from the extensions library).
+    let tasklistItemChecked: @convention(c) (Node) -> Bool
     let inlineParserGetOffset: @convention(c) (OpaquePointer) -> Int32
     let inlineParserSetOffset: @convention(c) (OpaquePointer, Int32) -> Void
     let inlineParserGetChunk: @convention(c) (OpaquePointer) -> UnsafeRawPointer?
@@ -128,6 +136,14 @@ final class CmarkGFM: @unchecked Sendable {
         iterNext = try bind("cmark_iter_next", as: (@convention(c) (OpaquePointer) -> UInt32).self)
         iterGetNode = try bind("cmark_iter_get_node", as: (@convention(c) (OpaquePointer) -> Node?).self)
         iterFree = try bind("cmark_iter_free", as: (@convention(c) (OpaquePointer) -> Void).self)
+        nodeGetStartLine = try bind("cmark_node_get_start_line", as: (@convention(c) (Node) -> Int32).self)
+        nodeGetStartColumn = try bind("cmark_node_get_start_column", as: (@convention(c) (Node) -> Int32).self)
+        nodeGetSyntaxExtension = try bind("cmark_node_get_syntax_extension", as: (@convention(c) (Node) -> OpaquePointer?).self)
+        nodeSetSyntaxExtension = try bind("cmark_node_set_syntax_extension", as: (@convention(c) (Node, OpaquePointer?) -> Int32).self)
+        nodeGetUserData = try bind("cmark_node_get_user_data", as: (@convention(c) (Node) -> UnsafeMutableRawPointer?).self)
+        nodeSetUserData = try bind("cmark_node_set_user_data", as: (@convention(c) (Node, UnsafeMutableRawPointer?) -> Int32).self)
+        tasklistItemChecked = try bind("cmark_gfm_extensions_get_tasklist_item_checked", from: extensions,
+                                       as: (@convention(c) (Node) -> Bool).self)
         inlineParserGetOffset = try bind("cmark_inline_parser_get_offset", as: (@convention(c) (OpaquePointer) -> Int32).self)
         inlineParserSetOffset = try bind("cmark_inline_parser_set_offset", as: (@convention(c) (OpaquePointer, Int32) -> Void).self)
         inlineParserGetChunk = try bind("cmark_inline_parser_get_chunk", as: (@convention(c) (OpaquePointer) -> UnsafeRawPointer?).self)

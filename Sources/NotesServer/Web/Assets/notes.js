@@ -29,6 +29,8 @@
         if (html === null || mine !== sequence) return;
         var parsed = new DOMParser().parseFromString(html, "text/html");
         preview.replaceChildren.apply(preview, Array.prototype.slice.call(parsed.body.childNodes));
+        // Math and code, as on the note's page (notes-render.js, loaded on the editor's pages).
+        if (window.NotesRender) window.NotesRender.typeset(preview);
       }).catch(function () { /* offline: the preview just stops updating */ });
     };
     preview.hidden = false;
@@ -61,6 +63,33 @@
         document.execCommand("copy");
         done();
       }
+    });
+  });
+})();
+
+// Task checkboxes of a rendered note (they belong to the form `note-tasks`, after the page's
+// head): a click saves at once by submitting that form, which carries the revision the page
+// shows and the CSRF token, and the page comes back scrolled where it was. Without this script
+// the form's own button saves what was ticked.
+(function () {
+  "use strict";
+  var form = document.getElementById("note-tasks");
+  if (!form) return;
+  var key = "notes-task-scroll";
+  try {
+    var saved = JSON.parse(sessionStorage.getItem(key) || "null");
+    sessionStorage.removeItem(key);
+    if (saved && saved[0] === location.pathname) window.scrollTo(0, saved[1]);
+  } catch (ignored) { /* no session storage: the page starts at the top */ }
+  form.hidden = true;
+  Array.prototype.forEach.call(form.elements, function (box) {
+    if (box.type !== "checkbox") return;
+    box.addEventListener("change", function () {
+      try {
+        sessionStorage.setItem(key, JSON.stringify([location.pathname, window.scrollY]));
+      } catch (ignored) { /* the page starts at the top */ }
+      form.classList.add("saving");
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
     });
   });
 })();

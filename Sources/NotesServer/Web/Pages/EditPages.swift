@@ -82,10 +82,17 @@ struct EditPages: Sendable {
         """
     }
 
+    /// `layout` for a page with the live preview, which may show math and code of any kind.
+    private static func withPreview(_ layout: WebLayout) -> WebLayout {
+        var layout = layout
+        layout.typesetting = .all
+        return layout
+    }
+
     private func editForm(_ context: WebContext) throws -> HTTPResponse {
         let note = try liveNote(context)
         let page = WebFormat.notePath(note.id)
-        return WebResponse.page(context.layout("Edit " + WebFormat.title(ofPath: note.path)), """
+        return WebResponse.page(Self.withPreview(context.layout("Edit " + WebFormat.title(ofPath: note.path))), """
             <div class="page-head"><div><p class="crumbs">\(NotePages.crumbs(note.path))</p><h1>Edit \(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions"><a class="button secondary" href="\(page)">Cancel</a></div></div>
             \(editor(action: page.appending("edit"), token: context.csrfToken, rev: note.rev, content: note.content ?? "", notePath: note.path))
@@ -93,47 +100,22 @@ struct EditPages: Sendable {
     }
 
     /// Saves the editor's text. When the note changed since the editor opened (the form's `rev`
-    /// is its base), the typed text is merged into the current one by the three-way merge sync
-    /// uses (`ThreeWayMerge`, against the revision the editor started from): a clean merge saves
-    /// both sides' changes, and only an overlapping one shows the conflict page.
+    /// is its base), the typed text is merged into the current one (`MergingSave`): a clean
+    /// merge saves both sides' changes, and only an overlapping one shows the conflict page.
     private func save(_ context: WebContext) throws -> HTTPResponse {
         let session = try context.signedIn()
         let id = try context.noteID()
         let base = try context.formInt("rev")
-        guard var current = try services.notes.note(userID: session.userID, id: id) else { throw HTTPError.notFound("There is no such note.") }
+        guard let current = try services.notes.note(userID: session.userID, id: id) else { throw HTTPError.notFound("There is no such note.") }
         let typed = context.formText("content", likeLinesOf: current.content)
-        // A write landing between the read and this save is merged in as well, a few times at most.
-        for _ in 0..<3 {
-            var content = typed
-            if current.rev != base {
-                guard let merged = try merged(typed, base: base, into: current, userID: session.userID) else {
-                    return try conflict(context, current: current, typed: typed)
-                }
-                content = merged
-            }
-            do {
-                _ = try services.notes.put(userID: session.userID, id: id, path: try NotePath(current.path), content: content,
-                                           precondition: .revision(current.rev), device: session.deviceLabel)
-            } catch let stale as StaleNoteError {
-                guard let now = stale.current else { throw HTTPError.notFound("There is no such note.") }
-                current = now
-                continue
-            } catch NoteStoreError.tooLarge(let limit, _) {
-                return try conflict(context, current: current, typed: typed,
-                                    problem: "The note is larger than the server's limit of \(WebFormat.size(limit)).")
-            }
-            return WebResponse.redirect(WebFormat.notePath(id).query([("done", current.rev == base ? "saved" : "merged")]))
+        switch try MergingSave(notes: services.notes).save(typed, from: base, over: current, session: session) {
+        case .saved(let merged):
+            return WebResponse.redirect(WebFormat.notePath(id).query([("done", merged ? "merged" : "saved")]))
+        case .overlapping(let now):
+            return try conflict(context, current: now, typed: typed)
+        case .tooLarge(let limit, let now):
+            return try conflict(context, current: now, typed: typed, problem: "The note is larger than the server's limit of \(WebFormat.size(limit)).")
         }
-        return try conflict(context, current: current, typed: typed)
-    }
-
-    /// `typed` (written from revision `base`) merged into the current text, or nil when the
-    /// changes overlap, the note is deleted, or the base revision is not in the history.
-    private func merged(_ typed: String, base: Int64, into current: NoteRecord, userID: Int64) throws -> String? {
-        guard !current.deleted, let saved = current.content,
-              let original = try services.notes.revision(userID: userID, id: current.id, rev: base), !original.deleted,
-              original.kind == .note, let baseText = original.content else { return nil }
-        return ThreeWayMerge.merge(base: baseText, ours: typed, theirs: saved)
     }
 
     /// The note changed (or went) while this browser edited it, and the changes overlap: the
@@ -195,7 +177,7 @@ struct EditPages: Sendable {
             <input type="text" id="path" name="path" value="\(path)" placeholder="folder/Note title.md" required autocapitalize="none" spellcheck="false" aria-describedby="path-hint">
             <p class="hint" id="path-hint">Folders are separated by <code>/</code>; <code>.md</code> is added when missing.</p>
             """
-        return WebResponse.page(context.layout("New note", .new), """
+        return WebResponse.page(Self.withPreview(context.layout("New note", .new)), """
             <div class="page-head"><h1>New note</h1></div>
             \(editor(action: WebPath("/new"), token: context.csrfToken, rev: 0, content: content, extra: pathField, submit: "Create"))
             """, status: error == nil ? 200 : 422)

@@ -79,7 +79,8 @@ struct NotePages: Sendable {
         }
         // Rendered at each read: its relative images and links lead to the user's files and notes
         // as they are now (see `WebNoteLinks`).
-        let rendered = try WebNoteRendering.render(note.content ?? "", notePath: note.path, userID: session.userID, notes: services.notes)
+        let rendered = try WebNoteRendering.render(note.content ?? "", notePath: note.path, userID: session.userID, notes: services.notes,
+                                                   taskForm: TaskPages.formID)
         let backlinks = try services.notes.notes(linkingTo: note.path, userID: session.userID)
         let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }
         let notice: HTML = switch context.request.query["done"] {
@@ -95,6 +96,7 @@ struct NotePages: Sendable {
             <div><p class="crumbs">\(Self.crumbs(note.path))</p><h1>\(name: WebFormat.title(ofPath: note.path))</h1></div>
             <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken, publication: publication))</div>
             </div>
+            \(TaskPages.form(for: note, csrfToken: context.csrfToken, bodyHTML: rendered.html))
             <div class="grid two">
             <article class="card note-body" aria-label="Note">
             \(HTML(rendered: rendered.html))
