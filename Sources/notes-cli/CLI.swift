@@ -51,6 +51,7 @@ enum CLI: DeclaredCommand {
         case let error as OutputError: (.failure, sentence(of: error))
         case let error as ExportError: (.failure, error.sentence)
         // The sync layer's errors (Sources/notes-cli/Sync and Watch).
+        case let error as FolderLookupError: (.usage, error.description)
         case let error as FolderError: (.failure, error.description)
         case let error as LockError: (.failure, error.description)
         case let error as AccountMismatch: (.signInRequired, error.description)

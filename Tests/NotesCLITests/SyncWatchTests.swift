@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesCommandLine
 import NotesTestSupport
 import Testing
 @testable import notes_cli
@@ -356,7 +357,7 @@ struct SyncWatchTests {
         #expect(try WatchSettings.duration("500ms", option: "--quiet-period") == .milliseconds(500))
         #expect(try WatchSettings.duration("0.2", option: "--quiet-period") == .milliseconds(200))
         for bad in ["", "-1", "fast", "1h", "nan", "7200"] {
-            #expect(throws: CLIError.self) { try WatchSettings.duration(bad, option: "--quiet-period") }
+            #expect(throws: UsageError.self) { try WatchSettings.duration(bad, option: "--quiet-period") }
         }
     }
 }

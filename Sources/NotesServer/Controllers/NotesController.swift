@@ -14,6 +14,7 @@ struct NotesController: Sendable {
         router.add("PUT", "/v1/notes/:id", access: .write) { try .now(put($0)) }
         router.add("DELETE", "/v1/notes/:id", access: .write) { try .now(delete($0)) }
         router.add("GET", "/v1/notes/:id/html", access: .read) { try html($0) }
+        router.add("GET", "/v1/notes/:id/metadata", access: .read) { try metadata($0) }
         router.add("GET", "/v1/notes/:id/revisions", access: .read) { try .now(revisions($0)) }
         router.add("GET", "/v1/notes/:id/revisions/:rev", access: .read) { try .now(revision($0)) }
     }
@@ -86,6 +87,24 @@ struct NotesController: Sendable {
             throw HTTPError.badRequest("flavour must be default or commonmark.", code: "invalid_parameter")
         }
         return flavour
+    }
+
+    /// The note's title, tags and aliases, read by rendering it in the server's flavour (a note
+    /// over 64 KiB on the render worker, as for its HTML).
+    private func metadata(_ context: RequestContext) throws -> HTTPOutcome {
+        let user = try context.caller().userID
+        let note = try liveNote(context)
+        guard note.kind == .note else { throw HTTPError.noteNotFound }
+        let fileName = try NotePath(note.path).fileName
+        let content = note.content ?? ""
+        return try offThreadIfLarge(content, flavour: nil, user: user, requestID: context.request.id) { [store] in
+            let rendered = try store.rendering.render(content, notePath: note.path, paths: { [] })
+            let metadata = NoteMetadata(id: note.id, rev: note.rev, title: rendered.title(orFileName: fileName),
+                                        tags: rendered.tags, aliases: rendered.frontMatter?.aliases ?? [])
+            var response = HTTPResponse.wire(metadata)
+            response.headers["ETag"] = Preconditions.etag(note.rev)
+            return response
+        }
     }
 
     /// `render`'s answer now when `content` renders on the connection thread (small, or past the

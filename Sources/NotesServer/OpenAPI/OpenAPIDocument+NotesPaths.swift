@@ -105,6 +105,27 @@ extension OpenAPIDocument {
                 ]
             ),
         ],
+        "/v1/notes/{id}/metadata": [
+            "parameters": [parameter("NoteId")],
+            "get": operation("getNoteMetadata", tag: "notes", access: .signedIn,
+                summary: """
+                    The note's title, tags and aliases as the server's flavour reads them: front matter `title`, else \
+                    the first heading, else the file name; front matter `tags` and inline `#tags`; front matter \
+                    `aliases`. In pure CommonMark (`--markdown commonmark`) there is no front matter or tag.
+                    """,
+                responses: [
+                    "200": answer("The metadata.", schema("NoteMetadata"), headers: ["ETag": header("ETag")]),
+                    "404": response("NotFound"),
+                    "503": errorAnswer(
+                        """
+                            `busy`: a note over 64 KiB while 4 of the caller's notes (or 32 in all) are being rendered; \
+                            retry after `Retry-After`.
+                            """,
+                        headers: ["Retry-After": header("RetryAfter")]
+                    ),
+                ]
+            ),
+        ],
         "/v1/notes/{id}/revisions": [
             "parameters": [parameter("NoteId")],
             "get": operation("listRevisions", tag: "notes", access: .signedIn,

@@ -11,7 +11,7 @@ extension OpenAPIDocument {
         APIErrorBody.self, APIErrorBody.Detail.self, StaleNoteBody.self, ServerLimits.self,
         LoginRequest.self, RefreshRequest.self, TokenResponse.self, UserResource.self,
         CreateTokenRequest.self, PersonalTokenResource.self, PersonalTokenList.self,
-        NoteResource.self, PutNoteRequest.self, NoteListPage.self, ChangesPage.self, RevisionResource.self, RevisionList.self,
+        NoteResource.self, NoteMetadata.self, PutNoteRequest.self, NoteListPage.self, ChangesPage.self, RevisionResource.self, RevisionList.self,
         SearchResults.Hit.self, SearchHighlight.self, SearchResults.self,
         BatchOperation.self, BatchRequest.self, BatchResult.self, BatchResponse.self,
         TrashEntry.self, TrashPage.self, PurgeResult.self,

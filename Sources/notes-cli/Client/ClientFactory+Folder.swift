@@ -63,14 +63,6 @@ extension ClientFactory {
                             folder: folder, adopted: false, usesPersonalToken: false)
     }
 
-    /// The refusal when `NOTES_TOKEN` is another account's, as an exit code and sentence for the
-    /// callers that give their failures as `CLIError`.
-    static func foreignToken(owner: String, folder: SyncFolder, bound: AccountName) -> CLIError {
-        let outcome = CLI.outcome(of: AccountError.foreignToken(owner: owner, folder: folder.root, account: bound.username,
-                                                               server: folder.config.server))
-        return CLIError(outcome.exitCode, outcome.sentence)
-    }
-
     /// Binds a folder from before accounts were recorded to the first signed-in account the
     /// server confirms owns its notes (at most a few requests, once per folder).
     private func adopt(_ folder: SyncFolder, server: ServerURL) async throws -> FolderClient {
@@ -110,7 +102,7 @@ extension ClientFactory {
             defer { try? index.close() }
             rows = try index.rows()
         } catch {
-            throw CLIError.failure("cannot read the sync index \(folder.indexPath): \(error)")
+            throw FolderError.cannotReadIndex(path: folder.indexPath, cause: error)
         }
         return rows.filter { $0.base.rev > 0 }.sorted { $0.base.rev > $1.base.rev }.prefix(limit).map(\.base.id)
     }

@@ -63,7 +63,7 @@ struct HistoryTarget: Sendable {
     static func boundFolder(around cwd: String) throws -> SyncFolder? {
         do {
             return try SyncFolder.find(from: cwd)
-        } catch let error as CLIError where error.exitCode == .usage {
+        } catch FolderLookupError.notBound {
             return nil
         }
     }

@@ -30,12 +30,12 @@ enum FolderPaths {
     /// The real path of the folder `path`.
     /// - Throws: a usage error naming `path` when it does not exist or is not a folder, as
     ///   `notes sync` says of a misspelt folder (exit 2).
-    static func existingFolder(_ path: String) throws(CLIError) -> String {
+    static func existingFolder(_ path: String) throws(FolderLookupError) -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw .usage("no such folder: \(path)")
+            throw .noSuchFolder(path)
         }
-        guard isFolder.boolValue else { throw .usage("not a folder: \(path)") }
+        guard isFolder.boolValue else { throw .notAFolder(path) }
         return resolved(path)
     }
 }

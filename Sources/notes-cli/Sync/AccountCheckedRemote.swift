@@ -68,7 +68,7 @@ final class AccountCheckedRemote: SyncRemote {
         let name = (try? await bound.client.me()).map(\.username) ?? "user \(owner)"
         let folder = bound.folder
         if bound.usesPersonalToken {
-            return ClientFactory.foreignToken(owner: name, folder: folder, bound: bound.account)
+            return AccountError.foreignToken(owner: name, folder: folder.root, account: bound.account.username, server: folder.config.server)
         }
         return AccountMismatch(answeredFor: name, folder: folder.root, boundAccount: bound.account.username, server: folder.config.server)
     }

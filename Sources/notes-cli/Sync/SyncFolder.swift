@@ -61,12 +61,12 @@ struct SyncFolder: Sendable {
     var ignorePath: String { root + "/.notesignore" }
 
     /// Binds `root` (created if missing) to `server` and `account`.
-    /// - Throws: `CLIError` (usage) when the folder is already bound; `FolderError` when it
+    /// - Throws: `FolderLookupError` when the folder is already inside a bound one; `FolderError` when it
     ///   cannot be written.
     static func bind(root: String, server: String, account: AccountName, device: String) throws -> SyncFolder {
         let manager = FileManager.default
         if let existing = try? find(from: root) {
-            throw CLIError.usage("\(root) is already inside the notes folder \(existing.root) (bound to \(existing.config.server))")
+            throw FolderLookupError.alreadyBound(root: root, existing: existing.root, server: existing.config.server)
         }
         do {
             try manager.createDirectory(atPath: root + "/" + NotePath.stateFolderName + "/tmp", withIntermediateDirectories: true)
@@ -121,18 +121,18 @@ struct SyncFolder: Sendable {
     /// The bound folder at or above `directory`, a folder the user named (`notes sync DIR`):
     /// a misspelt name is an error rather than quietly the bound folder above it (which
     /// `find(from:)` would find, walking up from a path that is not there).
-    /// - Throws: `CLIError` (usage) when `directory` is not an existing folder, or is in no bound one.
+    /// - Throws: `FolderLookupError` when `directory` is not an existing folder, or is in no bound one.
     static func find(fromNamed directory: String) throws -> SyncFolder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw CLIError.usage("no such folder: \(directory)")
+            throw FolderLookupError.noSuchFolder(directory)
         }
-        guard isDirectory.boolValue else { throw CLIError.usage("not a folder: \(directory)") }
+        guard isDirectory.boolValue else { throw FolderLookupError.notAFolder(directory) }
         return try find(from: directory)
     }
 
     /// The bound folder at or above `start`, as git finds its repository.
-    /// - Throws: `CLIError` (usage) when there is none; `FolderError` when a config is unreadable.
+    /// - Throws: `FolderLookupError.notBound` when there is none; `FolderError` when a config is unreadable.
     static func find(from start: String) throws -> SyncFolder {
         var path = URL(fileURLWithPath: start).standardizedFileURL.path
         while true {
@@ -149,7 +149,7 @@ struct SyncFolder: Sendable {
             path = (path as NSString).deletingLastPathComponent
             if path.isEmpty { path = "/" }
         }
-        throw CLIError.usage("not a notes folder (or inside one): \(start); bind one with `notes init` or `notes clone`")
+        throw FolderLookupError.notBound(start: start)
     }
 
     /// Whether names differing only in case name one file here: creates a file and looks for it

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesCommandLine
 
 /// How `notes sync --watch` runs: its command-line options, and the test hooks that make its
 /// timers short enough for an end-to-end suite.
@@ -40,8 +41,8 @@ struct WatchSettings: Sendable {
     }
 
     /// Parses a duration given as `1s`, `500ms` or plain seconds (`0.2`), from 0 to an hour.
-    /// - Throws: `CLIError` (usage) for anything else.
-    static func duration(_ text: String, option: String) throws(CLIError) -> Duration {
+    /// - Throws: `UsageError` for anything else.
+    static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         var number = Substring(trimmed), scale = 1.0
         if number.hasSuffix("ms") {
@@ -51,7 +52,7 @@ struct WatchSettings: Sendable {
             number = number.dropLast()
         }
         guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 3600 else {
-            throw .usage("\(option) takes a duration such as 1s, 500ms or 0.2 (seconds, at most an hour), not '\(text)'")
+            throw UsageError("\(option) takes a duration such as 1s, 500ms or 0.2 (seconds, at most an hour), not '\(text)'")
         }
         return .milliseconds(Int((value * scale * 1000).rounded()))
     }
