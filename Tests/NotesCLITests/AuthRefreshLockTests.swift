@@ -91,7 +91,7 @@ struct AuthRefreshLockTests {
 
     @Test("two notes processes refreshing the same expired session at once both succeed, and the session stored after them works")
     func twoProcessesRefreshAtOnce() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let held = try await harness.expireStoredAccessToken()
 
