@@ -145,7 +145,7 @@ struct UserAdminCommandTests {
             #expect(Data(list.stdout.utf8).range(of: Data("Zo\u{00EB}\t".utf8)) != nil, "\(list.stdout)")
             #expect(Data(list.stdout.utf8).range(of: Data(decomposed.utf8)) == nil, "stored NFC, not as typed")
             // ASCII names keep today's behaviour: case-insensitive, spelled as added.
-            #expect(try await client.login("ALICE", TestAccount.password).status == 200)
+            #expect(try await client.login(TestAccount.username.uppercased(), TestAccount.password).status == 200)
             #expect(try await server.admin(["user", "add", "bad name", "--password-stdin"], stdin: "long enough\n").exitCode == 1)
             #expect(try await server.admin(["user", "add", "\u{0308}x", "--password-stdin"], stdin: "long enough\n").exitCode == 1)
         }
