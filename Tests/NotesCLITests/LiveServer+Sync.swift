@@ -81,16 +81,9 @@ extension LiveServer {
 
     /// The server's live notes, path → content, through the real API.
     func serverNotes() async throws -> [String: String] {
-        let api = try apiClient()
         var result: [String: String] = [:]
-        var cursor: String?
-        while true {
-            let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes",
-                                                                        query: [("limit", "1000"), ("include", "content")] + (cursor.map { [("since", $0)] } ?? [])))
-            for note in page.changes where !note.deleted { result[note.path] = note.content ?? "" }
-            guard page.hasMore else { return result }
-            cursor = page.cursor
-        }
+        for note in try await serverFeed([("include", "content")]) where !note.deleted { result[note.path] = note.content ?? "" }
+        return result
     }
 
     /// The server's live notes with metadata, by path.
@@ -102,15 +95,24 @@ extension LiveServer {
 
     /// The server's live attachments with metadata, by path (the feed with `kinds=note,attachment`).
     func serverAttachments() async throws -> [String: NoteResource] {
-        let api = try apiClient()
         var result: [String: NoteResource] = [:]
+        for entry in try await serverFeed([("kinds", "note,attachment")]) where !entry.deleted && entry.kind == .attachment {
+            result[entry.path] = entry
+        }
+        return result
+    }
+
+    /// The server's whole changes feed through the real API, page after page, `query` added to
+    /// each page's request.
+    private func serverFeed(_ query: [(String, String)]) async throws -> [NoteResource] {
+        let api = try apiClient()
+        var entries: [NoteResource] = []
         var cursor: String?
         while true {
             let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes",
-                                                                        query: [("limit", "1000"), ("kinds", "note,attachment")]
-                                                                            + (cursor.map { [("since", $0)] } ?? [])))
-            for entry in page.changes where !entry.deleted && entry.kind == .attachment { result[entry.path] = entry }
-            guard page.hasMore else { return result }
+                                                                        query: [("limit", "1000")] + query + (cursor.map { [("since", $0)] } ?? [])))
+            entries += page.changes
+            guard page.hasMore else { return entries }
             cursor = page.cursor
         }
     }
