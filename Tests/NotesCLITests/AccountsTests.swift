@@ -10,7 +10,7 @@ import Testing
 struct AccountsTests {
     static let bobPassword = "bob's own long password"
 
-    static func login(_ harness: ClientHarness, _ username: String, _ password: String,
+    static func login(_ harness: LiveServer, _ username: String, _ password: String,
                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
         let result = try await harness.notes(["login", "--server", harness.serverURL, "--username", username, "--password-stdin"],
                                              stdin: password + "\n", sourceLocation: sourceLocation)
@@ -20,7 +20,7 @@ struct AccountsTests {
 
     @Test("login as a second user adds an account and makes it the default; --username picks either; logout --username ends only that one")
     func secondAccountBesideTheFirst() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.server.addUser("bob", password: Self.bobPassword)
             try await harness.login()
             try await harness.createNotes([("ada.md", "ada\n")])
@@ -51,7 +51,7 @@ struct AccountsTests {
 
     @Test("NOTES_TOKEN decides the account, so --username with it is a usage error")
     func usernameWithPersonalTokenIsUsageError() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let result = try await harness.notes(["ls", "--username", "ada"], environment: ["NOTES_TOKEN": "npt_anything"])
             #expect(result.exitCode == 2)
@@ -61,7 +61,7 @@ struct AccountsTests {
 
     @Test("whoami shows the account in use and, inside a bound folder, the folder's account")
     func whoamiInsideAFolder() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.server.addUser("bob", password: Self.bobPassword)
             try await harness.login()
             let folder = harness.home.appending("notes").path
@@ -79,7 +79,7 @@ struct AccountsTests {
 
     @Test("a version 1 credentials file (one session per server) keeps working and is rewritten as version 2 keyed by user id")
     func versionOneFileIsMigrated() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let session = try #require(try harness.storedSession())
             let userId = try #require(session.userId)
@@ -134,12 +134,12 @@ struct AccountsTests {
 
     @Test("logging in again from the same credentials store leaves one session of that device on the server")
     func reloginRevokesTheReplacedSession() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let first = try #require(try harness.storedSession())
             try await harness.login()
             try await harness.login()
-            let list = try await harness.server.admin(["sessions", "list", "--user", ClientHarness.username])
+            let list = try await harness.server.admin(["sessions", "list", "--user", TestAccount.username])
             #expect(list.stdout.split(separator: "\n").count == 1, "\(list.stdout)")
             #expect(try await harness.notes(["whoami"]).exitCode == 0)
             // The replaced session is over on the server, not merely forgotten here.

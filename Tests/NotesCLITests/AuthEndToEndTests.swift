@@ -15,7 +15,7 @@ import Glibc
 struct AuthEndToEndTests {
     @Test("after login, a new process hours later works silently: it refreshes and stores the rotated tokens, in 0700/0600 files")
     func silentSignInAfterExpiry() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             var info = stat()
             #expect(stat(harness.credentialsPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
@@ -28,7 +28,7 @@ struct AuthEndToEndTests {
             let whoami = try await harness.notes(["whoami"])
             #expect(whoami.exitCode == 0, "\(whoami.stderr)")
             #expect(whoami.stdout == "ada on \(harness.serverURL)\n")
-            #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1 })
+            #expect(try await waitUntil { harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1 })
 
             let rotated = try #require(try harness.storedSession())
             #expect(rotated.refreshToken != first.refreshToken)
@@ -42,7 +42,7 @@ struct AuthEndToEndTests {
 
     @Test("`notes cat` of 20 notes with an expired token sends 20 requests in parallel and makes exactly one refresh")
     func concurrentRequestsShareOneRefresh() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let notes = (0..<20).map { (path: "folder/note-\($0).md", content: "# Note \($0)\n\nbody \($0)\n") }
             try await harness.createNotes(notes)
@@ -53,7 +53,7 @@ struct AuthEndToEndTests {
             let result = try await harness.notes(["cat"] + notes.map(\.path))
             #expect(result.exitCode == 0, "\(result.stderr)")
             #expect(result.stdout == notes.map(\.content).joined())
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/notes/") == fetchesBefore + 20 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/notes/") == fetchesBefore + 20 })
             #expect(harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1)
         }
     }
@@ -65,7 +65,7 @@ struct AuthEndToEndTests {
 
     @Test("20 requests refused together with 401 (token expired on the server only) replay after exactly one refresh")
     func concurrentRejectionsAgainstRealServer() async throws {
-        try await ClientHarness.with(accessTokenTTL: Self.serverExpiryTTL) { harness in
+        try await LiveServer.with(["--access-token-ttl", String(Self.serverExpiryTTL)], account: .added) { harness in
             try await harness.login()
             let session = try #require(try harness.storedSession())
             // The client's clock stays at the moment the token arrived, so the client never takes
@@ -82,7 +82,7 @@ struct AuthEndToEndTests {
                 for _ in 0..<20 { group.addTask { try await client.me().username } }
                 for try await name in group { #expect(name == "ada") }
             }
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") >= 20 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/me 200") >= 20 })
             #expect(harness.logCount("GET /v1/me 401") >= 1)
             #expect(harness.logCount("POST /v1/auth/refresh ") == refreshesBefore + 1)
             #expect(try harness.storedSession()?.refreshToken != session.refreshToken)
@@ -90,14 +90,14 @@ struct AuthEndToEndTests {
     }
 
     /// Whether the server refuses `token` as expired (asked on a route the tests here do not count).
-    private static func refusesAsExpired(_ token: String, _ harness: ClientHarness) async throws -> Bool {
+    private static func refusesAsExpired(_ token: String, _ harness: LiveServer) async throws -> Bool {
         let answer = try await TestAPIClient(baseURL: harness.server.baseURL, token: token).send("GET", "/v1/tokens")
         return answer.status == 401 && answer.header("WWW-Authenticate")?.contains("expired") == true
     }
 
     @Test("a session revoked elsewhere fails with exit 4 and says to log in, and the dead tokens are forgotten")
     func revokedSession() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             // A second machine holding a copy of the session signs out, which revokes it server-side.
             let other = try TemporaryDirectory("notes-home-2")
@@ -118,10 +118,10 @@ struct AuthEndToEndTests {
 
     @Test("login with https:// to a plain-HTTP server says so in one sentence, not in OpenSSL's words, and stores nothing")
     func httpsToPlainHTTPServer() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let https = harness.serverURL.replacingOccurrences(of: "http://", with: "https://")
-            let result = try await harness.notes(["login", "--server", https, "--username", ClientHarness.username, "--password-stdin"],
-                                                 stdin: ClientHarness.password + "\n")
+            let result = try await harness.notes(["login", "--server", https, "--username", TestAccount.username, "--password-stdin"],
+                                                 stdin: TestAccount.password + "\n")
             #expect(result.exitCode == 1, "\(result.stderr)")
             #expect(result.stderr == "notes login: request to \(https) failed: the secure (TLS) connection could not be set up; "
                     + "is this server plain http?\n", "\(result.stderr)")
@@ -132,7 +132,7 @@ struct AuthEndToEndTests {
 
     @Test("with the server down, commands exit 5 and a refresh that could not happen keeps the stored tokens")
     func serverDown() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.expireStoredAccessToken()
             let before = try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath))
@@ -148,15 +148,15 @@ struct AuthEndToEndTests {
 extension AuthEndToEndTests {
     @Test("after the session is revoked by an administrator, `notes login` signs in again to the same server without asking which")
     func loginAfterRevokeKnowsTheServer() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
-            let revoked = try await harness.server.admin(["sessions", "revoke", "--user", ClientHarness.username])
+            let revoked = try await harness.server.admin(["sessions", "revoke", "--user", TestAccount.username])
             #expect(revoked.exitCode == 0, "\(revoked.stderr)")
             #expect(try await harness.notes(["whoami"]).exitCode == 4)
             #expect(try harness.storedSession() == nil)
 
-            let login = try await harness.notes(["login", "--username", ClientHarness.username, "--password-stdin"],
-                                                stdin: ClientHarness.password + "\n")
+            let login = try await harness.notes(["login", "--username", TestAccount.username, "--password-stdin"],
+                                                stdin: TestAccount.password + "\n")
             #expect(login.exitCode == 0, "\(login.stderr)")
             #expect(login.stderr.contains("Signed in to \(harness.serverURL)"), "\(login.stderr)")
             #expect(try await harness.notes(["whoami"]).exitCode == 0)

@@ -34,12 +34,7 @@ struct AuthRefreshLockTests {
 
     /// Waits (60 s at most: the box may be busy) until `server` has received a refresh request.
     static func waitForRefresh(_ server: ScriptedHTTPServer) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if server.requests.contains(where: { $0.path == "/v1/auth/refresh" }) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        try await waitUntil(timeout: 60, every: .milliseconds(10)) { server.requests.contains { $0.path == "/v1/auth/refresh" } }
     }
 
     @Test("while a refresh waits on the server, the credentials lock is free, and the rotated tokens are stored once it answers")
@@ -91,7 +86,7 @@ struct AuthRefreshLockTests {
 
     @Test("two notes processes refreshing the same expired session at once both succeed, and the session stored after them works")
     func twoProcessesRefreshAtOnce() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let held = try await harness.expireStoredAccessToken()
 

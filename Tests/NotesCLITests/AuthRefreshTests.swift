@@ -13,7 +13,7 @@ struct AuthRefreshTests {
 
     @Test("an access token inside its refresh margin is replaced by one refresh before 10 concurrent requests go out, so none is refused")
     func refreshesAheadOfExpiry() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let held = try #require(try harness.storedSession())
             // The client's clock inside the margin (the last minute of the hour-long token) but
@@ -26,7 +26,7 @@ struct AuthRefreshTests {
                 for _ in 0..<10 { group.addTask { try await client.me().username } }
                 for try await name in group { #expect(name == "ada") }
             }
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 10 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/me 200") == 10 })
             #expect(harness.logCount("GET /v1/me 401") == 0)
             #expect(harness.logCount(Self.refreshes) == 1)
             #expect(try harness.storedSession()?.refreshToken != held.refreshToken)
@@ -35,7 +35,7 @@ struct AuthRefreshTests {
 
     @Test("a 401 that arrives after its token was already replaced replays with the new token and refreshes nothing")
     func late401DoesNotRefreshAgain() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let held = try #require(try harness.storedSession())
             let client = try harness.apiClient(holding: held)
@@ -45,14 +45,14 @@ struct AuthRefreshTests {
             #expect(late == first)
             #expect(late.accessToken != held.accessToken)
             #expect(try await client.me().username == "ada")
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 1 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/me 200") == 1 })
             #expect(harness.logCount(Self.refreshes) == 1)
         }
     }
 
     @Test("a refresh that fails because the server is gone keeps the stored tokens and reports it unreachable (exit 5)")
     func networkFailureKeepsTokens() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let held = try #require(try harness.storedSession())
             let before = try Data(contentsOf: URL(fileURLWithPath: harness.credentialsPath))
@@ -72,10 +72,10 @@ struct AuthRefreshTests {
 
     @Test("after a password change on the server, invalid_grant forgets the session, and later requests fail without another refresh")
     func invalidGrantClearsTheFailingSession() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let client = try harness.apiClient(holding: try #require(try harness.storedSession()), retryPolicy: .fast)
-            let passwd = try await harness.server.admin(["user", "passwd", ClientHarness.username, "--password-stdin"], stdin: "a brand new password\n")
+            let passwd = try await harness.server.admin(["user", "passwd", TestAccount.username, "--password-stdin"], stdin: "a brand new password\n")
             #expect(passwd.exitCode == 0, "\(passwd.stderr)")
 
             let error = await #expect(throws: ClientError.self) { try await client.me() }
@@ -83,7 +83,7 @@ struct AuthRefreshTests {
             #expect(error.map { CLI.outcome(of: $0).sentence } == "session expired or revoked: run `notes login`")
             #expect(try harness.storedSession() == nil)
             await #expect(throws: ClientError.self) { try await client.me() }
-            #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
+            #expect(try await waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
             #expect(harness.logCount(Self.refreshes) == 1)
             #expect(harness.logCount("GET /v1/me 401") == 1)
         }
@@ -91,23 +91,23 @@ struct AuthRefreshTests {
 
     @Test("a user disabled mid-session gets exit 4 from notes after one refresh attempt, and the session is forgotten")
     func disabledUserIsSignedOut() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             #expect(try await harness.notes(["whoami"]).exitCode == 0)
-            #expect(try await harness.server.admin(["user", "disable", ClientHarness.username]).exitCode == 0)
+            #expect(try await harness.server.admin(["user", "disable", TestAccount.username]).exitCode == 0)
 
             let result = try await harness.notes(["ls"])
             #expect(result.exitCode == 4)
             #expect(result.stderr == "notes ls: session expired or revoked: run `notes login`\n")
             #expect(try harness.storedSession() == nil)
-            #expect(try await harness.waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
+            #expect(try await waitUntil { harness.logCount("POST /v1/auth/refresh 401") == 1 })
             #expect(harness.logCount("GET /v1/notes 401") == 1)
         }
     }
 
     @Test("tokens rotated by another notes process are adopted: this process makes no refresh of its own and keeps them")
     func adoptsTokensRotatedByAnotherProcess() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             // Both processes read the session an hour later, as far as their clocks can tell.
             let held = try await harness.expireStoredAccessToken()
@@ -117,10 +117,10 @@ struct AuthRefreshTests {
             #expect(other.exitCode == 0, "\(other.stderr)")
             let rotated = try #require(try harness.storedSession())
             #expect(rotated.refreshToken != held.refreshToken)
-            #expect(try await harness.waitUntil { harness.logCount(Self.refreshes) == 1 })
+            #expect(try await waitUntil { harness.logCount(Self.refreshes) == 1 })
 
             #expect(try await client.me().username == "ada")
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 2 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/me 200") == 2 })
             #expect(harness.logCount(Self.refreshes) == 1)
             #expect(try harness.storedSession() == rotated)
             #expect(await client.session == rotated)
@@ -129,12 +129,12 @@ struct AuthRefreshTests {
 
     @Test("when a revoked session is refused, a newer login that another process stored meanwhile is adopted, never cleared")
     func newerLoginSurvivesARefusedSession() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let client = try harness.apiClient(holding: try #require(try harness.storedSession()))
             let newPassword = "a brand new password"
-            #expect(try await harness.server.admin(["user", "passwd", ClientHarness.username, "--password-stdin"], stdin: newPassword + "\n").exitCode == 0)
-            let relogin = try await harness.notes(["login", "--server", harness.serverURL, "--username", ClientHarness.username, "--password-stdin"],
+            #expect(try await harness.server.admin(["user", "passwd", TestAccount.username, "--password-stdin"], stdin: newPassword + "\n").exitCode == 0)
+            let relogin = try await harness.notes(["login", "--server", harness.serverURL, "--username", TestAccount.username, "--password-stdin"],
                                                   stdin: newPassword + "\n")
             #expect(relogin.exitCode == 0, "\(relogin.stderr)")
             let newer = try #require(try harness.storedSession())
@@ -142,7 +142,7 @@ struct AuthRefreshTests {
             // Our token is refused (401); under the lock the stored session is the newer one: use it.
             #expect(try await client.me().username == "ada")
             #expect(try harness.storedSession() == newer)
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 200") == 1 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/me 200") == 1 })
             #expect(harness.logCount("GET /v1/me 401") == 1)
             #expect(harness.logCount(Self.refreshes) == 0)
         }

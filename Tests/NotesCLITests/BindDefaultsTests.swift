@@ -28,7 +28,7 @@ struct BindDefaultsTests {
     }
 
     @Test func cloneWithoutAFolderClonesIntoOneNamedAfterTheHostAndRefusesItWhenNotEmpty() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             _ = try await harness.apiClient().putNote(NoteID(), PutNoteRequest(path: "hello.md", content: "hi\n"), ifMatch: nil)
             let work = try TemporaryDirectory("notes-clone-default")
@@ -51,7 +51,7 @@ struct BindDefaultsTests {
     }
 
     @Test func initWithoutServerUsesTheOneSignedInServerAndNamesThemWhenThereAreSeveral() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let work = try TemporaryDirectory("notes-init-default")
             defer { work.remove() }
             let initFolder = { (name: String, extra: [String: String]) async throws -> ProcessResult in
@@ -75,13 +75,13 @@ struct BindDefaultsTests {
         }
     }
 
-    private func initWithTwoServers(_ harness: ClientHarness, other: TestServer,
+    private func initWithTwoServers(_ harness: LiveServer, other: TestServer,
                                     initFolder: (String, [String: String]) async throws -> ProcessResult,
                                     work: TemporaryDirectory) async throws {
-        try await other.addUser(ClientHarness.username, password: ClientHarness.password)
+        try await other.addUser(TestAccount.username, password: TestAccount.password)
         let otherURL = other.baseURL.absoluteString
-        let login = try await harness.notes(["login", "--server", otherURL, "--username", ClientHarness.username, "--password-stdin"],
-                                            stdin: ClientHarness.password + "\n")
+        let login = try await harness.notes(["login", "--server", otherURL, "--username", TestAccount.username, "--password-stdin"],
+                                            stdin: TestAccount.password + "\n")
         #expect(login.exitCode == 0, "\(login.stderr)")
         let two = try await initFolder("two", [:])
         #expect(two.exitCode == 2)

@@ -9,7 +9,7 @@ import Testing
 struct ClientCommandsTests {
     @Test("ls, cat and search show the server's notes; --json output decodes as the wire types")
     func listCatSearch() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes([("b/zebra.md", "stripes and more\n"), ("a/apple.md", "crunchy fruit\r\nno newline")])
             let ls = try await harness.notes(["ls"])
@@ -36,7 +36,7 @@ struct ClientCommandsTests {
 
     @Test("a personal token is shown once on create, works through NOTES_TOKEN, and after revoke fails with exit 4 naming it")
     func personalTokens() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let created = try await harness.notes(["token", "create", "ci", "--scope", "read"])
             #expect(created.exitCode == 0, "\(created.stderr)")
@@ -71,7 +71,7 @@ struct ClientCommandsTests {
 
     @Test("login refuses to read a password from a non-terminal unasked, reports a wrong password, and logout forgets the session")
     func loginAndLogout() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let notSignedIn = try await harness.notes(["whoami"])
             #expect(notSignedIn.exitCode == 4)
             #expect(notSignedIn.stderr.contains("notes login"))

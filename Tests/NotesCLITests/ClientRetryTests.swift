@@ -20,7 +20,7 @@ struct ClientRetryTests {
 
     @Test("404, 409, 412 and 400 from the real server are surfaced with its error code, each sent exactly once")
     func clientErrorsAreNotRetried() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes([("taken.md", "first\n")])
             let client = try harness.apiClient()
@@ -41,7 +41,7 @@ struct ClientRetryTests {
             let badRequest = await #expect(throws: ClientError.self) { try await client.listNotes(limit: 0) }
             #expect(badRequest?.apiStatus?.status == 400)
 
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/notes 400") == 1 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/notes 400") == 1 })
             #expect(harness.logCount("GET /v1/notes/\(missing) 404") == 1)
             #expect(harness.logCount(" 409 ") == 1)
             #expect(harness.logCount("PUT /v1/notes/\(existing.id.value) 412") == 1)
@@ -50,11 +50,11 @@ struct ClientRetryTests {
 
     @Test("a refused personal token fails with exit 4 and names NOTES_TOKEN, after one request and no refresh")
     func personalTokenRefused() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let result = try await harness.notes(["whoami"], environment: ["NOTES_TOKEN": "npt_revoked", "NOTES_SERVER": harness.serverURL])
             #expect(result.exitCode == 4)
             #expect(result.stderr.contains("NOTES_TOKEN"))
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/me 401") == 1 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/me 401") == 1 })
             #expect(harness.logCount("/v1/auth/refresh") == 0)
         }
     }
@@ -166,17 +166,9 @@ struct ClientRetryTests {
         let client = APIClient(server: try ServerURL(first.baseURL.absoluteString), credential: .anonymous, retryPolicy: .fast)
         _ = await first.stop()
         #expect(await client.fetchLimits() == ResponseBudget.defaultLimits, "no answer: the defaults, for now")
-        let deadline = Date().addingTimeInterval(30)
-        var second: TestServer?
-        while second == nil {
-            do {
-                second = try await TestServer(extraArguments: arguments, database: database.location, port: port)
-            } catch TestServerError.exitedEarly where Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))  // the port may be held a moment after the stop
-            }
-        }
+        let second = try await TestServer.restarted(database: database.location, port: port, extraArguments: arguments)
         #expect(await client.fetchLimits().maxNoteBytes == 1024)
-        _ = await second?.stop()
+        _ = await second.stop()
         await database.drop()
     }
 }

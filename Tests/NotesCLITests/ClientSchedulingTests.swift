@@ -12,10 +12,10 @@ struct ClientSchedulingTests {
 
     @Test("every thread of a notes process that has synced runs under SCHED_BATCH, so its hand-offs do not preempt each other")
     func everyThreadRunsAsBatchJob() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "note.md", "synced by the watcher\n")
-            let watcher = try WatchingSync(folder: h.folder("a"), environment: h.client.environment)
+            let watcher = try WatchingSync(folder: h.folder("a"), environment: h.environment)
             let watching = try await watcher.waitUntilWatching()
             // After a sync that sent a note: URLSession's and libdispatch's threads exist by now.
             let synced = try await waitUntil(timeout: 60, every: .milliseconds(50)) { try await h.serverNotes()["note.md"] != nil }

@@ -84,7 +84,7 @@ struct CommandLineTreeTests {
 
     @Test("token create --expires-in 30d creates a token that expires in thirty days, against a real server")
     func tokenCreateTakesADuration() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let created = try await harness.notes(["token", "create", "ci", "--scope", "read", "--expires-in", "30d", "--json"])
             #expect(created.exitCode == 0, "\(created.stderr)")

@@ -14,27 +14,27 @@ import Testing
 struct DeviceLoginTests {
     @Test("a code approved in the web app ends notes login --device signed in; whoami works")
     func approvedInTheWebApp() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let login = try DeviceLogin(harness)
             let code = try await login.userCode()
             #expect(login.output.contains(harness.serverURL + "/device?code=" + code), "the complete URL is shown: \(login.output)")
-            let browser = try await WebApprover(harness.server.baseURL, username: ClientHarness.username, password: ClientHarness.password)
+            let browser = try await WebApprover(harness.server.baseURL, username: TestAccount.username, password: TestAccount.password)
             let result = try await browser.decide(code: code, "approve")
             #expect(result.contains("Device approved"), "\(result)")
             let status = await login.finish()
             #expect(status == 0, "\(login.output)")
-            #expect(login.output.contains("Signed in to \(harness.serverURL) as \(ClientHarness.username)."), "\(login.output)")
+            #expect(login.output.contains("Signed in to \(harness.serverURL) as \(TestAccount.username)."), "\(login.output)")
             let whoami = try await harness.notes(["whoami"])
-            #expect(whoami.exitCode == 0 && whoami.stdout.contains(ClientHarness.username), "\(whoami.stderr)")
+            #expect(whoami.exitCode == 0 && whoami.stdout.contains(TestAccount.username), "\(whoami.stderr)")
         }
     }
 
     @Test("a code denied in the web app ends notes login --device with a clear message, exit 1 and no session")
     func deniedInTheWebApp() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let login = try DeviceLogin(harness)
             let code = try await login.userCode()
-            let browser = try await WebApprover(harness.server.baseURL, username: ClientHarness.username, password: ClientHarness.password)
+            let browser = try await WebApprover(harness.server.baseURL, username: TestAccount.username, password: TestAccount.password)
             _ = try await browser.decide(code: code, "deny")
             let status = await login.finish()
             #expect(status == 1, "\(login.output)")
@@ -45,7 +45,7 @@ struct DeviceLoginTests {
 
     @Test("Ctrl-C stops notes login --device while it waits, with nothing stored")
     func interruptedCleanly() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let login = try DeviceLogin(harness)
             _ = try await login.userCode()
             login.process.send(SIGINT)
@@ -58,7 +58,7 @@ struct DeviceLoginTests {
 
     @Test("--device does not go with --web, --username or --password-stdin")
     func optionConflicts() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             for extra in [["--web"], ["--username", "ada"], ["--password-stdin"]] {
                 let result = try await harness.notes(["login", "--device", harness.serverURL] + extra)
                 #expect(result.exitCode == 2, "\(extra): \(result.stderr)")
@@ -72,7 +72,7 @@ private final class DeviceLogin: Sendable {
     let process: ChildProcess
     private let collected: PipeCollector
 
-    init(_ harness: ClientHarness) throws {
+    init(_ harness: LiveServer) throws {
         process = try ChildProcess(BuiltProducts.client, ["login", "--device", harness.serverURL, "--device-name", "test box"],
                                    environment: harness.environment, stderr: .pipe)
         collected = PipeCollector(process.standardError!)  // a pipe, as asked just above

@@ -44,7 +44,7 @@ struct ExportNoteExtensionsTests {
 
     @Test("with --remote, .markdown, .MD and .Markdown notes become pages too, byte-identical to the folder's export")
     func remoteExportMakesPagesOfEveryNoteExtension() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes(Self.notes)
             let folder = harness.home.appending("notes")

@@ -15,7 +15,7 @@ struct ExportRemoteTests {
     ]
 
     /// Deletes the note at `path` through the API (`If-Match` its current revision).
-    static func delete(_ path: String, _ harness: ClientHarness) async throws {
+    static func delete(_ path: String, _ harness: LiveServer) async throws {
         let client = try harness.apiClient()
         let note = try #require(try await client.note(atPath: NotePath(path)))
         var request = APIRequest("DELETE", "/v1/notes/\(note.id.value)")
@@ -25,7 +25,7 @@ struct ExportRemoteTests {
 
     @Test("export --remote writes a page per live note, the index and rewritten links, and leaves deleted notes out")
     func exportsLiveNotesWithLinks() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes(Self.notes + [("gone.md", "# Gone\n")])
             try await Self.delete("gone.md", harness)
@@ -60,7 +60,7 @@ struct ExportRemoteTests {
 
     @Test("a remote export and a local export of the same notes are byte-identical sites, manifest included")
     func remoteAndLocalExportsAreIdentical() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes(Self.notes)
             let folder = harness.home.appending("notes")
@@ -79,7 +79,7 @@ struct ExportRemoteTests {
 
     @Test("the source reads the changes feed page by page until has_more is false")
     func readsEveryPageOfTheFeed() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let many = (0..<7).map { (path: "n/\($0).md", content: "note \($0)\n") }
             try await harness.createNotes(many)
@@ -91,7 +91,7 @@ struct ExportRemoteTests {
             #expect(exported.notes.map { String(decoding: $0.content, as: UTF8.self) } == ["note 0\n", "note 1\n", "note 2\n", "note 4\n", "note 5\n", "note 6\n"])
             #expect(exported.skipped.isEmpty)
             // 7 notes (the tombstone included) in pages of 2: 4 requests.
-            #expect(try await harness.waitUntil { harness.logCount("GET /v1/changes 200") == before + 4 })
+            #expect(try await waitUntil { harness.logCount("GET /v1/changes 200") == before + 4 })
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite("History commands")
 struct HistoryCommandsTests {
     @Test func logFollowsANoteAcrossARenameAndADeleteByItsId() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try sync.write("A", "sub/plan.md", "v1\n")
             try await sync.sync("A")
@@ -49,7 +49,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func catRevPrintsAnOldVersionAlsoOfADeletedNote() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try sync.write("A", "n.md", "first text\n")
             try await sync.sync("A")
@@ -78,7 +78,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func restoreBringsBackADeletedNoteAndTheNextSyncBringsItToEveryFolder() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try await sync.initFolder("B")
             try sync.write("A", "notes/keep.md", "precious\n")
@@ -107,7 +107,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func restoreOfAnOldVersionIsANewRevisionThatSyncs() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try sync.write("A", "doc.md", "good version\n")
             try await sync.sync("A")
@@ -126,7 +126,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func restoreOntoATakenPathRefusesAndToPutsItElsewhere() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try sync.write("A", "x.md", "the old note\n")
             try await sync.sync("A")
@@ -150,7 +150,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func trashListsDeletedNotesWithWhenTheyWillBePurged() async throws {
-        try await SyncHarness.with(serverArguments: ["--tombstone-ttl", "86400"]) { sync in
+        try await LiveServer.with(["--tombstone-ttl", "86400"], account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try sync.write("A", "a.md", "aaa\n")
             try sync.write("A", "b.md", "bbbbbb\n")
@@ -179,7 +179,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func trashListsDeletedAttachmentsAndNotesEachWithItsKind() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try sync.write("A", "img/chart.png", "not really a png\n")
             try sync.write("A", "Guide.markdown", "# Guide\n")
@@ -210,7 +210,7 @@ struct HistoryCommandsTests {
     }
 
     @Test func purgeRemovesEveryRevisionFromTheServerAndNeedsYesWithoutATerminal() async throws {
-        try await SyncHarness.with { sync in
+        try await LiveServer.with(account: .loggedIn) { sync in
             try await sync.initFolder("A")
             try await sync.initFolder("B")
             try sync.write("A", "leak.md", "token: zqxleaked9931\n")
@@ -228,7 +228,7 @@ struct HistoryCommandsTests {
             let purge = try await sync.history(in: sync.folder("A"), ["purge", "leak.md", "--yes", "--json"])
             #expect(purge.exitCode == 0, "\(purge.stderr)")
             #expect(try WireJSON.decoder().decode(PurgeResult.self, from: Data(purge.stdout.utf8)).purgedRevisions == 3)
-            await #expect(throws: ClientError.self) { try await sync.client.apiClient().revisions(of: id) }
+            await #expect(throws: ClientError.self) { try await sync.apiClient().revisions(of: id) }
             let search = try await sync.notes(["search", "zqxleaked9931", "--server", sync.serverURL])
             #expect(search.stdout.isEmpty, "\(search.stdout)")
             #expect(try await sync.history(in: sync.work.path, ["log", "leak.md"]).exitCode == 1)
@@ -241,32 +241,32 @@ struct HistoryCommandsTests {
 
     @Test(.enabled(if: TerminalSession.pythonAvailable))
     func purgeAsksOnATerminalAndDoesNothingUnlessConfirmed() async throws {
-        try await SyncHarness.with { sync in
-            try await sync.client.createNotes([("secret.md", "pasted by mistake")])
+        try await LiveServer.with(account: .loggedIn) { sync in
+            try await sync.createNotes([("secret.md", "pasted by mistake")])
             let declined = try await TerminalSession.run([("[y/N]", "n\r")], BuiltProducts.client,
                                                          ["purge", "secret.md", "--server", sync.serverURL],
-                                                         environment: sync.client.environment)
+                                                         environment: sync.environment)
             #expect(declined.status == 1, "\(declined.output)")
             #expect(declined.output.contains("Purge secret.md and its 1 revision from the server for good?"))
             #expect(try await sync.revs(of: "secret.md").count == 1)
             let confirmed = try await TerminalSession.run([("[y/N]", "y\r")], BuiltProducts.client,
                                                           ["purge", "secret.md", "--server", sync.serverURL],
-                                                          environment: sync.client.environment)
+                                                          environment: sync.environment)
             #expect(confirmed.status == 0, "\(confirmed.output)")
             #expect(confirmed.output.contains("purged secret.md: 2 revisions removed"))
         }
     }
 
     @Test func anotherUserCanNeitherSeeNorRestoreNorPurgeANote() async throws {
-        try await SyncHarness.with { sync in
-            try await sync.client.createNotes([("private.md", "alice only")])
+        try await LiveServer.with(account: .loggedIn) { sync in
+            try await sync.createNotes([("private.md", "alice only")])
             let note = try #require(try await sync.serverResources()["private.md"])
-            try await sync.client.server.addUser("bob", password: ClientHarness.password)
+            try await sync.server.addUser("bob", password: TestAccount.password)
             let bobHome = try TemporaryDirectory("notes-bob")
             defer { bobHome.remove() }
             let bob = ["HOME": bobHome.path, "XDG_CONFIG_HOME": bobHome.appending("config").path]
             let login = try await ProcessRunner.run(BuiltProducts.client, ["login", "--server", sync.serverURL, "--username", "bob", "--password-stdin"],
-                                                    environment: bob, stdin: ClientHarness.password + "\n")
+                                                    environment: bob, stdin: TestAccount.password + "\n")
             #expect(login.exitCode == 0, "\(login.stderr)")
             for arguments in [["log", "private.md"], ["cat", "private.md", "--rev", String(note.rev)],
                               ["restore", "private.md", "--rev", String(note.rev)], ["purge", "private.md", "--yes"]] {
@@ -311,10 +311,10 @@ struct HistoryCommandsTests {
     }
 }
 
-extension SyncHarness {
+extension LiveServer {
     /// `notes ARGS` run in `directory`, as a user typing there.
     func history(in directory: String, _ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
-        try await ProcessRunner.run(BuiltProducts.client, arguments, environment: client.environment, stdin: stdin,
+        try await ProcessRunner.run(BuiltProducts.client, arguments, environment: environment, stdin: stdin,
                                     currentDirectory: URL(fileURLWithPath: directory))
     }
 

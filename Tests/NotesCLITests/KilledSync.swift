@@ -69,13 +69,12 @@ final class RequestHold: Sendable {
     var isHolding: Bool { proxy.isHolding }
 }
 
-extension SyncHarness {
+extension LiveServer {
     /// This harness with its client talking through `hold`'s proxy, signed in there.
-    func through(_ hold: RequestHold) async throws -> SyncHarness {
-        var client = client
-        client.via = hold.proxy.baseURL
-        let harness = SyncHarness(client: client, work: work)
-        try await harness.client.login()
+    func through(_ hold: RequestHold) async throws -> LiveServer {
+        var harness = self
+        harness.via = hold.proxy.baseURL
+        try await harness.login()
         return harness
     }
 }

@@ -11,7 +11,7 @@ import Testing
 @Suite("List tables", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux `script` for a pty"))
 struct ListTableTests {
     @Test func lsLongAndTokenListHaveAHeaderOnATerminalOnly() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             let api = try harness.apiClient()
             let note = try await api.putNote(NoteID(), PutNoteRequest(path: "plans/week.md", content: "hello\n"), ifMatch: nil)
@@ -51,7 +51,7 @@ struct ListTableTests {
     }
 
     /// `notes ARGS` on a pseudo-terminal: `script` runs it there and copies what it printed.
-    private func onTerminal(_ harness: ClientHarness, _ arguments: String) async throws -> ProcessResult {
+    private func onTerminal(_ harness: LiveServer, _ arguments: String) async throws -> ProcessResult {
         try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/script"),
                                     ["-qec", "'\(BuiltProducts.client.path)' \(arguments)", "/dev/null"],
                                     environment: harness.environment)

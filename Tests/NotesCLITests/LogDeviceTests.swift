@@ -10,12 +10,12 @@ import Testing
 @Suite("Log devices")
 struct LogDeviceTests {
     @Test func logShowsTheDeviceOfEachRevisionFromTwoMachinesAndAToken() async throws {
-        try await ClientHarness.with { laptop in
-            let desktop = ClientHarness(server: laptop.server, home: try TemporaryDirectory("notes-home-desktop"))
+        try await LiveServer.with(account: .added) { laptop in
+            let desktop = LiveServer(server: laptop.server, home: try TemporaryDirectory("notes-home-desktop"), work: laptop.work)
             defer { desktop.home.remove() }
             for (machine, name) in [(laptop, "laptop"), (desktop, "desktop")] {
-                let login = try await machine.notes(["login", "--server", machine.serverURL, "--username", ClientHarness.username,
-                                                     "--password-stdin", "--device-name", name], stdin: ClientHarness.password + "\n")
+                let login = try await machine.notes(["login", "--server", machine.serverURL, "--username", TestAccount.username,
+                                                     "--password-stdin", "--device-name", name], stdin: TestAccount.password + "\n")
                 #expect(login.exitCode == 0, "\(login.stderr)")
             }
             let work = try TemporaryDirectory("notes-log-device")
@@ -55,9 +55,9 @@ struct LogDeviceTests {
     /// A session that gave no device name (an older client, a bare API call) records none, and
     /// the log says so with "-" rather than inventing one.
     @Test func aRevisionWithoutARecordedDeviceShowsNone() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             // LoginRequest without a device, as an older client signs in.
-            let bare = try await TestAPIClient(harness.server).signedIn(ClientHarness.username, password: ClientHarness.password)
+            let bare = try await TestAPIClient(harness.server).signedIn(TestAccount.username, password: TestAccount.password)
             _ = try await bare.create("bare.md", "x\n")
             try await harness.login()
             let log = try await harness.notes(["log", "bare.md", "--json"])

@@ -20,7 +20,7 @@ struct PublicationCommandTests {
 
     @Test("publish prints the full link, the page shows the note to anyone; published lists it; unpublish makes it 404")
     func publishListUnpublish() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes([("trips/lisbon.md", "# Lisbon\n\nTrams and *tiles*.\n"), ("diary.md", "Private.\n")])
 
@@ -56,14 +56,14 @@ struct PublicationCommandTests {
             #expect(twice.exitCode == 1 && twice.stderr.contains("is not published"))
 
             // The server's request log names the page, never the link's secret.
-            #expect(try await harness.waitUntil { harness.logCount("GET /p/<token> 404") == 1 })
+            #expect(try await waitUntil { harness.logCount("GET /p/<token> 404") == 1 })
             #expect(harness.logCount(token) == 0)
         }
     }
 
     @Test("--indexable drops noindex; publishing a missing note fails with exit 1 and a bad --expires is a usage error")
     func indexableAndRefusals() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             try await harness.login()
             try await harness.createNotes([("open.md", "Index me.\n")])
             let published = try await harness.notes(["publish", "open.md", "--indexable"])

@@ -12,7 +12,7 @@ import Testing
 struct SyncAccountConvergenceTests {
     @Test("folders of two accounts converge with their own account while `notes login` switches the default", arguments: [UInt64(1), 2])
     func foldersFollowTheirAccount(seed: UInt64) async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await SyncAccountTests.signInBob(h)
             let owners = ["a": "ada", "b": "ada", "c": SyncAccountTests.bob]
             for (name, owner) in owners.sorted(by: { $0.key < $1.key }) {
@@ -28,7 +28,7 @@ struct SyncAccountConvergenceTests {
                 let name = folders[Int(rng.next() % 3)]
                 try worlds[owners[name]!]!.act(on: name, h)
                 switch rng.next() % 9 {
-                case 0: try await h.client.login()
+                case 0: try await h.login()
                 case 1: try await SyncAccountTests.loginBob(h)
                 case 2, 3, 4: _ = try await h.syncInProcess(folders[Int(rng.next() % 3)], options: options)
                 default: break
@@ -54,8 +54,8 @@ struct SyncAccountConvergenceTests {
     }
 
     /// `account`'s live notes, path → content, through the real API.
-    static func serverNotes(_ h: SyncHarness, of account: String) async throws -> [String: String] {
-        let api = try ClientFactory(environment: h.client.environment).client(server: h.serverURL, username: account)
+    static func serverNotes(_ h: LiveServer, of account: String) async throws -> [String: String] {
+        let api = try ClientFactory(environment: h.environment).client(server: h.serverURL, username: account)
         var result: [String: String] = [:]
         var cursor: String?
         while true {

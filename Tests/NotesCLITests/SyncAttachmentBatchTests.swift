@@ -10,7 +10,7 @@ import Testing
 struct SyncAttachmentBatchTests {
     @Test("a folder of small images goes up in one batch request, not one per file, and arrives byte-exact in another folder")
     func smallImagesShareARequest() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             var images: [String: Data] = [:]
             for index in 0..<30 {
@@ -20,8 +20,8 @@ struct SyncAttachmentBatchTests {
             }
             let up = try await h.sync("a")
             #expect(up.uploaded == 30, "\(up)")
-            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/content ") == 1 }, "one batch for 30 small files")
-            #expect(h.client.logCount("PUT /v1/content/") == 0 && h.client.logCount("/v1/uploads") == 0)
+            #expect(try await waitUntil { h.logCount("POST /v1/content ") == 1 }, "one batch for 30 small files")
+            #expect(h.logCount("PUT /v1/content/") == 0 && h.logCount("/v1/uploads") == 0)
 
             try await h.initFolder("b")
             let down = try await h.sync("b")
@@ -34,7 +34,7 @@ struct SyncAttachmentBatchTests {
 
     @Test("a batch over the quota falls back to one request per content: those that fit are stored, the other is skipped and named")
     func overQuotaBatchFallsBackToEachAlone() async throws {
-        try await SyncHarness.with(serverArguments: ["--quota", "40K"]) { h in
+        try await LiveServer.with(["--quota", "40K"], account: .loggedIn) { h in
             try await h.initFolder("a")
             let files = (0..<3).map { SyncAttachmentTests.bytes(15_000, seed: 310 + UInt64($0)) }
             for (index, bytes) in files.enumerated() { try h.write("a", "scan\(index).bin", bytes) }
@@ -45,13 +45,13 @@ struct SyncAttachmentBatchTests {
             let skipped = try #require(report.skipped.first?.path)
             #expect(Set(try await h.serverAttachments().keys) == Set((0..<3).map { "scan\($0).bin" }).subtracting([skipped]))
             #expect(try await h.serverNotes() == ["note.md": "still syncs\n"])
-            #expect(try await h.client.waitUntil { h.client.logCount("PUT /v1/content/") == 3 }, "each content sent alone after the 507")
+            #expect(try await waitUntil { h.logCount("PUT /v1/content/") == 3 }, "each content sent alone after the 507")
         }
     }
 
     @Test("an image rewritten between the scan and its batch (same size, same mtime) is not stored under the old hash; the rest is, and the next sync sends it")
     func fileChangedBetweenScanAndSend() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let images = (0..<6).map { SyncAttachmentTests.bytes(4_000 + $0 * 100, seed: 320 + UInt64($0)) }
             for (index, bytes) in images.enumerated() { try h.write("a", "album/photo\(index).jpg", bytes) }
@@ -62,7 +62,7 @@ struct SyncAttachmentBatchTests {
                 BeforeUploadRemote(base: remote, hook: { Self.overwriteKeepingMetadata(changed, with: rewritten) })
             })
             #expect(report.skipped.map(\.path) == ["album/photo2.jpg"], "\(report.skipped)")
-            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/content ") == 1 }, "the batch carried the rewritten image too")
+            #expect(try await waitUntil { h.logCount("POST /v1/content ") == 1 }, "the batch carried the rewritten image too")
             let stored = try await h.serverAttachments()
             #expect(Set(stored.keys) == Set((0..<6).filter { $0 != 2 }.map { "album/photo\($0).jpg" }))
             #expect(try await Self.serverLacks(Array(images[2]), h), "bytes that no longer hash to the scan's hash are never stored under it")
@@ -78,7 +78,7 @@ struct SyncAttachmentBatchTests {
         chunk against the scan's digests: skipped as changed, nothing stored under the old hash; the next sync sends it
         """)
     func largeFileChangedBetweenScanAndChunks() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             // Two chunks of the server's 8 MiB, each block of it distinct.
             func content(_ seed: UInt64) -> Data {
@@ -99,15 +99,15 @@ struct SyncAttachmentBatchTests {
             let again = try await h.sync("a")
             #expect(again.uploaded == 1, "\(again)")
             #expect(try await h.serverAttachments()["video.mp4"]?.hash == SHA256.hex(of: Array(rewritten)))
-            #expect(try await h.client.waitUntil { h.client.logCount("/complete") >= 1 })
-            #expect(h.client.logCount("/complete") == 1, "the first sync was refused at a chunk, by the scan's digest, and never completed")
+            #expect(try await waitUntil { h.logCount("/complete") >= 1 })
+            #expect(h.logCount("/complete") == 1, "the first sync was refused at a chunk, by the scan's digest, and never completed")
         }
     }
 
     /// Whether the server says it lacks the content `bytes` (`POST /v1/content/missing`).
-    static func serverLacks(_ bytes: [UInt8], _ h: SyncHarness) async throws -> Bool {
+    static func serverLacks(_ bytes: [UInt8], _ h: LiveServer) async throws -> Bool {
         let hash = SHA256.hex(of: bytes)
-        let asked = try await h.client.apiClient().json(ContentMissingResponse.self,
+        let asked = try await h.apiClient().json(ContentMissingResponse.self,
                                                         APIRequest.json("POST", "/v1/content/missing", ContentMissingRequest(hashes: [hash])))
         return asked.missing == [hash]
     }

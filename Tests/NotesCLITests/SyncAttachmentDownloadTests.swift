@@ -38,8 +38,8 @@ struct SyncAttachmentDownloadTests {
 
     /// Folder `a` synced up with a large attachment directly; then `body` gets a harness whose
     /// client talks through `proxy`, and the file's hash.
-    static func withUploaded(_ body: (SyncHarness, String) async throws -> Void) async throws {
-        try await SyncHarness.with { h in
+    static func withUploaded(_ body: (LiveServer, String) async throws -> Void) async throws {
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let hash = try SyncAttachmentLargeTests.writeLargeFile(h.folder("a") + "/disk.img", mebibytes: mebibytes, seed: 41)
             #expect(try await h.sync("a").uploaded == 1)
@@ -48,11 +48,10 @@ struct SyncAttachmentDownloadTests {
     }
 
     /// `h`'s client through `proxy`, signed in there.
-    static func through(_ proxy: HoldingProxy, _ h: SyncHarness) async throws -> SyncHarness {
-        var client = h.client
-        client.via = proxy.baseURL
-        let proxied = SyncHarness(client: client, work: h.work)
-        try await proxied.client.login()
+    static func through(_ proxy: HoldingProxy, _ h: LiveServer) async throws -> LiveServer {
+        var proxied = h
+        proxied.via = proxy.baseURL
+        try await proxied.login()
         return proxied
     }
 
@@ -60,7 +59,7 @@ struct SyncAttachmentDownloadTests {
     func largeAttachmentDownloadsInBoundedRanges() async throws {
         try await Self.withUploaded { h, hash in
             let requests = ContentRequests()
-            let proxy = try HoldingProxy(upstreamPort: h.client.server.port, answering: { _ = requests.record($0); return nil })
+            let proxy = try HoldingProxy(upstreamPort: h.server.port, answering: { _ = requests.record($0); return nil })
             defer { proxy.stop() }
             let b = try await Self.through(proxy, h)
             try await b.initFolder("b")
@@ -80,7 +79,7 @@ struct SyncAttachmentDownloadTests {
         try await withUploaded { h, hash in
             let requests = ContentRequests()
             let cut = Atomic<Bool>(false)
-            let port = h.client.server.port
+            let port = h.server.port
             let proxy = try HoldingProxy(upstreamPort: port, answering: { request in
                 guard requests.record(request), request.headers["range"] == victim,
                       !cut.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
@@ -117,7 +116,7 @@ struct SyncAttachmentDownloadTests {
         try await withUploaded { h, hash in
             let victim = ranges(from: 0)[1]
             let meddling = Atomic<Bool>(true)
-            let port = h.client.server.port
+            let port = h.server.port
             let proxy = try HoldingProxy(upstreamPort: port, answering: { request in
                 guard request.headers["range"] == victim, meddling.load(ordering: .acquiring) else { return nil }
                 return .forwardingAltered(of: request, toPort: port, alter: alter)
@@ -160,7 +159,7 @@ struct SyncAttachmentDownloadTests {
             let stalledAt = 10 << 20
             let released = Atomic<Bool>(false)
             let stalled = Atomic<Bool>(false)
-            let port = h.client.server.port
+            let port = h.server.port
             // The answer for the first range stalls after `stalledAt` bytes until the test lets
             // it go; the second range arrives whole and waits for it, in memory only.
             let proxy = try HoldingProxy(upstreamPort: port, answering: { request in
@@ -177,7 +176,7 @@ struct SyncAttachmentDownloadTests {
             let partial = h.folder("b") + "/.notes/tmp/" + StagedFile.partialPrefix + hash
             func staged() -> Int { (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0 }
 
-            let killed = try await KilledSync.run(["sync", h.folder("b")], environment: b.client.environment) {
+            let killed = try await KilledSync.run(["sync", h.folder("b")], environment: b.environment) {
                 staged() == stalledAt && requests.all.count == 2
             }
             released.store(true, ordering: .releasing)

@@ -35,9 +35,9 @@ struct SyncAttachmentLargeTests {
 
     /// Runs `notes ARGS` and samples its peak resident size (`VmHWM` in `/proc/PID/status`)
     /// until it exits. VmHWM only grows, so the last sample is the peak up to a few ms before exit.
-    static func peakMemory(_ h: SyncHarness, _ arguments: [String]) async throws -> (exitCode: Int32, peakKiB: Int, stderr: String) {
+    static func peakMemory(_ h: LiveServer, _ arguments: [String]) async throws -> (exitCode: Int32, peakKiB: Int, stderr: String) {
         let child = try ChildProcess(BuiltProducts.client, arguments,
-                                     environment: h.client.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, stderr: .pipe)
+                                     environment: h.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, stderr: .pipe)
         // The stderr pipe exists, as asked just above; drained as it comes so it never fills.
         let errorOutput = child.standardError!
         async let errors = onOwnThread { errorOutput.readDataToEndOfFile() }
@@ -57,7 +57,7 @@ struct SyncAttachmentLargeTests {
 
     @Test("a 300 MiB file syncs up and down with the client's peak memory under 100 MiB above its idle level")
     func largeFileSyncsInBoundedMemory() async throws {
-        try await SyncHarness.with(serverArguments: ["--max-attachment-size", "1G"]) { h in
+        try await LiveServer.with(["--max-attachment-size", "1G"], account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             try h.write("a", "note.md", "small\n")
@@ -83,10 +83,10 @@ struct SyncAttachmentLargeTests {
 
     @Test("kill -9 of the client once the server stored a chunk of a 200 MiB upload: the next sync resumes and sends less than the whole")
     func killedUploadResumes() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let hash = try Self.writeLargeFile(h.folder("a") + "/disk.img", mebibytes: 200, seed: 32)
-            let content = (h.client.server.sqlitePath ?? "") + ".content"
+            let content = (h.server.sqlitePath ?? "") + ".content"
             // The server marks each verified chunk of an open upload with a file `received-<index>`.
             func storedChunks() -> Int {
                 guard let users = try? FileManager.default.contentsOfDirectory(atPath: content + "/uploads") else { return 0 }
@@ -96,7 +96,7 @@ struct SyncAttachmentLargeTests {
                 }
             }
 
-            let killed = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) { storedChunks() >= 1 }
+            let killed = try await KilledSync.run(["sync", h.folder("a")], environment: h.environment) { storedChunks() >= 1 }
             #expect(killed.landedMidSync, "the kill must interrupt the upload")
             #expect(try await h.serverAttachments()["disk.img"] == nil, "nothing is put before its content is whole")
             // Chunks the server took: chunk PUTs answered 2xx. A `503 chunk_in_progress` (while the
@@ -105,14 +105,14 @@ struct SyncAttachmentLargeTests {
             // the server notices its connection gone, which may be after the resumed sync began
             // (CI saw 24 chunks resent plus that one line).
             func chunksTaken() -> Int {
-                h.client.server.log.split(separator: "\n").filter { line in
+                h.server.log.split(separator: "\n").filter { line in
                     let words = line.split(separator: " ")
                     guard let put = words.firstIndex(of: "PUT"), put + 2 < words.count,
                           words[put + 1].hasPrefix("/v1/uploads/") else { return false }
                     return words[put + 2].hasPrefix("2")
                 }.count
             }
-            _ = try await h.client.waitUntil { chunksTaken() >= storedChunks() }
+            _ = try await waitUntil { chunksTaken() >= storedChunks() }
             let sentBefore = chunksTaken()
             let stored = storedChunks()
             #expect(stored >= 1)

@@ -14,7 +14,7 @@ struct SyncAttachmentTests {
 
     @Test("an image added in one folder arrives byte-exact in another, and in both exports the page's <img> resolves to it")
     func imageArrivesByteExactAndInExports() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let image = Self.bytes(150_000, seed: 11)
             try h.write("a", "img/arch diagram.png", image)
@@ -44,15 +44,15 @@ struct SyncAttachmentTests {
 
     @Test("renaming and copying an image costs no content transfer: the server is asked, and holds it already")
     func renameAndCopyMoveNoBytes() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let image = Self.bytes(40_000, seed: 12)
             try h.write("a", "photo.jpg", image)
             try await h.sync("a")
             let id = try #require(try await h.serverAttachments()["photo.jpg"]?.id)
             // A content smaller than a chunk goes whole, in one request: no upload opened, no chunk.
-            #expect(try await h.client.waitUntil { h.client.logCount("PUT /v1/content/") == 1 }, "one content sent whole")
-            #expect(h.client.logCount("POST /v1/uploads ") == 0 && h.client.logCount("PUT /v1/uploads/") == 0)
+            #expect(try await waitUntil { h.logCount("PUT /v1/content/") == 1 }, "one content sent whole")
+            #expect(h.logCount("POST /v1/uploads ") == 0 && h.logCount("PUT /v1/uploads/") == 0)
 
             try h.move("a", "photo.jpg", "trips/2026/photo.jpg")
             try h.write("a", "copy-of-photo.jpg", image)
@@ -61,36 +61,35 @@ struct SyncAttachmentTests {
             let server = try await h.serverAttachments()
             #expect(server["trips/2026/photo.jpg"]?.id == id, "a rename keeps the id (and its history)")
             #expect(server["copy-of-photo.jpg"]?.hash == SHA256.hex(of: image))
-            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/content/missing") == 2 })
-            #expect(h.client.logCount("PUT /v1/content/") == 1, "the content was sent once, ever")
-            #expect(h.client.logCount("POST /v1/uploads ") == 0 && h.client.logCount("PUT /v1/uploads/") == 0)
+            #expect(try await waitUntil { h.logCount("POST /v1/content/missing") == 2 })
+            #expect(h.logCount("PUT /v1/content/") == 1, "the content was sent once, ever")
+            #expect(h.logCount("POST /v1/uploads ") == 0 && h.logCount("PUT /v1/uploads/") == 0)
         }
     }
 
     @Test("against a server from before the one-request upload (PUT /v1/content answered 404), a small image goes through the chunked upload")
     func smallContentFallsBackToChunksOnAnOlderServer() async throws {
-        try await SyncHarness.with { direct in
-            let older = try HoldingProxy(upstreamPort: direct.client.server.port, answering: { request in
+        try await LiveServer.with(account: .loggedIn) { direct in
+            let older = try HoldingProxy(upstreamPort: direct.server.port, answering: { request in
                 request.method == "PUT" && request.path.hasPrefix("/v1/content/") ? .error(404, "not_found", "No such route.") : nil
             })
             defer { older.stop() }
-            var client = direct.client
-            client.via = older.baseURL
-            let h = SyncHarness(client: client, work: direct.work)
-            try await h.client.login()
+            var h = direct
+            h.via = older.baseURL
+            try await h.login()
             try await h.initFolder("a")
             let image = Self.bytes(40_000, seed: 33)
             try h.write("a", "photo.jpg", image)
             #expect(try await h.sync("a").uploaded == 1)
             #expect(try await h.serverAttachments()["photo.jpg"]?.hash == SHA256.hex(of: image))
-            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/uploads ") == 1 }, "the chunked upload was used")
-            #expect(h.client.logCount("PUT /v1/content/") == 0, "the refused request never reached the server")
+            #expect(try await waitUntil { h.logCount("POST /v1/uploads ") == 1 }, "the chunked upload was used")
+            #expect(h.logCount("PUT /v1/content/") == 0, "the refused request never reached the server")
         }
     }
 
     @Test("concurrent binary edits: the server's version at the path, the local one as NAME.conflict-DEVICE-TIME.EXT, exit 3")
     func concurrentEditsMakeAConflictCopy() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             try h.write("a", "doc.pdf", Self.bytes(10_000, seed: 13))
@@ -120,7 +119,7 @@ struct SyncAttachmentTests {
 
     @Test("an edit beats a delete, whichever side syncs first")
     func editBeatsDelete() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             try h.write("a", "x.bin", Self.bytes(5000, seed: 16))
@@ -150,7 +149,7 @@ struct SyncAttachmentTests {
 
     @Test("a file over the server's attachment limit is skipped with its name and the limit; the rest syncs; exit 1")
     func fileOverTheLimitIsSkippedAndNamed() async throws {
-        try await SyncHarness.with(serverArguments: ["--max-attachment-size", "4K"]) { h in
+        try await LiveServer.with(["--max-attachment-size", "4K"], account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "small.png", Self.bytes(1000, seed: 20))
             try h.write("a", "huge.mov", Self.bytes(5000, seed: 21))
@@ -168,7 +167,7 @@ struct SyncAttachmentTests {
 
     @Test("an upload past the account's quota is answered 507: skipped and named, nothing of it stored, the rest syncs")
     func quotaExceededIsReportedAndNothingHalfStored() async throws {
-        try await SyncHarness.with(serverArguments: ["--quota", "40K"]) { h in
+        try await LiveServer.with(["--quota", "40K"], account: .loggedIn) { h in
             try await h.initFolder("a")
             let fits = Self.bytes(30_000, seed: 22), over = Self.bytes(30_000, seed: 23)
             try h.write("a", "a-fits.bin", fits)
@@ -189,7 +188,7 @@ struct SyncAttachmentTests {
 
     @Test("notes cat streams an attachment's exact bytes (and an old revision's), ls -l and --json give the kind, log and restore work")
     func commandsHandleAttachments() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let first = Self.bytes(70_000, seed: 24), second = Self.bytes(50_000, seed: 25)
             try h.write("a", "scan.pdf", first)
@@ -211,7 +210,7 @@ struct SyncAttachmentTests {
             #expect(listed.notes.first { $0.path == "scan.pdf" }?.mediaType == "application/pdf")
 
             let inFolder = URL(fileURLWithPath: h.folder("a"))
-            let log = try await ProcessRunner.run(BuiltProducts.client, ["log", "scan.pdf", "--json"], environment: h.client.environment,
+            let log = try await ProcessRunner.run(BuiltProducts.client, ["log", "scan.pdf", "--json"], environment: h.environment,
                                                   currentDirectory: inFolder)
             #expect(log.exitCode == 0, "\(log.stderr)")
             let revisions = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [String: Any])
@@ -222,7 +221,7 @@ struct SyncAttachmentTests {
             let old = try await Self.catToFile(h, ["cat", "scan.pdf", "--rev", String(oldRev)])
             #expect(old.result.exitCode == 0 && old.bytes == first, "\(old.result.stderr)")
             let restore = try await ProcessRunner.run(BuiltProducts.client, ["restore", "scan.pdf", "--rev", String(oldRev)],
-                                                      environment: h.client.environment, currentDirectory: inFolder)
+                                                      environment: h.environment, currentDirectory: inFolder)
             #expect(restore.exitCode == 0, "\(restore.stderr)")
             try await h.sync("a")
             #expect(FileManager.default.contents(atPath: h.folder("a") + "/scan.pdf") == first)
@@ -231,10 +230,10 @@ struct SyncAttachmentTests {
 
     @Test("two watchers carry attachments both ways: a new image, an edit and a rename arrive without a manual sync")
     func watchersCarryAttachments() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
-            let watchers = try ["a", "b"].map { try WatchingSync(folder: h.folder($0), environment: h.client.environment) }
+            let watchers = try ["a", "b"].map { try WatchingSync(folder: h.folder($0), environment: h.environment) }
             defer { for watcher in watchers { watcher.send(SIGKILL) } }
             for watcher in watchers { try #require(try await watcher.waitUntilWatching(), "\(watcher.stderr)") }
             func arrives(_ name: String, _ path: String, _ bytes: Data) async throws -> Bool {
@@ -256,7 +255,7 @@ struct SyncAttachmentTests {
 
     @Test("notes status predicts an attachment sync exactly: uploads, renames, downloads, and the conflict copy")
     func statusPredictsAttachmentSync() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             try h.write("a", "keep.png", Self.bytes(3000, seed: 28))
@@ -285,17 +284,17 @@ struct SyncAttachmentTests {
     }
 
     /// `notes ARGS > FILE` through a shell (stdout holds binary bytes), run in folder `a`, and the file's bytes.
-    static func catToFile(_ h: SyncHarness, _ arguments: [String]) async throws -> (result: ProcessResult, bytes: Data?) {
+    static func catToFile(_ h: LiveServer, _ arguments: [String]) async throws -> (result: ProcessResult, bytes: Data?) {
         let output = h.work.appending("cat-\(UUID().uuidString)").path
         let quoted = ([BuiltProducts.client.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec " + quoted.joined(separator: " ") + " > '\(output)'"],
-                                                 environment: h.client.environment, currentDirectory: URL(fileURLWithPath: h.folder("a")))
+                                                 environment: h.environment, currentDirectory: URL(fileURLWithPath: h.folder("a")))
         return (result, FileManager.default.contents(atPath: output))
     }
 
     /// Every file in the server's content directory (`<db>.content`), relative paths.
-    static func contentFiles(_ h: SyncHarness) -> [String] {
-        let root = (h.client.server.sqlitePath ?? "") + ".content"
+    static func contentFiles(_ h: LiveServer) -> [String] {
+        let root = (h.server.sqlitePath ?? "") + ".content"
         guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
         var files: [String] = []
         while let path = walk.nextObject() as? String {

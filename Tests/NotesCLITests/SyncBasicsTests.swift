@@ -9,7 +9,7 @@ import Testing
 struct SyncBasicsTests {
     @Test("init + sync uploads a real folder and clone reproduces it byte for byte")
     func roundTripOfARealFolder() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let big = String(repeating: "A line of a long note, with some words in it.\n", count: 80_000)  // ~3.7 MB
             let files: [(String, String)] = [
@@ -45,7 +45,7 @@ struct SyncBasicsTests {
 
     @Test("a decomposed (macOS NFD) file name syncs as NFC and does not churn")
     func nfdNamesDoNotChurn() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let nfd = "Cafe\u{0301} notes.md"
             try h.write("a", nfd, "v1\n")
@@ -67,10 +67,10 @@ struct SyncBasicsTests {
 
     @Test("a no-op sync makes one changes request and reads no file")
     func noOpSyncIsCheap() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             for i in 0..<30 { try h.write("a", "f\(i % 3)/n\(i).md", "note \(i)\n") }
-            let before = h.client.logCount("GET /v1/changes")
+            let before = h.logCount("GET /v1/changes")
             let upload = try await h.sync("a")
             let catchUp = try await h.sync("a")  // catches up on its own revisions
             let report = try await h.sync("a")
@@ -80,14 +80,14 @@ struct SyncBasicsTests {
             // The server logs a request after answering it: counted against what the three syncs
             // say they asked, not against a count read while the last line may be on its way.
             let asked = upload.changesRequests + catchUp.changesRequests + report.changesRequests
-            #expect(try await h.client.waitUntil { h.client.logCount("GET /v1/changes") == before + asked })
-            #expect(h.client.logCount("POST /v1/batch") == 1)  // the first upload only
+            #expect(try await waitUntil { h.logCount("GET /v1/changes") == before + asked })
+            #expect(h.logCount("POST /v1/batch") == 1)  // the first upload only
         }
     }
 
     @Test("a touched but unchanged file is read once, then recognised by metadata again")
     func touchedFileIsHashedOnce() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "n.md", "same\n")
             try await h.sync("a")
@@ -101,7 +101,7 @@ struct SyncBasicsTests {
 
     @Test("sync finds the enclosing bound folder from a subfolder; init refuses a nested binding")
     func findsTheBoundFolderLikeGit() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "sub/deeper/n.md", "x\n")
             let result = try await h.notes(["sync", h.folder("a") + "/sub/deeper"])
@@ -120,7 +120,7 @@ struct SyncBasicsTests {
 
     @Test("a misspelt folder inside a bound one is an error naming it, not a sync (or watch) of the folder above")
     func misspeltFolderIsNotTheBoundFolderAbove() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "journal/n.md", "x\n")
             let typo = h.folder("a") + "/jounral"
@@ -139,7 +139,7 @@ struct SyncBasicsTests {
 
     @Test("status and --dry-run report without changing anything")
     func dryRunChangesNothing() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "one.md", "1\n")
             try h.write("a", "two.md", "2\n")
@@ -157,7 +157,7 @@ struct SyncBasicsTests {
 extension SyncBasicsTests {
     @Test("a server publishing a smaller note limit (--max-note-size) makes sync leave a larger file alone, naming it and the limit, exit 1")
     func fileOverThePublishedNoteLimitIsLeftAlone() async throws {
-        try await SyncHarness.with(serverArguments: ["--max-note-size", "1K"]) { h in
+        try await LiveServer.with(["--max-note-size", "1K"], account: .loggedIn) { h in
             try await h.initFolder("a")
             let big = String(repeating: "x", count: 1025)
             try h.write("a", "small.md", "fits\n")

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Synchronization
 import Testing
 @testable import notes_cli
@@ -10,7 +11,7 @@ import Testing
 struct SyncBatchFillTests {
     @Test("an upload fills each batch up to its size on the wire, escapes counted, sends each operation as written, and converges")
     func batchesFillToTheirSizeOnTheWire() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             var notes: [String: String] = [:]
             for i in 0..<90 {

@@ -15,7 +15,7 @@ import Glibc
 @Suite("Sync change detection by metadata")
 struct SyncChangeDetectionTests {
     /// Ten notes in two folders, synced, then synced again so the index holds their metadata.
-    private static func syncedFolder(_ h: SyncHarness) async throws {
+    private static func syncedFolder(_ h: LiveServer) async throws {
         try await h.initFolder("a")
         for i in 0..<10 { try h.write("a", "f\(i % 2)/n\(i).md", "note \(i) text\n") }
         try await h.sync("a")
@@ -25,7 +25,7 @@ struct SyncChangeDetectionTests {
     }
 
     /// Syncs folder `a` and expects exactly `path` read and uploaded with `text`.
-    private static func expectFoundAndUploaded(_ h: SyncHarness, _ path: String, _ text: String,
+    private static func expectFoundAndUploaded(_ h: LiveServer, _ path: String, _ text: String,
                                                sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let report = try await h.sync("a", sourceLocation: sourceLocation)
         #expect(report.filesRead == 1, "\(report)", sourceLocation: sourceLocation)
@@ -36,7 +36,7 @@ struct SyncChangeDetectionTests {
 
     @Test("a note replaced by a new file of the same size and modification time (a new inode) is found and uploaded")
     func replacedFileWithSameSizeAndTimeIsFound() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let path = h.folder("a") + "/f1/n3.md"
             let before = try Self.metadata(path)
@@ -54,7 +54,7 @@ struct SyncChangeDetectionTests {
 
     @Test("a note rewritten in place with the same size and a modification time one nanosecond later is found")
     func sameSizeEditOneNanosecondLaterIsFound() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let path = h.folder("a") + "/f0/n4.md"
             let before = try Self.metadata(path)
@@ -72,7 +72,7 @@ struct SyncChangeDetectionTests {
 
     @Test("a note rewritten in place with another size and its old modification time put back is found")
     func otherSizeWithOldTimeIsFound() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let path = h.folder("a") + "/f1/n7.md"
             let before = try Self.metadata(path)
@@ -87,7 +87,7 @@ struct SyncChangeDetectionTests {
 
     @Test("a note moved to another folder with its metadata kept is a rename, not a delete and a new note")
     func movedFileKeepingMetadataIsARename() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let inode = try Self.metadata(h.folder("a") + "/f0/n2.md").st_ino
             try h.move("a", "f0/n2.md", "f1/n2.md")

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import notes_cli
 
@@ -39,19 +40,19 @@ struct SyncChangesLookaheadTests {
 
     @Test("a clone of many pages through the look-ahead gets every note once and asks for each page exactly once")
     func manyPagesAppliedOnce() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             for index in 0..<23 { try h.write("a", "n\(index).md", "note \(index)\n") }
             try await h.sync("a")
             try await h.initFolder("b")
             var options = SyncOptions()
             options.pageSize = 2
-            let before = h.client.logCount("GET /v1/changes ")
+            let before = h.logCount("GET /v1/changes ")
             let report = try await h.syncInProcess("b", options: options)
             // 23 notes, two a page: 12 pages, each asked for once (a page asked for ahead and not
             // used, or asked for again, would show as a thirteenth request).
-            #expect(try await h.client.waitUntil { h.client.logCount("GET /v1/changes ") - before >= 12 })
-            #expect(h.client.logCount("GET /v1/changes ") - before == 12)
+            #expect(try await waitUntil { h.logCount("GET /v1/changes ") - before >= 12 })
+            #expect(h.logCount("GET /v1/changes ") - before == 12)
             #expect(report.downloaded == 23, "\(report)")
             #expect(try h.tree("b").filter { $0.key.hasSuffix(".md") }.count == 23)
             for index in 0..<23 { #expect(h.read("b", "n\(index).md") == "note \(index)\n") }

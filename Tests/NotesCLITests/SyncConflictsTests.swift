@@ -9,19 +9,19 @@ import Testing
 @Suite("Sync conflicts and resolve end to end")
 struct SyncConflictsTests {
     /// `notes ARGS` run from `directory`.
-    private func notes(_ h: SyncHarness, _ arguments: [String], in directory: String) async throws -> ProcessResult {
-        try await ProcessRunner.run(BuiltProducts.client, arguments, environment: h.client.environment,
+    private func notes(_ h: LiveServer, _ arguments: [String], in directory: String) async throws -> ProcessResult {
+        try await ProcessRunner.run(BuiltProducts.client, arguments, environment: h.environment,
                                     currentDirectory: URL(fileURLWithPath: directory))
     }
 
-    private func listing(_ h: SyncHarness, _ name: String) async throws -> [ConflictCopy] {
+    private func listing(_ h: LiveServer, _ name: String) async throws -> [ConflictCopy] {
         let result = try await notes(h, ["conflicts", "--json"], in: h.folder(name))
         #expect(result.exitCode == 0, "\(result.stderr)")
         return try WireJSON.decoder().decode(ConflictsCommand.Listing.self, from: Data(result.stdout.utf8)).conflicts
     }
 
     /// Folders a and b with an overlapping edit of notes/todo.md synced: b holds the copy.
-    private func overlappingEdit(_ h: SyncHarness) async throws -> String {
+    private func overlappingEdit(_ h: LiveServer) async throws -> String {
         try await h.twoFolders([("notes/todo.md", "milk\neggs\n"), ("other.md", "o\n")])
         try h.write("a", "notes/todo.md", "milk\nbread\n")
         try h.write("b", "notes/todo.md", "milk\ncheese\n")
@@ -33,7 +33,7 @@ struct SyncConflictsTests {
 
     @Test("conflicts lists each copy beside its note with why it was made; a copy synced from elsewhere names its device")
     func conflictsListsCopiesWithReasons() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             let copy = try await overlappingEdit(h)
             #expect(try await listing(h, "b") == [ConflictCopy(copy: copy, path: "notes/todo.md", reason: .overlappingEdit, device: "b", noteExists: true)])
             #expect(try await listing(h, "a") == [ConflictCopy(copy: copy, path: "notes/todo.md", reason: nil, device: "b", noteExists: true)])
@@ -46,7 +46,7 @@ struct SyncConflictsTests {
 
     @Test("resolve --keep mine puts the copy's text in the note and removes the copy; the next syncs carry it everywhere")
     func resolveKeepMine() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             let copy = try await overlappingEdit(h)
             let copyName = String(copy.dropFirst("notes/".count))
             let result = try await notes(h, ["resolve", copyName, "--keep", "mine", "--json"], in: h.folder("b") + "/notes")
@@ -64,7 +64,7 @@ struct SyncConflictsTests {
 
     @Test("resolve --keep both appends the copy's text under a marker line; --keep theirs only removes the copy")
     func resolveKeepBothAndTheirs() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             let copy = try await overlappingEdit(h)
             let both = try await notes(h, ["resolve", "notes/todo.md", "--keep", "both"], in: h.folder("a"))
             #expect(both.exitCode == 0, "\(both.stderr)")
@@ -90,7 +90,7 @@ struct SyncConflictsTests {
 
     @Test("resolve refuses what is not a conflict copy, and a bad --keep, with exit 2, changing nothing")
     func resolveUsageErrors() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             let copy = try await overlappingEdit(h)
             let notACopy = try await notes(h, ["resolve", "other.md", "--keep", "mine"], in: h.folder("b"))
             #expect(notACopy.exitCode == 2 && notACopy.stderr.contains("not a conflict copy"), "\(notACopy.stderr)")
@@ -104,7 +104,7 @@ struct SyncConflictsTests {
 
     @Test("two devices appending to one journal note merge both additions, the server's first, with no conflict copy")
     func appendsOnTwoDevicesMerge() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("journal.md", "# Journal\n- monday\n")])
             try h.write("a", "journal.md", "# Journal\n- monday\n- tuesday from a\n")
             try h.write("b", "journal.md", "# Journal\n- monday\n- tuesday from b\n- and more from b\n")
@@ -122,7 +122,7 @@ struct SyncConflictsTests {
 
     @Test("a copy whose note's name sync refuses is offered a rename: conflicts suggests it, --keep mine refuses and recreates nothing, --rename-to keeps the text under a name that syncs, and no new copy follows")
     func copyOfAnUnsyncableNameIsOfferedARename() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             // A copy made of `back\slash.md` under a repaired name, as this folder's index recorded it.
             let copy = "back-slash.conflict-a-20261207-102950.md"
@@ -162,7 +162,7 @@ struct SyncConflictsTests {
 
     @Test("a copy of a name that syncs is settled back into that name, zero-width space and all")
     func copyOfAScriptNameSettlesBackIntoIt() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             let khmer = "\u{179A}\u{17B6}\u{1794}\u{17CB}\u{200B}\u{1796}\u{17B6}\u{1780}\u{17D2}\u{1799}.md"
             let copy = "\u{179A}\u{17B6}\u{1794}\u{17CB}-\u{1796}\u{17B6}\u{1780}\u{17D2}\u{1799}.conflict-a-20261207-102950.md"

@@ -21,7 +21,7 @@ struct SyncConvergenceTests {
 
     @Test("three folders converge with the server and lose no edit", arguments: seeds)
     func threeFoldersConverge(seed: UInt64) async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             var world = World(seed: seed)
             let folders = ["a", "b", "c"]
             for name in folders { try await h.initFolder(name) }
@@ -80,7 +80,7 @@ struct SyncConvergenceTests {
             return token
         }
 
-        mutating func act(on name: String, _ h: SyncHarness) throws {
+        mutating func act(on name: String, _ h: LiveServer) throws {
             let files = try h.tree(name).keys.sorted()
             let choice = files.isEmpty ? 0 : pick(10)
             switch choice {

@@ -15,7 +15,7 @@ import Testing
 @Suite("Sync: new notes uploaded while the scan reads")
 struct SyncEarlyUploadTests {
     /// Writes `notes` into folder `name`, each dated an hour back.
-    private static func writeOld(_ h: SyncHarness, _ name: String, _ notes: [String: String]) throws {
+    private static func writeOld(_ h: LiveServer, _ name: String, _ notes: [String: String]) throws {
         for (path, text) in notes {
             try h.write(name, path, text)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
@@ -25,15 +25,15 @@ struct SyncEarlyUploadTests {
 
     @Test("with the first batch's answer held, only the first group of notes is reserved (the scan has not read on); killed there, the next sync uploads every note once")
     func firstBatchLeavesBeforeTheScanEnds() async throws {
-        try await SyncHarness.with { direct in
-            let hold = try RequestHold.batches(upstreamPort: direct.client.server.port)
+        try await LiveServer.with(account: .loggedIn) { direct in
+            let hold = try RequestHold.batches(upstreamPort: direct.server.port)
             defer { hold.proxy.stop() }
             let h = try await direct.through(hold)
             let notes = SyncFaultTests.corpus(1_500)
             try await h.initFolder("a")
             try Self.writeOld(h, "a", notes)
             hold.hold(1)
-            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) { hold.isHolding }
+            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.environment) { hold.isHolding }
             hold.proxy.release()
             #expect(kill.landedMidSync, "the upload ended before the kill: \(kill)")
 
@@ -89,7 +89,7 @@ struct SyncEarlyUploadTests {
         let indexPath: String
         let rows = Mutex<Int?>(nil)
 
-        init(_ h: SyncHarness, _ folder: String) {
+        init(_ h: LiveServer, _ folder: String) {
             indexPath = h.folder(folder) + "/.notes/index.sqlite"
         }
 
@@ -105,14 +105,14 @@ struct SyncEarlyUploadTests {
 
     @Test("another device's note at a path the folder also has new, written after the empty first page, is settled after the scan: both texts are kept, nothing is lost")
     func pathTakenMeanwhileIsSettledAfterTheScan() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("b")
             try await h.sync("b")
             try h.write("b", "f5/note-5.md", "written by b meanwhile\n")
             try await h.initFolder("a")
             let notes = SyncFaultTests.corpus(EarlyUploads.reserveGroup + 100)
             try Self.writeOld(h, "a", notes)
-            let client = h.client, b = h.folder("b")
+            let client = h, b = h.folder("b")
             let rows = RowsAtFirstBatch(h, "a")
             let report = try await h.syncInProcess("a", wrap: { remote in
                 HookedRemote(base: remote, afterFirstPage: {
@@ -135,7 +135,7 @@ struct SyncEarlyUploadTests {
 
     @Test("a note saved again after its early read, while its batch is on its way, is uploaded with the new text by the next sync: no edit is lost")
     func noteSavedAfterItsEarlyReadIsUploadedNextSync() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             var notes = SyncFaultTests.corpus(EarlyUploads.reserveGroup + 100)
             try Self.writeOld(h, "a", notes)
@@ -176,7 +176,7 @@ struct SyncEarlyUploadTests {
         func timeless(_ path: String) -> String { path.replacing(/conflict-a-[0-9]{8}-[0-9]{6}/, with: "conflict-a-TIME") }
         func outcome(early: Bool) async throws -> Outcome {
             var outcome: Outcome?
-            try await SyncHarness.with { h in
+            try await LiveServer.with(account: .loggedIn) { h in
                 try await h.initFolder("a")
                 try Self.writeOld(h, "a", notes)
                 for (path, text) in recent { try h.write("a", path, text) }

@@ -25,7 +25,7 @@ struct SyncFaultTests {
 
     /// Every file outside `.notes/` is a whole note of `expected` (none half-written, no stray
     /// temporary file), whatever moment the kill came at.
-    static func expectWholeFiles(_ h: SyncHarness, _ name: String, _ expected: [String: String],
+    static func expectWholeFiles(_ h: LiveServer, _ name: String, _ expected: [String: String],
                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
         for (path, text) in try h.textTree(name) {
             #expect(expected[path] == text, "\(path) is not a whole note", sourceLocation: sourceLocation)
@@ -35,12 +35,12 @@ struct SyncFaultTests {
     @Test("kill -9 of the client during uploads and during a clone, then resumed syncs: whole files, no duplicates, no loss")
     func clientKilledMidSync() async throws {
         // Small changes pages, so a clone of 900 notes takes many: it is killed between two.
-        try await SyncHarness.with(serverArguments: ["--max-page-bytes", "65536"]) { direct in
+        try await LiveServer.with(["--max-page-bytes", "65536"], account: .loggedIn) { direct in
             // The uploads go through a proxy that holds back the server's answer to one chosen
             // batch: the client is killed while it waits for that answer, with the batch stored
             // on the server, however late this test notices (a fast client once finished all
             // ~40 batches before a busy machine let the test look).
-            let hold = try RequestHold.batches(upstreamPort: direct.client.server.port)
+            let hold = try RequestHold.batches(upstreamPort: direct.server.port)
             defer { hold.proxy.stop() }
             let h = try await direct.through(hold)
             let notes = Self.corpus(900)
@@ -49,7 +49,7 @@ struct SyncFaultTests {
             // Each run is killed while the answer to its second batch is held back.
             for _ in 0..<3 {
                 hold.hold(2)
-                let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
+                let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.environment) {
                     hold.isHolding
                 }
                 hold.proxy.release()
@@ -67,8 +67,8 @@ struct SyncFaultTests {
             // between two pages, having written some notes and not all.
             let floor = FileFloor()
             let folderB = h.folder("b")
-            let pages = try RequestHold(upstreamPort: direct.client.server.port) { request in
-                request.path == "/v1/changes" && SyncHarness.noteFileCount(in: folderB) > floor.count.load(ordering: .acquiring)
+            let pages = try RequestHold(upstreamPort: direct.server.port) { request in
+                request.path == "/v1/changes" && LiveServer.noteFileCount(in: folderB) > floor.count.load(ordering: .acquiring)
             }
             defer { pages.proxy.stop() }
             let c = try await direct.through(pages)
@@ -76,7 +76,7 @@ struct SyncFaultTests {
             for _ in 0..<2 {
                 floor.count.store(c.noteFileCount("b"), ordering: .releasing)
                 pages.hold(1)
-                let kill = try await KilledSync.run(["sync", c.folder("b")], environment: c.client.environment) {
+                let kill = try await KilledSync.run(["sync", c.folder("b")], environment: c.environment) {
                     pages.isHolding
                 }
                 pages.proxy.release()
@@ -129,7 +129,7 @@ struct SyncFaultTests {
         proxy.release(dropping: true)  // the answer dies with the server
         let interrupted = try await sync
         #expect(interrupted.exitCode == 5, "the sync whose server died should say the server is unreachable: \(interrupted.stderr)")
-        server = try await Self.restart(database: database, port: port)
+        server = try await TestServer.restarted(database: database, port: port)
         defer { server.kill() }
         let listed = try await ProcessRunner.run(BuiltProducts.client, ["ls", "--server", url], environment: environment)
         let landed = listed.stdout.split(separator: "\n").count
@@ -148,18 +148,5 @@ struct SyncFaultTests {
         let index = try SyncIndex(path: folder + "/.notes/index.sqlite")
         #expect(try index.integrityCheck() == "ok")
         try index.close()
-    }
-
-    /// A server on `database` and the same `port` as one just killed; the port may be held for
-    /// a moment after the kill, so a start that fails is tried again, for at most 30 s.
-    static func restart(database: String, port: Int) async throws -> TestServer {
-        let deadline = Date().addingTimeInterval(30)
-        while true {
-            do {
-                return try await TestServer(database: database, port: port)
-            } catch TestServerError.exitedEarly where Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
     }
 }

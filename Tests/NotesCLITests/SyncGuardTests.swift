@@ -13,7 +13,7 @@ import Glibc
 struct SyncGuardTests {
     @Test("a second sync of the same folder fails at once while one runs")
     func lockAllowsOneSyncPerFolder() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let held = try SyncLock(path: h.folder("a") + "/.notes/lock")
             let blocked = try await h.notes(["sync", h.folder("a")])
@@ -25,7 +25,7 @@ struct SyncGuardTests {
 
     @Test("an emptied folder does not delete every note on the server without --allow-mass-delete")
     func massDeleteGuardLocal() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             for i in 0..<3 { try h.write("a", "n\(i).md", "\(i)\n") }
             try await h.sync("a")
@@ -41,7 +41,7 @@ struct SyncGuardTests {
 
     @Test("more than half of over 20 notes deleted on the server is not applied locally without --allow-mass-delete")
     func massDeleteGuardRemote() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             for i in 0..<30 { try h.write("a", "n\(i).md", "\(i)\n") }
             try await h.sync("a")
@@ -59,7 +59,7 @@ struct SyncGuardTests {
 
     @Test(".notesignore keeps matching files out of sync, in both directions' listings")
     func notesignoreExcludesFiles() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", ".notesignore", "# private\nprivate/\n*.draft.md\n!keep.draft.md\n")
             try h.write("a", "private/diary.md", "secret\n")
@@ -69,7 +69,7 @@ struct SyncGuardTests {
             try await h.sync("a")
             #expect(Set(try await h.serverNotes().keys) == ["keep.draft.md", "public.md"])
             // Notes made elsewhere at an ignored path are not downloaded here either.
-            try await h.client.createNotes([("private/from-phone.md", "p\n"), ("shared.md", "s\n")])
+            try await h.createNotes([("private/from-phone.md", "p\n"), ("shared.md", "s\n")])
             try await h.sync("a")
             #expect(h.read("a", "private/from-phone.md") == nil)
             #expect(h.read("a", "shared.md") == "s\n")
@@ -78,14 +78,14 @@ struct SyncGuardTests {
 
     @Test("a symlinked folder cannot lead a server note outside the notes folder")
     func symlinkedParentIsRefused() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "seed.md", "s\n")
             try await h.sync("a")
             let outside = h.work.appending("outside").path
             try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: h.folder("a") + "/linked", withDestinationPath: outside)
-            try await h.client.createNotes([("linked/evil.md", "pwned\n"), ("fine.md", "ok\n")])
+            try await h.createNotes([("linked/evil.md", "pwned\n"), ("fine.md", "ok\n")])
             let report = try await h.sync("a")
             #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
             #expect(report.warnings.contains { $0.contains("linked/evil.md") })
@@ -95,7 +95,7 @@ struct SyncGuardTests {
 
     @Test("on a case-insensitive disk, a server note whose name differs only in case from a local file makes a conflict copy")
     func caseInsensitiveDiskClashWithServerNote() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             // This machine's disks fold no case; the folder is told it is on one that does, as
             // macOS and Windows disks are, so the same rules run here.
@@ -103,7 +103,7 @@ struct SyncGuardTests {
             var config = try WireJSON.decoder().decode(SyncFolder.Config.self, from: Data(contentsOf: URL(fileURLWithPath: configPath)))
             config.caseInsensitive = true
             try WireJSON.encoder().encode(config).write(to: URL(fileURLWithPath: configPath))
-            try await h.client.createNotes([("Plan.md", "server plan\n")])
+            try await h.createNotes([("Plan.md", "server plan\n")])
             try h.write("a", "plan.md", "local plan\n")
             let report = try await h.sync("a", expect: 3)
             #expect(report.conflicts.count == 1)
@@ -119,7 +119,7 @@ struct SyncGuardTests {
 
     @Test("names that differ only in case: the second becomes a conflict copy, never an overwrite")
     func caseOnlyClashBecomesAConflictCopy() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "Readme.md", "upper\n")
             try h.write("a", "readme.md", "lower\n")
@@ -139,7 +139,7 @@ struct SyncGuardTests {
 struct SyncLimitTests {
     @Test("a note too large for the server once escaped on the wire is left local with a warning; the others sync")
     func oversizedRequestFailsAlone() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "ok.md", "fine\n")
             // 6 MB of control characters: 36 MB of JSON escapes, over the server's 32 MB request limit.

@@ -15,7 +15,7 @@ import Glibc
 struct SyncHazardTests {
     @Test("an edit the metadata check cannot see (same size, mtime and inode) is never overwritten by a remote edit")
     func editHiddenFromMetadataSurvivesRemoteEdit() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("n.md", "line one\nline two\n"), ("other.md", "o\n")])
             // Written in place, same length, and the old mtime put back (`touch -r`, `cp -p` onto
             // the file, or a save within one tick of a coarse clock): the index sees no change.
@@ -31,7 +31,7 @@ struct SyncHazardTests {
 
     @Test("the same hidden edit survives a remote delete: the note is uploaded again, not removed")
     func editHiddenFromMetadataSurvivesRemoteDelete() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("n.md", "draft\n"), ("x.md", "x\n"), ("y.md", "y\n")])
             try Self.overwriteKeepingMetadata(h.folder("b") + "/n.md", with: "DRAFT\n")
             try h.remove("a", "n.md")
@@ -44,7 +44,7 @@ struct SyncHazardTests {
 
     @Test("a file sync cannot read as a note, in a server note's way, is kept aside and does not stop later changes")
     func unsyncableFileInTheWayDoesNotStallTheFeed() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             try h.write("b", "p.md", "from b\n")
             try await h.sync("b")
@@ -65,7 +65,7 @@ struct SyncHazardTests {
 
     @Test("a new server note whose place holds a folder is left alone with a warning (the write finds the place taken and writes nothing over it), and later pages still arrive")
     func folderInTheWayOfANewNoteIsLeftAlone() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             try h.write("b", "dir.md", "a note\n")
             try await h.sync("b")
@@ -88,7 +88,7 @@ struct SyncHazardTests {
 
     @Test("a conflict copy of a note with a path near the 1 KB limit gets a valid name and reaches the server")
     func conflictCopyOfAVeryLongPathSyncs() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             let deep = (0..<4).map { String(repeating: "\($0)", count: 250) }.joined(separator: "/") + "/n.md"
             try await h.twoFolders([(deep, "base\n")])
             try h.write("a", deep, "from a\n")
@@ -104,7 +104,7 @@ struct SyncHazardTests {
 
     @Test("identical edits and identical creates on two devices make no conflict copy; different creates keep both")
     func identicalAndClashingCreates() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("n.md", "one\n")])
             for name in ["a", "b"] {
                 try h.write(name, "n.md", "one\ntwo\n")
@@ -125,7 +125,7 @@ struct SyncHazardTests {
 
     @Test("a case-only rename and a folder of 25 notes moved are renames: same ids, nothing deleted, no mass-delete stop")
     func caseOnlyAndFolderRenames() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             var files = [("Readme.md", "read me\n")]
             for i in 0..<25 { files.append(("project/n\(i).md", "note \(i)\n")) }
             try await h.twoFolders(files)
@@ -146,7 +146,7 @@ struct SyncHazardTests {
 
     @Test("a note file swapped for a symlink or a folder during a sync: nothing is written through or over it")
     func fileSwappedDuringSyncIsNotWrittenThrough() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("link.md", "l1\n"), ("dir.md", "d1\n"), ("other.md", "o\n")])
             try h.write("b", "link.md", "l2 from b\n")
             try h.write("b", "dir.md", "d2 from b\n")

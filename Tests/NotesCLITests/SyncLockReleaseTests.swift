@@ -16,7 +16,7 @@ import Glibc
 struct SyncLockReleaseTests {
     @Test("a released folder lock is free at once although a child still holds a copy of its descriptor")
     func releasedLockIsFreeDespiteAnInheritedDescriptor() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let lockPath = h.folder("a") + "/.notes/lock"
             let child: pid_t

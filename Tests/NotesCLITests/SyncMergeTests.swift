@@ -8,7 +8,7 @@ import Testing
 @Suite("Sync merges, deletes and renames end to end")
 struct SyncMergeTests {
     /// Two folders, a and b, both holding `files` after syncing.
-    private func twoFolders(_ h: SyncHarness, _ files: [(String, String)]) async throws {
+    private func twoFolders(_ h: LiveServer, _ files: [(String, String)]) async throws {
         try await h.initFolder("a")
         for (path, text) in files { try h.write("a", path, text) }
         try await h.sync("a")
@@ -18,7 +18,7 @@ struct SyncMergeTests {
 
     @Test("edits to different parts of a note merge, and the merge reaches both sides")
     func cleanMergeAppliedOnBothSides() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await twoFolders(h, [("n.md", "one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n")])
             try h.write("a", "n.md", "ONE\r\ntwo\r\nthree\r\nfour\r\nfive\r\n")
             try h.write("b", "n.md", "one\r\ntwo\r\nthree\r\nfour\r\nFIVE\r\n")
@@ -35,7 +35,7 @@ struct SyncMergeTests {
 
     @Test("overlapping edits keep the server's version at the path and the local one as a conflict copy (exit 3)")
     func overlappingEditsLeaveAConflictCopy() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await twoFolders(h, [("notes/todo.md", "milk\neggs\n")])
             try h.write("a", "notes/todo.md", "milk\nbread\n")
             try h.write("b", "notes/todo.md", "milk\ncheese\n")
@@ -56,7 +56,7 @@ struct SyncMergeTests {
 
     @Test("a local edit beats a remote delete: the note is restored on the server")
     func localEditBeatsRemoteDelete() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await twoFolders(h, [("keep.md", "v1\n"), ("other.md", "o\n")])
             try h.remove("a", "keep.md")
             try await h.sync("a")
@@ -70,7 +70,7 @@ struct SyncMergeTests {
 
     @Test("a remote edit beats a local delete: the file comes back; deleted on both is fine")
     func remoteEditBeatsLocalDelete() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await twoFolders(h, [("keep.md", "v1\n"), ("gone.md", "g\n"), ("other.md", "o\n")])
             try h.write("a", "keep.md", "v2\n")
             try h.remove("a", "gone.md")
@@ -86,7 +86,7 @@ struct SyncMergeTests {
 
     @Test("renames and moves keep the note id and its history, even with an edit on the other side")
     func renamesKeepIdentity() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await twoFolders(h, [("inbox/idea.md", "line 1\nline 2\nline 3\n"), ("x.md", "x\n")])
             let id = try #require(try await h.serverResources()["inbox/idea.md"]?.id)
             try h.move("a", "inbox/idea.md", "projects/2025/idea-renamed.md")
@@ -101,14 +101,14 @@ struct SyncMergeTests {
             #expect(h.read("b", "projects/2025/idea-renamed.md") == "line 1\nline 2 edited\nline 3\n")
             try await h.sync("a")
             #expect(h.read("a", "projects/2025/idea-renamed.md") == "line 1\nline 2 edited\nline 3\n")
-            let history = try await h.client.apiClient().json(RevisionList.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions"))
+            let history = try await h.apiClient().json(RevisionList.self, APIRequest("GET", "/v1/notes/\(id.value)/revisions"))
             #expect(history.revisions.count == 3)
         }
     }
 
     @Test("skewed clocks do not matter: a file dated in the past or future syncs on content alone")
     func clocksAreNeverCompared() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await twoFolders(h, [("t.md", "old\n")])
             try h.write("a", "t.md", "new from a\n")
             let past = Date(timeIntervalSince1970: 86_400)  // 1970: any clock comparison would lose this edit

@@ -22,13 +22,13 @@ struct SyncNamesTests {
     ]
 
     /// Every file under folder `name` (not `.notes/`), by the UTF-8 bytes of its path, with its bytes.
-    private func byteTree(_ h: SyncHarness, _ name: String) throws -> [[UInt8]: Data] {
+    private func byteTree(_ h: LiveServer, _ name: String) throws -> [[UInt8]: Data] {
         Dictionary(uniqueKeysWithValues: try h.tree(name).map { (Array($0.key.utf8), $0.value) })
     }
 
     @Test("names with zero-width spaces (Khmer, Thai), a non-joiner (Persian), a joiner (Hindi) and an emoji ZWJ sequence sync byte-exact to a second folder and back")
     func scriptNamesRoundTripByteExact() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             for (index, path) in Self.scriptNames.enumerated() { try h.write("a", path, "# \(index)\n[[\(path)]]\n") }
             let up = try await h.sync("a")
@@ -55,7 +55,7 @@ struct SyncNamesTests {
 
     @Test("a file whose name sync cannot store stays where it is, named at every sync with its reason (exit 1), and syncs once renamed")
     func unsyncableNameIsLeftAloneAndReported() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             let refused = ["back\\slash.md", "tab\there.md", "invoice\u{202E}dm.exe.md"]
             for path in refused { try h.write("a", path, "text of \(path)\n") }
@@ -92,7 +92,7 @@ struct SyncNamesTests {
 
     @Test("a note whose file is renamed to a name sync cannot store stays on the server and in other folders, and is renamed there once the name can be stored")
     func noteRenamedToAnUnsyncableNameIsHeld() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("todo.md", "milk\n"), ("seed.md", "s\n")])
             try h.move("a", "todo.md", "to\\do.md")
             let status = try await h.status("a")

@@ -12,22 +12,22 @@ import Testing
 struct SyncOwnWritesTests {
     @Test("an upload into an empty account stores the cursor from its chained batches: one changes request in all, the server logs no other, and the next sync is a no-op")
     func uploadDoesNotReadItsOwnWritesBack() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let notes = SyncFaultTests.corpus(150)  // ~2 KB each: several 64 KiB batches
             for (path, text) in notes { try h.write("a", path, text) }
-            let changesBefore = h.client.logCount("GET /v1/changes"), batchesBefore = h.client.logCount("POST /v1/batch")
+            let changesBefore = h.logCount("GET /v1/changes"), batchesBefore = h.logCount("POST /v1/batch")
             let upload = try await h.sync("a")
             #expect(upload.uploaded == notes.count)
             #expect(upload.changesRequests == 1, "only the first page, asked for before the scan")
-            #expect(try await h.client.waitUntil { h.client.logCount("POST /v1/batch") - batchesBefore >= 3 }, "one batch proves no chain")
-            #expect(try await h.client.waitUntil { h.client.logCount("GET /v1/changes") == changesBefore + 1 })
+            #expect(try await waitUntil { h.logCount("POST /v1/batch") - batchesBefore >= 3 }, "one batch proves no chain")
+            #expect(try await waitUntil { h.logCount("GET /v1/changes") == changesBefore + 1 })
 
             // The stored cursor is the feed's end: nothing of the upload is left to read after it.
             let index = try SyncIndex(path: h.folder("a") + "/.notes/index.sqlite")
             let cursor = try #require(try index.cursor())
             try index.close()
-            let rest = try await h.client.apiClient().json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("since", cursor)]))
+            let rest = try await h.apiClient().json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("since", cursor)]))
             #expect(rest.changes.isEmpty && !rest.hasMore, "\(rest.changes.count) changes after the stored cursor")
 
             let again = try await h.sync("a")
@@ -41,7 +41,7 @@ struct SyncOwnWritesTests {
 
     @Test("another device's write between two of the client's batches breaks the chain: the pull after the push brings it")
     func writeBetweenBatchesIsPulled() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("b")
             try await h.sync("b")
             try h.write("b", "from-b.md", "written by b mid-upload\n")
@@ -55,7 +55,7 @@ struct SyncOwnWritesTests {
             // the last ones are written after b's note.
             options.batchOperations = 1
             #expect(notes.count / options.batchOperations > 2 * options.batchesInFlight - 1)
-            let client = h.client, b = h.folder("b")
+            let client = h, b = h.folder("b")
             let report = try await h.syncInProcess("a", options: options, wrap: { remote in
                 AfterFirstBatch(base: remote) {
                     let result = try await client.notes(["sync", b])
@@ -75,8 +75,8 @@ struct SyncOwnWritesTests {
 
     @Test("a client killed while a later batch's answer is held keeps its cursor no further than the rows it recorded; the next sync loses and duplicates nothing")
     func killedAfterChainedBatchesLosesNothing() async throws {
-        try await SyncHarness.with { direct in
-            let hold = try RequestHold.batches(upstreamPort: direct.client.server.port)
+        try await LiveServer.with(account: .loggedIn) { direct in
+            let hold = try RequestHold.batches(upstreamPort: direct.server.port)
             defer { hold.proxy.stop() }
             let h = try await direct.through(hold)
             let notes = SyncFaultTests.corpus(300)
@@ -86,7 +86,7 @@ struct SyncOwnWritesTests {
             // and recorded, so the cursor has moved when the kill lands (an earlier batch could be
             // held, and the kill land, before any answer was taken in).
             hold.hold(SyncOptions().batchesInFlight + 1)
-            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) { hold.isHolding }
+            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.environment) { hold.isHolding }
             hold.proxy.release()
             #expect(kill.landedMidSync, "the upload ended before the kill: \(kill)")
 

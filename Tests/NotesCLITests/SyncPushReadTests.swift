@@ -34,7 +34,7 @@ struct SyncPushReadTests {
 
     /// Two notes on the server from folder `b`, so a pull of one change a page asks a second
     /// time, after the scan.
-    private static func serverWithTwoNotes(_ h: SyncHarness) async throws {
+    private static func serverWithTwoNotes(_ h: LiveServer) async throws {
         try await h.initFolder("b")
         try h.write("b", "r1.md", "remote one\n")
         try h.write("b", "r2.md", "remote two\n")
@@ -42,14 +42,14 @@ struct SyncPushReadTests {
     }
 
     /// Writes `text` at `path` of folder `name` and dates it an hour back.
-    private static func writeOld(_ h: SyncHarness, _ name: String, _ path: String, _ text: String) throws {
+    private static func writeOld(_ h: LiveServer, _ name: String, _ path: String, _ text: String) throws {
         try h.write(name, path, text)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
                                               ofItemAtPath: h.folder(name) + "/" + path)
     }
 
     /// Syncs folder `a` one change a page, `path` rewritten with `text` after the scan.
-    private static func syncRewritingAfterScan(_ h: SyncHarness, _ path: String, _ text: String) async throws -> SyncReport {
+    private static func syncRewritingAfterScan(_ h: LiveServer, _ path: String, _ text: String) async throws -> SyncReport {
         var options = SyncOptions()
         options.pageSize = 1
         let file = h.folder("a") + "/" + path
@@ -60,7 +60,7 @@ struct SyncPushReadTests {
 
     @Test("a new note saved again between the scan and the push is uploaded with its new text in the same sync")
     func newNoteSavedAfterScanIsUploadedWithNewText() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.serverWithTwoNotes(h)
             try await h.initFolder("a")
             try Self.writeOld(h, "a", "n.md", "as the scan read it\n")
@@ -77,7 +77,7 @@ struct SyncPushReadTests {
 
     @Test("a new note read ahead in a later window of the scan and saved again before the push is uploaded with its new text")
     func newNoteReadAheadSavedAfterScanIsUploadedWithNewText() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.serverWithTwoNotes(h)
             try await h.initFolder("a")
             // More than one window of `NewFileReadAhead` (512 files).
@@ -94,7 +94,7 @@ struct SyncPushReadTests {
 
     @Test("an edited note saved again between the scan and the push is uploaded with its newest text in the same sync")
     func editedNoteSavedAfterScanIsUploadedWithNewestText() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.serverWithTwoNotes(h)
             try await h.initFolder("a")
             try h.write("a", "n.md", "first\n")

@@ -14,7 +14,7 @@ import Testing
 struct SyncRecoveryTests {
     @Test("a sync killed after writing a remotely moved and edited note, before recording it, resumes without a duplicate")
     func resumeAfterUnrecordedRemoteMove() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("inbox/idea.md", "v1\n"), ("other.md", "o\n")])
             try await h.initFolder("c")
             try await h.sync("c")
@@ -41,7 +41,7 @@ struct SyncRecoveryTests {
 
     @Test("a sync whose uploads reached the server but not the index resumes without a duplicate, a deletion or a conflict")
     func resumeAfterUnrecordedUploads() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("edit.md", "v1\n"), ("move.md", "moved\n"), ("drop.md", "d\n"), ("keep.md", "k\n")])
             try h.write("a", "edit.md", "v2\n")
             try h.move("a", "move.md", "sub/moved.md")
@@ -63,7 +63,7 @@ struct SyncRecoveryTests {
 
     @Test("a deleted index: the next sync adopts every file, uploading, deleting and duplicating nothing; a corrupt one stops the sync")
     func lostOrCorruptIndex() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             let notes = ["a.md": "a\n", "f/b.md": "b\n", "f/g/c.md": "c\n"]
             try await h.twoFolders(notes.map { ($0.key, $0.value) })
             try h.remove("a", ".notes/index.sqlite")
@@ -82,7 +82,7 @@ struct SyncRecoveryTests {
     }
 }
 
-extension SyncHarness {
+extension LiveServer {
     /// Folders a and b, both holding `files` after syncing (a uploads, b downloads).
     func twoFolders(_ files: [(String, String)]) async throws {
         try await initFolder("a")
@@ -135,7 +135,7 @@ struct AnswerLostRemote: SyncRemote {
 extension SyncRecoveryTests {
     @Test("new notes created on the server whose answer was lost, then renamed before the next sync, stay one note each")
     func renameAfterLostCreateAnswer() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             try h.write("a", "draft.md", "a new idea\n")
             await #expect(throws: URLError.self) {

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Synchronization
 import Testing
 @testable import notes_cli
@@ -11,7 +12,7 @@ import Testing
 struct SyncReservationTests {
     @Test("every id a batch carries is in the index when the batch is sent, the first batch leaves before every id is recorded, and the upload converges")
     func idsRecordedBeforeTheirBatch() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             var notes: [String: String] = [:]
             for i in 0..<600 { notes[String(format: "d%d/n%03d.md", i % 7, i)] = "# Note \(i)\nline \(i)\n" }

@@ -10,7 +10,7 @@ import Testing
 struct SyncResyncTests {
     @Test("after a 410 the folder resyncs in full: a file whose note was purged on the server is kept and uploaded, an edit too")
     func resyncAfterPurgedTombstonesKeepsLocalFiles() async throws {
-        try await SyncHarness.with(serverArguments: ["--tombstone-ttl", "1"]) { h in
+        try await LiveServer.with(["--tombstone-ttl", "1"], account: .loggedIn) { h in
             try await h.initFolder("a")
             for name in ["keep", "gone", "edited", "x", "y"] { try h.write("a", "\(name).md", "\(name)\n") }
             try await h.sync("a")
@@ -38,14 +38,14 @@ struct SyncResyncTests {
     }
 
     /// How many deleted notes the server's changes feed still lists (a full walk: tombstones included).
-    private static func tombstones(_ h: SyncHarness) async throws -> Int {
-        let page = try await h.client.apiClient().json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("limit", "1000")]))
+    private static func tombstones(_ h: LiveServer) async throws -> Int {
+        let page = try await h.apiClient().json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("limit", "1000")]))
         return page.changes.filter(\.deleted).count
     }
 
     @Test("a folder whose sync position the server does not recognise (a server restored from an older backup) keeps and uploads its files")
     func resyncWithAnUnknownCursorDeletesNothing() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             let notes = Dictionary(uniqueKeysWithValues: (0..<13).map { ("n\($0).md", "note \($0)\n") })
             for (path, text) in notes { try h.write("a", path, text) }
@@ -63,12 +63,12 @@ struct SyncResyncTests {
         }
     }
 
-    private func checkResync(_ h: SyncHarness, other: TestServer, notes: [String: String]) async throws {
-        try await other.addUser(ClientHarness.username, password: ClientHarness.password)
-        let login = try await h.client.notes(["login", "--server", other.baseURL.absoluteString, "--username", ClientHarness.username,
-                                       "--password-stdin"], stdin: ClientHarness.password + "\n")
+    private func checkResync(_ h: LiveServer, other: TestServer, notes: [String: String]) async throws {
+        try await other.addUser(TestAccount.username, password: TestAccount.password)
+        let login = try await h.notes(["login", "--server", other.baseURL.absoluteString, "--username", TestAccount.username,
+                                       "--password-stdin"], stdin: TestAccount.password + "\n")
         #expect(login.exitCode == 0, "\(login.stderr)")
-        let otherClient = ClientHarness(server: other, home: h.client.home)
+        let otherClient = LiveServer(server: other, home: h.home, work: h.work)
         try await otherClient.createNotes([("theirs.md", "only on the other server\n")])
         let configPath = h.folder("a") + "/.notes/config.json"
         var config = try WireJSON.decoder().decode(SyncFolder.Config.self, from: Data(contentsOf: URL(fileURLWithPath: configPath)))

@@ -75,7 +75,7 @@ struct SyncSafetyTests {
 
     @Test("a file saved during a sync is not overwritten, and the next sync keeps both versions")
     func fileChangedDuringSyncIsKept() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "n.md", "v1\n")
             try h.write("a", "other.md", "o\n")

@@ -21,7 +21,7 @@ struct SyncStatusPredictionTests {
 
     @Test("status predicts the next sync in random states, interrupted syncs included", arguments: seeds)
     func statusPredictsTheNextSync(seed: UInt64) async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             var world = SyncConvergenceTests.World(seed: seed)
             let folders = ["a", "b"]
             for name in folders { try await h.initFolder(name) }

@@ -12,7 +12,7 @@ import Testing
 struct SyncStatusTests {
     @Test("after a sync whose uploads never got an answer, status lists every upload left and the next sync does exactly that")
     func statusAfterAnInterruptedUpload() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             for i in 0..<40 { try h.write("a", "new/n\(i).md", "note \(i)\n" + String(repeating: "text ", count: 400) + "\n") }
             // The first batch reaches the server and the sync dies before its answer is recorded;
@@ -36,8 +36,8 @@ struct SyncStatusTests {
 
     @Test("kill -9 of notes sync right after its first batch: status says what is left (not \"Nothing to sync\"), and the next sync does it")
     func statusAfterAKilledSync() async throws {
-        try await SyncHarness.with { direct in
-            let hold = try RequestHold.batches(upstreamPort: direct.client.server.port)
+        try await LiveServer.with(account: .loggedIn) { direct in
+            let hold = try RequestHold.batches(upstreamPort: direct.server.port)
             defer { hold.proxy.stop() }
             let h = try await direct.through(hold)
             try await h.twoFolders([("seed.md", "s\n")])
@@ -46,7 +46,7 @@ struct SyncStatusTests {
             // Killed while the server's answer to its second batch is held back: mid-upload, by
             // an event, not a delay.
             hold.hold(2)
-            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.client.environment) {
+            let kill = try await KilledSync.run(["sync", h.folder("a")], environment: h.environment) {
                 hold.isHolding
             }
             hold.proxy.release()
@@ -64,7 +64,7 @@ struct SyncStatusTests {
 
     @Test("the same line edited on two devices: status predicts the conflict copy, with its reason, that sync makes (exit 3)")
     func statusPredictsAnOverlappingEdit() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("todo.md", "milk\neggs\n"), ("plan.md", "one\ntwo\nthree\nfour\n")])
             try h.write("a", "todo.md", "milk\nbread\n")
             try h.write("b", "todo.md", "milk\ncheese\n")
@@ -81,7 +81,7 @@ struct SyncStatusTests {
 
     @Test("a local IDEAS.md beside a remote ideas.md: status predicts a case-clash conflict copy, and sync makes it")
     func statusPredictsACaseClash() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("seed.md", "s\n")])
             try h.write("a", "ideas.md", "from a\n")
             try await h.sync("a")
@@ -97,7 +97,7 @@ struct SyncStatusTests {
 
     @Test("2,000-style mass delete: status says the guard will stop the sync, with the count the guard uses")
     func statusAndTheGuardAgreeOnAMassDelete() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders((0..<32).map { ("n\($0).md", "\($0)\n") })
             for i in 0..<30 { try h.remove("b", "n\(i).md") }
             try await h.sync("b", ["--allow-mass-delete"])
@@ -122,14 +122,14 @@ struct SyncStatusTests {
 
     @Test("with the server down, status lists what changed here since the last sync, says the server's side is unknown, exits 5")
     func offlineStatusListsLocalChanges() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.twoFolders([("edit.md", "v1\n"), ("old.md", "moved\n"), ("drop.md", "d\n"), ("keep.md", "k\n")])
             try h.write("a", "edit.md", "v2\n")
             try h.move("a", "old.md", "sub/new-name.md")
             try h.remove("a", "drop.md")
             try h.write("a", "fresh.md", "new\n")
-            h.client.server.kill()
-            await h.client.server.waitForExit()
+            h.server.kill()
+            await h.server.waitForExit()
             let result = try await h.notes(["status", h.folder("a"), "--json"])
             #expect(result.exitCode == 5, "\(result.stderr)")
             let report = try WireJSON.decoder().decode(SyncReport.self, from: Data(result.stdout.utf8))
@@ -185,7 +185,7 @@ final class FirstBatchThenCrash: SyncRemote, Sendable {
     func noteLimit() async -> Int { await base.noteLimit() }
 }
 
-extension SyncHarness {
+extension LiveServer {
     /// `notes status NAME --json` and its decoded report; expects exit 0.
     func status(_ name: String, _ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) async throws -> SyncReport {
         let result = try await notes(["status", folder(name), "--json"] + extra, sourceLocation: sourceLocation)

@@ -17,7 +17,7 @@ import Glibc
 struct SyncUnchangedFolderTests {
     /// A synced folder with notes in two folders, one with a name beyond ASCII (in NFC), and an
     /// attachment; synced until the index holds every file's metadata.
-    private static func syncedFolder(_ h: SyncHarness) async throws {
+    private static func syncedFolder(_ h: LiveServer) async throws {
         try await h.initFolder("a")
         for i in 0..<8 { try h.write("a", "f\(i % 2)/n\(i).md", "note \(i) text\n") }
         try h.write("a", "f0/caf\u{E9}.md", "accents\n")
@@ -29,7 +29,7 @@ struct SyncUnchangedFolderTests {
     }
 
     /// What the fast check and the general scan say of folder `name` as it is now.
-    private static func verdicts(_ h: SyncHarness, _ name: String) async throws -> (fast: Bool, general: Bool) {
+    private static func verdicts(_ h: LiveServer, _ name: String) async throws -> (fast: Bool, general: Bool) {
         let folder = try SyncFolder.find(from: h.folder(name))
         let index = try SyncIndex(path: folder.indexPath)
         defer { try? index.close() }
@@ -57,7 +57,7 @@ struct SyncUnchangedFolderTests {
     }
 
     /// Runs SQL on folder `name`'s index.
-    private static func editIndex(_ h: SyncHarness, _ name: String, _ sql: String) throws {
+    private static func editIndex(_ h: LiveServer, _ name: String, _ sql: String) throws {
         let folder = try SyncFolder.find(from: h.folder(name))
         let index = try SyncIndex(path: folder.indexPath)
         defer { try? index.close() }
@@ -65,7 +65,7 @@ struct SyncUnchangedFolderTests {
     }
 
     /// Expects the fast check to say "changed", and never "unchanged" where the general scan does not.
-    private static func expectChanged(_ h: SyncHarness, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private static func expectChanged(_ h: LiveServer, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let verdict = try await verdicts(h, "a")
         #expect(!verdict.fast, what, sourceLocation: sourceLocation)
     }
@@ -77,7 +77,7 @@ struct SyncUnchangedFolderTests {
 
     @Test("on a synced folder left alone the fast check and the general scan both find it unchanged, and a sync changes nothing")
     func unchangedFolderAgrees() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let verdict = try await Self.verdicts(h, "a")
             #expect(verdict.fast && verdict.general)
@@ -88,7 +88,7 @@ struct SyncUnchangedFolderTests {
 
     @Test("every local change the general scan sees makes the fast check answer changed, and the sync uploads it")
     func localChangesAreNotUnchanged() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let path = h.folder("a") + "/f0/n2.md"
             var info = stat()
@@ -136,7 +136,7 @@ struct SyncUnchangedFolderTests {
 
     @Test("index rows the general scan treats with care make the fast check answer changed")
     func unusualRowsAreNotUnchanged() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             // A create not yet confirmed: the push sends it.
             let folder = try SyncFolder.find(from: h.folder("a"))
@@ -171,7 +171,7 @@ struct SyncUnchangedFolderTests {
 
     @Test("a note file under a name not in NFC makes the fast check answer changed, and syncs as before")
     func decomposedNameIsNotUnchanged() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             try h.write("a", "f1/re\u{301}sume\u{301}.md", "decomposed\n")
             try await Self.expectChanged(h, "a new decomposed name")
@@ -186,7 +186,7 @@ struct SyncUnchangedFolderTests {
 
     @Test("with the folder unchanged, a change on the server is still pulled")
     func serverChangeIsPulledWhenUnchangedHere() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await Self.syncedFolder(h)
             let other = try await h.notes(["clone", h.serverURL, h.folder("b")])
             #expect(other.exitCode == 0, "\(other.stderr)")

@@ -11,12 +11,12 @@ import Testing
 @Suite("Sync: watching a folder (notes sync --watch)")
 struct SyncWatchTests {
     /// Runs `body` with a watcher on each folder in `names`, and stops them all afterwards.
-    private func withWatchers(_ h: SyncHarness, _ names: [String], extra: [String] = [], hooks: [String: String] = [:],
+    private func withWatchers(_ h: LiveServer, _ names: [String], extra: [String] = [], hooks: [String: String] = [:],
                               _ body: ([WatchingSync]) async throws -> Void) async throws {
         var watchers: [WatchingSync] = []
         do {
             for name in names {
-                watchers.append(try WatchingSync(folder: h.folder(name), environment: h.client.environment, extra: extra, hooks: hooks))
+                watchers.append(try WatchingSync(folder: h.folder(name), environment: h.environment, extra: extra, hooks: hooks))
             }
             for watcher in watchers { try #require(try await watcher.waitUntilWatching(), "the watcher never started: \(watcher.stderr)") }
             try await body(watchers)
@@ -28,7 +28,7 @@ struct SyncWatchTests {
     }
 
     /// Waits until folders `names` and the server all hold exactly `expected`.
-    private func converge(_ h: SyncHarness, _ names: [String], to expected: [String: String], timeout: Double = 60) async throws -> Bool {
+    private func converge(_ h: LiveServer, _ names: [String], to expected: [String: String], timeout: Double = 60) async throws -> Bool {
         try await waitUntil(timeout: timeout, every: .milliseconds(100)) {
             for name in names where try h.textTree(name) != expected { return false }
             return try await h.serverNotes() == expected
@@ -37,7 +37,7 @@ struct SyncWatchTests {
 
     @Test("two watchers on one account converge after edits, creates, renames and deletes in both folders")
     func twoWatchersConverge() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             var expected = ["keep.md": "keep\n", "edit.md": "one\n", "old.md": "rename me\n", "gone.md": "delete me\n",
@@ -83,14 +83,14 @@ struct SyncWatchTests {
 
     @Test("SIGTERM while a watcher syncs: exit 0 after the step, nothing half-written, the next sync completes")
     func sigtermFinishesTheStepAndExitsZero() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"]) { watchers in
                 let watcher = watchers[0]
                 var notes: [String: String] = [:]
                 for index in 0..<40 { notes["n\(index).md"] = String(repeating: "line \(index)\n", count: 200) }
                 for (path, text) in notes { try h.write("a", path, text) }
-                let syncing = try await waitUntil(timeout: 60, every: .milliseconds(5)) { h.client.server.log.contains("POST /v1/batch") }
+                let syncing = try await waitUntil(timeout: 60, every: .milliseconds(5)) { h.server.log.contains("POST /v1/batch") }
                 #expect(syncing, "the watcher never started uploading")
                 watcher.send(SIGTERM)
                 #expect(await watcher.waitForExit() == 0, "SIGTERM ends a watch with exit 0: \(watcher.stderr)")
@@ -107,11 +107,11 @@ struct SyncWatchTests {
     func revokedSessionExitsFour() async throws {
         // A revoke wakes no long poll: the watcher learns it when its held request ends, so the
         // server holds them 3 s here (the issue: exit 4 within one long poll).
-        try await SyncHarness.with(serverArguments: ["--max-wait", "3"]) { h in
+        try await LiveServer.with(["--max-wait", "3"], account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"]) { watchers in
                 let watcher = watchers[0]
-                let revoked = try await h.client.server.admin(["sessions", "revoke", "--user", ClientHarness.username])
+                let revoked = try await h.server.admin(["sessions", "revoke", "--user", TestAccount.username])
                 #expect(revoked.exitCode == 0, "\(revoked.stderr)")
                 #expect(await watcher.waitForExit() == 4, "a revoked session ends the watch with exit 4: \(watcher.stderr)")
                 #expect(watcher.stderr.contains("session expired or revoked: run `notes login`"), "\(watcher.stderr)")
@@ -121,15 +121,15 @@ struct SyncWatchTests {
 
     @Test("a sign-in again on this machine while watching: the watcher goes on with the new session")
     func reloginIsTakenUp() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"]) { watchers in
                 let watcher = watchers[0]
-                let before = try #require(try h.client.storedSession())
-                try await h.client.login()  // ends the session the watcher holds (one session per device)
-                #expect(try h.client.storedSession()?.refreshToken != before.refreshToken)
+                let before = try #require(try h.storedSession())
+                try await h.login()  // ends the session the watcher holds (one session per device)
+                #expect(try h.storedSession()?.refreshToken != before.refreshToken)
                 try h.write("a", "after-login.md", "written after signing in again\n")
-                try await h.client.createNotes([(path: "from-server.md", content: "made through the API\n")])
+                try await h.createNotes([(path: "from-server.md", content: "made through the API\n")])
                 let synced = try await waitUntil(timeout: 60, every: .milliseconds(100)) {
                     try await h.serverNotes()["after-login.md"] != nil && h.read("a", "from-server.md") != nil
                 }
@@ -142,20 +142,20 @@ struct SyncWatchTests {
 
     @Test("short-lived access tokens: a watcher refreshes again and again, alongside one-shot commands, with no failure")
     func refreshesRepeatedlyOverSeveralTokenLifetimes() async throws {
-        try await SyncHarness.with(serverArguments: ["--access-token-ttl", "2"]) { h in
+        try await LiveServer.with(["--access-token-ttl", "2"], account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"]) { watchers in
                 let watcher = watchers[0]
-                let refreshes = h.client.logCount("POST /v1/auth/refresh ")
+                let refreshes = h.logCount("POST /v1/auth/refresh ")
                 var round = 0
                 // Several lifetimes of 2 s: an edit each round, each synced, while a one-shot
                 // command on the same credentials store refreshes too. A round ends once the
                 // tokens were replaced since it began (this test's own reads refresh them half
                 // way through their life), so each edit finds the watcher's tokens older.
-                while h.client.logCount("POST /v1/auth/refresh ") < refreshes + 4 {
+                while h.logCount("POST /v1/auth/refresh ") < refreshes + 4 {
                     round += 1
                     try #require(round <= 60, "the watcher stopped refreshing: \(watcher.stderr)")
-                    let refreshed = h.client.logCount("POST /v1/auth/refresh ")
+                    let refreshed = h.logCount("POST /v1/auth/refresh ")
                     try h.write("a", "round\(round).md", "round \(round)\n")
                     let listed = try await h.notes(["ls"])
                     #expect(listed.exitCode == 0, "a one-shot command beside the watcher: \(listed.stderr)")
@@ -165,7 +165,7 @@ struct SyncWatchTests {
                     #expect(arrived, "round \(round) was not synced: \(watcher.stderr)")
                     let renewed = try await waitUntil(timeout: 30, every: .milliseconds(100)) {
                         _ = try await h.serverNotes()
-                        return h.client.logCount("POST /v1/auth/refresh ") > refreshed
+                        return h.logCount("POST /v1/auth/refresh ") > refreshed
                     }
                     try #require(renewed, "no refresh within 30 s of 2 s tokens: \(watcher.stderr)")
                 }
@@ -184,9 +184,9 @@ struct SyncWatchTests {
         let port = server.port
         defer { server.kill() }
         try await server.addUser(TestAccount.username, password: TestAccount.password)
-        let h = SyncHarness(client: ClientHarness(server: server, home: try TemporaryDirectory("notes-home")), work: work)
-        defer { h.client.home.remove() }
-        try await h.client.login()
+        let h = LiveServer(server: server, home: try TemporaryDirectory("notes-home"), work: work)
+        defer { h.home.remove() }
+        try await h.login()
         try await h.initFolder("a")
         try await h.initFolder("b")
         try await withWatchers(h, ["a"]) { watchers in
@@ -196,7 +196,7 @@ struct SyncWatchTests {
             try h.write("a", "while-down.md", "written while the server was down\n")
             let offline = try await waitUntil(timeout: 60) { watcher.stderr.contains("offline: ") }
             #expect(offline, "the watcher did not say it is offline: \(watcher.stdout)")
-            server = try await SyncFaultTests.restart(database: database, port: port)
+            server = try await TestServer.restarted(database: database, port: port)
             try h.write("b", "from-b.md", "written in b after the restart\n")
             try await h.sync("b")
             let resumed = try await waitUntil(timeout: 60, every: .milliseconds(100)) {
@@ -213,7 +213,7 @@ struct SyncWatchTests {
 
     @Test("a one-shot sync in a watched folder says a watcher is running, with its pid (exit 1)")
     func oneShotSyncNamesTheWatcher() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"]) { watchers in
                 let result = try await h.notes(["sync", h.folder("a")])
@@ -227,7 +227,7 @@ struct SyncWatchTests {
 
     @Test("notes status runs beside a watcher: it predicts, exit 0, and the watcher goes on syncing")
     func statusBesideTheWatcher() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "kept.md", "synced before the watcher\n")
             try await h.sync("a")
@@ -250,7 +250,7 @@ struct SyncWatchTests {
 
     @Test("lost file events (an injected queue overflow): the watcher rescans and picks up the change")
     func overflowLeadsToRescan() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             // The hook drops the first batch of events, as an overflow loses them: only the
             // rescan it must cause can find the new note.
@@ -265,7 +265,7 @@ struct SyncWatchTests {
 
     @Test("editors' temporary files never sync from a watched folder, and are not warned about")
     func editorFilesNeverSync() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"]) { watchers in
                 for name in ["4913", ".note.md.swp", "note.md.swx", "note.md~", "#note.md#", "sub/.#note.md"] {
@@ -316,7 +316,7 @@ struct SyncWatchTests {
 
     @Test("--json: one JSON line per sync that did something, with its report, and none for idle cycles")
     func jsonLines() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await withWatchers(h, ["a"], extra: ["--json"]) { watchers in
                 try h.write("a", "one.md", "one\n")
@@ -338,7 +338,7 @@ struct SyncWatchTests {
 
     @Test("the mass-delete guard stops a watcher with its message (exit 1) and deletes nothing")
     func massDeleteGuardStopsTheWatcher() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "only.md", "the only note\n")
             try await h.sync("a")

@@ -10,13 +10,13 @@ import Testing
 struct TerminalPromptTests {
     @Test("notes login on a terminal asks for the user name, reads the password without echoing it, and signs in")
     func loginPromptDoesNotEcho() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let session = try await TerminalSession.run(
-                [("Username for", "ada\r"), ("Password for ada on", ClientHarness.password + "\r")],
+                [("Username for", "ada\r"), ("Password for ada on", TestAccount.password + "\r")],
                 BuiltProducts.client, ["login", "--server", harness.serverURL], environment: harness.environment)
             #expect(session.status == 0, "\(session.output)")
             #expect(session.output.contains("ada"), "the user name is echoed")
-            #expect(!session.output.contains(ClientHarness.password), "the password was echoed: \(session.output)")
+            #expect(!session.output.contains(TestAccount.password), "the password was echoed: \(session.output)")
             #expect(session.output.contains("Signed in to \(harness.serverURL) as ada."))
             #expect(session.echoRestored)
             #expect(try harness.storedSession()?.username == "ada")
@@ -37,7 +37,7 @@ struct TerminalPromptTests {
 
     @Test("notes-server user add asks twice without echo through the same prompt, and the password works")
     func serverUserAddPromptDoesNotEcho() async throws {
-        try await ClientHarness.with { harness in
+        try await LiveServer.with(account: .added) { harness in
             let password = "tyrannosaurus in the kitchen"
             let session = try await TerminalSession.run([("New password:", password + "\r"), ("Repeat it:", password + "\r")],
                                                         BuiltProducts.server, ["user", "add", "bob", "--db", harness.server.databaseLocation])

@@ -166,9 +166,8 @@ public final class TestServer: Sendable {
 }
 
 /// Runs `body` against a fresh `notes-server serve` with `extraArguments` and stops the server
-/// afterwards, whatever happens (its temporary database goes with it). The fixtures of each test
-/// target (`withAPIServer`, `AuthFixture.withServer`, `ClientHarness.with`, `SyncHarness.with`)
-/// build on this one start path.
+/// afterwards, whatever happens (its temporary database goes with it): a server with no user and
+/// no client, for the tests of starting and stopping it. A test with a user uses `LiveServer`.
 public func withServer<T>(_ extraArguments: [String] = [], _ body: (TestServer) async throws -> T) async throws -> T {
     let server = try await TestServer(extraArguments: extraArguments)
     let result: T

@@ -71,7 +71,7 @@ struct LoadBalancedDeploymentTests {
 
     /// One client's rounds: write a note of its own, edit or delete an earlier one, sync; then
     /// what its syncs acknowledged (its own notes by path, as last synced).
-    static func run(client index: Int, _ harness: SyncHarness, progress: DeploymentProgress) async throws -> [String: String] {
+    static func run(client index: Int, _ harness: LiveServer, progress: DeploymentProgress) async throws -> [String: String] {
         let name = "c\(index)"
         var random = SeededRandom(seed: 16_000 + UInt64(index))
         var own: [String: String] = [:]
@@ -159,7 +159,7 @@ final class Deployment {
                 // Behind nginx, each request's address is the client's, from X-Forwarded-For.
                 servers.append(try await TestServer(extraArguments: ["--trusted-proxy", "127.0.0.1/32"], database: database.location))
             }
-            try await servers[0].addUser(ClientHarness.username, password: ClientHarness.password)
+            try await servers[0].addUser(TestAccount.username, password: TestAccount.password)
             balancer = try await NginxLoadBalancer(upstreams: servers.map(\.port))
             deployment = Deployment(servers: servers, balancer: balancer!, work: work)
             try await body(deployment!)
@@ -181,13 +181,13 @@ final class Deployment {
 
     /// `count` signed-in clients, each with its own HOME and an initialised folder `cN`, all
     /// through nginx.
-    func clients(_ count: Int) async throws -> [SyncHarness] {
-        var harnesses: [SyncHarness] = []
+    func clients(_ count: Int) async throws -> [LiveServer] {
+        var harnesses: [LiveServer] = []
         for index in 0..<count {
             let home = try TemporaryDirectory("notes-home-c\(index)")
             homes.append(home)
-            let harness = SyncHarness(client: ClientHarness(server: servers[0], home: home, via: balancer.baseURL), work: work)
-            try await harness.client.login()
+            let harness = LiveServer(server: servers[0], home: home, work: work, via: balancer.baseURL)
+            try await harness.login()
             try await harness.initFolder("c\(index)")
             harnesses.append(harness)
         }

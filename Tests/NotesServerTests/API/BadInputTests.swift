@@ -15,7 +15,7 @@ struct BadInputTests {
     }
 
     @Test func malformedJSONInvalidUTF8AndWrongFieldTypesAre400() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let bodies: [(String, [UInt8])] = [
                 ("truncated", Array(#"{"path": "a.md", "#.utf8)),
                 ("empty", []),
@@ -43,7 +43,7 @@ struct BadInputTests {
     }
 
     @Test func unknownFieldsAreIgnored() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let body = #"{"path": "a.md", "content": "x", "colour": "red", "rev": 99, "extra": {"nested": [1, 2]}}"#
             let response = try await api.send("PUT", "/v1/notes/\(NoteID())", headers: ["If-None-Match": "*"], body: Data(body.utf8))
             #expect(response.status == 201)
@@ -52,7 +52,7 @@ struct BadInputTests {
     }
 
     @Test func badNoteIdsAre400AndUppercaseIdsAreTheSameNote() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             for bad in ["not-a-uuid", "12345", "0f8fad5bd9cb469fa16570867728950e", "0f8fad5b-d9cb-469f-a165-70867728950ex", "%20"] {
                 for method in ["GET", "PUT", "DELETE"] {
                     let response = try await api.send(method, "/v1/notes/\(bad)", headers: ["If-Match": "\"1\""],
@@ -72,7 +72,7 @@ struct BadInputTests {
         let hostile = ["../x.md", "/abs.md", "a\\b.md", ".notes/x.md", "a/../b.md", "a/./b.md", "a//b.md", "dir/", "a\u{0}.md",
                        "x\n.md", "notes.txt", "notes", "", ".md", "dir/.md", ".hidden.md", "dir/.git/x.md",
                        String(repeating: "a", count: 300) + ".md", String(repeating: "ab/", count: 400) + "x.md"]
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             for path in hostile {
                 let response = try await api.put(NoteID(), path: path, content: "x", headers: ["If-None-Match": "*"])
                 #expect(response.status == 400, "\(path.debugDescription)")
@@ -85,7 +85,7 @@ struct BadInputTests {
     }
 
     @Test func oversizedNoteIs413AndTheServerStillAnswers() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
             #expect(limits.maxNoteBytes == 10 * 1024 * 1024)
             #expect(limits.maxRequestBytes == 32 * 1024 * 1024)
@@ -99,7 +99,7 @@ struct BadInputTests {
     }
 
     @Test func requestOverTheSizeLimitIsRefusedBeforeItsBodyIsSent() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
             // Only the head is sent: a 413 can arrive only if the server answers without the body.
             let head = "PUT /v1/notes/\(NoteID()) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token ?? "")\r\n"
@@ -112,7 +112,7 @@ struct BadInputTests {
     }
 
     @Test func wrongMethodsAre405WithAllowAndUnknownRoutesAre404() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let id = NoteID()
             let wrong: [(String, String, [String])] = [
                 ("POST", "/v1/notes", ["GET", "HEAD"]), ("PATCH", "/v1/notes/\(id)", ["GET", "PUT", "DELETE", "HEAD"]),
@@ -136,7 +136,7 @@ struct BadInputTests {
     }
 
     @Test func headAnswersLikeGetWithoutABody() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("a.md", "body")
             let head = try await api.send("HEAD", "/v1/notes/\(note.id)")
             #expect(head.status == 200)
@@ -149,7 +149,7 @@ struct BadInputTests {
     }
 
     @Test func missingOrUnknownTokensAre401WithABearerChallenge() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             var anonymous = api
             anonymous.token = nil
             let paths = ["/v1/notes", "/v1/notes/\(NoteID())", "/v1/changes", "/v1/search?q=x", "/v1/notes/\(NoteID())/revisions"]

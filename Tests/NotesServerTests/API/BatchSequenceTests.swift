@@ -9,7 +9,7 @@ import Testing
 @Suite("Notes API: a batch's operations in sequence")
 struct BatchSequenceTests {
     @Test func laterOperationsSeeEarlierOnesAndTheFeedHasEveryRevisionInOrder() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let a = try await api.create("a.md", "a1")
             let b = try await api.create("b.md", "b1")
             let c = try await api.create("c.md", "c1")
@@ -65,7 +65,7 @@ struct BatchSequenceTests {
     }
 
     @Test func aBatchOfManyNewNotesAnswersEachWithItsOwnRevisionAndAllAreStored() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let operations = (0..<300).map { index in
                 BatchOperation(op: .put, id: NoteID(), path: "folder/note \(index) \"q\" {braces}, NULL é.md",
                                content: "note \(index)\nNULL, {\"a\": \\}\u{0}", ifNoneMatch: "*")

@@ -1,12 +1,13 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// `POST /v1/batch`: many writes in one request, each judged on its own.
 @Suite("Notes API: batch")
 struct BatchTests {
     @Test func mixedOperationsAnswerPerOperationStatusesInOrderAndFailuresDoNotBlockOthers() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let x = try await api.create("x.md", "x1")
             let y = try await api.create("y.md", "y1")
             let newID = NoteID(), clashID = NoteID(), badPathID = NoteID(), unguardedID = NoteID()
@@ -43,7 +44,7 @@ struct BatchTests {
 
     @Test("a batch answers the feed cursors just before and after its writes: they chain to the next batch, the feed between holds exactly its writes, and a batch that wrote nothing names none")
     func batchAnswersTheFeedSpanOfItsWrites() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let x = try await api.create("x.md", "x1")
             let start = try await api.send("GET", "/v1/changes").decode(ChangesPage.self).cursor
             let first = BatchRequest(operations: [
@@ -75,7 +76,7 @@ struct BatchTests {
 
     @Test("a batch's writes take the account's next revision numbers one after another (a refused operation takes none), and the write after the batch takes the next")
     func batchWritesNumberOnFromTheAccountsCounter() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let x = try await api.create("x.md", "x1")
             let y = try await api.create("y.md", "y1")
             let start = try await api.send("GET", "/v1/changes").decode(ChangesPage.self).cursor
@@ -96,7 +97,7 @@ struct BatchTests {
     }
 
     @Test func omitContentAnswersAppliedWritesWithMetadataAndStaleOnesWithTheWholeCurrentNote() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let x = try await api.create("x.md", "x1")
             let y = try await api.create("y.md", "y1")
             let newID = NoteID()
@@ -122,7 +123,7 @@ struct BatchTests {
     }
 
     @Test func batchOverTheOperationLimitIs413() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
             let operations = (0...limits.maxBatchOperations).map { _ in BatchOperation(op: .delete, id: NoteID(), ifMatch: 1) }
             let response = try await api.send("POST", "/v1/batch", json: BatchRequest(operations: operations))
@@ -133,7 +134,7 @@ struct BatchTests {
     }
 
     @Test func malformedBatchesAre400() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let bodies = [
                 #"{}"#,
                 #"{"operations": {}}"#,

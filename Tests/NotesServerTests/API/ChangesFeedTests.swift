@@ -7,7 +7,7 @@ import Testing
 @Suite("Notes API: changes feed")
 struct ChangesFeedTests {
     @Test func feedListsEachNoteOnceAtItsLatestStateInRevisionOrder() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let a = try await api.create("a.md", "a1")
             let b = try await api.create("b.md", "b1")
             let c = try await api.create("c.md", "c1")
@@ -34,7 +34,7 @@ struct ChangesFeedTests {
     }
 
     @Test func limitPagesTheFeedWithHasMoreAndCursor() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             var created: [NoteID] = []
             for index in 0..<5 { created.append(try await api.create("n\(index).md", "\(index)").id) }
             var since = "0", seen: [NoteID] = [], flags: [Bool] = []
@@ -51,7 +51,7 @@ struct ChangesFeedTests {
     }
 
     @Test func includeContentAddsEachNotesContent() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             try await api.create("a.md", "alpha\r\n")
             let gone = try await api.create("b.md", "beta")
             try await api.delete(gone)
@@ -71,7 +71,7 @@ struct ChangesFeedTests {
     }
 
     @Test func cursorOlderThanPurgedTombstonesNeedsResyncAndAFullWalkStillWorks() async throws {
-        try await withAPIServer(extraArguments: ["--tombstone-ttl", "1"]) { _, api in
+        try await LiveServer.with(["--tombstone-ttl", "1"]) { _, api in
             let kept = try await api.create("kept.md", "stays")
             let alsoKept = try await api.create("also-kept.md", "stays too")
             let doomed = try await api.create("doomed.md", "goes")

@@ -16,7 +16,7 @@ struct ChangesPageBoundTests {
 
     @Test("20 notes of 1.9 MiB come back in pages within max_page_bytes, the server stays under 128 MiB through upload and walk, /healthz is answered meanwhile")
     func largeNotesArePagedWithinTheBound() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
             let pageBytes = try #require(limits.maxPageBytes)
             #expect(pageBytes <= 8 * 1024 * 1024, "a few MiB")
@@ -87,7 +87,7 @@ struct ChangesPageBoundTests {
 
     @Test("a note larger than max_page_bytes comes alone on its page, and the walk goes on after it")
     func largerNoteComesAlone() async throws {
-        try await withAPIServer(extraArguments: ["--max-page-bytes", "65536"]) { _, api in
+        try await LiveServer.with(["--max-page-bytes", "65536"]) { _, api in
             let small = try await api.create("small.md", "tiny \"quoted\"\n\u{1}")
             let big = try await api.create("big.md", Self.content(200_000, seed: 1))
             let after = try await api.create("after.md", "after")

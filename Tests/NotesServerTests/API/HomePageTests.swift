@@ -7,7 +7,7 @@ import Testing
 struct HomePageTests {
     @Test("GET / answers a small HTML page naming the product and linking to the API document, not a JSON 404")
     func homePageNamesTheProductAndLinksTheAPI() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             var anonymous = api
             anonymous.token = nil
             let page = try await anonymous.send("GET", "/")

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesServer
 
@@ -10,7 +11,7 @@ import Testing
 struct NewPathRulesTests {
     @Test("creating a note at a path with an embedding, override or isolate control answers 400 invalid_path naming it")
     func createRefusesDirectionOverrides() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let cases: [(path: String, says: String)] = [
                 ("invoice\u{202E}dm.exe.md", "U+202E RIGHT-TO-LEFT OVERRIDE"),
                 ("a\u{202A}b.md", "U+202A LEFT-TO-RIGHT EMBEDDING"),
@@ -35,7 +36,7 @@ struct NewPathRulesTests {
         "work /plan.md", "\u{FEFF}bom.md",
     ])
     func createKeepsNamesScriptsNeed(_ path: String) async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let created = try await api.create(path, "# x\n")
             #expect(Array(created.path.utf8) == Array(path.utf8))
             let list = try await api.send("GET", "/v1/notes")
@@ -47,7 +48,7 @@ struct NewPathRulesTests {
 
     @Test("renaming onto a spoofable path answers 400 and keeps the note as it was")
     func renameRefusesSpoofableNames() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("report.md", "# Report\n")
             let response = try await api.put(note.id, path: "report\u{2066}.md", content: "# Report\n",
                                              headers: ["If-Match": "\"\(note.rev)\""])
@@ -60,7 +61,7 @@ struct NewPathRulesTests {
 
     @Test("in a batch, an operation with a spoofable new path fails alone with 400 invalid_path")
     func batchRefusesOnlyTheSpoofableOperation() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let good = NoteID(), bad = NoteID()
             let response = try await api.send("POST", "/v1/batch", json: BatchRequest(operations: [
                 BatchOperation(op: .put, id: bad, path: "\u{202D}lro.md", content: "# x\n", ifNoneMatch: "*"),
@@ -76,7 +77,7 @@ struct NewPathRulesTests {
 
     @Test("a note stored under such a path before the rule can still be read, updated, renamed away and deleted")
     func storedPathsKeepWorking() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let note = try await api.create("plain.md", "# Old\n")
             // What an older server stored: the same note under a path the rule now refuses.
             let legacy = try NotePath("old\u{202E}name .md")

@@ -11,7 +11,7 @@ import Testing
 struct NoteCacheLiveTests {
     @Test("a note read again answers the same status, body, ETag and type as its first read, and 304 to its ETag")
     func repeatedReadAnswersTheSameBytes() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("a.md", "# A\n\nsome text\n")
             let first = try await api.send("GET", "/v1/notes/\(note.id)")
             let again = try await api.send("GET", "/v1/notes/\(note.id)")
@@ -27,7 +27,7 @@ struct NoteCacheLiveTests {
 
     @Test("every kind of write is seen by the next GET on the same server: update, rename, batch, delete, restore, purge")
     func everyWriteIsReadBackAtOnce() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             var note = try await api.create("a.md", "one")
             try await Self.expectRead(api, note.id, content: "one", rev: note.rev)
             try await Self.expectRead(api, note.id, content: "one", rev: note.rev)
@@ -63,7 +63,7 @@ struct NoteCacheLiveTests {
 
     @Test("a note kept for its owner is never given to another account asking for the same id")
     func keptNoteStaysWithItsOwner() async throws {
-        try await withAPIServer { server, alice in
+        try await LiveServer.with { server, alice in
             let note = try await alice.create("mine.md", "alice's secret")
             try await Self.expectRead(alice, note.id, content: "alice's secret", rev: note.rev)
             try await Self.expectRead(alice, note.id, content: "alice's secret", rev: note.rev)
@@ -76,7 +76,7 @@ struct NoteCacheLiveTests {
 
     @Test("the JSON answer kept with a note is replaced by every write: the next GETs send the new revision, never to another account")
     func keptAnswerFollowsEveryWrite() async throws {
-        try await withAPIServer { server, alice in
+        try await LiveServer.with { server, alice in
             var note = try await alice.create("a.md", "one")
             var last = Data()
             for content in ["two", "three"] {
@@ -104,7 +104,7 @@ struct NoteCacheLiveTests {
 
     @Test("a personal token revoked, or a session signed out, through the server is refused by its next GET")
     func revocationThroughTheServerIsImmediate() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let note = try await api.create("a.md", "text")
             let personal = try await api.createToken("script", scope: .read, using: try #require(api.token))
             let secret: String = try #require(personal.token)
@@ -114,7 +114,7 @@ struct NoteCacheLiveTests {
             #expect(try await api.send("DELETE", "/v1/tokens/\(personal.id)").status == 204)
             #expect(try await script.send("GET", "/v1/notes/\(note.id)").status == 401)
 
-            let laptop = try await TestAPIClient(baseURL: server.baseURL).signedIn("alice", password: testPassword)
+            let laptop = try await TestAPIClient(baseURL: server.baseURL).signedIn(TestAccount.username, password: TestAccount.password)
             try await Self.expectRead(laptop, note.id, content: "text", rev: note.rev)
             try await Self.expectRead(laptop, note.id, content: "text", rev: note.rev)
             #expect(try await laptop.send("POST", "/v1/auth/logout").status == 204)
@@ -124,7 +124,7 @@ struct NoteCacheLiveTests {
 
     @Test("with --no-cache the server answers notes and their changes just the same")
     func withoutTheCache() async throws {
-        try await withAPIServer(extraArguments: ["--no-cache"]) { _, api in
+        try await LiveServer.with(["--no-cache"]) { _, api in
             var note = try await api.create("a.md", "one")
             try await Self.expectRead(api, note.id, content: "one", rev: note.rev)
             note = try await api.update(note, content: "two")

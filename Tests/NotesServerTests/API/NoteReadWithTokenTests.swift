@@ -18,7 +18,7 @@ struct NoteReadWithTokenTests {
 
             let revoked = try await app.signIn()
             #expect(await app.send("POST", "/v1/auth/logout", token: revoked.accessToken).status == 204)
-            try app.addUser("carol", password: AuthFixture.password)
+            try app.addUser("carol", password: TestAccount.password)
             let carol = try await app.login("carol").decode(TokenResponse.self)
             // Disabled behind the server's back: disabling through the store revokes the tokens
             // too, and that check would answer first.
@@ -71,7 +71,7 @@ struct NoteReadWithTokenTests {
         let gone = try await create(app, "b.md", "# B\n", token: alice.accessToken)
         let deletion = await app.send("DELETE", "/v1/notes/\(gone.id)", token: alice.accessToken, headers: ["If-Match": "\"\(gone.rev)\""])
         try #require(deletion.status == 200)
-        try app.addUser("bob", password: AuthFixture.password)
+        try app.addUser("bob", password: TestAccount.password)
         let bob = try await app.login("bob").decode(TokenResponse.self)
         return (alice, note, gone, bob)
     }

@@ -1,12 +1,13 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// Listing, deleting and the revision history of notes over real HTTP.
 @Suite("Notes API: list, delete, history")
 struct NotesListAndHistoryTests {
     @Test func listPagesByPathWithNextCursorAndFiltersByPath() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let paths = ["b.md", "a.md", "e/x.md", "c.md", "d.md"]
             for path in paths { try await api.create(path, "content of \(path)") }
             var seen: [String] = []
@@ -44,7 +45,7 @@ struct NotesListAndHistoryTests {
     }
 
     @Test func deleteNeedsIfMatchLeavesATombstoneAndTheIdCanBeCreatedAgain() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("gone.md", "bye")
             let unguarded = try await api.send("DELETE", "/v1/notes/\(note.id)")
             #expect(unguarded.status == 428)
@@ -74,7 +75,7 @@ struct NotesListAndHistoryTests {
     }
 
     @Test func revisionsListNewestFirstAndOneRevisionCarriesItsContent() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let first = try await api.create("h.md", "version one")
             let second = try await api.update(first, content: "version two")
             let list = try await api.send("GET", "/v1/notes/\(first.id)/revisions")

@@ -1,12 +1,13 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// Reading and writing single notes over real HTTP: ETags, preconditions, byte-exact content.
 @Suite("Notes API: read and write")
 struct NotesReadWriteTests {
     @Test func getCarriesETagAndMatchingIfNoneMatchAnswers304() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("a.md", "# Hello\n")
             let response = try await api.send("GET", "/v1/notes/\(note.id)")
             #expect(response.status == 200)
@@ -30,7 +31,7 @@ struct NotesReadWriteTests {
     @Test func markdownAcceptReturnsTheStoredBytesExactly() async throws {
         // CRLF, NUL, an emoji and NFD text (e + combining acute) must all survive untouched.
         let content = "# Title\r\nline two\r\nnul:\u{0}:end 🎉 cafe\u{301}\n"
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("bytes.md", content)
             #expect(note.hash == SHA256.hex(of: content))
             #expect(note.size == content.utf8.count)
@@ -45,7 +46,7 @@ struct NotesReadWriteTests {
     }
 
     @Test func createWithIfNoneMatchIsIdempotentAndConflictingCreateIs412() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let id = NoteID()
             let first = try await api.put(id, path: "a.md", content: "one", headers: ["If-None-Match": "*"])
             #expect(first.status == 201)
@@ -67,7 +68,7 @@ struct NotesReadWriteTests {
     }
 
     @Test func updateNeedsTheCurrentRevisionAndAPrecondition() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("a.md", "one")
             let updated = try await api.put(note.id, path: "a.md", content: "two", headers: ["If-Match": "\"\(note.rev)\""])
             #expect(updated.status == 200)
@@ -96,7 +97,7 @@ struct NotesReadWriteTests {
     }
 
     @Test func renameKeepsTheIdAndTheHistory() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("old/a.md", "text")
             let renamed = try await api.update(note, path: "new/b.md", content: "text")
             #expect(renamed.id == note.id && renamed.path == "new/b.md" && renamed.hash == note.hash)
@@ -111,7 +112,7 @@ struct NotesReadWriteTests {
     }
 
     @Test func pathsClashIgnoringCaseAndUnicodeNormalisation() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             try await api.create("Notes.md", "a")
             let sameFolded = try await api.put(NoteID(), path: "notes.md", content: "b", headers: ["If-None-Match": "*"])
             #expect(sameFolded.status == 409)

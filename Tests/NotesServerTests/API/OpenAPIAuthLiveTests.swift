@@ -8,7 +8,7 @@ import Testing
 @Suite("OpenAPI document: live auth answers")
 struct OpenAPIAuthLiveTests {
     @Test func tokenAnswersAndScopeRefusalsMatchTheDocument() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let spec = try OpenAPIConformance.published()
             var api = client
             api.token = try await client.signIn().accessToken
@@ -46,7 +46,7 @@ struct OpenAPIAuthLiveTests {
 
     @Test func refreshAndLogoutAnswersMatchTheDocument() async throws {
         // No grace: replaying a spent refresh token is refused at once, as after the grace.
-        try await AuthFixture.withServer(["--refresh-grace", "0"]) { _, client in
+        try await LiveServer.with(["--refresh-grace", "0"], account: .added) { _, client in
             let spec = try OpenAPIConformance.published()
             let first = try await client.signIn()
             let spent = try #require(first.refreshToken)
@@ -66,20 +66,20 @@ struct OpenAPIAuthLiveTests {
 
     @Test func throttledSignInAndRateLimitedRequestsAnswer429AsDocumented() async throws {
         // One sign-in attempt per account per 15 minutes: the second is refused by the login throttle.
-        try await AuthFixture.withServer(["--login-attempts", "1"]) { _, client in
+        try await LiveServer.with(["--login-attempts", "1"], account: .added) { _, client in
             let spec = try OpenAPIConformance.published()
-            spec.check(try await client.login(AuthFixture.username, "wrong"), "POST", "/v1/auth/login",
+            spec.check(try await client.login(TestAccount.username, "wrong"), "POST", "/v1/auth/login",
                        status: 401, code: "invalid_credentials")
-            spec.check(try await client.login(AuthFixture.username, "wrong"), "POST", "/v1/auth/login",
+            spec.check(try await client.login(TestAccount.username, "wrong"), "POST", "/v1/auth/login",
                        status: 429, code: "too_many_requests")
         }
         // One request a minute per address: the second, on any route, is refused by the rate limiter.
         // (A slot comes back only after 60 s, so a slow machine cannot make this pass by accident.)
-        try await AuthFixture.withServer(["--requests-per-minute", "1"], addUser: false) { _, client in
+        try await LiveServer.with(["--requests-per-minute", "1"], account: .none) { _, client in
             let spec = try OpenAPIConformance.published()
             spec.check(try await client.send("GET", "/v1/limits"), "GET", "/v1/limits", status: 200)
             spec.check(try await client.send("GET", "/v1/limits"), "GET", "/v1/limits", status: 429, code: "too_many_requests")
-            spec.check(try await client.login(AuthFixture.username, "wrong"), "POST", "/v1/auth/login",
+            spec.check(try await client.login(TestAccount.username, "wrong"), "POST", "/v1/auth/login",
                        status: 429, code: "too_many_requests")
             spec.check(try await client.send("GET", "/v1/me"), "GET", "/v1/me", status: 429, code: "too_many_requests")
         }

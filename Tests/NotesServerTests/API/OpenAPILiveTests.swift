@@ -8,7 +8,7 @@ import Testing
 @Suite("OpenAPI document: live answers")
 struct OpenAPILiveTests {
     @Test func liveAnswersMatchTheDocumentedSchemas() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let spec = try OpenAPIConformance.published()
             var anonymous = api
             anonymous.token = nil
@@ -18,9 +18,9 @@ struct OpenAPILiveTests {
             let served = try await anonymous.send("GET", "/v1/openapi.json")
             spec.check(served, "GET", "/v1/openapi.json")
             #expect(try JSONValue.parse(served.body) == spec.document)
-            spec.check(try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: "alice", password: testPassword)),
+            spec.check(try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: TestAccount.username, password: TestAccount.password)),
                        "POST", "/v1/auth/login")
-            spec.check(try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: "alice", password: "wrong")),
+            spec.check(try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: TestAccount.username, password: "wrong")),
                        "POST", "/v1/auth/login")
             spec.check(try await anonymous.send("POST", "/v1/auth/login", body: Data("{".utf8)), "POST", "/v1/auth/login")
             spec.check(try await anonymous.send("POST", "/v1/auth/refresh", json: RefreshRequest(refreshToken: "nrt_nope")),

@@ -17,7 +17,7 @@ struct RenderBoundTests {
     @Test("a note past the rendering bound is answered as its escaped text with a notice, and kept like any rendering",
           .timeLimit(.minutes(2)))
     func hostileNoteIsShownAsTextAndKept() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let note = try await api.create("hostile.md", "<script>alert(1)</script>\n" + hostileNote)
             let fragment = try await api.send("GET", "/v1/notes/\(note.id)/html")
             #expect(fragment.status == 200 && fragment.header("ETag") == "\"\(note.rev)\"")
@@ -34,7 +34,7 @@ struct RenderBoundTests {
 
     @Test("4 such notes asked for 8 times at once all arrive, and an ordinary note is served meanwhile", .timeLimit(.minutes(2)))
     func hostileNotesUnderConcurrencyAllArrive() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             var hostile: [NoteResource] = []
             for index in 0..<4 { hostile.append(try await api.create("hostile-\(index).md", "\(index)\n\n" + hostileNote)) }
             let ordinary = try await api.create("ordinary.md", "# Ordinary\n")
@@ -62,7 +62,7 @@ struct RenderBoundTests {
 
     @Test("a note over 64 KiB within the bound is rendered (on the render worker) to the same HTML, fragment and page")
     func largeNoteRenders() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let markdown = "# Large\n\n" + String(repeating: "Some *text* with [a link](other.md).\n\n", count: 3_000)
             let note = try await api.create("large.md", markdown)
             let fragment = try await api.send("GET", "/v1/notes/\(note.id)/html")

@@ -21,7 +21,7 @@ struct RevisionDeviceTests {
             let queue = try DatabaseQueue(path: path, migrator: older)
             try queue.write { db in
                 try db.run("INSERT INTO users (username, password_hash, created_at, last_rev) VALUES (?, ?, 0, 1)",
-                           AuthFixture.username, try PasswordHash.make(AuthFixture.password))
+                           TestAccount.username, try PasswordHash.make(TestAccount.password))
                 try db.run("""
                     INSERT INTO revisions (user_id, note_id, rev, path, content, hash, size, deleted, created_at)
                     VALUES (1, ?, 1, 'old.md', 'x', ?, 1, 0, 0)
@@ -38,7 +38,7 @@ struct RevisionDeviceTests {
         #expect(!old.text.contains("\"device\""))
 
         let login = try await app.send("POST", "/v1/auth/login",
-                                       json: LoginRequest(username: AuthFixture.username, password: AuthFixture.password, device: "laptop"))
+                                       json: LoginRequest(username: TestAccount.username, password: TestAccount.password, device: "laptop"))
         let token = try login.decode(TokenResponse.self).accessToken
         let id = NoteID()
         let put = try await app.send("PUT", "/v1/notes/\(id.value)", json: PutNoteRequest(path: "new.md", content: "y"), token: token,

@@ -38,7 +38,7 @@ struct RevisionTextOnceTests {
         """
 
     @Test func everyRevisionOfANoteEditedSeveralTimesReadsBackItsOwnExactTextAndTheLatestTheNotesText() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             var note = try await api.create("journal/day.md", "# Day\n\nfirst draft\n")
             var written: [(rev: Int64, text: String)] = [(note.rev, "# Day\n\nfirst draft\n")]
             for text in ["# Day\n\nsecond draft\n", "# Day\n\nthird draft, ünïcödé ✓\n", ""] {
@@ -106,7 +106,7 @@ struct RevisionTextOnceTests {
     }
 
     @Test func restoringAnOldRevisionAndADeletedNoteBringsBackTheirTextAndKeepsTheReplacedOne() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let first = try await api.create("plan.md", "plan A")
             let second = try await api.update(first, content: "plan B")
             let third = try await api.update(second, content: "plan C")

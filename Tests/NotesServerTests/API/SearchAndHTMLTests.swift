@@ -7,7 +7,7 @@ import Testing
 @Suite("Notes API: search and HTML")
 struct SearchAndHTMLTests {
     @Test func searchFindsWordsAndPrefixesWithSnippets() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let fox = try await api.create("animals/fox.md", "The quick brown fox jumps over the lazy dog.")
             let world = try await api.create("world.md", "Hello world, and peace.")
             let words = try await api.create("words.md", "A wordsmith at work.")
@@ -34,7 +34,7 @@ struct SearchAndHTMLTests {
     }
 
     @Test func searchQuerySyntaxNeverFails() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             try await api.create("a.md", "fox and \"quotes\" and col:on")
             let queries = ["\"", "fox\"", "AND", "OR fox", "NOT", "NEAR(fox", "*", "**", "-fox", "fox:", "col:on", "^fox",
                            "(", ")", "'", "\\", "%", "{fox}", "fox AND", "🎉", "\"fox", "fox*bar", "a\"b*"]
@@ -58,7 +58,7 @@ struct SearchAndHTMLTests {
     }
 
     @Test func htmlFragmentIsSafeAndStandalonePageIsTheExportPageTitledByHeadingElseFileName() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let markdown = "# Title\n\n<script>alert(1)</script>\n\n[click](javascript:alert(1)) and *em*\n"
             let note = try await api.create("x<b>&\"q\".md", markdown)
             let fragment = try await api.send("GET", "/v1/notes/\(note.id)/html")
@@ -92,7 +92,7 @@ struct SearchAndHTMLTests {
     }
 
     @Test func htmlRenderedAtFirstReadIsKeptForItsRevisionOnlyAndFollowsEveryEdit() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let note = try await api.create("kept.md", "# First\n")
             #expect(try TrashAndPurgeTests.keptRenderings(server.databaseLocation) == 0, "a write renders nothing")
             #expect(try await api.send("GET", "/v1/notes/\(note.id)/html").text == "<h1 id=\"first\">First</h1>\n")
@@ -107,9 +107,9 @@ struct SearchAndHTMLTests {
     }
 
     @Test func usersNeverSeeEachOthersNotes() async throws {
-        try await withAPIServer { server, alice in
-            try await server.addUser("bob", password: testPassword)
-            let bob = try await TestAPIClient(baseURL: server.baseURL).signedIn("bob", password: testPassword)
+        try await LiveServer.with { server, alice in
+            try await server.addUser("bob", password: TestAccount.password)
+            let bob = try await TestAPIClient(baseURL: server.baseURL).signedIn("bob", password: TestAccount.password)
             let secret = try await alice.create("secret.md", "alice's unicorn plans")
             let id = secret.id
             #expect(try await bob.send("GET", "/v1/notes/\(id)").status == 404)

@@ -9,7 +9,7 @@ import Testing
 struct SearchSnippetBoundLiveTests {
     @Test("a note with one 5 MB line gets a snippet of a few hundred characters around the match, and a small answer")
     func longLineSnippetIsBounded() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let long = String(repeating: "x", count: 2_500_000) + " the quick fox " + String(repeating: "y", count: 2_500_000) + "\n"
             let note = try await api.create("long.md", long)
             // One word longer than the snippet (PostgreSQL indexes words of up to 2,047 bytes).

@@ -9,7 +9,7 @@ import Testing
 @Suite("Notes API: trash, purge, revision retention")
 struct TrashAndPurgeTests {
     @Test func trashListsDeletedNotesNewestFirstWithTheirPurgeTimeAndFiltersByPath() async throws {
-        try await withAPIServer(extraArguments: ["--tombstone-ttl", "3600"]) { _, api in
+        try await LiveServer.with(["--tombstone-ttl", "3600"]) { _, api in
             let kept = try await api.create("kept.md", "still here")
             let first = try await api.create("dir/first.md", "first words")
             let edited = try await api.update(first, content: "first words, edited")
@@ -46,7 +46,7 @@ struct TrashAndPurgeTests {
     }
 
     @Test func purgeErasesEveryRevisionTheSearchEntryAndTheTextFromTheDatabaseFiles() async throws {
-        try await withAPIServer { server, api in
+        try await LiveServer.with { server, api in
             let secret = "zqxpasted7781secret"
             let other = try await api.create("other.md", "keepmevisible words")
             let note = try await api.create("leak.md", "my password is \(secret)")
@@ -95,7 +95,7 @@ struct TrashAndPurgeTests {
     }
 
     @Test func purgeOfADeletedNoteKeepsItsDeletionAndNeedsAWriteToken() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let note = try await api.create("old.md", "old text")
             let gone = try await api.delete(note)
             let token = try await api.send("POST", "/v1/tokens", json: CreateTokenRequest(name: "reader", scope: .read))
@@ -112,9 +112,9 @@ struct TrashAndPurgeTests {
     }
 
     @Test func anotherUserCanNeitherSeeNorPurgeANote() async throws {
-        try await withAPIServer { server, alice in
-            try await server.addUser("bob", password: testPassword)
-            let bob = try await TestAPIClient(baseURL: server.baseURL).signedIn("bob", password: testPassword)
+        try await LiveServer.with { server, alice in
+            try await server.addUser("bob", password: TestAccount.password)
+            let bob = try await TestAPIClient(baseURL: server.baseURL).signedIn("bob", password: TestAccount.password)
             let note = try await alice.create("mine.md", "alice's")
             let gone = try await alice.delete(note)
             #expect(try await bob.send("GET", "/v1/trash").decode(TrashPage.self).notes.isEmpty)
@@ -127,7 +127,7 @@ struct TrashAndPurgeTests {
     }
 
     @Test func revisionTTLPrunesOldRevisionsButKeepsEachLatestAndADeletedNotesLastContent() async throws {
-        try await withAPIServer(extraArguments: ["--revision-ttl", "1s"]) { _, api in
+        try await LiveServer.with(["--revision-ttl", "1s"]) { _, api in
             let note = try await api.create("kept.md", "one")
             let two = try await api.update(note, content: "two")
             let three = try await api.update(two, content: "three")

@@ -1,4 +1,5 @@
 import NotesCore
+import NotesTestSupport
 @testable import NotesServer
 
 /// What the schema-upgrade tests share: a database as an older server made it, and the fixture's
@@ -9,9 +10,9 @@ enum UpgradeFixture {
         Migrator(Array(ServerSchema.migrator.migrations.prefix { $0.version <= version }))
     }
 
-    /// Adds `AuthFixture`'s user, with `lastRev` as its last revision.
+    /// Adds `TestAccount`, with `lastRev` as its last revision.
     static func insertUser(_ db: some SQLConnection, lastRev: Int64) throws {
         try db.run("INSERT INTO users (username, username_key, password_hash, created_at, last_rev) VALUES (?, ?, ?, 0, ?)",
-                   AuthFixture.username, AuthFixture.username.lowercased(), try PasswordHash.make(AuthFixture.password), lastRev)
+                   TestAccount.username, TestAccount.username.lowercased(), try PasswordHash.make(TestAccount.password), lastRev)
     }
 }

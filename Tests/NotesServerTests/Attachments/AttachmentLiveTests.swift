@@ -12,7 +12,7 @@ import Testing
 struct AttachmentLiveTests {
     @Test("Range requests answer 206 with Content-Range, and 416 past the end; both download endpoints agree")
     func rangeRequests() async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             let bytes = testBytes(10_000, seed: 30)
             let hash = try await api.upload(bytes)
             let entry = try await api.putAttachment("data/sample.bin", hash: hash)
@@ -41,7 +41,7 @@ struct AttachmentLiveTests {
         ("unknown.weird", "application/octet-stream", "attachment"),
     ])
     func safetyHeaders(path: String, contentType: String, disposition: String) async throws {
-        try await withAPIServer { _, api in
+        try await LiveServer.with { _, api in
             // The bytes of an HTML page whatever the extension: the type never comes from content.
             let bytes = Array("<html><script>alert(1)</script></html>".utf8)
             let hash = try await api.upload(bytes)
@@ -59,7 +59,7 @@ struct AttachmentLiveTests {
 
     @Test("a chunk announcing the wrong length, or with no upload open, is refused from its head, before its body is sent")
     func chunkRefusedBeforeItsBody() async throws {
-        try await withAPIServer(extraArguments: ["--max-attachment-size", "1M"]) { server, api in
+        try await LiveServer.with(["--max-attachment-size", "1M"]) { server, api in
             let bytes = testBytes(1000, seed: 33)
             let hash = SHA256.hex(of: bytes)
             // Only heads are sent: an answer can arrive only if the server gives it without the body.
@@ -87,7 +87,7 @@ struct AttachmentLiveTests {
             let backup = folder.appending("backup.sqlite").path
             let bytes = testBytes(20_000, seed: 31)
             var entryID: NoteID?
-            try await withAPIServer { server, api in
+            try await LiveServer.with { server, api in
                 let hash = try await api.upload(bytes)
                 entryID = try await api.putAttachment("img/kept.png", hash: hash).id
                 // An upload nothing refers to is not needed for the copy to be whole, but harmless.
@@ -99,7 +99,7 @@ struct AttachmentLiveTests {
             #expect(storedContentFiles(databasePath: backup).count == 2)
             let restored = try await TestServer(database: backup)
             defer { Task { _ = await restored.stop() } }
-            let api = try await TestAPIClient(baseURL: restored.baseURL).signedIn("alice", password: testPassword)
+            let api = try await TestAPIClient(baseURL: restored.baseURL).signedIn(TestAccount.username, password: TestAccount.password)
             let served = try await api.send("GET", "/v1/attachments/\(id)")
             #expect(served.status == 200 && Array(served.body) == bytes)
             _ = await restored.stop()
@@ -108,7 +108,7 @@ struct AttachmentLiveTests {
 
     @Test("receiving and serving a 300 MiB attachment keeps the server's peak memory bounded")
     func largeFileKeepsMemoryBounded() async throws {
-        try await withAPIServer(extraArguments: ["--max-attachment-size", "512M"]) { server, api in
+        try await LiveServer.with(["--max-attachment-size", "512M"]) { server, api in
             let idle = try Self.peakResidentBytes(of: server.process.processIdentifier)
             let limits = try await api.send("GET", "/v1/limits").decode(ServerLimits.self)
             let chunkSize = try #require(limits.uploadChunkBytes)

@@ -12,7 +12,7 @@ struct AdminSessionsTests {
 
     @Test("sessions list shows each device; sessions revoke ID ends just that session at once")
     func listAndRevokeOne() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let laptop = try await client.signIn(device: "laptop")
             let phone = try await client.signIn(device: "phone")
             let list = try await server.admin(["sessions", "list"])
@@ -35,12 +35,12 @@ struct AdminSessionsTests {
 
     @Test("sessions revoke --user ends every session of that user but no one else's")
     func revokeAllOfUser() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             try await server.addUser("bob", password: "bob's own password")
             let first = try await client.signIn(device: "a")
             let second = try await client.signIn(device: "b")
             let bob = try await client.signIn("bob", "bob's own password")
-            let revoke = try await server.admin(["sessions", "revoke", "--user", AuthFixture.username])
+            let revoke = try await server.admin(["sessions", "revoke", "--user", TestAccount.username])
             #expect(revoke.exitCode == 0)
             #expect(revoke.stdout.contains("Ended 2 sessions"))
             #expect(try await client.me(first.accessToken).status == 401)
@@ -51,7 +51,7 @@ struct AdminSessionsTests {
 
     @Test("revoking a session that does not exist fails with a message and exit code 1")
     func revokeUnknownSession() async throws {
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let result = try await server.admin(["sessions", "revoke", "999"])
             #expect(result.exitCode == 1)
             #expect(result.stderr.contains("no active session 999"))

@@ -14,7 +14,7 @@ extension TestAPIClient {
     }
 
     /// Signs in and returns the tokens, failing the test unless the answer is 200.
-    func signIn(_ username: String = AuthFixture.username, _ password: String = AuthFixture.password, device: String? = nil) async throws -> TokenResponse {
+    func signIn(_ username: String = TestAccount.username, _ password: String = TestAccount.password, device: String? = nil) async throws -> TokenResponse {
         let response = try await login(username, password, device: device)
         try #require(response.status == 200, "login answered \(response.status): \(response.text)")
         return try response.decode(TokenResponse.self)
@@ -35,26 +35,5 @@ extension TestAPIClient {
     /// The status of `GET /v1/me` with `token`, the cheapest "does this token work" probe.
     func me(_ token: String) async throws -> TestAPIResponse {
         try await send("GET", "/v1/me", token: token)
-    }
-}
-
-/// The account every auth test signs in with, and the way each test gets its own server.
-enum AuthFixture {
-    static let username = "alice"
-    static let password = TestAccount.password
-
-    /// Runs `body` against a fresh `notes-server serve` with `extraArguments` and the user
-    /// `alice`, then stops the server (its temporary database goes with it).
-    static func withServer(_ extraArguments: [String] = [], addUser: Bool = true,
-                           _ body: (TestServer, TestAPIClient) async throws -> Void) async throws {
-        try await NotesTestSupport.withServer(extraArguments) { server in
-            if addUser { try await server.addUser(username, password: password) }
-            try await body(server, TestAPIClient(server))
-        }
-    }
-
-    /// Polls `condition` every 50 ms until it holds or `timeout` passes; whether it held.
-    static func eventually(timeout: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
-        try await waitUntil(timeout: timeout, condition)
     }
 }

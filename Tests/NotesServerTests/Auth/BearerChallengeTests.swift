@@ -8,7 +8,7 @@ import Testing
 struct BearerChallengeTests {
     @Test("no credentials, or another scheme, get 401 with a bare Bearer challenge")
     func missingCredentials() async throws {
-        try await AuthFixture.withServer(addUser: false) { _, client in
+        try await LiveServer.with(account: .none) { _, client in
             for authorization in [nil, "Basic YWxpY2U6c2VjcmV0"] {
                 let response = try await client.send("GET", "/v1/me", authorization: authorization)
                 #expect(response.status == 401)
@@ -21,7 +21,7 @@ struct BearerChallengeTests {
     @Test("a malformed Authorization header gets 400 invalid_request",
           arguments: ["Bearer", "Bearer   ", "Bearer one two", "Bearer nat_<script>"])
     func malformedHeader(authorization: String) async throws {
-        try await AuthFixture.withServer(addUser: false) { _, client in
+        try await LiveServer.with(account: .none) { _, client in
             let response = try await client.send("GET", "/v1/me", authorization: authorization)
             #expect(response.status == 400)
             #expect(response.errorCode == "invalid_request")
@@ -31,7 +31,7 @@ struct BearerChallengeTests {
 
     @Test("two Authorization headers get 400 invalid_request")
     func twoAuthorizationHeaders() async throws {
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let response = try await RawHTTP.exchange(port: UInt16(server.port), """
                 GET /v1/me HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\nConnection: close\r\n\r\n
                 """)
@@ -42,7 +42,7 @@ struct BearerChallengeTests {
 
     @Test("an unusable token gets 401 invalid_token saying why, and nothing about the secret")
     func invalidTokens() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let tokens = try await client.signIn()
             let unknown = "nat_" + String(repeating: "A", count: 43)
             let cases: [(token: String, description: String)] = [

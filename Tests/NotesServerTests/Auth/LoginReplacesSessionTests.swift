@@ -7,12 +7,12 @@ import Testing
 /// replaces, so `sessions list` shows one session per device.
 @Suite("Auth: a new sign-in replaces the device's old session")
 struct LoginReplacesSessionTests {
-    private func sessionRows(_ server: TestServer, user: String = AuthFixture.username) async throws -> [[String]] {
+    private func sessionRows(_ server: TestServer, user: String = TestAccount.username) async throws -> [[String]] {
         let list = try await server.admin(["sessions", "list", "--user", user])
         return list.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
     }
 
-    private func login(_ client: TestAPIClient, _ username: String = AuthFixture.username, _ password: String = AuthFixture.password,
+    private func login(_ client: TestAPIClient, _ username: String = TestAccount.username, _ password: String = TestAccount.password,
                        replacing refreshToken: String?) async throws -> TokenResponse {
         let request = LoginRequest(username: username, password: password, device: "laptop", replacesRefreshToken: refreshToken)
         let response = try await client.send("POST", "/v1/auth/login", json: request)
@@ -22,7 +22,7 @@ struct LoginReplacesSessionTests {
 
     @Test("logging in again with the old refresh token ends the old session; one session remains and it works")
     func loginAgainEndsTheReplacedSession() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let old = try await login(client, replacing: nil)
             let new = try await login(client, replacing: old.refreshToken)
 
@@ -36,7 +36,7 @@ struct LoginReplacesSessionTests {
 
     @Test("a spent refresh token of the session also identifies it")
     func spentTokenIdentifiesTheSession() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let old = try await login(client, replacing: nil)
             let rotated = try await client.refresh(try #require(old.refreshToken)).decode(TokenResponse.self)
             _ = try await client.refresh(try #require(rotated.refreshToken))
@@ -47,7 +47,7 @@ struct LoginReplacesSessionTests {
 
     @Test("another user's or an unknown refresh token is ignored, and the answer does not tell")
     func foreignOrUnknownTokenIsIgnored() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             try await server.addUser("bob", password: "bob's long password")
             let bob = try await login(client, "bob", "bob's long password", replacing: nil)
             let mine = try await login(client, replacing: bob.refreshToken)

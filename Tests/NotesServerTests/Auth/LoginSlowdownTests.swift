@@ -12,7 +12,7 @@ struct LoginSlowdownTests {
     func guesserIsRefusedOwnerElsewhereIsNot() async throws {
         try await TestApp.with { (app: TestApp) async throws in
             for _ in 0..<10 {
-                #expect(try await app.login(AuthFixture.username, "guess", from: "10.0.0.66").status == 401)
+                #expect(try await app.login(TestAccount.username, "guess", from: "10.0.0.66").status == 401)
             }
             let refused = try await app.login(from: "10.0.0.66")
             #expect(refused.status == 429, "even the right password, from the guessing address")
@@ -31,12 +31,12 @@ struct LoginSlowdownTests {
             var delays: [Int] = []
             // 27 failures, each from its own address, so only the per-account spacing can apply.
             for attempt in 0..<27 {
-                var response = try await app.login(AuthFixture.username, "guess", from: "10.0.1.\(attempt)")
+                var response = try await app.login(TestAccount.username, "guess", from: "10.0.1.\(attempt)")
                 if response.status == 429 {
                     let wait = try #require(response.header("Retry-After").flatMap(Int.init))
                     delays.append(wait)
                     app.clock.advance(seconds: Double(wait))
-                    response = try await app.login(AuthFixture.username, "guess", from: "10.0.1.\(attempt)")
+                    response = try await app.login(TestAccount.username, "guess", from: "10.0.1.\(attempt)")
                 }
                 #expect(response.status == 401, "attempt \(attempt + 1)")
             }
@@ -56,11 +56,11 @@ struct LoginSlowdownTests {
     func quietWindowEndsTheSlowdown() async throws {
         try await TestApp.with({ $0.loginLimits.slowdownAfter = 3 }) { (app: TestApp) async throws in
             for attempt in 0..<3 {
-                #expect(try await app.login(AuthFixture.username, "guess", from: "10.0.2.\(attempt)").status == 401)
+                #expect(try await app.login(TestAccount.username, "guess", from: "10.0.2.\(attempt)").status == 401)
             }
-            #expect(try await app.login(AuthFixture.username, "guess", from: "10.0.2.99").status == 429)
+            #expect(try await app.login(TestAccount.username, "guess", from: "10.0.2.99").status == 429)
             app.clock.advance(seconds: 15 * 60)
-            #expect(try await app.login(AuthFixture.username, "guess", from: "10.0.2.99").status == 401)
+            #expect(try await app.login(TestAccount.username, "guess", from: "10.0.2.99").status == 401)
             #expect(try await app.login(from: "10.0.0.2").status == 200, "no delay: the run started over")
         }
     }

@@ -8,8 +8,8 @@ import Testing
 struct LoginTests {
     @Test("login answers a Bearer access token and a refresh token, never cached")
     func loginReturnsUncachedBearerTokens() async throws {
-        try await AuthFixture.withServer(["--access-token-ttl", "120"]) { _, client in
-            let response = try await client.login(AuthFixture.username, AuthFixture.password, device: "laptop")
+        try await LiveServer.with(["--access-token-ttl", "120"], account: .added) { _, client in
+            let response = try await client.login(TestAccount.username, TestAccount.password, device: "laptop")
             #expect(response.status == 200)
             #expect(response.header("Cache-Control") == "no-store")
             let tokens = try response.decode(TokenResponse.self)
@@ -17,17 +17,17 @@ struct LoginTests {
             #expect(tokens.expiresIn == 120)
             #expect(tokens.accessToken.hasPrefix("nat_"))
             #expect(tokens.refreshToken?.hasPrefix("nrt_") == true)
-            #expect(tokens.user.username == AuthFixture.username)
+            #expect(tokens.user.username == TestAccount.username)
             let me = try await client.me(tokens.accessToken)
             #expect(me.status == 200)
-            #expect(try me.decode(UserResource.self).username == AuthFixture.username)
+            #expect(try me.decode(UserResource.self).username == TestAccount.username)
         }
     }
 
     @Test("an unknown user gets the same answer as a wrong password, after the same password work")
     func unknownUserLooksLikeWrongPassword() async throws {
-        try await AuthFixture.withServer { _, client in
-            let wrong = try await client.login(AuthFixture.username, "not the password")
+        try await LiveServer.with(account: .added) { _, client in
+            let wrong = try await client.login(TestAccount.username, "not the password")
             let started = Date()
             let unknown = try await client.login("nobody", "not the password")
             let unknownSeconds = Date().timeIntervalSince(started)
@@ -44,14 +44,14 @@ struct LoginTests {
 
     @Test("a session records its device (control characters dropped), creation and last use")
     func sessionRecordsDeviceAndTimes() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             _ = try await client.signIn(device: "work-laptop\u{1B}[31m")
-            let list = try await server.admin(["sessions", "list", "--user", AuthFixture.username])
+            let list = try await server.admin(["sessions", "list", "--user", TestAccount.username])
             #expect(list.exitCode == 0)
             let rows = list.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
             let row = try #require(rows.first)
             #expect(rows.count == 1)
-            #expect(row[1] == AuthFixture.username)
+            #expect(row[1] == TestAccount.username)
             #expect(row[2] == "work-laptop[31m")
             #expect(row[3].hasSuffix("Z") && row[4].hasSuffix("Z"))
             #expect(row[5] == "active")
@@ -61,10 +61,10 @@ struct LoginTests {
 
     @Test("a disabled user cannot sign in and every session and personal token stops at once")
     func disabledUserLosesEverything() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let tokens = try await client.signIn()
             let personal = try await client.createToken("script", scope: .read, using: tokens.accessToken)
-            #expect(try await server.admin(["user", "disable", AuthFixture.username]).exitCode == 0)
+            #expect(try await server.admin(["user", "disable", TestAccount.username]).exitCode == 0)
 
             let access = try await client.me(tokens.accessToken)
             #expect(access.status == 401)
@@ -72,10 +72,10 @@ struct LoginTests {
             #expect(try await client.me(try #require(personal.token)).status == 401)
             let refresh = try await client.refresh(try #require(tokens.refreshToken))
             #expect(refresh.status == 401 && refresh.errorCode == "invalid_grant")
-            let login = try await client.login(AuthFixture.username, AuthFixture.password)
+            let login = try await client.login(TestAccount.username, TestAccount.password)
             #expect(login.status == 403 && login.errorCode == "account_disabled", "the right password learns the account is disabled")
 
-            #expect(try await server.admin(["user", "enable", AuthFixture.username]).exitCode == 0)
+            #expect(try await server.admin(["user", "enable", TestAccount.username]).exitCode == 0)
             _ = try await client.signIn()
             #expect(try await client.me(tokens.accessToken).status == 401, "enabling again does not revive old tokens")
         }
@@ -83,17 +83,17 @@ struct LoginTests {
 
     @Test("changing the password ends every session and personal token; only the new password works")
     func passwordChangeEndsSessions() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let tokens = try await client.signIn()
             let personal = try await client.createToken("script", scope: .write, using: tokens.accessToken)
-            let passwd = try await server.admin(["user", "passwd", AuthFixture.username, "--password-stdin"], stdin: "a brand new secret\n")
+            let passwd = try await server.admin(["user", "passwd", TestAccount.username, "--password-stdin"], stdin: "a brand new secret\n")
             #expect(passwd.exitCode == 0)
 
             #expect(try await client.me(tokens.accessToken).status == 401)
             #expect(try await client.me(try #require(personal.token)).status == 401)
             #expect(try await client.refresh(try #require(tokens.refreshToken)).errorCode == "invalid_grant")
-            #expect(try await client.login(AuthFixture.username, AuthFixture.password).status == 401)
-            #expect(try await client.login(AuthFixture.username, "a brand new secret").status == 200)
+            #expect(try await client.login(TestAccount.username, TestAccount.password).status == 401)
+            #expect(try await client.login(TestAccount.username, "a brand new secret").status == 200)
         }
     }
 

@@ -11,37 +11,37 @@ import Testing
 struct LoginUnlockTests {
     @Test("after 10 wrong passwords, `user unlock` lets the owner sign in at once on a running server")
     func unlockLetsTheOwnerIn() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             for _ in 0..<10 {
-                #expect(try await client.login(AuthFixture.username, "wrong guess").status == 401)
+                #expect(try await client.login(TestAccount.username, "wrong guess").status == 401)
             }
-            let locked = try await client.login(AuthFixture.username, AuthFixture.password)
+            let locked = try await client.login(TestAccount.username, TestAccount.password)
             #expect(locked.status == 429, "the 11th attempt waits, even with the right password")
 
-            let unlock = try await server.admin(["user", "unlock", AuthFixture.username.uppercased()])
+            let unlock = try await server.admin(["user", "unlock", TestAccount.username.uppercased()])
             #expect(unlock.exitCode == 0, "\(unlock.stderr)")
-            #expect(unlock.stdout.contains("Unlocked \(AuthFixture.username)"), "\(unlock.stdout)")
-            #expect(try await client.login(AuthFixture.username, AuthFixture.password).status == 200)
+            #expect(unlock.stdout.contains("Unlocked \(TestAccount.username)"), "\(unlock.stdout)")
+            #expect(try await client.login(TestAccount.username, TestAccount.password).status == 200)
         }
     }
 
     @Test("an unlock forgets only the attempts before it: ten wrong passwords after it lock the account again")
     func attemptsAfterTheUnlockCount() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             for _ in 0..<10 {
-                _ = try await client.login(AuthFixture.username, "wrong guess")
+                _ = try await client.login(TestAccount.username, "wrong guess")
             }
-            #expect(try await server.admin(["user", "unlock", AuthFixture.username]).exitCode == 0)
+            #expect(try await server.admin(["user", "unlock", TestAccount.username]).exitCode == 0)
             for _ in 0..<10 {
-                #expect(try await client.login(AuthFixture.username, "wrong guess").status == 401)
+                #expect(try await client.login(TestAccount.username, "wrong guess").status == 401)
             }
-            #expect(try await client.login(AuthFixture.username, AuthFixture.password).status == 429)
+            #expect(try await client.login(TestAccount.username, TestAccount.password).status == 429)
         }
     }
 
     @Test("`user unlock` of an account that does not exist fails and says so")
     func unknownAccount() async throws {
-        try await AuthFixture.withServer { server, _ in
+        try await LiveServer.with(account: .added) { server, _ in
             let unlock = try await server.admin(["user", "unlock", "nobody"])
             #expect(unlock.exitCode != 0)
             #expect(unlock.stderr.contains("nobody"), "\(unlock.stderr)")
@@ -53,7 +53,7 @@ struct LoginUnlockTests {
         try await TestApp.with { app in
             let browser = WebBrowser(app)
             for _ in 0..<10 {
-                #expect(try await browser.signIn(AuthFixture.username, "wrong guess").status == 401)
+                #expect(try await browser.signIn(TestAccount.username, "wrong guess").status == 401)
             }
             let locked = try await browser.signIn()
             #expect(locked.status == 429)

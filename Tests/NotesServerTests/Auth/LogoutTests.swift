@@ -7,7 +7,7 @@ import Testing
 struct LogoutTests {
     @Test("logout ends the session: its refresh token and every access token issued in it stop at once")
     func logoutRevokesSession() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let first = try await client.signIn(device: "laptop")
             let second = try await client.refresh(try #require(first.refreshToken)).decode(TokenResponse.self)
             let other = try await client.signIn(device: "phone")
@@ -28,7 +28,7 @@ struct LogoutTests {
 
     @Test("logout with a personal token is refused: those are revoked through /v1/tokens")
     func logoutWithPersonalTokenIsRefused() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let session = try await client.signIn()
             let personal = try await client.createToken("script", scope: .write, using: session.accessToken)
             let secret = try #require(personal.token)

@@ -36,31 +36,31 @@ struct PasswordCostTests {
 
     @Test("signing in with a password stored at the former cost works and stores it again at today's cost, sessions kept")
     func signInUpgradesLegacyHash() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let before = try await client.signIn()
             let database = try DirectDatabase(server.databaseLocation)
             defer { database.close() }
-            try database.db.run("UPDATE users SET password_hash = ? WHERE username = ?", Self.legacyHash, AuthFixture.username)
+            try database.db.run("UPDATE users SET password_hash = ? WHERE username = ?", Self.legacyHash, TestAccount.username)
 
-            #expect(try await client.login(AuthFixture.username, Self.legacyPassword).status == 200)
-            let stored = try #require(try database.db.scalarString("SELECT password_hash FROM users WHERE username = ?", [AuthFixture.username]))
+            #expect(try await client.login(TestAccount.username, Self.legacyPassword).status == 200)
+            let stored = try #require(try database.db.scalarString("SELECT password_hash FROM users WHERE username = ?", [TestAccount.username]))
             #expect(stored.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"), "still \(stored)")
             #expect(PasswordHash.verify(Self.legacyPassword, against: stored))
             // Not a password change: the session from before is still signed in.
             #expect(try await client.me(before.accessToken).status == 200)
-            #expect(try await client.login(AuthFixture.username, Self.legacyPassword).status == 200)
-            #expect(try await client.login(AuthFixture.username, "wrong password").status == 401)
+            #expect(try await client.login(TestAccount.username, Self.legacyPassword).status == 200)
+            #expect(try await client.login(TestAccount.username, "wrong password").status == 401)
         }
     }
 
     @Test("concurrent sign-ins keep the server's peak memory within 64 MiB",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads the peak from Linux's /proc"))
     func signInsStayWithinMemoryBudget() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<4 {
                     group.addTask {
-                        try await client.login(AuthFixture.username, index.isMultiple(of: 2) ? AuthFixture.password : "wrong password").status
+                        try await client.login(TestAccount.username, index.isMultiple(of: 2) ? TestAccount.password : "wrong password").status
                     }
                 }
                 for try await status in group { #expect(status == 200 || status == 401) }

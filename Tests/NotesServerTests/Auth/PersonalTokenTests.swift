@@ -8,7 +8,7 @@ import Testing
 struct PersonalTokenTests {
     @Test("a personal token's secret is shown once, never listed, works as Bearer, and stops when revoked")
     func createListUseRevoke() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let session = try await client.signIn()
             let created = try await client.send("POST", "/v1/tokens", json: CreateTokenRequest(name: "backup script", scope: .write),
                                                 token: session.accessToken)
@@ -39,7 +39,7 @@ struct PersonalTokenTests {
 
     @Test("a read token may read but gets 403 insufficient_scope when it writes or manages tokens")
     func readTokenCannotWrite() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let session = try await client.signIn()
             let reader = try #require(try await client.createToken("reader", scope: .read, using: session.accessToken).token)
             let writer = try #require(try await client.createToken("writer", scope: .write, using: session.accessToken).token)
@@ -79,7 +79,7 @@ struct PersonalTokenTests {
 
     @Test("nobody can revoke or see another user's tokens")
     func tokensBelongToTheirOwner() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             try await server.addUser("bob", password: "bob's own password")
             let alice = try await client.signIn()
             let bob = try await client.signIn("bob", "bob's own password")
@@ -95,7 +95,7 @@ struct PersonalTokenTests {
           arguments: [#"{"name":"  ","scope":"read"}"#, #"{"name":"x","scope":"admin"}"#,
                       #"{"name":"x","scope":"read","expires_in":0}"#, #"{"name":"a\u0007b","scope":"read"}"#])
     func invalidTokenRequests(body: String) async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let session = try await client.signIn()
             let response = try await client.send("POST", "/v1/tokens", token: session.accessToken, body: Data(body.utf8))
             #expect(response.status == 400)
@@ -105,7 +105,7 @@ struct PersonalTokenTests {
 
     @Test("a personal token cannot create a token that outlives it: 403 exceeds_creator, and shorter ones are allowed")
     func personalTokenCannotMintALongerLivedOne() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let session = try await client.signIn()
             let shortLived = try #require(try await client.createToken("ci", scope: .write, expiresIn: 600, using: session.accessToken).token)
 

@@ -10,7 +10,7 @@ import Testing
 struct RefreshReplayTests {
     @Test("20 concurrent refreshes with one token, split over two servers sharing a database, all get the same successor pair")
     func concurrentReplaysAcrossServersGetOnePair() async throws {
-        try await AuthFixture.withServer { first, client in
+        try await LiveServer.with(account: .added) { first, client in
             let second = try await TestServer(database: first.databaseLocation)
             let secondClient = TestAPIClient(second)
             do {
@@ -32,7 +32,7 @@ struct RefreshReplayTests {
                 #expect(pairs.count == 1, "one successor pair, not \(pairs.count)")
                 let successor = try #require(pairs.first)
 
-                let sessions = try await first.admin(["sessions", "list", "--user", AuthFixture.username])
+                let sessions = try await first.admin(["sessions", "list", "--user", TestAccount.username])
                 #expect(sessions.stdout.split(separator: "\n").count == 1, "exactly one session: \(sessions.stdout)")
                 #expect(try await secondClient.me(successor[0]).status == 200)
                 #expect(try await client.refresh(successor[1]).status == 200, "the session goes on from the successor")

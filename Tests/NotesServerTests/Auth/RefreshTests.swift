@@ -33,7 +33,7 @@ struct RefreshTests {
 
     @Test("presenting an older spent refresh token revokes the whole session")
     func reuseOfSpentTokenRevokesSession() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let first = try await client.signIn()
             let second = try await client.refresh(try #require(first.refreshToken)).decode(TokenResponse.self)
             let third = try await client.refresh(try #require(second.refreshToken)).decode(TokenResponse.self)
@@ -51,7 +51,7 @@ struct RefreshTests {
 
     @Test("the immediately previous refresh token still works within the grace window")
     func previousTokenWorksWithinGrace() async throws {
-        try await AuthFixture.withServer { _, client in
+        try await LiveServer.with(account: .added) { _, client in
             let first = try await client.signIn()
             // This answer is "lost": the client retries with the token it still has.
             _ = try await client.refresh(try #require(first.refreshToken)).decode(TokenResponse.self)
@@ -105,7 +105,7 @@ struct RefreshTests {
 
     @Test("expired access tokens are deleted from the database by the purge timer")
     func expiredAccessTokensArePurged() async throws {
-        try await AuthFixture.withServer(["--access-token-ttl", "1"]) { server, client in
+        try await LiveServer.with(["--access-token-ttl", "1"], account: .added) { server, client in
             let tokens = try await client.signIn()
             _ = try await client.refresh(try #require(tokens.refreshToken))
             let database = try DirectDatabase(server.databaseLocation)
@@ -113,7 +113,7 @@ struct RefreshTests {
             let count = { try database.db.scalarInt("SELECT count(*) FROM tokens WHERE kind = 'access'") ?? -1 }
             #expect(try count() == 2)
             // Kept a few seconds after expiry (so clients hear "expired"), then purged.
-            #expect(try await AuthFixture.eventually(timeout: 20) { try count() == 0 })
+            #expect(try await waitUntil(timeout: 20) { try count() == 0 })
         }
     }
 }

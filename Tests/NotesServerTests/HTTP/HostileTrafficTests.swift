@@ -14,7 +14,7 @@ import Glibc
 struct HostileTrafficTests {
     @Test("anonymous sign-in bodies of many MiB with the last byte held back are refused at their headers; memory stays bounded")
     func anonymousLargeBodiesAreRefusedEarly() async throws {
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let port = server.port
             let bodySize = 8 * 1024 * 1024
             let connections = 16
@@ -41,7 +41,7 @@ struct HostileTrafficTests {
             // Held, those bodies would be 128 MiB; refused at their headers, the server stays near idle.
             #expect(resident < 96 * 1024 * 1024, "server resident: \(resident / 1_048_576) MiB")
             #expect(statuses.allSatisfy { $0 == 413 || $0 == nil }, "\(statuses)")
-            let refused = try await AuthFixture.eventually {
+            let refused = try await waitUntil {
                 server.log.components(separatedBy: "POST /v1/auth/login 413 ").count - 1 == connections
             }
             #expect(refused, "every sign-in body is refused with 413 (the log has one line each)")
@@ -50,7 +50,7 @@ struct HostileTrafficTests {
 
     @Test("a body for a route that needs a token is answered 401 from the headers, before any of it is sent")
     func unauthenticatedBodyIsRefusedFromTheHeaders() async throws {
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let port = server.port
             for (authorization, code) in [("", "unauthenticated"), ("Authorization: Bearer nat_forged\r\n", "invalid_token")] {
                 let head = "PUT /v1/notes/\(NoteID()) HTTP/1.1\r\nHost: t\r\n\(authorization)If-None-Match: *\r\nContent-Length: 5000000\r\n\r\n"
@@ -67,8 +67,8 @@ struct HostileTrafficTests {
 
     @Test("bodies in flight share one budget: past it, 503 server_busy with Retry-After, and the budget comes back")
     func bodyBudgetIsShared() async throws {
-        try await AuthFixture.withServer(["--body-budget", String(32 * 1024 * 1024)]) { server, client in
-            let token = try #require(try await client.signedIn(AuthFixture.username, password: AuthFixture.password).token)
+        try await LiveServer.with(["--body-budget", String(32 * 1024 * 1024)], account: .added) { server, client in
+            let token = try #require(try await client.signedIn(TestAccount.username, password: TestAccount.password).token)
             let port = server.port
             // `Expect: 100-continue` makes the server say when it has admitted the headers.
             let head = "PUT /v1/notes/\(NoteID()) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: *\r\n"
@@ -89,7 +89,7 @@ struct HostileTrafficTests {
             #expect(second.text.contains(#""code":"server_busy""#))
             #expect(second.text.lowercased().contains("retry-after: "))
             close(first.fd)
-            let admittedAgain = try await AuthFixture.eventually {
+            let admittedAgain = try await waitUntil {
                 let again = try await offPool { try open() }
                 close(again.fd)
                 return again.status == 100
@@ -101,7 +101,7 @@ struct HostileTrafficTests {
     @Test("300 slow and 256 idle connections from one address do not keep another address from being answered")
     func floodFromOneAddressLeavesOthersServed() async throws {
         LoopbackSockets.allowOpenFiles(2048)
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let port = server.port
             let idle = try await offPool { try (0..<256).map { _ in try LoopbackSockets.connect(port: port) } }
             let slow = try await offPool {
@@ -134,7 +134,7 @@ struct HostileTrafficTests {
         ("POST /v1/auth/login HTTP/1.1\r\nHost: t\r\nContent-Length: 4000\r\n\r\n", "{"),
     ])
     func tricklingCannotExtendTheDeadline(head: String, trickle: String) async throws {
-        try await AuthFixture.withServer(["--request-timeout", "2"], addUser: false) { server, _ in
+        try await LiveServer.with(["--request-timeout", "2"], account: .none) { server, _ in
             let port = server.port
             let cut = try await offPool { () -> Bool in
                 let fd = try LoopbackSockets.connect(port: port)
@@ -155,7 +155,7 @@ struct HostileTrafficTests {
 
     @Test("early refusals are JSON errors with nosniff: Transfer-Encoding, a thousand query parameters")
     func earlyRefusalsAreJSON() async throws {
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let port = server.port
             let thousand = (0..<1000).map { "p\($0)=\($0)" }.joined(separator: "&")
             let cases: [(String, Int, String)] = [

@@ -12,7 +12,7 @@ struct LoginWindowClockTests {
     func accountWindowEndsOnTime() async throws {
         try await TestApp.with({ $0.loginLimits.perAccountAndAddress = 3; $0.loginLimits.windowSeconds = 60 }) { (app: TestApp) async throws in
             for _ in 0..<3 {
-                #expect(try await app.login(AuthFixture.username, "guess").status == 401)
+                #expect(try await app.login(TestAccount.username, "guess").status == 401)
                 app.clock.advance(seconds: 10)
             }
             let refused = try await app.login()

@@ -32,7 +32,7 @@ struct LongPollTests {
     func wakesWhenAChangeCommits(_ write: Write) async throws {
         try await TestApp.with { (app: TestApp) async throws in
             let token = try await app.signIn().accessToken
-            let user = try #require(try app.userID("alice"))
+            let user = try #require(try app.userID(TestAccount.username))
             // Something to update, delete or purge, already seen by the waiting client.
             let existing = try await app.create("old.md", "old", token: token)
             let cursor = try await app.cursor(token: token)
@@ -62,7 +62,7 @@ struct LongPollTests {
             #expect(response.status == 200)
             #expect(page.changes.isEmpty && !page.hasMore)
             #expect(page.cursor == cursor)
-            #expect(page.userId == (try app.userID("alice")))
+            #expect(page.userId == (try app.userID(TestAccount.username)))
             #expect(response.headers["retry-after"] == nil, "an ordinary end of the wait, not a refusal")
         }
     }
@@ -70,10 +70,10 @@ struct LongPollTests {
     @Test("bob's write never wakes alice's long poll: hers ends with its wait, empty")
     func anotherUsersChangeDoesNotWake() async throws {
         try await TestApp.with { (app: TestApp) async throws in
-            try app.addUser("bob", password: AuthFixture.password)
+            try app.addUser("bob", password: TestAccount.password)
             let alice = try await app.signIn().accessToken
             let bob = try await app.accessToken(for: "bob")
-            let aliceID = try #require(try app.userID("alice"))
+            let aliceID = try #require(try app.userID(TestAccount.username))
             let cursor = try await app.cursor(token: alice)
             let notifier = app.application.changeNotifier
             let aliceMark = notifier.mark(for: aliceID)
@@ -137,7 +137,7 @@ struct LongPollTests {
             configuration.limits.maxWaiters = 2
             configuration.connectionsPerAddress = 2 // one held long poll per address
         }) { (app: TestApp) async throws in
-            for name in ["bob", "carol"] { try app.addUser(name, password: AuthFixture.password) }
+            for name in ["bob", "carol"] { try app.addUser(name, password: TestAccount.password) }
             let alice = try await app.signIn().accessToken
             let bob = try await app.accessToken(for: "bob")
             let carol = try await app.accessToken(for: "carol")
@@ -233,9 +233,9 @@ private extension TestApp {
         try application.database.read { db in try db.scalarInt("SELECT id FROM users WHERE username = ?", [username]) }
     }
 
-    /// Signs `username` in (AuthFixture's password) and returns the access token.
+    /// Signs `username` in (`TestAccount`'s password) and returns the access token.
     func accessToken(for username: String) async throws -> String {
-        let response = try await login(username, AuthFixture.password)
+        let response = try await login(username, TestAccount.password)
         try #require(response.status == 200, "login answered \(response.status)")
         return try response.decode(TokenResponse.self).accessToken
     }

@@ -55,13 +55,13 @@ final class TestApp: Sendable {
         }
     }
 
-    /// Runs `body` with a fresh app that has the user `alice` (AuthFixture's password), then
-    /// closes its database and removes its folder.
+    /// Runs `body` with a fresh app that has the user `TestAccount`, then closes its database and
+    /// removes its folder. The in-process way to test with a user; the live one is `LiveServer`.
     static func with(_ configure: (inout ServerConfiguration) -> Void = { _ in },
                      _ body: (TestApp) async throws -> Void) async throws {
         let app = try TestApp(configure)
         defer { app.close() }
-        try app.addUser(AuthFixture.username, password: AuthFixture.password)
+        try app.addUser(TestAccount.username, password: TestAccount.password)
         try await body(app)
     }
 
@@ -97,14 +97,14 @@ final class TestApp: Sendable {
     }
 
     /// `POST /v1/auth/login` from `address`.
-    func login(_ username: String = AuthFixture.username, _ password: String = AuthFixture.password,
+    func login(_ username: String = TestAccount.username, _ password: String = TestAccount.password,
                from address: String = "127.0.0.1", replacing refreshToken: String? = nil) async throws -> TestAPIResponse {
         var request = LoginRequest(username: username, password: password)
         request.replacesRefreshToken = refreshToken
         return try await send("POST", "/v1/auth/login", json: request, from: address)
     }
 
-    /// Signs in as alice and returns the tokens, failing the test unless the answer is 200.
+    /// Signs in as `TestAccount` and returns the tokens, failing the test unless the answer is 200.
     func signIn(from address: String = "127.0.0.1") async throws -> TokenResponse {
         let response = try await login(from: address)
         try #require(response.status == 200, "login answered \(response.status): \(response.text)")

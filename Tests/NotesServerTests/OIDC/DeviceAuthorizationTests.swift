@@ -70,7 +70,7 @@ struct DeviceAuthorizationTests {
             let granted = try await poll(app, codes)
             #expect(granted.status == 200, "\(granted.text)")
             let tokens = try granted.decode(TokenResponse.self)
-            #expect(tokens.user.username == AuthFixture.username && tokens.refreshToken != nil)
+            #expect(tokens.user.username == TestAccount.username && tokens.refreshToken != nil)
             #expect(await app.me(tokens.accessToken).status == 200)
             let sessions = await browser.get("/account")
             #expect(sessions.body.contains("notes on build-box"), "the device is listed with the account's sessions")

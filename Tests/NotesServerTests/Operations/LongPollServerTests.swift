@@ -37,9 +37,7 @@ struct LongPollServerTests {
 
     @Test("a held long poll woken by a write answers over HTTP with the change, and the server answers on")
     func wakeAnswersOverTheWire() async throws {
-        try await withServer(["--max-waiters-per-user", "1"]) { server in
-            try await server.addUser("alice", password: TestAccount.password)
-            let alice = try await TestAPIClient(server).signedIn("alice", password: TestAccount.password)
+        try await LiveServer.with(["--max-waiters-per-user", "1"]) { server, alice in
             let poll = Task { try await Self.heldPoll(alice, wait: 30) }
             #expect(try await Self.isHeld(alice), "the long poll is held")
             let note = try await alice.create("woken.md", "# Woken\n")

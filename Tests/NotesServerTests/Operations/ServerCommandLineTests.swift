@@ -29,12 +29,12 @@ struct ServerCommandLineTests {
 
     @Test("--db works before and after the command, with a space or =")
     func databaseOptionAnywhere() async throws {
-        try await AuthFixture.withServer { server, _ in
+        try await LiveServer.with(account: .added) { server, _ in
             for arguments in [["--db", server.databaseLocation, "user", "list"], ["user", "--db=\(server.databaseLocation)", "list"],
                               ["user", "list", "--db", server.databaseLocation]] {
                 let result = try await ProcessRunner.run(BuiltProducts.server, arguments)
                 #expect(result.exitCode == 0, "\(arguments): \(result.stderr)")
-                #expect(result.stdout.hasPrefix(AuthFixture.username + "\t"), "\(arguments): \(result.stdout)")
+                #expect(result.stdout.hasPrefix(TestAccount.username + "\t"), "\(arguments): \(result.stdout)")
             }
         }
     }

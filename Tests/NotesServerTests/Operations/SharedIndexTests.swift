@@ -42,7 +42,7 @@ struct SharedIndexTests {
 
     @Test("beside a running server, user add, user list and backup work, and the server goes on serving what they wrote")
     func adminCommandsBesideARunningServer() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let added = try await server.admin(["user", "add", "bob", "--password-stdin"], stdin: "bob's own password\n")
             #expect(added.exitCode == 0, "\(added.stderr)")
             let listed = try await server.admin(["user", "list"])

@@ -14,11 +14,11 @@ import Testing
 @Suite("notes-server: full and vanished storage", .sqliteOnly)
 struct StorageFailureTests {
     static let limit: Int64 = 1 << 20
-    static let password = AuthFixture.password
+    static let password = TestAccount.password
 
     @Test("a full database answers 507 to every kind of write, keeps serving reads, and takes writes again once room is freed")
     func fullDatabaseRefusesWritesThenRecovers() async throws {
-        try await AuthFixture.withServer(["--max-db-size", "1M"]) { server, _ in
+        try await LiveServer.with(["--max-db-size", "1M"], account: .added) { server, _ in
         let anonymous = TestAPIClient(server)
         let session = try await Self.signIn(anonymous)
         var refreshToken = try #require(session.refreshToken)
@@ -50,7 +50,7 @@ struct StorageFailureTests {
         Self.expectInsufficientStorage(try #require(refreshed), "refresh")
         var login: TestAPIResponse?
         for _ in 0..<100 {
-            login = try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: "alice", password: Self.password))
+            login = try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: TestAccount.username, password: Self.password))
             guard login?.status == 200 else { break }
         }
         Self.expectInsufficientStorage(try #require(login), "login")
@@ -87,7 +87,7 @@ struct StorageFailureTests {
         // The refresh token refused with 507 was rolled back with its transaction: still the live one.
         let refreshAgain = try await anonymous.send("POST", "/v1/auth/refresh", json: RefreshRequest(refreshToken: refreshToken))
         #expect(refreshAgain.status == 200, "refresh after room was freed: \(refreshAgain.status) \(refreshAgain.text)")
-        #expect(try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: "alice", password: Self.password)).status == 200)
+        #expect(try await anonymous.send("POST", "/v1/auth/login", json: LoginRequest(username: TestAccount.username, password: Self.password)).status == 200)
         let personalAgain = try await api.send("PUT", "/v1/notes/\(NoteID())", json: PutNoteRequest(path: "script.md", content: "# Script\n"),
                                                token: personal, headers: ["If-None-Match": "*"])
         #expect(personalAgain.status == 201)
@@ -102,7 +102,7 @@ struct StorageFailureTests {
 
     @Test("a database file deleted while the server runs makes writes answer 503 and the log say why; reads go on")
     func deletedDatabaseFileRefusesWrites() async throws {
-        try await AuthFixture.withServer { server, _ in
+        try await LiveServer.with(account: .added) { server, _ in
         let session = try await Self.signIn(TestAPIClient(server))
         let api = TestAPIClient(baseURL: server.baseURL, token: session.accessToken)
         let note = try await api.create("doomed.md", "# Written before\n")
@@ -130,7 +130,7 @@ struct StorageFailureTests {
     // MARK: - Helpers
 
     private static func signIn(_ client: TestAPIClient) async throws -> TokenResponse {
-        let response = try await client.send("POST", "/v1/auth/login", json: LoginRequest(username: "alice", password: password))
+        let response = try await client.send("POST", "/v1/auth/login", json: LoginRequest(username: TestAccount.username, password: password))
         try #require(response.status == 200, "login answered \(response.status): \(response.text)")
         return try response.decode(TokenResponse.self)
     }

@@ -9,7 +9,7 @@ import Testing
 struct UserAdminCommandTests {
     @Test("a mistyped subcommand or command is named unknown with the nearest one suggested, exit 2")
     func unknownCommandsSuggestTheNearest() async throws {
-        try await AuthFixture.withServer(addUser: false) { server, _ in
+        try await LiveServer.with(account: .none) { server, _ in
             let user = try await server.admin(["user", "lst"])
             #expect(user.exitCode == 2)
             #expect(user.stderr.contains("unknown user command 'lst'; did you mean `list`?"), "\(user.stderr)")
@@ -28,7 +28,7 @@ struct UserAdminCommandTests {
 
     @Test("user delete --yes removes the user's notes, sessions and tokens, and leaves another user's notes alone")
     func deleteRemovesEverythingOfThatUserOnly() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             try await server.addUser("bob", password: "bob's own password")
             let alice = try await client.signIn()
             var aliceClient = client
@@ -39,14 +39,14 @@ struct UserAdminCommandTests {
             let bobClient = try await client.signedIn("bob", password: "bob's own password")
             let bobNote = try await bobClient.create("bob.md", "zebra of bob")
 
-            let delete = try await server.admin(["user", "delete", "alice", "--yes"])
+            let delete = try await server.admin(["user", "delete", TestAccount.username, "--yes"])
             #expect(delete.exitCode == 0, "\(delete.stderr)")
-            #expect(delete.stdout.contains("Deleted user alice and their 1 note"), "\(delete.stdout)")
+            #expect(delete.stdout.contains("Deleted user \(TestAccount.username) and their 1 note"), "\(delete.stdout)")
 
             #expect(try await client.me(alice.accessToken).status == 401)
             #expect(try await client.me(try #require(personal.token)).status == 401)
             #expect(try await client.refresh(try #require(alice.refreshToken)).status == 401)
-            #expect(try await client.login(AuthFixture.username, AuthFixture.password).errorCode == "invalid_credentials")
+            #expect(try await client.login(TestAccount.username, TestAccount.password).errorCode == "invalid_credentials")
             let list = try await server.admin(["user", "list"])
             #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["bob"])
 
@@ -80,20 +80,20 @@ struct UserAdminCommandTests {
 
     @Test("user rename: the account signs in under the new name only, keeps its notes, and cannot take another user's name")
     func renameKeepsTheAccount() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             try await server.addUser("bob", password: "bob's own password")
             let alice = try await client.signIn()
             var aliceClient = client
             aliceClient.token = alice.accessToken
             _ = try await aliceClient.create("kept.md", "still hers")
 
-            let taken = try await server.admin(["user", "rename", "alice", "BOB"])
+            let taken = try await server.admin(["user", "rename", TestAccount.username, "BOB"])
             #expect(taken.exitCode == 1 && taken.stderr.contains("already exists"), "\(taken.stderr)")
-            let renamed = try await server.admin(["user", "rename", "alice", "alicia"])
+            let renamed = try await server.admin(["user", "rename", TestAccount.username, "alicia"])
             #expect(renamed.exitCode == 0, "\(renamed.stderr)")
 
-            #expect(try await client.login(AuthFixture.username, AuthFixture.password).status == 401)
-            let again = try await client.signedIn("alicia", password: AuthFixture.password)
+            #expect(try await client.login(TestAccount.username, TestAccount.password).status == 401)
+            let again = try await client.signedIn("alicia", password: TestAccount.password)
             let page = try await again.send("GET", "/v1/notes").decode(NoteListPage.self)
             #expect(page.notes.map(\.path) == ["kept.md"])
             #expect(try await server.admin(["user", "rename", "nobody", "x"]).exitCode == 1)
@@ -102,24 +102,24 @@ struct UserAdminCommandTests {
 
     @Test("user delete without --yes off a terminal refuses with exit 2 and keeps the user")
     func deleteOffTerminalNeedsYes() async throws {
-        try await AuthFixture.withServer { server, client in
-            let result = try await server.admin(["user", "delete", "alice"], stdin: "y\n")
+        try await LiveServer.with(account: .added) { server, client in
+            let result = try await server.admin(["user", "delete", TestAccount.username], stdin: "y\n")
             #expect(result.exitCode == 2)
             #expect(result.stderr.contains("--yes"), "\(result.stderr)")
-            #expect(try await client.login(AuthFixture.username, AuthFixture.password).status == 200)
+            #expect(try await client.login(TestAccount.username, TestAccount.password).status == 200)
             #expect(try await server.admin(["user", "delete", "nobody", "--yes"]).exitCode == 1)
         }
     }
 
     @Test("a disabled account with the right password hears 403 account_disabled; a wrong password still hears invalid_credentials")
     func disabledAccountIsToldOnlyWithTheRightPassword() async throws {
-        try await AuthFixture.withServer { server, client in
-            #expect(try await server.admin(["user", "disable", "alice"]).exitCode == 0)
-            let right = try await client.login(AuthFixture.username, AuthFixture.password)
+        try await LiveServer.with(account: .added) { server, client in
+            #expect(try await server.admin(["user", "disable", TestAccount.username]).exitCode == 0)
+            let right = try await client.login(TestAccount.username, TestAccount.password)
             #expect(right.status == 403)
             #expect(right.errorCode == "account_disabled")
             #expect(right.text.contains("disabled"))
-            let wrong = try await client.login(AuthFixture.username, "not alice's password")
+            let wrong = try await client.login(TestAccount.username, "not alice's password")
             #expect(wrong.status == 401)
             #expect(wrong.errorCode == "invalid_credentials")
             let unknown = try await client.login("nobody", "not alice's password")
@@ -129,7 +129,7 @@ struct UserAdminCommandTests {
 
     @Test("Unicode usernames are stored NFC and one account whatever the case or normalisation typed")
     func unicodeUsernamesAreCaseFoldedAndNFC() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             let decomposed = "Zoe\u{0308}"  // Zoë typed with a combining diaeresis
             try await server.addUser(decomposed, password: "zoë's own password")
             let again = try await server.admin(["user", "add", "zoë", "--password-stdin"], stdin: "another password\n")
@@ -145,7 +145,7 @@ struct UserAdminCommandTests {
             #expect(Data(list.stdout.utf8).range(of: Data("Zo\u{00EB}\t".utf8)) != nil, "\(list.stdout)")
             #expect(Data(list.stdout.utf8).range(of: Data(decomposed.utf8)) == nil, "stored NFC, not as typed")
             // ASCII names keep today's behaviour: case-insensitive, spelled as added.
-            #expect(try await client.login("ALICE", AuthFixture.password).status == 200)
+            #expect(try await client.login(TestAccount.username.uppercased(), TestAccount.password).status == 200)
             #expect(try await server.admin(["user", "add", "bad name", "--password-stdin"], stdin: "long enough\n").exitCode == 1)
             #expect(try await server.admin(["user", "add", "\u{0308}x", "--password-stdin"], stdin: "long enough\n").exitCode == 1)
         }
@@ -153,23 +153,23 @@ struct UserAdminCommandTests {
 
     @Test("user list and sessions list print tab-separated rows without a header into a pipe, and JSON with --json")
     func listsShareOneTableStyleAndJSON() async throws {
-        try await AuthFixture.withServer { server, client in
+        try await LiveServer.with(account: .added) { server, client in
             _ = try await client.signIn(device: "laptop")
-            #expect(try await server.admin(["user", "disable", "alice"]).exitCode == 0)
+            #expect(try await server.admin(["user", "disable", TestAccount.username]).exitCode == 0)
             let users = try await server.admin(["user", "list"])
             #expect(users.exitCode == 0)
             let row = try #require(users.stdout.split(separator: "\n").first).split(separator: "\t").map(String.init)
             #expect(users.stdout.split(separator: "\n").count == 1)
-            #expect(row.count == 5 && row[0] == "alice" && row[2] == "disabled" && row[3] == "password" && row[4] == "0")
+            #expect(row.count == 5 && row[0] == TestAccount.username && row[2] == "disabled" && row[3] == "password" && row[4] == "0")
 
             struct User: Decodable { let id: Int64; let username: String; let createdAt: String; let disabled: Bool }
             let usersJSON = try WireJSON.decoder().decode([User].self, from: Data(try await server.admin(["user", "list", "--json"]).stdout.utf8))
-            #expect(usersJSON.map(\.username) == ["alice"] && usersJSON[0].disabled)
+            #expect(usersJSON.map(\.username) == [TestAccount.username] && usersJSON[0].disabled)
 
             struct Session: Decodable { let id: Int64; let username: String; let device: String; let state: String }
             let sessions = try await server.admin(["sessions", "list", "--all", "--json"])
             let decoded = try WireJSON.decoder().decode([Session].self, from: Data(sessions.stdout.utf8))
-            #expect(decoded.map(\.device) == ["laptop"] && decoded[0].state == "revoked" && decoded[0].username == "alice")
+            #expect(decoded.map(\.device) == ["laptop"] && decoded[0].state == "revoked" && decoded[0].username == TestAccount.username)
             let plain = try await server.admin(["sessions", "list", "--all"])
             #expect(plain.stdout.split(separator: "\n").map { $0.split(separator: "\t").count } == [6], "\(plain.stdout)")
         }

@@ -281,8 +281,8 @@ struct PublicationTests {
             #expect(try listed.decode(PublicationList.self).publications.count == 1)
             #expect(await app.send("POST", "/v1/notes/\(id)/publication").status == 401)
 
-            try app.addUser("bob", password: AuthFixture.password)
-            let bob = try await app.login("bob", AuthFixture.password).decode(TokenResponse.self).accessToken
+            try app.addUser("bob", password: TestAccount.password)
+            let bob = try await app.login("bob", TestAccount.password).decode(TokenResponse.self).accessToken
             let foreign = await app.send("POST", "/v1/notes/\(id)/publication", token: bob)
             #expect(foreign.status == 404)
             #expect(await app.send("DELETE", "/v1/notes/\(id)/publication", token: bob).status == 404)

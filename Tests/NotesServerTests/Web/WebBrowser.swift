@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesServer
 
@@ -65,7 +66,7 @@ final class WebBrowser: @unchecked Sendable {
 
     /// Signs in through the form; the answer is the form's 303 (or the page that refused).
     @discardableResult
-    func signIn(_ username: String = AuthFixture.username, _ password: String = AuthFixture.password) async throws -> Page {
+    func signIn(_ username: String = TestAccount.username, _ password: String = TestAccount.password) async throws -> Page {
         let form = await get("/sign-in")
         let csrf = try #require(form.field("csrf"))
         return await post("/sign-in", [("csrf", csrf), ("username", username), ("password", password)])
@@ -84,7 +85,7 @@ final class WebBrowser: @unchecked Sendable {
 
 extension TestApp {
     /// Creates a note for `username` straight in the store and returns its id.
-    func addNote(_ path: String, _ content: String, for username: String = AuthFixture.username) throws -> NoteID {
+    func addNote(_ path: String, _ content: String, for username: String = TestAccount.username) throws -> NoteID {
         let users = UserStore(database: application.database, clock: clock.serverClock)
         let user = try #require(try users.find(username: username))
         let id = NoteID()
@@ -93,7 +94,7 @@ extension TestApp {
     }
 
     /// The note's current content and revision.
-    func note(_ id: NoteID, for username: String = AuthFixture.username) throws -> NoteRecord? {
+    func note(_ id: NoteID, for username: String = TestAccount.username) throws -> NoteRecord? {
         let user = try #require(try UserStore(database: application.database, clock: clock.serverClock).find(username: username))
         return try application.notes.note(userID: user.id, id: id)
     }

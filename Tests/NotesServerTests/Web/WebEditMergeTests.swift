@@ -85,7 +85,7 @@ struct WebEditMergeTests {
     func deviceNameIsEscaped() async throws {
         try await TestApp.with { app in
             let id = try app.addNote("N.md", "one\n")
-            let user = try #require(try UserStore(database: app.application.database, clock: app.clock.serverClock).find(username: AuthFixture.username))
+            let user = try #require(try UserStore(database: app.application.database, clock: app.clock.serverClock).find(username: TestAccount.username))
             let browser = WebBrowser(app)
             try await browser.signIn()
             let editor = try await Self.openEditor(browser, id)

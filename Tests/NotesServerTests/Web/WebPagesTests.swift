@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesServer
 
@@ -105,11 +106,11 @@ struct WebPagesTests {
             let csrf = try await browser.csrf(from: "/account")
             let wrong = await browser.post("/account/password", [("csrf", csrf), ("current", "nope nope"), ("new", "brand new pass"), ("repeat", "brand new pass")])
             #expect(wrong.status == 403)
-            let changed = await browser.post("/account/password", [("csrf", csrf), ("current", AuthFixture.password), ("new", "brand new pass"), ("repeat", "brand new pass")])
+            let changed = await browser.post("/account/password", [("csrf", csrf), ("current", TestAccount.password), ("new", "brand new pass"), ("repeat", "brand new pass")])
             #expect(changed.status == 303 && changed.header("Location") == "/account?done=password")
             #expect(await browser.get("/account", query: ["done": "password"]).body.contains("Password changed"), "this browser got a new session")
             #expect(await other.get("/").body.contains("Sign in to your notes"))
-            #expect(try await app.login(AuthFixture.username, "brand new pass").status == 200)
+            #expect(try await app.login(TestAccount.username, "brand new pass").status == 200)
         }
     }
 

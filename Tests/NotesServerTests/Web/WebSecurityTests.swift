@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesServer
 
@@ -51,11 +52,11 @@ struct WebSecurityTests {
         try await TestApp.with { app in
             let browser = WebBrowser(app)
             _ = await browser.get("/sign-in")
-            let noToken = await browser.post("/sign-in", [("username", AuthFixture.username), ("password", AuthFixture.password)])
+            let noToken = await browser.post("/sign-in", [("username", TestAccount.username), ("password", TestAccount.password)])
             #expect(noToken.status == 403 && noToken.setCookies.allSatisfy { !$0.hasPrefix("notes_session=") })
             let form = await browser.get("/sign-in")
             let csrf = try #require(form.field("csrf"))
-            let foreign = await browser.post("/sign-in", [("csrf", csrf), ("username", AuthFixture.username), ("password", AuthFixture.password)],
+            let foreign = await browser.post("/sign-in", [("csrf", csrf), ("username", TestAccount.username), ("password", TestAccount.password)],
                                              headers: ["Origin": "http://evil.test"])
             #expect(foreign.status == 403)
         }

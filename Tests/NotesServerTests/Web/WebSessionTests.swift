@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesServer
 
@@ -61,12 +62,12 @@ struct WebSessionTests {
     func signInSharesTheAPIsThrottle() async throws {
         try await TestApp.with({ $0.loginLimits.perAccountAndAddress = 3 }) { app in
             let browser = WebBrowser(app)
-            let wrong = try await browser.signIn(AuthFixture.username, "not the password")
+            let wrong = try await browser.signIn(TestAccount.username, "not the password")
             let unknown = try await browser.signIn("nobody", "not the password")
             #expect(wrong.status == 401 && unknown.status == 401)
             #expect(wrong.body.contains("The username or password is wrong.") && unknown.body.contains("The username or password is wrong."))
-            _ = try await browser.signIn(AuthFixture.username, "still wrong")
-            _ = try await browser.signIn(AuthFixture.username, "wrong again")
+            _ = try await browser.signIn(TestAccount.username, "still wrong")
+            _ = try await browser.signIn(TestAccount.username, "wrong again")
             let throttled = try await browser.signIn()
             #expect(throttled.status == 429)
             #expect(throttled.header("Retry-After") != nil)
@@ -111,11 +112,11 @@ struct WebSessionTests {
             let laptop = WebBrowser(app), phone = WebBrowser(app)
             try await laptop.signIn()
             try await phone.signIn()
-            #expect(try app.application.sessions.list(username: AuthFixture.username).count == 2, "both are sessions of the existing kind")
+            #expect(try app.application.sessions.list(username: TestAccount.username).count == 2, "both are sessions of the existing kind")
             let account = await laptop.get("/account")
             let ids = account.body.components(separatedBy: "/account/sessions/").dropFirst().compactMap { Int64($0.prefix { $0.isNumber }) }
             #expect(ids.count == 2)
-            let phoneSession = try #require(try app.application.sessions.list(username: AuthFixture.username).map(\.id).max())
+            let phoneSession = try #require(try app.application.sessions.list(username: TestAccount.username).map(\.id).max())
             #expect(await laptop.post("/account/sessions/\(phoneSession)/revoke", [("csrf", try await laptop.csrf())]).status == 303)
             #expect(await phone.get("/").body.contains("Sign in to your notes"))
             #expect(await laptop.get("/").body.contains("Your notes"))

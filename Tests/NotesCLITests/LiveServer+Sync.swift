@@ -4,38 +4,12 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// End-to-end sync setup: the real server with a signed-in user, and real folders under one
-/// temporary directory. Syncs run either through the real `notes` binary or, where a test
-/// needs a hook or many quick syncs, through the same engine in-process (still against the
-/// real server over HTTP).
-struct SyncHarness {
-    let client: ClientHarness
-    let work: TemporaryDirectory
-
-    var serverURL: String { client.serverURL }
-
-    /// Runs `body` with a fresh server, user, session and work folder, cleaned up afterwards.
-    /// - Parameter serverArguments: more `notes-server serve` flags, such as `--tombstone-ttl 1`.
-    static func with(serverArguments: [String] = [], _ body: (SyncHarness) async throws -> Void) async throws {
-        try await withServer(serverArguments) { server in
-            let client = ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
-            defer { client.home.remove() }
-            let work = try TemporaryDirectory("notes-sync")
-            defer { work.remove() }
-            try await server.addUser(ClientHarness.username, password: ClientHarness.password)
-            try await client.login()
-            try await body(SyncHarness(client: client, work: work))
-        }
-    }
-
+/// End-to-end sync on a live server: real folders under `work`, synced either through the real
+/// `notes` binary or, where a test needs a hook or many quick syncs, through the same engine
+/// in-process (still against the real server over HTTP).
+extension LiveServer {
     /// The absolute path of folder `name` under the work directory.
     func folder(_ name: String) -> String { work.appending(name).path }
-
-    /// `notes ARGS` through the real binary.
-    @discardableResult
-    func notes(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
-        try await client.notes(arguments, sourceLocation: sourceLocation)
-    }
 
     /// `notes init NAME --server URL --device NAME` then returns the folder path.
     @discardableResult
@@ -77,7 +51,7 @@ struct SyncHarness {
         let index = try SyncIndex(path: folder.indexPath)
         defer { try? index.close() }
         // The folder's own account, checked page by page, as `notes sync` does.
-        let bound = try await ClientFactory(environment: client.environment).client(forFolder: folder, tokenCheck: .byChangesFeed)
+        let bound = try await ClientFactory(environment: environment).client(forFolder: folder, tokenCheck: .byChangesFeed)
         let remote = wrap(AccountCheckedRemote(APISyncRemote(client: bound.client), bound: bound))
         return try await body(SyncEngine(folder: folder, index: index, remote: remote, options: options))
     }
@@ -115,36 +89,38 @@ struct SyncHarness {
 
     /// The server's live notes, path → content, through the real API.
     func serverNotes() async throws -> [String: String] {
-        let api = try client.apiClient()
         var result: [String: String] = [:]
-        var cursor: String?
-        while true {
-            let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes",
-                                                                        query: [("limit", "1000"), ("include", "content")] + (cursor.map { [("since", $0)] } ?? [])))
-            for note in page.changes where !note.deleted { result[note.path] = note.content ?? "" }
-            guard page.hasMore else { return result }
-            cursor = page.cursor
-        }
+        for note in try await serverFeed([("include", "content")]) where !note.deleted { result[note.path] = note.content ?? "" }
+        return result
     }
 
     /// The server's live notes with metadata, by path.
     func serverResources() async throws -> [String: NoteResource] {
-        let api = try client.apiClient()
+        let api = try apiClient()
         let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes", query: [("limit", "1000")]))
         return Dictionary(page.changes.filter { !$0.deleted }.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
     }
 
     /// The server's live attachments with metadata, by path (the feed with `kinds=note,attachment`).
     func serverAttachments() async throws -> [String: NoteResource] {
-        let api = try client.apiClient()
         var result: [String: NoteResource] = [:]
+        for entry in try await serverFeed([("kinds", "note,attachment")]) where !entry.deleted && entry.kind == .attachment {
+            result[entry.path] = entry
+        }
+        return result
+    }
+
+    /// The server's whole changes feed through the real API, page after page, `query` added to
+    /// each page's request.
+    private func serverFeed(_ query: [(String, String)]) async throws -> [NoteResource] {
+        let api = try apiClient()
+        var entries: [NoteResource] = []
         var cursor: String?
         while true {
             let page = try await api.json(ChangesPage.self, APIRequest("GET", "/v1/changes",
-                                                                        query: [("limit", "1000"), ("kinds", "note,attachment")]
-                                                                            + (cursor.map { [("since", $0)] } ?? [])))
-            for entry in page.changes where !entry.deleted && entry.kind == .attachment { result[entry.path] = entry }
-            guard page.hasMore else { return result }
+                                                                        query: [("limit", "1000")] + query + (cursor.map { [("since", $0)] } ?? [])))
+            entries += page.changes
+            guard page.hasMore else { return entries }
             cursor = page.cursor
         }
     }

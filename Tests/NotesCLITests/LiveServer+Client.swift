@@ -4,51 +4,16 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// One end-to-end setup: a real `notes-server` with a user, and a private HOME for the real
-/// `notes` binary, so tests never touch the developer's own credentials.
-struct ClientHarness {
-    static let username = "ada"
-    static let password = TestAccount.password
-
-    let server: TestServer
-    let home: TemporaryDirectory
-    /// Where the client reaches the server when not directly: a load balancer in front of it.
-    var via: URL? = nil
-
-    var serverURL: String { (via ?? server.baseURL).absoluteString }
-    var configDirectory: URL { home.appending("config") }
-    var credentialsPath: String { configDirectory.appendingPathComponent("notes/credentials.json").path }
-    var environment: [String: String] { ["HOME": home.path, "XDG_CONFIG_HOME": configDirectory.path] }
-
-    /// Starts a server (`--access-token-ttl ttl` when given) with the user `ada`.
-    static func start(accessTokenTTL ttl: Int? = nil) async throws -> ClientHarness {
-        let server = try await TestServer(extraArguments: ttl.map { ["--access-token-ttl", String($0)] } ?? [])
-        try await server.addUser(username, password: password)
-        return ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
-    }
-
-    /// Runs `body` with a fresh harness and always stops the server and removes HOME after.
-    static func with(accessTokenTTL ttl: Int? = nil, _ body: (ClientHarness) async throws -> Void) async throws {
-        try await withServer(ttl.map { ["--access-token-ttl", String($0)] } ?? []) { server in
-            try await server.addUser(username, password: password)
-            let harness = ClientHarness(server: server, home: try TemporaryDirectory("notes-home"))
-            defer { harness.home.remove() }
-            try await body(harness)
-        }
-    }
-
-    func stop() async {
-        await server.stop()
-        home.remove()
-    }
-
+/// The client's view of a live server: the real `notes` run in the server's private HOME, and
+/// the in-process client on the session it stored there.
+extension LiveServer {
     /// Runs `notes ARGS` and checks that no token or password appears in anything it printed.
     @discardableResult
     func notes(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
                sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
         let result = try await ProcessRunner.run(BuiltProducts.client, arguments,
                                                  environment: environment.merging(extra) { $1 }, stdin: stdin)
-        for secret in ["nat_", "nrt_", Self.password] {
+        for secret in ["nat_", "nrt_", TestAccount.password] {
             #expect(!result.stdout.contains(secret), "stdout of notes \(arguments) shows a secret", sourceLocation: sourceLocation)
             #expect(!result.stderr.contains(secret), "stderr of notes \(arguments) shows a secret", sourceLocation: sourceLocation)
         }
@@ -57,8 +22,8 @@ struct ClientHarness {
 
     /// `notes login` with the password on stdin; expects success.
     func login(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let result = try await notes(["login", "--server", serverURL, "--username", Self.username, "--password-stdin"],
-                                     stdin: Self.password + "\n", sourceLocation: sourceLocation)
+        let result = try await notes(["login", "--server", serverURL, "--username", TestAccount.username, "--password-stdin"],
+                                     stdin: TestAccount.password + "\n", sourceLocation: sourceLocation)
         // The server's last log lines too: a sign-in that hangs must say where it stopped.
         #expect(result.exitCode == 0, "login failed: \(result.stderr)\nserver log:\n\(server.log.split(separator: "\n").suffix(15).joined(separator: "\n"))",
                 sourceLocation: sourceLocation)
@@ -110,12 +75,6 @@ struct ClientHarness {
     /// How many request-log lines of the server contain `fragment`, such as `POST /v1/auth/refresh `.
     func logCount(_ fragment: String) -> Int {
         server.log.split(separator: "\n").filter { $0.contains(fragment) }.count
-    }
-
-    /// Waits (polling, at most `timeout` seconds) until `condition` holds; the server writes its
-    /// log line after answering, so a just-finished client may be a moment ahead of the log.
-    func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
-        try await NotesTestSupport.waitUntil(timeout: timeout) { condition() }
     }
 }
 
