@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import notes_cli
 
@@ -18,9 +19,9 @@ struct ApplyPhaseTests {
     /// Runs `body` on folder "a" holding clean.md and edited.md, both tracked at revision 1 in a
     /// new run as a scan found them, with edited.md changed after that scan.
     private static func withCleanAndEditedNotes(
-        _ body: (SyncHarness, ApplyPhase, inout SyncRun, inout TrackedNote, inout TrackedNote) async throws -> Void
+        _ body: (LiveServer, ApplyPhase, inout SyncRun, inout TrackedNote, inout TrackedNote) async throws -> Void
     ) async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "clean.md", "base\n")
             try h.write("a", "edited.md", "base\n")
@@ -75,7 +76,7 @@ struct ApplyPhaseTests {
 
     @Test("an untracked file where a note must go becomes a conflict copy, listed in the run's report and kept in its state")
     func untrackedFileInTheWayBecomesAConflictCopy() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "n.md", "made here\n")
             try await h.withEngine("a") { engine in

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import notes_cli
 
@@ -10,8 +11,8 @@ import Testing
 struct PullPhaseTests {
     /// Runs `body` with folder b's engine, a new run and a pull, once folder a sent x.md to the
     /// server.
-    private static func withNoteFromAnotherFolder(_ body: (SyncHarness, SyncEngine, PullPhase, inout SyncRun) async throws -> Void) async throws {
-        try await SyncHarness.with { h in
+    private static func withNoteFromAnotherFolder(_ body: (LiveServer, SyncEngine, PullPhase, inout SyncRun) async throws -> Void) async throws {
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             try h.write("a", "x.md", "from a\n")
@@ -56,7 +57,7 @@ struct PullPhaseTests {
 
     @Test("a pull that would delete most tracked notes stops before deleting any, with the count in the report")
     func pullStopsAtARemoteMassDelete() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try await h.initFolder("b")
             for i in 0..<4 { try h.write("a", "n\(i).md", "note \(i)\n") }

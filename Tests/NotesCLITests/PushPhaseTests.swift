@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import notes_cli
 
@@ -10,7 +11,7 @@ import Testing
 struct PushPhaseTests {
     @Test("a push sends the run's new file, and records its id and the server's revision in the run and the index")
     func pushSendsANewFileAndRecordsIt() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "new.md", "made here\n")
             try await h.withEngine("a") { engine in
@@ -32,7 +33,7 @@ struct PushPhaseTests {
 
     @Test("an upload the push left for the next sync is not sent in this one; the others are")
     func skippedUploadIsNotSent() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "kept.md", "left for later\n")
             try h.write("a", "sent.md", "sent now\n")
@@ -53,7 +54,7 @@ struct PushPhaseTests {
 
     @Test("the push sends the text the scan kept for a file whose metadata has not moved since, without reading the file again")
     func pushSendsTheScannedText() async throws {
-        try await SyncHarness.with { h in
+        try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
             try h.write("a", "n.md", "on disk\n")
             try await h.withEngine("a") { engine in

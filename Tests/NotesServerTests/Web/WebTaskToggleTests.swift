@@ -36,7 +36,7 @@ struct WebTaskToggleTests {
             let browser = WebBrowser(app)
             try await browser.signIn()
             let shown = try #require(try app.note(id)?.rev)
-            let user = try #require(try UserStore(database: app.application.database, clock: app.clock.serverClock).find(username: AuthFixture.username))
+            let user = try #require(try UserStore(database: app.application.database, clock: app.clock.serverClock).find(username: TestAccount.username))
             _ = try app.application.notes.put(userID: user.id, id: id, path: try NotePath("Today.md"),
                                               content: "# Today\n\n- [ ] milk\n- [x] bread\n- [ ] eggs\n\nnotes from the phone\n",
                                               precondition: .revision(shown), device: "phone")
