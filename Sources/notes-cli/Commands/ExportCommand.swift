@@ -77,13 +77,13 @@ struct ExportCommand: Command {
         allFiles = parsed.flag("all-files")
         account = CommandSupport.AccountOptions(parsed)
         folder = parsed.positional("DIR")
-        guard let output else { throw CLIError.usage("choose the output: --html OUTDIR") }
+        guard let output else { throw UsageError("choose the output: --html OUTDIR") }
         self.output = output
         if remote, let folder {
-            throw CLIError.usage("export either the folder \(folder) or the server (--remote), not both")
+            throw UsageError("export either the folder \(folder) or the server (--remote), not both")
         }
         if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username" : nil {
-            throw CLIError.usage("\(option) goes with --remote")
+            throw UsageError("\(option) goes with --remote")
         }
     }
 
@@ -110,7 +110,7 @@ struct ExportCommand: Command {
         } else {
             let sourcePath = try FolderPaths.existingFolder(folder ?? ".")
             if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {
-                throw CLIError.usage("OUTDIR \(output) is inside the notes folder \(folder ?? "."); choose a folder outside it")
+                throw UsageError("OUTDIR \(output) is inside the notes folder \(folder ?? "."); choose a folder outside it")
             }
             source = LocalFolderSource(folder: sourcePath)
         }

@@ -54,7 +54,7 @@ struct RenderCommand: Command {
     func run(_ terminal: Terminal) async throws -> ExitCode {
         // With no file and a person at the keyboard, waiting silently for stdin looks like a hang.
         if named == nil, terminal.stdinIsTTY {
-            throw CLIError.usage("name a Markdown file to render, or - to read it from stdin")
+            throw UsageError("name a Markdown file to render, or - to read it from stdin")
         }
         let file = named ?? "-"
 

@@ -9,7 +9,10 @@ enum ExitCode: Int32, Sendable {
     case serverUnreachable = 5
 }
 
-/// An expected failure: one clear sentence for stderr and the exit code that classifies it.
+/// A command's own expected failure: one clear sentence for stderr and the exit code that
+/// classifies it. A command line that does not fit is a `UsageError`; the layers below the
+/// commands throw errors in their own words (`ClientError`, `AccountError`, `FolderError`,
+/// `ExportError`…), each classified once, in `CLI.outcome(of:)`.
 struct CLIError: Error, Sendable, CustomStringConvertible {
     var exitCode: ExitCode
     var message: String
@@ -19,7 +22,6 @@ struct CLIError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
     static func failure(_ message: String) -> CLIError { CLIError(.failure, message) }
 
     var description: String { message }

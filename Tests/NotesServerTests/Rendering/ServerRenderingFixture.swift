@@ -62,8 +62,17 @@ struct ServerRenderingFixture {
     /// `html` with every link and image target emptied and tags unlinked: what is left is what
     /// the same note must render to on every page.
     static func withoutLinkTargets(_ html: String) -> String {
-        html.replacingOccurrences(of: #"<a class="tag" href="[^"]*">([^<]*)</a>"#, with: #"<span class="tag">$1</span>"#, options: .regularExpression)
+        withTasksDisabled(html).replacingOccurrences(of: #"<a class="tag" href="[^"]*">([^<]*)</a>"#, with: #"<span class="tag">$1</span>"#, options: .regularExpression)
             .replacingOccurrences(of: #" (href|src)="[^"]*""#, with: #" $1="""#, options: .regularExpression)
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `html` with the web app's task checkboxes (controls of the page's tick form) written as
+    /// every other page writes them, disabled: the one difference the note page adds on purpose.
+    static func withTasksDisabled(_ html: String) -> String {
+        html.replacingOccurrences(of: #"<input type="checkbox" class="task" form="note-tasks" name="done" value="\d+" checked>"#,
+                                  with: #"<input type="checkbox" checked="" disabled="" />"#, options: .regularExpression)
+            .replacingOccurrences(of: #"<input type="checkbox" class="task" form="note-tasks" name="done" value="\d+">"#,
+                                  with: #"<input type="checkbox" disabled="" />"#, options: .regularExpression)
     }
 }

@@ -45,7 +45,7 @@ struct ServerRenderingTests {
 
         """
 
-    @Test("the same note gives the same HTML in the API, the web app and on a published page, apart from link targets")
+    @Test("the same note gives the same HTML in the API, the web app and on a published page, apart from link targets and tickable tasks")
     func sameNoteRendersTheSameInTheAPITheWebAppAndAPublishedPageApartFromLinkTargets() async throws {
         try await SignedInApp.with { api in
             let pages = try await ServerRenderingFixture.make(api)
