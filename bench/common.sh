@@ -24,8 +24,10 @@ build_release() {
         return 0
     fi
     "$ROOT/scripts/install-deps"
-    # As scripts/install builds them: the Swift runtime and Foundation linked in.
-    (cd "$ROOT" && swift build -c release --static-swift-stdlib >&2)
+    # As scripts/install builds them: the two programs only (the test support target needs the
+    # test frameworks), the Swift runtime and Foundation linked in.
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --product notes-server >&2 \
+        && swift build -c release --static-swift-stdlib --product notes >&2)
     BIN="$ROOT/.build/release"
 }
 
