@@ -1,8 +1,8 @@
 /// Relative link destinations between the notes of one folder.
 public enum RelativeLink {
-    /// `link`, written in the note at `ownNote`, as it must be written in the note at `note` to
+    /// `link`, written in the file at `ownNote`, as it must be written in the file at `note` to
     /// lead to the same place: what an embedded note's links become on the page of the note
-    /// that embeds it. A destination with a scheme, `//host` or `/path` is kept; so is one that
+    /// that embeds it (the server's pages, `notes render`, export's pages). A destination with a scheme, `//host` or `/path` is kept; so is one that
     /// climbs above the folder's root or does not decode.
     public static func rebase(_ link: String, from ownNote: String, to note: String) -> String {
         guard ownNote != note, !link.isEmpty, !link.hasPrefix("/"), !hasScheme(link) else { return link }
@@ -17,7 +17,6 @@ public enum RelativeLink {
             default: segments.append(String(segment))
             }
         }
-        guard !segments.isEmpty else { return link }
         return WikiLinkResolver.relativeHref(from: note, to: segments.joined(separator: "/")) + link[pathEnd...]
     }
 

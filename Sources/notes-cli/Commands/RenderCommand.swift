@@ -113,7 +113,7 @@ struct RenderCommand: Command {
                 return nil
             }
             if note != shown {
-                extensions.linkTreatment = { .rewrite(SitePaths.rebase($0.url, from: note, to: shown)) }
+                extensions.linkTreatment = { .rewrite(RelativeLink.rebase($0.url, from: note, to: shown)) }
             }
             extensions.noteEmbeds = NoteEmbeds(notePath: note) { link in
                 guard let path = resolver.resolve(link.target, from: note), EntryKind(path: path) == .note,

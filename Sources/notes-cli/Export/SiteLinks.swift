@@ -34,9 +34,9 @@ final class SiteLinks {
         extensions.linkTreatment = { [unowned self] destination in
             switch self.rewriter.outcome(for: destination.url, in: note) {
             case .keep:
-                return reports ? .keep : .rewrite(SitePaths.rebase(destination.url, from: ownPage, to: page))
+                return reports ? .keep : .rewrite(RelativeLink.rebase(destination.url, from: ownPage, to: page))
             case .rewrite(let href):
-                return .rewrite(SitePaths.rebase(href, from: ownPage, to: page))
+                return .rewrite(RelativeLink.rebase(href, from: ownPage, to: page))
             case .file(let path):
                 self.linkedFiles.insert(path)
                 return reports ? .keep : .rewrite(SitePaths.href(from: page, to: path))

@@ -33,23 +33,4 @@ extension SitePaths {
         }
         return name
     }
-
-    /// `link`, written on the page at `ownPage`, as it must be written on the page at `page`
-    /// to lead to the same place: what a note's links become when it is embedded in another
-    /// page. External links (a scheme, `//host`, `/path`) are kept as they are.
-    static func rebase(_ link: String, from ownPage: String, to page: String) -> String {
-        guard ownPage != page, !link.isEmpty, !link.hasPrefix("/"), !LinkRewriter.hasScheme(link) else { return link }
-        let pathEnd = link.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? link.endIndex
-        if pathEnd == link.startIndex { return href(from: page, to: ownPage) + link }
-        guard let path = percentDecode(String(link[..<pathEnd])) else { return link }
-        var segments = ownPage.split(separator: "/").dropLast().map(String.init)
-        for segment in path.split(separator: "/") {
-            switch segment {
-            case ".": continue
-            case "..": if segments.popLast() == nil { return link }
-            default: segments.append(String(segment))
-            }
-        }
-        return href(from: page, to: segments.joined(separator: "/")) + link[pathEnd...]
-    }
 }
