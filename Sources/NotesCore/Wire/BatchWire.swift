@@ -38,33 +38,10 @@ public struct BatchOperation: Codable, Sendable, Equatable {
         self.hash = hash
     }
 
-    enum CodingKeys: String, CodingKey {
-        case op, id, path, content, ifMatch, ifNoneMatch, kind, hash
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(op: try container.decode(Kind.self, forKey: .op), id: try container.decode(NoteID.self, forKey: .id),
-                  path: try container.decodeIfPresent(String.self, forKey: .path),
-                  content: try container.decodeIfPresent(String.self, forKey: .content),
-                  ifMatch: try container.decodeIfPresent(Int64.self, forKey: .ifMatch),
-                  ifNoneMatch: try container.decodeIfPresent(String.self, forKey: .ifNoneMatch),
-                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
-                  hash: try container.decodeIfPresent(String.self, forKey: .hash))
-    }
-
     /// Encodes `kind` only for attachments, so a note operation's bytes stay what servers from
     /// before attachments expect (they would ignore it anyway).
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(op, forKey: .op)
-        try container.encode(id, forKey: .id)
-        try container.encodeIfPresent(path, forKey: .path)
-        try container.encodeIfPresent(content, forKey: .content)
-        try container.encodeIfPresent(ifMatch, forKey: .ifMatch)
-        try container.encodeIfPresent(ifNoneMatch, forKey: .ifNoneMatch)
-        if kind != .note { try container.encode(kind, forKey: .kind) }
-        try container.encodeIfPresent(hash, forKey: .hash)
+        try Self.wireShape.encode(self, to: encoder)
     }
 }
 
@@ -118,7 +95,7 @@ extension BatchRequest: WireDescribed {
     ])
 }
 
-extension BatchOperation: WireDescribed {
+extension BatchOperation: WireShapeDecodable {
     public static let wireShape = WireShape<BatchOperation>("BatchOperation", draft: BatchOperation(op: .put, id: NoteID()), fields: [
         .required("op", \.op),
         .required("id", \.id),

@@ -32,21 +32,6 @@ public struct NoteResource: Codable, Sendable, Equatable {
         self.kind = kind
         self.mediaType = mediaType
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, path, content, hash, rev, size, createdAt, updatedAt, deleted, kind, mediaType
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(NoteID.self, forKey: .id), path: try container.decode(String.self, forKey: .path),
-                  content: try container.decodeIfPresent(String.self, forKey: .content),
-                  hash: try container.decode(String.self, forKey: .hash), rev: try container.decode(Int64.self, forKey: .rev),
-                  size: try container.decode(Int.self, forKey: .size), createdAt: try container.decode(String.self, forKey: .createdAt),
-                  updatedAt: try container.decode(String.self, forKey: .updatedAt), deleted: try container.decode(Bool.self, forKey: .deleted),
-                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
-                  mediaType: try container.decodeIfPresent(String.self, forKey: .mediaType))
-    }
 }
 
 /// `PUT /v1/notes/{id}`: the note's path and content (create or update).
@@ -123,22 +108,6 @@ public struct RevisionResource: Codable, Sendable, Equatable {
         self.kind = kind
         self.mediaType = mediaType
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, rev, path, hash, size, deleted, createdAt, content, device, kind, mediaType
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(NoteID.self, forKey: .id), rev: try container.decode(Int64.self, forKey: .rev),
-                  path: try container.decode(String.self, forKey: .path), hash: try container.decode(String.self, forKey: .hash),
-                  size: try container.decode(Int.self, forKey: .size), deleted: try container.decode(Bool.self, forKey: .deleted),
-                  createdAt: try container.decode(String.self, forKey: .createdAt),
-                  content: try container.decodeIfPresent(String.self, forKey: .content),
-                  device: try container.decodeIfPresent(String.self, forKey: .device),
-                  kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
-                  mediaType: try container.decodeIfPresent(String.self, forKey: .mediaType))
-    }
 }
 
 /// `GET /v1/notes/{id}/revisions`: newest first.
@@ -207,7 +176,7 @@ public struct SearchResults: Codable, Sendable, Equatable {
     }
 }
 
-extension NoteResource: WireDescribed {
+extension NoteResource: WireShapeDecodable {
     public static let wireShape = WireShape<NoteResource>(
         "Note",
         draft: NoteResource(id: NoteID(), path: "", content: nil, hash: "", rev: 0, size: 0, createdAt: "", updatedAt: "", deleted: false),
@@ -271,30 +240,33 @@ extension ChangesPage: WireDescribed {
         ])
 }
 
-extension RevisionResource: WireDescribed {
-    public static let wireShape = WireShape<RevisionResource>("Revision", fields: [
-        .required("id", \.id),
-        .required("rev", \.rev),
-        .required("path", \.path),
-        .required("hash", \.hash),
-        .required("size", \.size),
-        .required("deleted", \.deleted),
-        .required("created_at", \.createdAt, .dateTime),
-        .optional("content", \.content, [
-            "nullable": true,
-            "description": "Only when one revision of a note is asked for: a merge base (never for attachments).",
-        ]),
-        .defaulted("kind", \.kind, ["description": "Note or attachment (absent from servers before attachments: note)."]),
-        .optional("media_type", \.mediaType,
-                  ["description": "An attachment's media type, from the fixed table by extension; absent for notes."]),
-        .optional("device", \.device, [
-            "description": """
-                The device that made this revision: the signed-in session's device name, or `token:NAME` for \
-                a personal token. Absent for revisions made before the server recorded it, or by a session \
-                that gave no device name.
-                """,
-        ]),
-    ])
+extension RevisionResource: WireShapeDecodable {
+    public static let wireShape = WireShape<RevisionResource>(
+        "Revision",
+        draft: RevisionResource(id: NoteID(), rev: 0, path: "", hash: "", size: 0, deleted: false, createdAt: "", content: nil),
+        fields: [
+            .required("id", \.id),
+            .required("rev", \.rev),
+            .required("path", \.path),
+            .required("hash", \.hash),
+            .required("size", \.size),
+            .required("deleted", \.deleted),
+            .required("created_at", \.createdAt, .dateTime),
+            .optional("content", \.content, [
+                "nullable": true,
+                "description": "Only when one revision of a note is asked for: a merge base (never for attachments).",
+            ]),
+            .defaulted("kind", \.kind, ["description": "Note or attachment (absent from servers before attachments: note)."]),
+            .optional("media_type", \.mediaType,
+                      ["description": "An attachment's media type, from the fixed table by extension; absent for notes."]),
+            .optional("device", \.device, [
+                "description": """
+                    The device that made this revision: the signed-in session's device name, or `token:NAME` for \
+                    a personal token. Absent for revisions made before the server recorded it, or by a session \
+                    that gave no device name.
+                    """,
+            ]),
+        ])
 }
 
 extension RevisionList: WireDescribed {

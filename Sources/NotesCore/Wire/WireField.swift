@@ -13,6 +13,11 @@ public struct WireField<Object>: Sendable {
     let write: @Sendable (UnsafeRawPointer, inout WireJSONWriter) -> Void
     /// Reads the value (the key already read) into the object being read, at the pointer.
     let read: @Sendable (UnsafeMutableRawPointer, inout WireJSONReader) throws -> Void
+    /// Decodes the member from a `Decoder`'s container into the object at the pointer, as
+    /// `read` reads it (`WireShapeCodable`).
+    let decode: @Sendable (UnsafeMutableRawPointer, KeyedDecodingContainer<WireCodingKey>) throws -> Void
+    /// Encodes the member of the object at the pointer, as `write` writes it.
+    let encode: @Sendable (UnsafeRawPointer, inout KeyedEncodingContainer<WireCodingKey>) throws -> Void
 
     /// The key as a string, for the document and for tests.
     public var name: String { key.description }
@@ -22,12 +27,15 @@ public struct WireField<Object>: Sendable {
     public static func required<Value: WireJSONValue>(_ key: StaticString, _ path: WritableKeyPath<Object, Value>,
                                                       _ schema: OpenAPIValue = [:]) -> WireField {
         let member = WireStoredMember(path)
+        let codingKey = WireCodingKey(snakeCase: key)
         return WireField(key: key, isRequired: true, schema: fieldSchema(Value.openAPISchema, schema),
                          write: { object, json in
                              json.key(key)
                              member.pointer(in: object).pointee.writeValue(to: &json)
                          },
-                         read: { object, reader in member.pointer(in: object).pointee = try Value.readValue(from: &reader) })
+                         read: { object, reader in member.pointer(in: object).pointee = try Value.readValue(from: &reader) },
+                         decode: { object, container in member.pointer(in: object).pointee = try container.decode(Value.self, forKey: codingKey) },
+                         encode: { object, container in try container.encode(member.pointer(in: object).pointee, forKey: codingKey) })
     }
 
     /// A member that may be absent: written only when present (as the synthesized `Encodable`
@@ -35,13 +43,18 @@ public struct WireField<Object>: Sendable {
     public static func optional<Value: WireJSONValue>(_ key: StaticString, _ path: WritableKeyPath<Object, Value?>,
                                                       _ schema: OpenAPIValue = [:]) -> WireField {
         let member = WireStoredMember(path)
+        let codingKey = WireCodingKey(snakeCase: key)
         return WireField(key: key, isRequired: false, schema: fieldSchema(Value.openAPISchema, schema),
                          write: { object, json in
                              guard let value = member.pointer(in: object).pointee else { return }
                              json.key(key)
                              value.writeValue(to: &json)
                          },
-                         read: { object, reader in member.pointer(in: object).pointee = try reader.optional { try Value.readValue(from: &$0) } })
+                         read: { object, reader in member.pointer(in: object).pointee = try reader.optional { try Value.readValue(from: &$0) } },
+                         decode: { object, container in
+                             member.pointer(in: object).pointee = try container.decodeIfPresent(Value.self, forKey: codingKey)
+                         },
+                         encode: { object, container in try container.encodeIfPresent(member.pointer(in: object).pointee, forKey: codingKey) })
     }
 
     /// A member a reader may miss, or find `null`: the object keeps the value it was read into
@@ -52,6 +65,7 @@ public struct WireField<Object>: Sendable {
                                                                    omittedAt omitted: Value? = nil,
                                                                    _ schema: OpenAPIValue = [:]) -> WireField {
         let member = WireStoredMember(path)
+        let codingKey = WireCodingKey(snakeCase: key)
         return WireField(key: key, isRequired: false, schema: fieldSchema(Value.openAPISchema, schema),
                          write: { object, json in
                              let value = member.pointer(in: object).pointee
@@ -61,6 +75,14 @@ public struct WireField<Object>: Sendable {
                          },
                          read: { object, reader in
                              if let value = try reader.optional({ try Value.readValue(from: &$0) }) { member.pointer(in: object).pointee = value }
+                         },
+                         decode: { object, container in
+                             if let value = try container.decodeIfPresent(Value.self, forKey: codingKey) { member.pointer(in: object).pointee = value }
+                         },
+                         encode: { object, container in
+                             let value = member.pointer(in: object).pointee
+                             if let omitted, value == omitted { return }
+                             try container.encode(value, forKey: codingKey)
                          })
     }
 

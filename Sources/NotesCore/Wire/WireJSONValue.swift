@@ -1,7 +1,7 @@
 /// A value a wire field holds, as the hand-written JSON writer and reader spell it, with the
 /// OpenAPI schema its JSON has: a string, a number, a flag, an id, an enumeration, an array of
 /// these, or another described wire type.
-public protocol WireJSONValue: Sendable {
+public protocol WireJSONValue: Codable, Sendable {
     /// Writes the value (never `null`: an absent optional member is left out).
     func writeValue(to writer: inout WireJSONWriter)
     /// Reads the value; throws `WireJSONReader.Refusal` for anything but its own shape.

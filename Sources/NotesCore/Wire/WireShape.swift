@@ -70,6 +70,26 @@ public struct WireShape<Object: Sendable>: Sendable {
         return object
     }
 
+    /// Decodes an object of this shape from a `Decoder` (`WireShapeDecodable`), as `read` reads
+    /// it: from the draft, each member under its camelCase key (`WireCodingKey`).
+    public func decode(from decoder: any Decoder) throws -> Object {
+        guard var object = draft else { preconditionFailure("a wire shape decoded from a Decoder needs a draft: \(name)") }
+        let container = try decoder.container(keyedBy: WireCodingKey.self)
+        try withUnsafeMutablePointer(to: &object) { pointer in
+            for field in fields { try field.decode(pointer, container) }
+        }
+        return object
+    }
+
+    /// Encodes `object` to an `Encoder`, member by member in the shape's order, as `write`
+    /// writes it (for a type whose `Encodable` leaves a member out at its default).
+    public func encode(_ object: Object, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireCodingKey.self)
+        try withUnsafePointer(to: object) { pointer in
+            for field in fields { try field.encode(pointer, &container) }
+        }
+    }
+
     /// The sorted field named `key`, looked for from `start` on and then from the top: members
     /// written in sorted order are each found at the first look.
     private func index(of key: WireJSONKey, from start: Int) -> Int? {
