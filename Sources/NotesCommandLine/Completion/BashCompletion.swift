@@ -15,19 +15,8 @@ struct BashCompletion {
             "    local cmdpath=\"\" next word i opts=\"\" subs=\"\" kind=\"\"",
             "    for ((i = 1; i < COMP_CWORD; i++)); do",
             "        word=\"${COMP_WORDS[i]}\"",
-            "        case \"$word\" in",
-            "            \(CompletionModel.alternatives(model.valueOptionSpellings))) ((i++)); continue ;;",
-            "            -*) continue ;;",
-            "        esac",
-            "        next=\"${cmdpath:+$cmdpath }$word\"",
-            "        case \"$next\" in",
-            "            \(CompletionModel.alternatives(model.commandPaths))) cmdpath=\"$next\" ;;",
-            "        esac",
-            "    done",
-            "    case \"$cmdpath|$prev\" in",
         ]
-        lines += model.optionValueCases(reply(for:))
-        lines += ["    esac", "    case \"$cmdpath\" in"]
+        lines += model.walkAndOptionValues(reply(for:))
         for node in model.nodes {
             let options = CompletionModel.spellings(node).joined(separator: " ")
             // After a command: its subcommands, else the words its positional may be.

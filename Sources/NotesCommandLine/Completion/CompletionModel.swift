@@ -56,6 +56,25 @@ struct CompletionModel {
         node.options.flatMap(\.spellings) + ["--help", "-h"]
     }
 
+    /// The bash and zsh lines from inside the loop over the words typed so far to the opening of
+    /// the `case "$cmdpath"` that picks the command's words: the walk (a value option skips its
+    /// value; a word that extends a command path descends), then the `case "$cmdpath|$prev"` that
+    /// completes an option's value with `action`.
+    func walkAndOptionValues(_ action: (ValueKind) -> String) -> [String] {
+        [
+            "        case \"$word\" in",
+            "            \(Self.alternatives(valueOptionSpellings))) ((i++)); continue ;;",
+            "            -*) continue ;;",
+            "        esac",
+            "        next=\"${cmdpath:+$cmdpath }$word\"",
+            "        case \"$next\" in",
+            "            \(Self.alternatives(commandPaths))) cmdpath=\"$next\" ;;",
+            "        esac",
+            "    done",
+            "    case \"$cmdpath|$prev\" in",
+        ] + optionValueCases(action) + ["    esac", "    case \"$cmdpath\" in"]
+    }
+
     /// The bash and zsh `case "$cmdpath|$prev"` arms: after an option that takes a value, in a
     /// command that accepts it, run `action`'s completion of that value and return.
     func optionValueCases(_ action: (ValueKind) -> String) -> [String] {

@@ -18,19 +18,8 @@ struct ZshCompletion {
             "    local i",
             "    for ((i = 2; i < CURRENT; i++)); do",
             "        word=\"${words[i]}\"",
-            "        case \"$word\" in",
-            "            \(CompletionModel.alternatives(model.valueOptionSpellings))) ((i++)); continue ;;",
-            "            -*) continue ;;",
-            "        esac",
-            "        next=\"${cmdpath:+$cmdpath }$word\"",
-            "        case \"$next\" in",
-            "            \(CompletionModel.alternatives(model.commandPaths))) cmdpath=\"$next\" ;;",
-            "        esac",
-            "    done",
-            "    case \"$cmdpath|$prev\" in",
         ]
-        lines += model.optionValueCases(action(for:))
-        lines += ["    esac", "    case \"$cmdpath\" in"]
+        lines += model.walkAndOptionValues(action(for:))
         for node in model.nodes {
             let options = node.options.flatMap { option in option.spellings.map { described($0, option.help) } }
                 + [described("--help", "Show help")]
