@@ -36,14 +36,7 @@ enum DeviceSignIn {
             // Stopped while sleeping or mid-request: either way, by the signal.
             throw SignInError.stopped
         }
-        guard let refreshToken = tokens.refreshToken else {
-            throw SignInError.noRefreshToken(server: server)
-        }
-        let session = StoredSession(server: server, response: tokens, refreshToken: refreshToken, now: Date())
-        try await store.update { @Sendable file in
-            file.store(session, replacing: file.session(server: server.string, userId: session.userId), makeDefault: true)
-        }
-        return session
+        return try await SignIn.keep(tokens, server: server, store: store)
     }
 
     /// Polls until the server answers with tokens or a final refusal (RFC 8628 §3.5), waiting

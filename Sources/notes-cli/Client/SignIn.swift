@@ -47,6 +47,21 @@ enum SignIn {
         return session
     }
 
+    /// Stores the session a device-code or browser sign-in's `tokens` open as the account's on
+    /// `server`, replacing the one this store held for the same account, and makes it the
+    /// default account.
+    /// - Throws: `SignInError.noRefreshToken` for an answer without a refresh token.
+    static func keep(_ tokens: TokenResponse, server: ServerURL, store: CredentialStore) async throws -> StoredSession {
+        guard let refreshToken = tokens.refreshToken else {
+            throw SignInError.noRefreshToken(server: server)
+        }
+        let session = StoredSession(server: server, response: tokens, refreshToken: refreshToken, now: Date())
+        try await store.update { @Sendable file in
+            file.store(session, replacing: file.session(server: server.string, userId: session.userId), makeDefault: true)
+        }
+        return session
+    }
+
     /// Names the session on the server's side, so the user can tell their machines apart.
     static func deviceName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)

@@ -60,14 +60,7 @@ enum WebSignIn {
             throw SignInError.codeRefused(server: server, refusal: error)
         }
         let tokens = try client.decode(TokenResponse.self, from: response, what: "POST /v1/auth/token")
-        guard let refreshToken = tokens.refreshToken else {
-            throw SignInError.noRefreshToken(server: server)
-        }
-        let session = StoredSession(server: server, response: tokens, refreshToken: refreshToken, now: Date())
-        try await store.update { @Sendable file in
-            file.store(session, replacing: file.session(server: server.string, userId: session.userId), makeDefault: true)
-        }
-        return session
+        return try await SignIn.keep(tokens, server: server, store: store)
     }
 
     /// The provider to use: `requested` when the server has it, else the server's only one.
