@@ -13,28 +13,15 @@ enum POSIXIO {
     /// - Returns: 0 when all were written, else the `errno` that stopped it.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
-        var done = 0
-        while done < bytes.count {
-            let count = systemWrite(fd, base + done, bytes.count - done)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count < 0 ? errno : EIO }
-            done += count
-        }
-        return 0
+        let (done, failure) = repeatTransfer(bytes.count) { systemWrite(fd, base + $0, bytes.count - $0) }
+        return done == bytes.count ? 0 : failure ?? EIO
     }
 
     /// Reads from `fd` into `buffer` until it is full or the file ends (or fails).
     /// - Returns: how many bytes were read.
     static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        var done = 0
-        while done < buffer.count {
-            let count = systemRead(fd, base + done, buffer.count - done)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            done += count
-        }
-        return done
+        return repeatTransfer(buffer.count) { systemRead(fd, base + $0, buffer.count - $0) }.done
     }
 
     /// Reads from `fd` at `offset` into `buffer` until it is full or the file ends (or fails),
@@ -42,14 +29,24 @@ enum POSIXIO {
     /// - Returns: how many bytes were read.
     static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
+        return repeatTransfer(buffer.count) { pread(fd, base + $0, buffer.count - $0, off_t(offset) + off_t($0)) }.done
+    }
+
+    /// Calls `transfer` (given how many bytes are done, it moves more and says how many: 0 at
+    /// the end of the file, or -1 with `errno` set) until `count` bytes are moved, again after
+    /// each signal that interrupts it.
+    /// - Returns: how many bytes were moved, and the `errno` of the failure that stopped it
+    ///   early (nil when all were moved or the file ended).
+    private static func repeatTransfer(_ count: Int, _ transfer: (Int) -> Int) -> (done: Int, failure: Int32?) {
         var done = 0
-        while done < buffer.count {
-            let count = pread(fd, base + done, buffer.count - done, off_t(offset) + off_t(done))
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            done += count
+        while done < count {
+            let moved = transfer(done)
+            if moved < 0 && errno == EINTR { continue }
+            if moved < 0 { return (done, errno) }
+            if moved == 0 { break }
+            done += moved
         }
-        return done
+        return (done, nil)
     }
 
     /// The largest buffer `hashToEnd` reads through.
