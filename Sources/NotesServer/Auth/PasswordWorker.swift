@@ -9,19 +9,15 @@ import NotesCore
 /// a time by default keeps the server's peak near its idle size plus 19 MiB, within the 64 MiB of
 /// docs/architecture.md's Performance targets; at ~30-40 ms a hash that is still some 25 sign-ins a second.
 final class PasswordWorker: Sendable {
-    private let queue: OperationQueue
+    private let pool: WorkPool
     private let maxWaiting: Int
 
     init(concurrency: Int = 1, maxWaiting: Int = 64) {
-        let queue = OperationQueue()
-        queue.name = "notes.password"
-        queue.maxConcurrentOperationCount = concurrency
-        queue.qualityOfService = .userInitiated
-        self.queue = queue
+        pool = WorkPool(name: "notes.password", concurrency: concurrency)
         self.maxWaiting = maxWaiting
         // The decoy hash is made on first use; make it now, so the first sign-in with an unknown
         // name does not take twice as long as a wrong password (which would tell them apart).
-        queue.addOperation { _ = PasswordHash.decoy }
+        pool.start { _ = PasswordHash.decoy }
     }
 
     /// Whether `password` matches `hash`; verifies against a decoy hash when `hash` is `nil`,
@@ -48,13 +44,9 @@ final class PasswordWorker: Sendable {
     }
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        guard queue.operationCount < maxWaiting else {
+        guard pool.operationCount < maxWaiting else {
             throw HTTPError(503, code: "busy", message: "The server is busy checking passwords; retry shortly.", headers: ["Retry-After": "1"])
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.addOperation {
-                continuation.resume(with: Result { try work() })
-            }
-        }
+        return try await pool.run(work)
     }
 }

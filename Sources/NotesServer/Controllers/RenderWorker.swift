@@ -15,7 +15,7 @@ final class RenderWorker: Sendable {
     /// bound that is at most a few milliseconds, less than the hop to the pool.
     static let inlineBytes = 64 * 1024
 
-    private let queue: OperationQueue
+    private let pool: WorkPool
     private let maxWaiting: Int
     private let perUser: Int
     private let running = Mutex<[Int64: Int]>([:])
@@ -25,11 +25,7 @@ final class RenderWorker: Sendable {
     ///   - maxWaiting: renderings queued or running, for everyone, before new ones are refused.
     ///   - perUser: renderings queued or running for one user (the note's owner).
     init(concurrency: Int = 1, maxWaiting: Int = 32, perUser: Int = 4) {
-        let queue = OperationQueue()
-        queue.name = "notes.render"
-        queue.maxConcurrentOperationCount = concurrency
-        queue.qualityOfService = .userInitiated
-        self.queue = queue
+        pool = WorkPool(name: "notes.render", concurrency: concurrency)
         self.maxWaiting = maxWaiting
         self.perUser = perUser
     }
@@ -61,10 +57,6 @@ final class RenderWorker: Sendable {
                 if counts[userID] == 0 { counts[userID] = nil }
             }
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.addOperation {
-                continuation.resume(with: Result { try work() })
-            }
-        }
+        return try await pool.run(work)
     }
 }
