@@ -80,6 +80,10 @@ struct AttachmentWireTests {
         #expect(WireJSONReading.decode(NoteResource.self, from: Data(old.utf8)) == codable)
         let oldOperation = #"{"op":"put","id":"6F1C1E9A-1B2C-4D3E-8F40-5A6B7C8D9E0F","path":"a.md","content":"x"}"#
         #expect(try WireJSON.decoder().decode(BatchOperation.self, from: Data(oldOperation.utf8)).kind == .note)
+        let oldRevision = #"{"id":"6F1C1E9A-1B2C-4D3E-8F40-5A6B7C8D9E0F","rev":1,"path":"a.md","hash":"h","size":2,"#
+            + #""deleted":false,"created_at":"t","kind":null}"#
+        let revision = try WireJSON.decoder().decode(RevisionResource.self, from: Data(oldRevision.utf8))
+        #expect(revision.kind == .note && revision.mediaType == nil && revision.device == nil)
         let limits = #"{"max_note_bytes":1,"max_request_bytes":2,"max_batch_operations":3,"max_page_size":4,"requests_per_minute":5}"#
         let decoded = try WireJSON.decoder().decode(ServerLimits.self, from: Data(limits.utf8))
         #expect(decoded.maxAttachmentBytes == nil && decoded.quotaBytes == nil && decoded.uploadChunkBytes == nil)
