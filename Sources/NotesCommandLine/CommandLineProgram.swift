@@ -87,10 +87,11 @@ public struct CommandLineProgram: Sendable {
 
     /// The completion script for `shell`.
     public func completionScript(_ shell: Shell) -> String {
-        switch shell {
-        case .bash: BashCompletion(program: name, root: root).script()
-        case .zsh: ZshCompletion(program: name, root: root).script()
-        case .fish: FishCompletion(program: name, root: root).script()
+        let model = CompletionModel(program: name, root: root)
+        return switch shell {
+        case .bash: BashCompletion(model: model).script()
+        case .zsh: ZshCompletion(model: model).script()
+        case .fish: FishCompletion(model: model).script()
         }
     }
 }

@@ -2,10 +2,6 @@
 struct BashCompletion {
     let model: CompletionModel
 
-    init(program: String, root: CommandSpec) {
-        model = CompletionModel(program: program, root: root)
-    }
-
     func script() -> String {
         let function = "_\(model.identifier)"
         var lines = [

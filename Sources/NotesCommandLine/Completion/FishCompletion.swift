@@ -3,10 +3,6 @@
 struct FishCompletion {
     let model: CompletionModel
 
-    init(program: String, root: CommandSpec) {
-        model = CompletionModel(program: program, root: root)
-    }
-
     func script() -> String {
         let helper = "__\(model.identifier)_command_is"
         let program = model.program

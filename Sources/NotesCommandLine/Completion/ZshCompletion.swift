@@ -3,10 +3,6 @@
 struct ZshCompletion {
     let model: CompletionModel
 
-    init(program: String, root: CommandSpec) {
-        model = CompletionModel(program: program, root: root)
-    }
-
     func script() -> String {
         let function = "_\(model.identifier)"
         var lines = [
