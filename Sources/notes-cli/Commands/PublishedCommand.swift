@@ -3,7 +3,7 @@ import NotesCommandLine
 import NotesCore
 
 /// `notes published`: which notes have a live link.
-struct PublishedCommand: Command {
+struct PublishedCommand: AccountReadingCommand {
     static let spec = CommandSpec(
         "published", abstract: "List your published notes",
         discussion: """
@@ -16,11 +16,6 @@ struct PublishedCommand: Command {
 
     let account: CommandSupport.AccountOptions
     let json: Bool
-
-    init(_ parsed: ParsedCommand) {
-        account = CommandSupport.AccountOptions(parsed)
-        json = parsed.flag("json")
-    }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
         let client = try await HistoryTarget.client(for: try HistoryTarget.boundFolder(around: FileManager.default.currentDirectoryPath),

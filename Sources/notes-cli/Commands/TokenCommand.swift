@@ -70,7 +70,7 @@ enum TokenCommand: DeclaredCommand {
     }
 
     /// `token list`.
-    struct List: Command {
+    struct List: AccountReadingCommand {
         static let spec = CommandSpec(
             "list", abstract: "List your tokens (never their secrets)",
             discussion: """
@@ -82,11 +82,6 @@ enum TokenCommand: DeclaredCommand {
 
         let account: CommandSupport.AccountOptions
         let json: Bool
-
-        init(_ parsed: ParsedCommand) {
-            account = CommandSupport.AccountOptions(parsed)
-            json = parsed.flag("json")
-        }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {
             let client = try CommandSupport.client(account, terminal)

@@ -3,7 +3,7 @@ import NotesCommandLine
 import NotesCore
 
 /// `notes trash`: deleted notes and attachments the server still keeps, and when each will be purged.
-struct TrashCommand: Command {
+struct TrashCommand: AccountReadingCommand {
     static let spec = CommandSpec(
         "trash", abstract: "List deleted notes and attachments that can still be restored",
         discussion: """
@@ -23,11 +23,6 @@ struct TrashCommand: Command {
 
     let account: CommandSupport.AccountOptions
     let json: Bool
-
-    init(_ parsed: ParsedCommand) {
-        account = CommandSupport.AccountOptions(parsed)
-        json = parsed.flag("json")
-    }
 
     /// The `--json` output.
     struct Output: Codable, Sendable {

@@ -4,7 +4,7 @@ import NotesCore
 
 /// `notes whoami`: the signed-in user, which proves the stored session (or NOTES_TOKEN) works,
 /// and, inside a bound folder, the account that folder belongs to.
-struct WhoamiCommand: Command {
+struct WhoamiCommand: AccountReadingCommand {
     static let spec = CommandSpec(
         "whoami", abstract: "Show who you are signed in as",
         discussion: """
@@ -17,11 +17,6 @@ struct WhoamiCommand: Command {
 
     let account: CommandSupport.AccountOptions
     let json: Bool
-
-    init(_ parsed: ParsedCommand) {
-        account = CommandSupport.AccountOptions(parsed)
-        json = parsed.flag("json")
-    }
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
