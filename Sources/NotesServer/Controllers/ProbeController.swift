@@ -18,7 +18,7 @@ struct ProbeController: Sendable {
         }
         router.add("GET", "/readyz", access: .open) { context in
             do {
-                _ = try database.readStatement { try $0.scalarInt("SELECT 1") }
+                try database.checkReachable()
             } catch {
                 log("req=\(context.request.id) not ready: the database cannot be reached: \(error)")
                 throw Self.notReady("database")

@@ -34,6 +34,22 @@ struct ReadinessProbeTests {
         }
     }
 
+    @Test("readiness answers 503 while the SQLite file is moved away from its path, and 200 once it is back; liveness 200", .sqliteOnly)
+    func sqliteFileMoved() async throws {
+        try await LiveServer.with(account: .none) { server, api in
+            let path = try #require(server.sqlitePath)
+            #expect(try await api.send("GET", "/readyz").status == 200)
+            try FileManager.default.moveItem(atPath: path, toPath: path + ".aside")
+            let refused = try await api.send("GET", "/readyz")
+            #expect(refused.status == 503)
+            #expect(refused.errorCode == "not_ready")
+            #expect(refused.text.contains("database"), "\(refused.text)")
+            #expect(try await api.send("GET", "/livez").status == 200, "liveness does not depend on the database")
+            try FileManager.default.moveItem(atPath: path + ".aside", toPath: path)
+            #expect(try await api.send("GET", "/readyz").status == 200, "ready again once the file is back")
+        }
+    }
+
     @Test("on PostgreSQL, readiness answers 503 while the database refuses connections and 200 once it takes them again; liveness 200",
           .needsPostgresCluster)
     func databaseUnreachable() async throws {
