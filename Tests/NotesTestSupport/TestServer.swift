@@ -12,6 +12,9 @@ public final class TestServer: Sendable {
     public let directory: TemporaryDirectory
     public let process: ChildProcess
     public let port: Int
+    /// What the server printed on stdout up to the line that says where it listens (the
+    /// metrics listener's address among it, with `--metrics-listen`).
+    public let startupOutput: String
     /// The server's stderr, read as it comes.
     private let errors: PipeCollector
 
@@ -56,7 +59,7 @@ public final class TestServer: Sendable {
         // Both are pipes, as asked just above.
         let output = process.standardOutput!
         let errors = PipeCollector(process.standardError!)
-        let listening: Int
+        let listening: (port: Int, output: String)
         do {
             listening = try await Self.readPort(from: output, process: process)
         } catch {
@@ -72,7 +75,8 @@ public final class TestServer: Sendable {
         self.ownsDatabase = database == nil
         self.process = process
         self.errors = errors
-        self.port = listening
+        self.port = listening.port
+        self.startupOutput = listening.output
     }
 
     /// The database a new server runs on: `location` as given, or a fresh one on this pass's
@@ -89,9 +93,9 @@ public final class TestServer: Sendable {
     static let startDeadline: Duration = .seconds(60)
 
     /// Reads stdout, however it is split into chunks, until the `listening on http://HOST:PORT`
-    /// line, and returns the port. A server that exits first, or stays silent past
+    /// line, and returns the port and what was read. A server that exits first, or stays silent past
     /// `startDeadline` (it is then killed, which ends the read), fails the start with its output.
-    private static func readPort(from handle: FileHandle, process: ChildProcess) async throws -> Int {
+    private static func readPort(from handle: FileHandle, process: ChildProcess) async throws -> (port: Int, output: String) {
         let watchdog = Task {
             try await Task.sleep(for: startDeadline)
             process.send(SIGKILL)
@@ -105,7 +109,7 @@ public final class TestServer: Sendable {
                 buffer += String(decoding: data, as: UTF8.self)
                 if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                     let digits = buffer[range].split(separator: ":").last.map(String.init) ?? ""
-                    if let port = Int(digits) { return port }
+                    if let port = Int(digits) { return (port, buffer) }
                 }
             }
         }

@@ -17,6 +17,10 @@ public final class DatabaseQueue: @unchecked Sendable {
     private let readers: [ReadConnection]
     /// Which reader a read waits for when every reader is busy.
     private let nextReader = Atomic<Int>(0)
+    /// Takes of the writing connection and the time spent waiting for it (a server's metrics).
+    public let writerWaits = WaitTally()
+    /// The connections this queue holds: the writing one and its readers.
+    public var connectionCount: Int { 1 + readers.count }
 
     /// Opens `path` and runs `migrator` before the first use.
     /// `readers` read-only connections are opened after the migrations, for `read`.
@@ -48,7 +52,10 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// limit or `secure_delete`, around a transaction the caller opens).
     @discardableResult
     public func withWriter<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock {
+        let asked = ContinuousClock.now
+        return try lock.withLock {
+            writerWaits.acquired(after: .now - asked)
+            defer { writerWaits.released() }
             guard let database else { throw DatabaseError(code: 21, message: "the database is closed") }
             return try body(database)
         }

@@ -15,6 +15,9 @@ struct ServeCommand: AdminCommand {
         options: [
             .value("listen", placeholder: "HOST:PORT", help: "Address to listen on; port 0 picks a free one (printed)"),
             .createDatabaseFolders,
+            .value("metrics-listen", placeholder: "HOST:PORT",
+                   help: "Serve /metrics (Prometheus text format) on this address, a listener of its own; never on --listen's "
+                       + "(default: off)"),
             .value("access-token-ttl", .duration, placeholder: "DURATION", help: "Access token lifetime (default 1h)"),
             .value("refresh-idle-ttl", .duration, placeholder: "DURATION",
                    help: "A session unused this long must sign in again (default 30d)"),
@@ -99,6 +102,13 @@ struct ServeCommand: AdminCommand {
         configuration.createsDatabaseFolders = parsed.createsDatabaseFolders
         if let listen = parsed.value("listen") {
             (configuration.host, configuration.port) = try ServerConfiguration.parseListen(listen)
+        }
+        if let metrics = parsed.value("metrics-listen") {
+            let address = try ServerConfiguration.parseListen(metrics, option: "--metrics-listen")
+            guard address.port == 0 || address.port != configuration.port else {
+                throw UsageError("--metrics-listen must differ from --listen: the metrics are never served on the public port")
+            }
+            configuration.metricsListen = address
         }
         if let ttl = try Self.positive(parsed.duration("access-token-ttl"), "access-token-ttl") { configuration.lifetimes.accessSeconds = ttl }
         if let ttl = try Self.positive(parsed.duration("refresh-idle-ttl"), "refresh-idle-ttl") { configuration.lifetimes.refreshIdleSeconds = ttl }

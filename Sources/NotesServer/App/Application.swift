@@ -14,6 +14,10 @@ final class Application: Sendable {
     let sessions: SessionStore
     /// Attachment contents, holds and uploads (purged with the tombstones).
     let contents: ContentStore
+    /// Where attachment bytes live (checked by the readiness probe).
+    let blobs: any BlobStore
+    /// The sign-in throttle the API and the web app share (its counts feed the metrics).
+    let throttle: LoginThrottle
     /// Wakes held changes requests (the long poll); closed at shutdown to answer them all.
     let changeNotifier: any ChangeNotifier
     /// The held changes requests, within their caps.
@@ -57,6 +61,7 @@ final class Application: Sendable {
         let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers, unlocks: database)
         let tokens = PersonalTokenStore(database: database, clock: clock, tokenChecks: tokenChecks)
         MetaController(limits: configuration.publishedLimits).register(in: &router)
+        ProbeController(database: database, blobs: blobs, log: log).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
         SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
                          users: users, sessions: sessions, log: log).register(in: &router)
@@ -96,6 +101,8 @@ final class Application: Sendable {
         self.notes = notes
         self.sessions = sessions
         self.contents = contents
+        self.blobs = blobs
+        self.throttle = throttle
         self.changeNotifier = changeNotifier
         self.waitingRequests = waitingRequests
     }

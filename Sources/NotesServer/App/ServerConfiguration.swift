@@ -18,6 +18,8 @@ struct ServerConfiguration: Sendable {
     var markdownFlavour: MarkdownFlavour = .default
     var host = "127.0.0.1"
     var port: UInt16 = 8080
+    /// `--metrics-listen`: where `/metrics` is served on a listener of its own; nil: nowhere.
+    var metricsListen: (host: String, port: UInt16)?
     var lifetimes = TokenLifetimes()
     /// Browser sessions' idle and absolute lifetimes (`--web-idle-ttl`, `--web-max-ttl`).
     var browserLifetimes = BrowserSessionLifetimes()
@@ -129,7 +131,7 @@ struct ServerConfiguration: Sendable {
     }
 
     /// Parses `HOST:PORT`, `[IPv6]:PORT` or `:PORT`.
-    static func parseListen(_ text: String) throws(UsageError) -> (host: String, port: UInt16) {
+    static func parseListen(_ text: String, option: String = "--listen") throws(UsageError) -> (host: String, port: UInt16) {
         let host: Substring, portText: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             host = text[text.index(after: text.startIndex)..<close]
@@ -138,9 +140,9 @@ struct ServerConfiguration: Sendable {
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         } else {
-            throw UsageError("--listen takes HOST:PORT, such as 127.0.0.1:8080")
+            throw UsageError("\(option) takes HOST:PORT, such as 127.0.0.1:8080")
         }
-        guard let port = UInt16(portText) else { throw UsageError("--listen has an invalid port in '\(text)'") }
+        guard let port = UInt16(portText) else { throw UsageError("\(option) has an invalid port in '\(text)'") }
         return (host.isEmpty ? "127.0.0.1" : String(host), port)
     }
 }

@@ -48,7 +48,12 @@ struct ServerRunner {
             http.tlsCertificatePEM = tls.certificatePEM
             http.tlsKeyPEM = tls.keyPEM
         }
-        let server = HTTPServer(configuration: http, responder: app.responder, log: log)
+        let requests = RequestMetrics(routes: app.router.series + app.responder.web.series)
+        let server = HTTPServer(configuration: http, responder: app.responder, log: log, observer: requests)
+        // Before the public listener, so its address is printed before the line that says the server listens.
+        let metricsServer = try configuration.metricsListen.map { address in
+            try startMetrics(at: address, collector: MetricsCollector(requests: requests, server: server, app: app), log: log)
+        }
         let purge = startPurging(app)
         let port = try server.start()
         let scheme = http.tlsCertificatePEM == nil ? "http" : "https"
@@ -72,6 +77,7 @@ struct ServerRunner {
         for timer in purge { timer.cancel() }
         // Long polls are answered first (an empty page each), or the drain would wait out their waits.
         server.shutdown(releasingWaiters: app.changeNotifier.close)
+        metricsServer?.shutdown()
         do {
             try app.close()
         } catch {
@@ -81,6 +87,23 @@ struct ServerRunner {
         }
         stderrLog.close()
         exit(0)
+    }
+
+    /// Starts the metrics listener on `address` and prints where it is: a small server of its
+    /// own (one thread, a few connections, no bodies) that answers only `/metrics`.
+    private func startMetrics(at address: (host: String, port: UInt16), collector: MetricsCollector,
+                              log: @escaping @Sendable (String) -> Void) throws -> HTTPServer {
+        var http = HTTPServer.Configuration()
+        http.host = address.host
+        http.port = address.port
+        http.connectionLimit = 16
+        http.maxBodyBytes = 0
+        http.bodyBudgetBytes = 0
+        let server = HTTPServer(configuration: http, responder: MetricsResponder(collector: collector.render), log: log)
+        let port = try server.start()
+        let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
+        printLine("metrics at http://\(shownHost):\(port)/metrics")
+        return server
     }
 
     /// Purges tombstones and revisions past their retention, and credentials nobody can use any

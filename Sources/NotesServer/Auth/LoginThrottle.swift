@@ -128,6 +128,10 @@ final class LoginThrottle: Sendable {
     private let capacity: Int
     /// The three tables, in memory (when not `shared`).
     private let state = Mutex<[Table: [String: Entry]]>([:])
+    /// Attempts whose password was wrong (or whose account does not exist), for the metrics.
+    let failures = Atomic<Int>(0)
+    /// Attempts refused for a limit before any password was checked, for the metrics.
+    let refusals = Atomic<Int>(0)
     /// The database whose `login_attempts` holds the counts, when servers share one.
     private let shared: ServerDatabase?
     /// Set before every key in the shared table, so throttles with other limits (the device
@@ -156,6 +160,7 @@ final class LoginThrottle: Sendable {
             wait = try count(attempt, unlockedAt: unlockedAt)
         }
         if let wait {
+            refusals.add(1, ordering: .relaxed)
             throw Refusal(reason: wait.reason, waitSeconds: max(1, Int((wait.milliseconds + 999) / 1000)))
         }
         return attempt
@@ -199,6 +204,12 @@ final class LoginThrottle: Sendable {
                 ON CONFLICT (account) DO UPDATE SET unlocked_at = excluded.unlocked_at
                 """, UserStore.key(username), now)
         }
+    }
+
+    /// The password was wrong, or the account does not exist: counted for the metrics (the
+    /// throttle counted the attempt when it began).
+    func failed(_ attempt: Attempt) {
+        failures.add(1, ordering: .relaxed)
     }
 
     /// The password matched: the attempt was no failure. Its account-and-address count starts

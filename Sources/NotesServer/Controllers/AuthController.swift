@@ -50,7 +50,10 @@ struct AuthController: Sendable {
         do {
             let user = try users.find(username: body.username)
             let matches = try await passwords.verify(body.password, against: user?.passwordHash)
-            guard matches, let user else { throw Self.invalidCredentials }
+            guard matches, let user else {
+                throttle.failed(attempt)
+                throw Self.invalidCredentials
+            }
             guard !user.disabled else { throw Self.accountDisabled }
             throttle.succeeded(attempt)
             await upgradeHash(of: body.password, for: user, requestID: requestID)

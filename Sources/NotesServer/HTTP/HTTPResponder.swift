@@ -68,3 +68,21 @@ struct ClosureResponder: HTTPResponder {
         body(request)
     }
 }
+
+extension HTTPOutcome {
+    /// This outcome, its response marked as answered by `route` (for the metrics), now or once
+    /// the work finishes.
+    func answered(by route: RouteSeries) -> HTTPOutcome {
+        switch self {
+        case .now(var response):
+            response.route = route
+            return .now(response)
+        case .later(let work):
+            return .later {
+                var response = await work()
+                response.route = route
+                return response
+            }
+        }
+    }
+}

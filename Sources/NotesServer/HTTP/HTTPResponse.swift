@@ -15,6 +15,8 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
     /// A file sent as the body instead of `body` (a download), never read into memory.
     var file: ResponseFile?
+    /// The route that answered, for the metrics (`RouteSeries`); set by the router.
+    var route: RouteSeries?
 
     /// Creates a response with the given parts.
     init(status: Int, headers: HTTPHeaders = .init(), body: [UInt8] = []) {

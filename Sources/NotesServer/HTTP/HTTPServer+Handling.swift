@@ -192,6 +192,7 @@ extension HTTPServer {
                 return refuseBody(of: state, .payloadTooLarge(limit: state.bodyLimit))
             }
             state.chunked = length == nil
+            countBodyInFlight(state)
             setBodyDeadline(of: state, length: length)
             return .YES
         }
@@ -208,8 +209,15 @@ extension HTTPServer {
         } else {
             state.chunked = true
         }
+        countBodyInFlight(state)
         setBodyDeadline(of: state, length: length)
         return .YES
+    }
+
+    /// The request's body is admitted: it counts among the bodies in flight until it completes.
+    private func countBodyInFlight(_ state: RequestState) {
+        state.receivesBody = true
+        bodiesInFlight.add(1, ordering: .relaxed)
     }
 
     /// The body must arrive by the header deadline plus its size at the minimum upload rate.
@@ -355,6 +363,7 @@ extension HTTPServer {
 
     private func send(_ response: HTTPResponse, for state: RequestState) -> MHD_Result {
         let closeAfter = draining.load(ordering: .relaxed)
+        if let route = response.route { state.route = route }
         if let status = MHDConnection.queue(response, requestID: state.id, closeAfter: closeAfter, on: state.connection) {
             state.status = status
             return .YES
@@ -372,6 +381,10 @@ extension HTTPServer {
         state.sink = nil
         bodyBudget.release(state.reservedBytes)
         state.reservedBytes = 0
+        if state.receivesBody {
+            state.receivesBody = false
+            bodiesInFlight.subtract(1, ordering: .relaxed)
+        }
         if configuration.requestHeaderTimeoutSeconds > 0 {
             // Kept alive, the connection owes its next request by then (closed: forgotten anyway).
             deadlines.setDeadline(state.connection, headerDeadline())
@@ -380,6 +393,7 @@ extension HTTPServer {
         // libmicrohttpd's own refusals (431, ...) never reach `send`: ask it what it answered.
         let libraryStatus = Int(notes_mhd_http_status(state.connection))
         let status = state.status ?? (libraryStatus > 0 ? libraryStatus : 499)
+        observer?.completed(route: state.route, status: status, elapsed: ContinuousClock.now - state.started)
         log(state.logLine(status: status))
     }
 }

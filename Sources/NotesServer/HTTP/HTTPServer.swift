@@ -82,6 +82,8 @@ final class HTTPServer: Sendable {
     let configuration: Configuration
     let responder: any HTTPResponder
     let log: @Sendable (String) -> Void
+    /// Told of every completed request (the metrics); nil: nobody.
+    let observer: (any RequestObserver)?
     let lifecycle = Mutex<Lifecycle>(.idle)
     /// Every open connection's deadline for its current request.
     let deadlines = ConnectionDeadlines()
@@ -91,6 +93,8 @@ final class HTTPServer: Sendable {
     /// Requests between their request line and completion. An atomic rather than a field of
     /// `activity`: every request counts itself in and out, and only shutdown reads it.
     let inFlight = Atomic<Int>(0)
+    /// Requests whose body is being received (admitted, not yet complete), for the metrics.
+    let bodiesInFlight = Atomic<Int>(0)
     /// True once shutdown began: responses then carry `Connection: close` so keep-alive clients leave.
     let draining = Atomic<Bool>(false)
 
@@ -99,10 +103,13 @@ final class HTTPServer: Sendable {
     ///   - configuration: address, limits and optional TLS.
     ///   - responder: answers every request that passes the HTTP-level checks.
     ///   - log: receives one line per completed request (never query strings, headers or bodies).
-    init(configuration: Configuration, responder: any HTTPResponder, log: @escaping @Sendable (String) -> Void) {
+    ///   - observer: told of every completed request, for the metrics.
+    init(configuration: Configuration, responder: any HTTPResponder, log: @escaping @Sendable (String) -> Void,
+         observer: (any RequestObserver)? = nil) {
         self.configuration = configuration
         self.responder = responder
         self.log = log
+        self.observer = observer
         self.bodyBudget = BodyBudget(limit: configuration.bodyBudgetBytes)
     }
 }

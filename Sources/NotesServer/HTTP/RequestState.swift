@@ -52,6 +52,10 @@ final class RequestState: @unchecked Sendable {
     var overflowed = false
     /// The status queued on the wire, for the log line; nil until a response is queued.
     var status: Int?
+    /// The route whose answer was queued, for the metrics; nil until one is (or for none).
+    var route: RouteSeries?
+    /// Whether this request's body counts among the bodies in flight (`HTTPServer.bodiesInFlight`).
+    var receivesBody = false
 
     private let phase = Mutex<Phase>(.active)
 

@@ -17,6 +17,22 @@ extension OpenAPIDocument {
                 responses: ["200": answer("The server is up.", schema("Health"))]
             ),
         ],
+        "/livez": [
+            "get": operation("live", tag: "meta", access: .anyone,
+                summary: "Liveness: the process serves requests; reads neither the database nor the content store.",
+                responses: ["200": answer("The server is live.", schema("Probe"))]
+            ),
+        ],
+        "/readyz": [
+            "get": operation("ready", tag: "meta", access: .anyone,
+                summary: "Readiness: the database can be read and the content store reached.",
+                responses: [
+                    "200": answer("The server is ready.", schema("Probe")),
+                    "503": errorAnswer("`not_ready`: the database or the content store cannot be reached; retry after `Retry-After`.",
+                                       headers: ["Retry-After": header("RetryAfter")]),
+                ]
+            ),
+        ],
         "/v1/limits": [
             "get": operation("getLimits", tag: "meta", access: .anyone,
                 summary: "The limits the server enforces, so clients can split work to fit.",

@@ -29,6 +29,11 @@ extension OpenAPIDocument {
                 "required": ["status", "version"],
                 "properties": ["status": ["type": "string", "enum": ["ok"]], "version": ["type": "string"]],
             ]),
+            ("Probe", [
+                "type": "object",
+                "required": ["status"],
+                "properties": ["status": ["type": "string", "enum": ["live", "ready"]]],
+            ]),
             ("TokenScope", TokenScope.enumerationSchema),
         ] + wireTypes.map { component($0) }
     )

@@ -1,4 +1,6 @@
 import Foundation
+import NotesCore
+import Synchronization
 
 /// A bounded set of PostgreSQL connections, each lent to one worker thread at a time.
 ///
@@ -30,6 +32,10 @@ final class PostgresPool: @unchecked Sendable {
     private var isClosed = false
     /// The connection the current thread holds from this pool, if any.
     private let held = ThreadLocalConnection()
+    /// Checkouts, the time spent waiting for them, and the connections lent out (the metrics).
+    let waits = WaitTally()
+    /// Connections that could not be opened or were lost and could not be re-established.
+    let connectionErrors = Atomic<Int>(0)
 
     /// Makes a pool and opens its first connection, so a wrong URL or an unreachable server
     /// fails here, at start, with libpq's reason.
@@ -56,11 +62,20 @@ final class PostgresPool: @unchecked Sendable {
     @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         if let connection = held.connection { return try body(connection) }
-        let connection = try checkOut()
+        let asked = ContinuousClock.now
+        let connection: PostgresConnection
+        do {
+            connection = try checkOut()
+        } catch {
+            waits.failed(after: .now - asked)
+            throw error
+        }
+        waits.acquired(after: .now - asked)
         held.connection = connection
         defer {
             held.connection = nil
             checkIn(connection)
+            waits.released()
         }
         return try body(connection)
     }
@@ -112,6 +127,7 @@ final class PostgresPool: @unchecked Sendable {
                 do {
                     return try PostgresConnection(url: url, extra: extra)
                 } catch {
+                    connectionErrors.add(1, ordering: .relaxed)
                     forget()
                     throw error
                 }
@@ -130,6 +146,7 @@ final class PostgresPool: @unchecked Sendable {
         if connection.isIdle && connection.ping() { return connection }
         if connection.reconnect() && connection.isIdle { return connection }
         connection.close()
+        connectionErrors.add(1, ordering: .relaxed)
         forget()
         throw PostgresError(sqlState: "08006", message: "lost the connection to \(url) and could not re-establish it")
     }

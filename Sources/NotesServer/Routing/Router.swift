@@ -22,6 +22,8 @@ struct Router: HTTPResponder {
         /// The handler reads the caller's note named by `:id`: the router reads it together with
         /// the token (one statement) and hands it over as `RequestContext.noteReadAhead`.
         var readsNote = false
+        /// This route's request counts and latencies (see `RouteSeries`).
+        var series: RouteSeries
     }
 
     private var routes = RouteTable<Route>()
@@ -44,14 +46,16 @@ struct Router: HTTPResponder {
     /// Registers `handler` for `method` on `pattern`. `readsNote`: the handler reads the caller's
     /// note named by the `:id` parameter, which the router then reads with the token.
     mutating func add(_ method: String, _ pattern: String, access: Access, readsNote: Bool = false, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler, readsNote: readsNote))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler, readsNote: readsNote,
+                            series: RouteSeries(method: method, template: pattern)))
     }
 
     /// Registers a route whose body is never held in memory: `sink` (run once the head is in and
     /// the caller authenticated) says where it goes; `handler` finds it as `request.bodySink`.
     mutating func addStreaming(_ method: String, _ pattern: String, access: Access, sink: @escaping BodySinkMaker,
                                handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler, bodySink: sink))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler, bodySink: sink,
+                            series: RouteSeries(method: method, template: pattern)))
     }
 
     /// Every registered route as (method, pattern such as `/v1/notes/:id`, access), in
@@ -60,18 +64,24 @@ struct Router: HTTPResponder {
         routes.routes.map { ($0.method, $0.pattern.description, $0.access) }
     }
 
-    func respond(to request: HTTPRequest) -> HTTPOutcome {
-        do {
-            return try route(request)
-        } catch {
-            return .now(.error(HTTPError.answer(for: error, requestID: request.id, log: log)))
-        }
+    /// Every route's series, in registration order, for the metrics.
+    var series: [RouteSeries] {
+        routes.routes.map(\.series)
     }
 
-    private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
-        try rateLimiter?.admit(request.remoteAddress)
-        let (route, parameters) = try route(method: request.method, path: request.path)
-        return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator))
+    func respond(to request: HTTPRequest) -> HTTPOutcome {
+        var matched: RouteSeries?
+        do {
+            try rateLimiter?.admit(request.remoteAddress)
+            let (route, parameters) = try route(method: request.method, path: request.path)
+            matched = route.series
+            return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator))
+                .answered(by: route.series)
+        } catch {
+            var response = HTTPResponse.error(HTTPError.answer(for: error, requestID: request.id, log: log))
+            response.route = matched
+            return .now(response)
+        }
     }
 
     /// The access of the route `method` and `path` reach, decided as `route` decides it.

@@ -56,6 +56,10 @@ protocol BlobStore: Sendable {
     /// Runs `body` unless a backup is copying the store right now (then returns nil): removals
     /// happen inside it, so a backup never misses content its database copy refers to.
     func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T?
+
+    /// Checks that the store can be reached and written now (the readiness probe); cheap, and
+    /// throws what stands in the way.
+    func checkReachable() throws(BlobStoreError)
 }
 
 /// An upload chunk (or a whole content, `makeContentSink`) being received: written as it
@@ -76,6 +80,9 @@ protocol ChunkSink: RequestBodySink {
 }
 
 extension BlobStore {
+    /// A store inside the database is reachable whenever the database is.
+    func checkReachable() throws(BlobStoreError) {}
+
     func makeDurable(_ sinks: [any ChunkSink]) throws(BlobStoreError) {}
 
     func keep(_ sinks: [any ChunkSink]) throws(BlobStoreError) {
@@ -129,6 +136,12 @@ struct BlobStoreError: Error, CustomStringConvertible {
     /// True when another request holds what this one needed (it is still sending the same
     /// upload chunk): retrying shortly succeeds, so a 503 with `Retry-After`, not a bug.
     var isBusy: Bool { code == 16 /* EBUSY */ }
+
+    init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+        ContentStoreErrorCounts.count(self)
+    }
 
     var description: String { "could not \(operation) (errno \(code))" }
 }

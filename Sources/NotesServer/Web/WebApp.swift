@@ -51,6 +51,8 @@ struct WebApp: Sendable {
         let access: Access
         let handler: Handler
         var bodySink: BodySinkMaker?
+        /// This route's request counts and latencies (see `RouteSeries`).
+        var series: RouteSeries
     }
 
     /// The header a script's request that is not a form (a `PUT` of a file's chunk) carries the
@@ -94,23 +96,35 @@ struct WebApp: Sendable {
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
     mutating func add(_ method: String, _ pattern: String, access: Access = .signedIn, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: access, handler: handler,
+                            series: RouteSeries(method: method, template: pattern)))
     }
 
     /// Registers a signed-in route whose body streams into the sink `sink` makes from the head
     /// (never held in memory), for a script's `PUT`: the session, the same origin and the CSRF
     /// token in `X-CSRF-Token` are checked before a byte of the body is read.
     mutating func addStreaming(_ method: String, _ pattern: String, sink: @escaping BodySinkMaker, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: .signedIn, handler: handler, bodySink: sink))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), access: .signedIn, handler: handler, bodySink: sink,
+                            series: RouteSeries(method: method, template: pattern)))
+    }
+
+    /// Every page route's series, in registration order, for the metrics.
+    var series: [RouteSeries] {
+        routes.routes.map(\.series)
     }
 
     func respond(to request: HTTPRequest) -> HTTPOutcome {
         var session: BrowserSession?
+        var matched: RouteSeries?
         do {
             session = try currentSession(request)
-            return try route(request, session: session)
+            let (route, parameters) = try route(method: request.method, path: request.path)
+            matched = route.series
+            return try self.route(request, to: route, parameters: parameters, session: session).answered(by: route.series)
         } catch {
-            return .now(errorPage(for: error, request: request, session: session))
+            var response = errorPage(for: error, request: request, session: session)
+            response.route = matched
+            return .now(response)
         }
     }
 
@@ -159,8 +173,7 @@ struct WebApp: Sendable {
         return errorPage(for: HTTPError(413, code: error.code, message: message), request: head, session: session)
     }
 
-    private func route(_ request: HTTPRequest, session: BrowserSession?) throws -> HTTPOutcome {
-        let (route, parameters) = try route(method: request.method, path: request.path)
+    private func route(_ request: HTTPRequest, to route: Route, parameters: [String: String], session: BrowserSession?) throws -> HTTPOutcome {
         if route.access.needsSession && session == nil {
             return .now(Self.signInRedirect(for: request))
         }

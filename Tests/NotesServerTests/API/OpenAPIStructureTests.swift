@@ -14,7 +14,7 @@ struct OpenAPIStructureTests {
     func generalAnswersAreShared() throws {
         let document = try Self.document()
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
-        let open: Set = ["home", "health", "getLimits", "getOpenAPI", "login", "refresh", "readPublication",
+        let open: Set = ["home", "health", "live", "ready", "getLimits", "getOpenAPI", "login", "refresh", "readPublication",
                          "readPublicationAttachment", "listSignInProviders", "startCLISignIn", "startBrowserSignIn", "finishSignIn",
                          "exchangeSignInCode", "startDeviceSignIn"]
         for (_, item) in try #require(document["paths"]?.object) {

@@ -198,6 +198,7 @@ struct AccountPages: Sendable {
             do {
                 guard let user = try services.users.find(id: session.userID),
                       try await services.passwords.verify(current, against: user.passwordHash) else {
+                    services.throttle.failed(attempt)
                     return try page(context, notice: WebFormat.notice("The current password is wrong.", error: true), status: 403)
                 }
                 services.throttle.succeeded(attempt)

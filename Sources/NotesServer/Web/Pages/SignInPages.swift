@@ -99,6 +99,7 @@ struct SignInPages: Sendable {
                 let user = try services.users.find(username: username)
                 let matches = try await services.passwords.verify(password, against: user?.passwordHash)
                 guard matches, let user else {
+                    services.throttle.failed(attempt)
                     return signInPage(request, next: next, username: username, error: "The username or password is wrong.", status: 401)
                 }
                 guard !user.disabled else {
