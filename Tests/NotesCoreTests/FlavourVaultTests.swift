@@ -7,10 +7,22 @@ struct FlavourVaultTests {
     private static let resolver = WikiLinkResolver(files: FlavourVaultFixture.files)
 
     private static func render(_ path: String) throws -> FlavouredRendering {
-        let note = try #require(FlavourVaultFixture.notes[path])
-        let extensions = MarkdownExtensions(wikiLinks: { resolver.destination(for: $0, from: path) }, headingIDs: true,
-                                            tagLinks: { "tags/\(WikiLinkResolver.percentEncode($0)).html" })
-        return try FlavouredRenderer().render(Array(note.utf8), extensions: extensions)
+        try FlavouredRenderer().render(Array(try #require(FlavourVaultFixture.notes[path]).utf8), extensions: extensions(for: path))
+    }
+
+    private static func extensions(for path: String) -> MarkdownExtensions {
+        MarkdownExtensions(wikiLinks: { resolver.destination(for: $0, from: path) }, headingIDs: true,
+                           tagLinks: { "tags/\(WikiLinkResolver.percentEncode($0)).html" })
+    }
+
+    @Test("every note streamed to a writer gives the bytes, title, tags and warnings it renders to", arguments: FlavourVaultFixture.notes.keys.sorted())
+    func streamedIsRendered(path: String) throws {
+        let note = Array(try #require(FlavourVaultFixture.notes[path]).utf8)
+        var streamed: [UInt8] = []
+        var rendering = try FlavouredRenderer().render(note, extensions: Self.extensions(for: path)) { streamed += $0 }
+        #expect(rendering.html.isEmpty, "the HTML went to the writer only")
+        rendering.html = String(decoding: streamed, as: UTF8.self)
+        #expect(rendering == (try Self.render(path)))
     }
 
     @Test("no note shows raw syntax of a construct the flavour handles", arguments: FlavourVaultFixture.notes.keys.sorted())

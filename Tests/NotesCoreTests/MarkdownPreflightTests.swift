@@ -103,6 +103,30 @@ struct MarkdownPreflightTests {
         #expect(MarkdownRenderer(preflight: preflight).html(from: dots) == "<p>\(dots)</p>\n")
     }
 
+    /// Notes whose nesting is at or past the limit, written every way lines and containers can be.
+    static let nestingShapes: [String] = [
+        String(repeating: "> ", count: 32) + "x\n",
+        String(repeating: "> ", count: 40) + "x\n",
+        (0..<40).map { String(repeating: "  ", count: $0) + "- level \($0)\n" }.joined(),
+        ">>>>> x\n" + String(repeating: "words and *some* markup ", count: 20) + "\n" + String(repeating: "- ", count: 30) + "y\n",
+        String(repeating: "> 1. * ", count: 11) + "x\n",
+        (0..<40).map { String(repeating: "> ", count: $0) + "x\r\n" }.joined(),
+        (0..<40).map { String(repeating: "> ", count: $0) + "x\r" }.joined(),
+        "text\r" + String(repeating: "- ", count: 33) + "x\n",
+    ]
+
+    @Test("a note within the markup bound is checked for nesting alone, with the same verdict as when its markup is counted",
+          arguments: nestingShapes.indices)
+    func nestingVerdictWithoutCounting(index: Int) {
+        let note = Self.nestingShapes[index]
+        let bytes = note.utf8.count
+        // Within the bound by its size alone: lines' content is skipped. One less: every line is counted.
+        let skipping = refusal(note, MarkdownPreflight(maxInlineNodes: bytes))
+        let counting = refusal(note, MarkdownPreflight(maxInlineNodes: bytes - 1))
+        #expect(skipping == counting)
+        #expect(skipping == refusal(note))
+    }
+
     /// Each hostile shape, 400 KB or more: rendered (it is within the bound) or shown as text,
     /// and either way finished long before the time limit (cmark alone took a minute on the first).
     static let adversarial: [(String, String)] = [

@@ -20,6 +20,19 @@ struct ObsidianFlavourTests {
         #expect(footnote.contains("<section class=\"footnotes\" data-footnotes>"))
     }
 
+    @Test("a note past the preflight bound and a note in pure CommonMark stream the bytes they render to")
+    func refusedAndCommonMarkNotesStream() throws {
+        let deep = String(repeating: "> ", count: 40) + "<script>alert(1)</script> ==x==\n"
+        for (renderer, note) in [(FlavouredRenderer(), deep), (FlavouredRenderer(flavour: .commonMark), "# T\n\n| a |\n|---|\n")] {
+            var streamed: [UInt8] = []
+            let rendering = try renderer.render(Array(note.utf8)) { streamed += $0 }
+            let rendered = try renderer.render(Array(note.utf8))
+            #expect(String(decoding: streamed, as: UTF8.self) == rendered.html)
+            #expect(rendering.title == rendered.title && rendering.html.isEmpty)
+        }
+        #expect(try Self.html(deep).hasPrefix("<p class=\"notes-unrendered\""))
+    }
+
     @Test("the same note in pure CommonMark keeps every extension as text")
     func commonMarkTurnsItAllOff() throws {
         let note = "| a |\n|---|\n| 1 |\n\n==hi== %%c%% #tag ~~x~~\n\n> [!note] T\n"

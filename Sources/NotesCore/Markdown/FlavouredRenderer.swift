@@ -37,21 +37,48 @@ public struct FlavouredRenderer: Sendable {
     /// - Throws: `CmarkGFMError` when the default flavour's library cannot be loaded here.
     public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark) throws(CmarkGFMError)
         -> FlavouredRendering where Bytes.Element == UInt8 {
+        if flavour == .commonMark { return renderCommonMark(markdown, extensions: extensions) }
+        var html = ""
+        var rendered = try render(markdown, extensions: extensions) { html += String(decoding: $0, as: UTF8.self) }
+        rendered.html = html
+        return rendered
+    }
+
+    /// Renders as `render(_:extensions:)` does, but lends the HTML to `write` instead of
+    /// copying it into the result, whose `html` is empty: in one or more pieces, in order, each
+    /// valid only during its call. For output that is only passed on (`notes render` writes
+    /// it to stdout). In the default flavour `write` runs while cmark-gfm is held for this
+    /// render (see `CmarkGFM.exclusively`): it must not render itself.
+    public func render<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions = .commonMark,
+                                          streamingHTMLTo write: (UnsafeBufferPointer<UInt8>) -> Void) throws(CmarkGFMError)
+        -> FlavouredRendering where Bytes.Element == UInt8 {
         switch flavour {
         case .commonMark:
-            let renderer = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation, preflight: preflight)
-            let rendered = extensions.linkTreatment.map { renderer.render(markdown, extensions: extensions, treatingLinks: $0) }
-                ?? renderer.render(markdown, extensions: extensions)
-            return FlavouredRendering(html: rendered.html, title: rendered.title)
+            var rendered = renderCommonMark(markdown, extensions: extensions)
+            rendered.html.withUTF8(write)
+            rendered.html = ""
+            return rendered
         case .obsidian:
             let library = try CmarkGFM.shared.get()
             let render: (UnsafeBufferPointer<UInt8>) -> FlavouredRendering = { note in
-                if let refusal = refusal(of: note) { return FlavouredRendering(html: refusal.html(showing: note), title: nil) }
-                return library.exclusively { renderObsidian(note, extensions: extensions, library: library) }
+                if let refusal = refusal(of: note) {
+                    var html = refusal.html(showing: note)
+                    html.withUTF8(write)
+                    return FlavouredRendering(html: "", title: nil)
+                }
+                return library.exclusively { renderObsidian(note, extensions: extensions, library: library, html: write) }
             }
             if let result = markdown.withContiguousStorageIfAvailable(render) { return result }
             return Array(markdown).withUnsafeBufferPointer(render)
         }
+    }
+
+    private func renderCommonMark<Bytes: Collection>(_ markdown: Bytes, extensions: MarkdownExtensions) -> FlavouredRendering
+        where Bytes.Element == UInt8 {
+        let renderer = MarkdownRenderer(allowsUnsafeHTML: allowsUnsafeHTML, smartPunctuation: smartPunctuation, preflight: preflight)
+        let rendered = extensions.linkTreatment.map { renderer.render(markdown, extensions: extensions, treatingLinks: $0) }
+            ?? renderer.render(markdown, extensions: extensions)
+        return FlavouredRendering(html: rendered.html, title: rendered.title)
     }
 
     /// The cmark-gfm options for parsing and rendering `markdown`.
@@ -83,7 +110,9 @@ public struct FlavouredRenderer: Sendable {
         GFMDocument(parsing: body, options: gfmOptions(for: body), extensions: Self.gfmExtensions, math: true, library: library)
     }
 
-    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM) -> FlavouredRendering {
+    /// The rendering of `note`, its HTML lent to `write` (the properties block, then the body).
+    private func renderObsidian(_ note: UnsafeBufferPointer<UInt8>, extensions: MarkdownExtensions, library: CmarkGFM,
+                                html write: (UnsafeBufferPointer<UInt8>) -> Void) -> FlavouredRendering {
         let split = FrontMatter.split(note)
         let frontMatter = split.map { FrontMatter(yaml: $0.yaml) }
         let body = UnsafeBufferPointer(rebasing: note[(split?.bodyStart ?? 0)...])
@@ -98,11 +127,11 @@ public struct FlavouredRenderer: Sendable {
         if let taskForm { document.makeTasksInteractive(formID: taskForm) }
         let headingTitle = document.firstHeadingText(found.headings)
         if extensions.headingIDs { document.addHeadingIDs(found.headings) }
-        var html = frontMatter?.html ?? ""
-        html += document.html()
+        if var properties = frontMatter?.html { properties.withUTF8(write) }
+        document.withHTML(write)
         var tags: [String] = []
         for tag in (frontMatter?.tags ?? []) + found.tags where !tags.contains(tag) { tags.append(tag) }
-        return FlavouredRendering(html: html, title: frontMatter?.title ?? headingTitle, frontMatter: frontMatter,
+        return FlavouredRendering(html: "", title: frontMatter?.title ?? headingTitle, frontMatter: frontMatter,
                                   tags: tags, warnings: frontMatter?.warning.map { [$0] } ?? [])
     }
 }

@@ -76,19 +76,23 @@ struct RenderCommand: Command {
             return .success
         }
         let rendered: FlavouredRendering
+        // A fragment goes to stdout straight from the renderer's buffer, never copied into a string.
+        var outputError: (any Error)?
         do {
-            rendered = try renderer.render(markdown, extensions: extensions)
+            rendered = standalone ? try renderer.render(markdown, extensions: extensions)
+                : try renderer.render(markdown, extensions: extensions) { bytes in
+                    guard outputError == nil else { return }
+                    do { try terminal.write(bytes: bytes) } catch { outputError = error }
+                }
         } catch {
             throw CLIError.failure(error.description)
         }
+        if let outputError { throw outputError }
         if let line = rendered.frontMatter?.errorLine, let error = rendered.frontMatter?.error {
             terminal.printError("notes render: warning: \(file == "-" ? "stdin" : file), line \(line): front matter is not valid YAML "
                                 + "(\(error.message)); shown as code")
         }
-        guard standalone else {
-            terminal.write(rendered.html)
-            return .success
-        }
+        guard standalone else { return .success }
         let fileName = file == "-" ? "Untitled" : URL(fileURLWithPath: file).lastPathComponent
         let page = HTMLPage(title: rendered.title(orFileName: fileName), bodyHTML: rendered.html, allowsScripts: unsafe)
         terminal.write(page.render())

@@ -22,6 +22,11 @@ import Darwin
 /// two threads corrupt each other (and crash). Every use of a tree therefore runs inside
 /// `exclusively`, one at a time per process.
 ///
+/// Trees live in cmark-gfm's arena allocator, as its own CLI keeps them: a node costs a bump of
+/// a pointer instead of a `malloc`, and freeing a tree is nothing, so `exclusively` gives all
+/// the memory its trees used back at once when it ends (`cmark_arena_pop`). Rendered HTML is
+/// allocated with the default allocator, so it can outlive the arena until `release`.
+///
 /// `@unchecked Sendable`: every field is an immutable C function pointer (or a string) set once
 /// in `init`; the trees those functions work on are owned by `GFMDocument`, which never crosses threads.
 final class CmarkGFM: @unchecked Sendable {
@@ -34,7 +39,12 @@ final class CmarkGFM: @unchecked Sendable {
     /// Runs `body`, which parses, changes and renders cmark-gfm trees, while no other thread
     /// does. A tree made in `body` must not outlive it.
     func exclusively<Value: Sendable, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-        try lock.withLock { (_: inout Void) throws(Failure) -> Value in try body() }
+        try lock.withLock { (_: inout Void) throws(Failure) -> Value in
+            // Everything the arena hands out from here on is freed when `body` ends.
+            arenaPush()
+            defer { _ = arenaPop() }
+            return try body()
+        }
     }
 
     /// The library, loaded on first use; the failure when this machine lacks it.
@@ -45,15 +55,15 @@ final class CmarkGFM: @unchecked Sendable {
     static let extensionsLibrary = "libcmark-gfm-extensions.so.0.29.0.gfm.6"
 
     // Function pointers bound from the handles. Plain C functions: immutable, safe from any thread.
-    let parserNew: @convention(c) (Int32) -> Parser?
+    let parserNew: @convention(c) (Int32, UnsafeRawPointer) -> Parser?
     let parserFeed: @convention(c) (Parser, UnsafePointer<CChar>, Int) -> Void
     let parserFinish: @convention(c) (Parser) -> Node?
-    let parserFree: @convention(c) (Parser) -> Void
     let parserAttachSyntaxExtension: @convention(c) (Parser, OpaquePointer) -> Int32
     let parserGetSyntaxExtensions: @convention(c) (Parser) -> OpaquePointer?
     let findSyntaxExtension: @convention(c) (UnsafePointer<CChar>) -> OpaquePointer?
-    let renderHTML: @convention(c) (Node, Int32, OpaquePointer?) -> UnsafeMutablePointer<CChar>?
-    let nodeNew: @convention(c) (UInt32) -> Node?
+    let renderHTML: @convention(c) (Node, Int32, OpaquePointer?, UnsafeRawPointer) -> UnsafeMutablePointer<CChar>?
+    /// Makes a node in `arena`: a tree takes only nodes of its own allocator.
+    let nodeNewWithMem: @convention(c) (UInt32, UnsafeRawPointer) -> Node?
     let nodeFree: @convention(c) (Node) -> Void
     let nodeGetType: @convention(c) (Node) -> UInt32
     let nodeGetTypeString: @convention(c) (Node) -> UnsafePointer<CChar>?
@@ -91,6 +101,12 @@ final class CmarkGFM: @unchecked Sendable {
     let mathExtension: OpaquePointer
     /// cmark-gfm's own `free`, from its default allocator: what it allocates is freed by it.
     private let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    /// cmark-gfm's default allocator (`cmark_mem *`), for rendered HTML.
+    let defaultAllocator: UnsafeRawPointer
+    /// cmark-gfm's arena allocator (`cmark_mem *`), for parsers and trees; see `exclusively`.
+    let arena: UnsafeRawPointer
+    private let arenaPush: @convention(c) () -> Void
+    private let arenaPop: @convention(c) () -> Int32
     /// The version cmark-gfm reports, such as `0.29.0.gfm.6`.
     let version: String
 
@@ -105,15 +121,15 @@ final class CmarkGFM: @unchecked Sendable {
             guard let symbol = dlsym(handle, name) else { throw .missingSymbol(name) }
             return unsafeBitCast(symbol, to: Function.self)
         }
-        parserNew = try bind("cmark_parser_new", as: (@convention(c) (Int32) -> Parser?).self)
+        parserNew = try bind("cmark_parser_new_with_mem", as: (@convention(c) (Int32, UnsafeRawPointer) -> Parser?).self)
         parserFeed = try bind("cmark_parser_feed", as: (@convention(c) (Parser, UnsafePointer<CChar>, Int) -> Void).self)
         parserFinish = try bind("cmark_parser_finish", as: (@convention(c) (Parser) -> Node?).self)
-        parserFree = try bind("cmark_parser_free", as: (@convention(c) (Parser) -> Void).self)
         parserAttachSyntaxExtension = try bind("cmark_parser_attach_syntax_extension", as: (@convention(c) (Parser, OpaquePointer) -> Int32).self)
         parserGetSyntaxExtensions = try bind("cmark_parser_get_syntax_extensions", as: (@convention(c) (Parser) -> OpaquePointer?).self)
         findSyntaxExtension = try bind("cmark_find_syntax_extension", as: (@convention(c) (UnsafePointer<CChar>) -> OpaquePointer?).self)
-        renderHTML = try bind("cmark_render_html", as: (@convention(c) (Node, Int32, OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self)
-        nodeNew = try bind("cmark_node_new", as: (@convention(c) (UInt32) -> Node?).self)
+        renderHTML = try bind("cmark_render_html_with_mem",
+                              as: (@convention(c) (Node, Int32, OpaquePointer?, UnsafeRawPointer) -> UnsafeMutablePointer<CChar>?).self)
+        nodeNewWithMem = try bind("cmark_node_new_with_mem", as: (@convention(c) (UInt32, UnsafeRawPointer) -> Node?).self)
         nodeFree = try bind("cmark_node_free", as: (@convention(c) (Node) -> Void).self)
         nodeGetType = try bind("cmark_node_get_type", as: (@convention(c) (Node) -> UInt32).self)
         nodeGetTypeString = try bind("cmark_node_get_type_string", as: (@convention(c) (Node) -> UnsafePointer<CChar>?).self)
@@ -153,6 +169,17 @@ final class CmarkGFM: @unchecked Sendable {
         guard let mem = allocator() else { throw .missingSymbol("cmark_get_default_mem_allocator()") }
         free = mem.load(fromByteOffset: 2 * MemoryLayout<UnsafeRawPointer>.stride,
                         as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
+        defaultAllocator = mem
+        let arenaAllocator = try bind("cmark_get_arena_mem_allocator", as: (@convention(c) () -> UnsafeRawPointer?).self)
+        guard let arena = arenaAllocator() else { throw .missingSymbol("cmark_get_arena_mem_allocator()") }
+        self.arena = arena
+        arenaPush = try bind("cmark_arena_push", as: (@convention(c) () -> Void).self)
+        arenaPop = try bind("cmark_arena_pop", as: (@convention(c) () -> Int32).self)
+        // `cmark_arena_push` marks the arena's current block, and does nothing before the arena's
+        // first allocation: one byte now makes that first block, kept for the life of the process,
+        // so every `exclusively` frees exactly what it used.
+        let arenaCalloc = arena.load(as: (@convention(c) (Int, Int) -> UnsafeMutableRawPointer?).self)
+        _ = arenaCalloc(1, 1)
         let versionString = try bind("cmark_version_string", as: (@convention(c) () -> UnsafePointer<CChar>?).self)
         version = versionString().map { String(cString: $0) } ?? ""
 
@@ -168,6 +195,11 @@ final class CmarkGFM: @unchecked Sendable {
     /// The GFM extensions this library must register (tables, task lists, strikethrough,
     /// autolinks, the tag filter); footnotes are a parse option, not an extension.
     static let extensionNames = ["table", "tasklist", "strikethrough", "autolink", "tagfilter"]
+
+    /// A new node of `type`, in the arena where every tree lives.
+    func nodeNew(_ type: UInt32) -> Node? {
+        nodeNewWithMem(type, arena)
+    }
 
     /// Frees memory cmark-gfm allocated (rendered HTML), with its own allocator.
     func release(_ pointer: UnsafeMutableRawPointer?) {

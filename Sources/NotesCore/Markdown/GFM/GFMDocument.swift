@@ -1,5 +1,12 @@
-/// One syntax tree parsed by cmark-gfm with the GFM extensions attached: the only owner of its
-/// parser and root node, both freed in `deinit`.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One syntax tree parsed by cmark-gfm with the GFM extensions attached: the only user of its
+/// parser and root node, both in cmark-gfm's arena (see `CmarkGFM`), so they are freed when the
+/// `CmarkGFM.exclusively` that made them ends, never by this object.
 ///
 /// The parser lives as long as the tree because rendering needs its list of attached
 /// extensions (a table renders through the table extension). The tree is mutable C state, so
@@ -16,7 +23,7 @@ final class GFMDocument {
         self.library = library
         self.options = options
         // cmark-gfm only returns NULL when malloc fails, where it aborts by itself first.
-        guard let parser = library.parserNew(options) else { preconditionFailure("cmark_parser_new returned NULL") }
+        guard let parser = library.parserNew(options, library.arena) else { preconditionFailure("cmark_parser_new returned NULL") }
         for name in extensions {
             if let extensionHandle = library.findSyntaxExtension(name) { _ = library.parserAttachSyntaxExtension(parser, extensionHandle) }
         }
@@ -29,11 +36,6 @@ final class GFMDocument {
         self.root = root
     }
 
-    deinit {
-        library.nodeFree(root)
-        library.parserFree(parser)
-    }
-
     /// The HTML of the whole tree, rendered with the options and extensions it was parsed with.
     func html() -> String {
         html(of: root)
@@ -42,15 +44,29 @@ final class GFMDocument {
     /// The HTML of `node` and its children alone. `node` must be in the tree: cmark-gfm's
     /// renderer reads a paragraph's parent without checking it.
     func html(of node: OpaquePointer) -> String {
+        withHTML(of: node) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Renders `node` (the whole tree by default) and lends the HTML's bytes to `body`, valid
+    /// only during the call: for a caller that passes them on, with no copy into a `String`.
+    func withHTML<Value>(of node: OpaquePointer? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value {
+        let node = node ?? root
         precondition(node == root || parent(of: node) != nil, "cmark-gfm cannot render a detached node")
-        guard let rendered = library.renderHTML(node, options, library.parserGetSyntaxExtensions(parser)) else { return "" }
+        guard let rendered = library.renderHTML(node, options, library.parserGetSyntaxExtensions(parser), library.defaultAllocator) else {
+            return body(UnsafeBufferPointer(start: nil, count: 0))
+        }
         defer { library.release(rendered) }
-        return String(cString: rendered)
+        let length = strlen(rendered)
+        return rendered.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
     }
 
     /// Calls `body` for each iterator event (containers come twice, enter and exit; leaves
     /// once, as enter), with the node's type and whether it sits inside a link or image.
-    func forEachNode(under start: OpaquePointer? = nil, _ body: (OpaquePointer, _ event: UInt32, _ type: UInt32, _ insideLink: Bool) -> Void) {
+    /// With `joiningText`, text that directly follows text is first joined into it, as
+    /// `consolidateText` would (the parser joins what it made; a pass may leave more): so one
+    /// walk both joins and visits, and `body` sees each run of text as one node.
+    func forEachNode(under start: OpaquePointer? = nil, joiningText: Bool = false,
+                     _ body: (OpaquePointer, _ event: UInt32, _ type: UInt32, _ insideLink: Bool) -> Void) {
         guard let iterator = library.iterNew(start ?? root) else { preconditionFailure("cmark_iter_new returned NULL") }
         defer { library.iterFree(iterator) }
         var linkDepth = 0
@@ -59,11 +75,28 @@ final class GFMDocument {
             if event == GFMEvent.done { break }
             guard let node = library.iterGetNode(iterator) else { continue }
             let type = library.nodeGetType(node)
+            if joiningText, type == GFMNodeType.text { joinText(following: node, iterator: iterator) }
             let isLink = type == GFMNodeType.link || type == GFMNodeType.image
             if isLink, event == GFMEvent.exit { linkDepth -= 1 }
             body(node, event, type, linkDepth > 0)
             if isLink, event == GFMEvent.enter { linkDepth += 1 }
         }
+    }
+
+    /// Joins the text nodes right after the text `node` into it. The iterator, standing on
+    /// `node`, has already chosen the next sibling as its next stop: it is moved past each
+    /// node before that node is freed, as `cmark_consolidate_text_nodes` does.
+    private func joinText(following node: OpaquePointer, iterator: OpaquePointer) {
+        guard let first = next(after: node), type(of: first) == GFMNodeType.text else { return }
+        var joined = literal(of: node) ?? ""
+        var following: OpaquePointer? = first
+        while let current = following, type(of: current) == GFMNodeType.text {
+            _ = library.iterNext(iterator)
+            joined += literal(of: current) ?? ""
+            following = next(after: current)
+            remove(current)
+        }
+        setLiteral(node, joined)
     }
 
     /// The nodes of `type` in document order, each once (on enter).

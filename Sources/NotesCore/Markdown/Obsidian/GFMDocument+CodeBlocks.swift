@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension GFMDocument {
     /// Shows each ```` ```mermaid ```` block as a code block labelled as a Mermaid diagram's
     /// source (class `language-mermaid`, for a page script that can draw it). Other fenced code
@@ -5,6 +11,8 @@ extension GFMDocument {
     /// `blocks` are the tree's code blocks.
     func labelMermaidBlocks(_ blocks: [OpaquePointer]) {
         for block in blocks {
+            // Most code is not Mermaid: the info string is looked at in C before any Swift copy.
+            guard let info = library.nodeGetFenceInfo(block), strncasecmp(info, "mermaid", 7) == 0 else { continue }
             let language = fenceInfo(of: block).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() }
             guard language == "mermaid" else { continue }
             let source = HTMLEscaping.escape(literal(of: block) ?? "")

@@ -21,30 +21,15 @@ struct ObsidianSyntax {
     var embeds = true
     var highlights = true
     var tags = true
-    var mermaid = true
     var callouts = true
 
     init(_ markdown: UnsafeBufferPointer<UInt8>) {
-        // `memchr` finds each candidate first byte (glibc's `memmem` is not imported into Swift).
-        func holds(_ needle: StaticString) -> Bool {
-            guard let base = markdown.baseAddress else { return false }
-            let first = Int32(needle.utf8Start[0])
-            var offset = 0
-            while offset < markdown.count, let found = memchr(base + offset, first, markdown.count - offset) {
-                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                guard index + needle.utf8CodeUnitCount <= markdown.count else { return false }
-                if memcmp(base + index, needle.utf8Start, needle.utf8CodeUnitCount) == 0 { return true }
-                offset = index + 1
-            }
-            return false
-        }
+        func holds(_ needle: StaticString) -> Bool { ByteSearch.firstOffset(of: needle, in: markdown) != nil }
         comments = holds("%%")
         wikiLinks = holds("[[")
         embeds = wikiLinks && holds("![[")
         highlights = holds("==")
         tags = holds("#")
-        // The fence's language in any letter case: `mermaid`, `Mermaid`, `MERMAID`.
-        mermaid = holds("ermaid") || holds("ERMAID")
         callouts = holds("[!")
     }
 }
@@ -72,17 +57,22 @@ extension GFMDocument {
     /// `syntax` says which passes the note may need.
     func applyObsidianFlavour(extensions: MarkdownExtensions, syntax: ObsidianSyntax, refusingUnsafeLinks: Bool,
                               embed: (WikiLink) -> String?) -> ObsidianFindings {
-        consolidateText()
+        // The passes before the walk read whole runs of text (`[[`, `%%` split at a bracket):
+        // they join text first; otherwise the walk joins it as it goes.
+        let embeds = syntax.embeds && extensions.noteEmbeds != nil
+        let wikiLinks = syntax.wikiLinks ? extensions.wikiLinks : nil
+        let textJoined = syntax.comments || embeds || wikiLinks != nil
+        if textJoined { consolidateText() }
         if syntax.comments { removeComments() }
-        if syntax.embeds, extensions.noteEmbeds != nil { embedNotes(resolve: extensions.wikiLinks, render: embed) }
-        if syntax.wikiLinks, let resolve = extensions.wikiLinks { replaceWikiLinks(resolve) }
-        let nodes = collectNodes(syntax)
+        if embeds { embedNotes(resolve: extensions.wikiLinks, render: embed) }
+        if let wikiLinks { replaceWikiLinks(wikiLinks) }
+        let nodes = collectNodes(syntax, joiningText: !textJoined)
         var findings = ObsidianFindings()
         // Tags before highlights: a highlight's delimiters then find the tag's element between
         // them as any other markup, and no text node the tag pass holds has been replaced.
         if syntax.tags { findings.tags = markTags(nodes.tagCandidates, linkingTo: extensions.tagLinks) }
         if syntax.highlights { markHighlights(in: nodes.highlightContainers) }
-        if syntax.mermaid { labelMermaidBlocks(nodes.codeBlocks) }
+        labelMermaidBlocks(nodes.codeBlocks)
         if extensions.linkTreatment != nil || refusingUnsafeLinks {
             treatLinks(nodes.links, extensions.linkTreatment, refusingUnsafe: refusingUnsafeLinks)
         }
@@ -91,11 +81,12 @@ extension GFMDocument {
         return findings
     }
 
-    /// The nodes the later passes need, in document order, in one walk.
-    private func collectNodes(_ syntax: ObsidianSyntax) -> ObsidianNodes {
+    /// The nodes the later passes need, in document order, in one walk (which joins adjacent
+    /// text first, with `joiningText`).
+    private func collectNodes(_ syntax: ObsidianSyntax, joiningText: Bool) -> ObsidianNodes {
         var nodes = ObsidianNodes()
         var containers = Set<OpaquePointer>()
-        forEachNode { node, event, type, insideLink in
+        forEachNode(joiningText: joiningText) { node, event, type, insideLink in
             guard event == GFMEvent.enter else { return }
             switch type {
             case GFMNodeType.text:

@@ -31,22 +31,28 @@ public struct PageAssets: Sendable {
 
         /// What the rendered `bodyHTML` holds: math spans, fenced code with a language.
         public init(bodyHTML: String) {
+            var html = bodyHTML
+            self = html.withUTF8 { Needs(bodyHTML: $0) }
+        }
+
+        /// What the rendered HTML in `bodyHTML`'s bytes holds, searched byte for byte.
+        init(bodyHTML: UnsafeBufferPointer<UInt8>) {
             self = []
-            if bodyHTML.contains(Self.mathMarker) { insert(.math) }
-            var rest = bodyHTML[...]
-            while let found = rest.range(of: Self.codeMarker) {
-                rest = rest[found.upperBound...]
-                if !rest.hasPrefix(Self.mermaidLanguage) {
+            if ByteSearch.firstOffset(of: Self.mathMarker, in: bodyHTML) != nil { insert(.math) }
+            var from = 0
+            while let found = ByteSearch.firstOffset(of: Self.codeMarker, in: bodyHTML, from: from) {
+                from = found + Self.codeMarker.utf8CodeUnitCount
+                if !ByteSearch.holds(Self.mermaidLanguage, in: bodyHTML, at: from) {
                     insert(.code)
                     break
                 }
             }
         }
 
-        static let mathMarker = "<span class=\"math math-"
-        static let codeMarker = "<code class=\"language-"
+        static let mathMarker: StaticString = "<span class=\"math math-"
+        static let codeMarker: StaticString = "<code class=\"language-"
         /// A Mermaid block stays a labelled code block: nothing highlights it.
-        static let mermaidLanguage = "mermaid\""
+        static let mermaidLanguage: StaticString = "mermaid\""
     }
 
     /// KaTeX, when installed.
