@@ -99,6 +99,11 @@ struct DAVConditions {
     }
 
     /// Parses `If` (RFC 4918 §10.4): untagged lists `(…)`, or lists tagged with `<URL>`.
+    ///
+    /// A last list that the end of the header cuts off is dropped rather than refused: some
+    /// clients write the header into a fixed buffer (neon, under litmus and cadaver) and cut a
+    /// long one, and a content hash makes long ETags. Lists are alternatives, so dropping one
+    /// can only make the header harder to satisfy, and its tokens count as not submitted.
     private static func parse(_ header: String, host: String?) throws(HTTPError) -> [(resource: DAVLocation?, conditions: [Condition])] {
         let invalid = HTTPError.badRequest("The If header cannot be read (RFC 4918 §10.4).", code: "invalid_if_header")
         var result: [(resource: DAVLocation?, conditions: [Condition])] = []
@@ -123,7 +128,8 @@ struct DAVConditions {
                 var conditions: [Condition] = []
                 while true {
                     skipSpace()
-                    guard let next = scalars.first else { throw invalid }
+                    // A list cut off by the end of the header is dropped (see `parse`).
+                    guard let next = scalars.first else { return try cutOff(result, invalid) }
                     if next == ")" {
                         scalars = scalars.dropFirst()
                         break
@@ -136,11 +142,11 @@ struct DAVConditions {
                     }
                     if scalars.first == "<" {
                         scalars = scalars.dropFirst()
-                        guard let token = take(until: ">") else { throw invalid }
+                        guard let token = take(until: ">") else { return try cutOff(result, invalid) }
                         conditions.append(Condition(negated: negated, token: String(token), etag: nil))
                     } else if scalars.first == "[" {
                         scalars = scalars.dropFirst()
-                        guard let etag = take(until: "]") else { throw invalid }
+                        guard let etag = take(until: "]") else { return try cutOff(result, invalid) }
                         conditions.append(Condition(negated: negated, token: nil, etag: String(etag)))
                     } else {
                         throw invalid
@@ -155,5 +161,12 @@ struct DAVConditions {
         }
         guard !result.isEmpty else { throw invalid }
         return result
+    }
+
+    /// The lists read before one the header's end cut off; refused when there are none.
+    private static func cutOff(_ complete: [(resource: DAVLocation?, conditions: [Condition])],
+                               _ invalid: HTTPError) throws(HTTPError) -> [(resource: DAVLocation?, conditions: [Condition])] {
+        guard !complete.isEmpty else { throw invalid }
+        return complete
     }
 }

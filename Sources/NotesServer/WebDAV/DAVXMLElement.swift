@@ -71,9 +71,10 @@ struct DAVXMLElement: Sendable, Equatable {
         let reader = Reader()
         let parser = XMLParser(data: Data(body))
         parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        guard parser.parse(), !reader.tooDeep, let root = reader.root else {
+        guard parser.parse(), !reader.tooDeep, !reader.emptyPrefix, let root = reader.root else {
             throw HTTPError.badRequest("The request body is not well-formed XML.", code: "invalid_xml")
         }
         return root
@@ -84,11 +85,27 @@ struct DAVXMLElement: Sendable, Equatable {
         var stack: [DAVXMLElement] = []
         var root: DAVXMLElement?
         var tooDeep = false
+        /// A prefix bound to the empty name (`xmlns:a=""`), which Namespaces in XML 1.0 forbids
+        /// and libxml2 only warns about.
+        var emptyPrefix = false
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            guard !prefix.isEmpty, namespaceURI.isEmpty else { return }
+            emptyPrefix = true
+            parser.abortParsing()
+        }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String]) {
             guard stack.count < DAVXMLElement.maxDepth else {
                 tooDeep = true
+                parser.abortParsing()
+                return
+            }
+            // A prefixed name whose prefix names no namespace (`<a:b xmlns:a="">`): not
+            // namespace-well-formed, though libxml2 only warns.
+            if (namespaceURI ?? "").isEmpty && ((qualifiedName ?? elementName).contains(":") || elementName.contains(":")) {
+                emptyPrefix = true
                 parser.abortParsing()
                 return
             }
