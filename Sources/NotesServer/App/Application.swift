@@ -97,7 +97,9 @@ final class Application: Sendable {
                                                publications: publications, signIn: configuration.signIn, log: log,
                                                contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes),
                          openBodyLimit: openBodyLimit)
-        responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter)
+        let dav = WebDAVResponder(authenticator: DAVAuthenticator(tokens: router.authenticator, throttle: throttle), notes: notes,
+                                  contents: contents, locks: DAVLockTable(clock: clock), rateLimiter: rateLimiter, log: log)
+        responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter, dav: dav)
         self.notes = notes
         self.sessions = sessions
         self.contents = contents

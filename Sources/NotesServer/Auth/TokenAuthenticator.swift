@@ -31,6 +31,14 @@ struct TokenAuthenticator: Sendable {
         return try admit(try tokens.find(digest: digest), digest: digest, now: now)
     }
 
+    /// The caller behind a bearer secret that arrived other than in a Bearer header (WebDAV's
+    /// Basic sign-in, where the token is the password), checked exactly as `authenticate(_:)`.
+    /// - Throws: as `authenticate(_:)`.
+    func authenticate(secret: String) throws -> Principal {
+        let digest = try Self.digest(of: secret)
+        return try admit(try tokens.find(digest: digest), digest: digest, now: clock.now())
+    }
+
     /// The caller behind `request`'s bearer token and that caller's note `noteID` (`nil` when
     /// they have none), for `GET /v1/notes/{id}`. The token is checked exactly as
     /// `authenticate(_:)` checks it, before the note is given out.
@@ -63,7 +71,10 @@ struct TokenAuthenticator: Sendable {
 
     /// The digest of `request`'s bearer secret, once the secret is one a route may accept.
     private static func digest(in request: HTTPRequest) throws -> [UInt8] {
-        let secret = try bearerSecret(in: request.headers)
+        try digest(of: try bearerSecret(in: request.headers))
+    }
+
+    private static func digest(of secret: String) throws -> [UInt8] {
         guard let kind = TokenKind.of(secret) else { throw HTTPError.invalidToken("is malformed") }
         guard kind != .refresh else { throw HTTPError.invalidToken("is a refresh token, which only POST /v1/auth/refresh accepts") }
         return TokenKind.digest(secret)

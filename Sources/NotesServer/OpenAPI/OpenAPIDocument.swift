@@ -56,7 +56,10 @@ enum OpenAPIDocument {
                 operation lists every status it can answer. Notes have client-chosen UUIDs (so a retried create is \
                 idempotent), paths that are relative, `/`-separated, NFC-normalised, unique per user ignoring case, \
                 and end in `.md`, and a per-user revision `rev` that grows with every change; `ETag` is the quoted \
-                `rev`.
+                `rev`. The same entries are served as plain files over WebDAV (RFC 4918, classes 1 and 2) at \
+                `/dav/<space>/` (the account's own space is `/dav/personal/`), signed in with HTTP Basic and a \
+                personal access token as the password; that protocol is not described here: see the README's \
+                "WebDAV" section.
                 """,
         ],
         "servers": [["url": "/", "description": "This server"]],

@@ -8,8 +8,11 @@ struct SiteResponder: HTTPResponder {
     let api: Router
     let web: WebApp
     let rateLimiter: RequestRateLimiter?
+    /// WebDAV under `/dav/`, which signs its requests in itself (docs/architecture.md §3.7).
+    var dav: WebDAVResponder? = nil
 
     func respond(to request: HTTPRequest) -> HTTPOutcome {
+        if let dav, WebDAVResponder.owns(path: request.path) { return dav.respond(to: request) }
         guard WebApp.owns(path: request.path) else { return api.respond(to: request) }
         do {
             try rateLimiter?.admit(request.remoteAddress)
@@ -20,10 +23,12 @@ struct SiteResponder: HTTPResponder {
     }
 
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
-        WebApp.owns(path: head.path) ? web.admitBody(of: head) : api.admitBody(of: head)
+        if let dav, WebDAVResponder.owns(path: head.path) { return dav.admitBody(of: head) }
+        return WebApp.owns(path: head.path) ? web.admitBody(of: head) : api.admitBody(of: head)
     }
 
     func refusal(_ error: HTTPError, for head: HTTPRequest) -> HTTPResponse {
-        WebApp.owns(path: head.path) ? web.refusal(error, for: head) : api.refusal(error, for: head)
+        if let dav, WebDAVResponder.owns(path: head.path) { return dav.refusal(error, for: head) }
+        return WebApp.owns(path: head.path) ? web.refusal(error, for: head) : api.refusal(error, for: head)
     }
 }

@@ -94,6 +94,9 @@ struct AccountPages: Sendable {
             <section class="card" aria-labelledby="tokens-heading">
             <h2 id="tokens-heading">Personal access tokens</h2>
             <p class="muted small">For scripts: <code>NOTES_TOKEN=… notes ls</code>. A token works until it expires or is revoked.</p>
+            <p class="muted small" id="webdav-help">For WebDAV apps (Finder, Windows Explorer, rclone, Obsidian's Remotely Save): \
+            connect to <code>\(Self.webDAVAddress(context.request))</code> as <code>\(session.username)</code> with a token as the app \
+            password, a read token to read, a write token to change notes. Your account password is never accepted there.</p>
             \(tokens.isEmpty ? "<p class=\"empty\">No tokens.</p>" : "<ul class=\"list\">\(tokenItems)</ul>" as HTML)
             <form action="/account/tokens" method="post">\(WebFormat.csrfField(token))
             <label for="token-name">New token's name</label>
@@ -114,6 +117,11 @@ struct AccountPages: Sendable {
             \(hasPassword ? passwordForm(username: session.username, token: token) : Self.noPassword)
             </div>
             """, status: status)
+    }
+
+    /// The personal space's WebDAV address as this browser reached the server (docs/architecture.md §3.7).
+    static func webDAVAddress(_ request: HTTPRequest) -> String {
+        (request.isSecure ? "https://" : "http://") + (request.headers["Host"] ?? "localhost") + DAVLocation(space: DAVSpace.personalName, path: "").href(folder: true)
     }
 
     private func passwordForm(username: String, token: String) -> HTML {
