@@ -91,6 +91,8 @@ final class HTTPServer: Sendable {
     /// Requests between their request line and completion. An atomic rather than a field of
     /// `activity`: every request counts itself in and out, and only shutdown reads it.
     let inFlight = Atomic<Int>(0)
+    /// Connections accepted since start: how well clients reuse theirs (tests read it).
+    let acceptedConnections = Atomic<Int>(0)
     /// True once shutdown began: responses then carry `Connection: close` so keep-alive clients leave.
     let draining = Atomic<Bool>(false)
 
