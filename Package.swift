@@ -53,13 +53,19 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // libcurl: the client's HTTP transport (NotesCore/HTTP, `CurlClient`).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         // glibc's malloc tuning (part of libc, no package): see the two main.swift files.
         .systemLibrary(name: "CMalloc"),
         // Linux's syncfs(2) (part of libc, no package): see NotesServer/Storage/FileBlobStore.swift.
         .systemLibrary(name: "CFileSync"),
         .target(
             name: "NotesCore",
-            dependencies: ["CSQLite", "CCmark", "CYAML", "CSodium", "CCrypto"],
+            dependencies: ["CSQLite", "CCmark", "CYAML", "CSodium", "CCrypto", "CCurl"],
             // The script rendered pages run to typeset math and highlight code with Debian's
             // KaTeX and highlight.js, compiled in: the server serves it and export copies it.
             resources: [.embedInCode("Markdown/PageAssets/notes-render.js")]

@@ -9,6 +9,8 @@ enum CLI: DeclaredCommand {
         options: [.flag("version", help: "Print the version")],
         epilogue: """
             Environment: NOTES_SERVER, NOTES_TOKEN (a personal access token for scripts).
+            As with curl: https_proxy, http_proxy, all_proxy, no_proxy; CURL_CA_BUNDLE (a PEM file of
+            certificate authorities to trust instead of the system's).
             Output has no colour (so NO_COLOR needs nothing); progress goes to stderr on a terminal only.
             Exit codes: 0 done, 1 failure, 2 usage error, 3 sync left conflicts, 4 sign-in required,
             5 server unreachable.

@@ -5,7 +5,7 @@ import Testing
 @testable import notes_cli
 
 /// The authenticated client's refresh rules against the real `notes-server`: the in-process
-/// client (real URLSession) and the real `notes` binary share one HOME, so "another process"
+/// client (real libcurl transport) and the real `notes` binary share one HOME, so "another process"
 /// is a real one. Refreshes and requests are counted in the server's request log.
 @Suite("Authenticated client: refresh and replay")
 struct AuthRefreshTests {

@@ -68,6 +68,18 @@ struct ClientHostileAnswerTests {
         #expect(fixture.server.requests.filter { $0.path == "/v1/changes" }.count == RetryPolicy.standard.maxAttempts)
     }
 
+    @Test("a server that stalls mid-body is abandoned at the idle timeout; the retries are bounded: exit 5")
+    func midBodyStallHitsTheIdleTimeout() async throws {
+        let fixture = try Self.server { _ in .stallMidBody(announcedLength: 10_000, sentBytes: 2_000, maxDuration: .seconds(30)) }
+        defer { fixture.stop() }
+        let result = try await fixture.notes(["clone", fixture.server.baseURL, fixture.folder.path],
+                                             environment: HostileServerFixture.shortTimeouts(idle: 1, deadline: 30))
+        #expect(result.exitCode == 5)
+        #expect(result.stderr.contains("the server sent nothing for 1 s while answering GET /v1/changes"), "\(result.stderr)")
+        #expect(fixture.notesWritten().isEmpty)
+        #expect(fixture.server.requests.filter { $0.path == "/v1/changes" }.count == RetryPolicy.standard.maxAttempts)
+    }
+
     enum Feed: String, CaseIterable, Sendable {
         case emptyPages = "empty pages"
         case samePage = "the same note again"

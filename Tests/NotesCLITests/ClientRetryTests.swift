@@ -7,7 +7,7 @@ import Testing
 /// What the client retries and what it surfaces at once. Answers the real server gives (404,
 /// 409, 412, 400, a refused token) come from the real server; those only a misbehaving server
 /// gives (5xx, 429, `Retry-After`, a reset connection) from a `ScriptedHTTPServer` on a real
-/// loopback socket, so the client's real URLSession transport is what is tested.
+/// loopback socket, so the client's real libcurl transport is what is tested.
 @Suite("Authenticated client: retries and errors")
 struct ClientRetryTests {
     /// A client with a personal token for `server`, retrying per `retry`.

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The little HTTP/1.1 that `ScriptedHTTPServer` speaks: one request in (head plus a
-/// `Content-Length` body; URLSession sends nothing fancier to it), one response out.
+/// `Content-Length` body; the client sends nothing fancier to it), one response out.
 enum HTTPWire {
     /// Reads one request from `socket`, or nil when the peer closed or sent something unreadable.
     static func readRequest(from socket: Int32) -> ScriptedHTTPServer.Request? {

@@ -45,4 +45,18 @@ extension ScriptedHTTPServer.Reply {
             }
         }
     }
+
+    /// A `200` announcing `announcedLength` bytes of body and sending the first `sentBytes` of
+    /// them at once, then nothing more: a server that stalls mid-body.
+    public static func stallMidBody(announcedLength: Int, sentBytes: Int, maxDuration: Duration = .seconds(120)) -> Self {
+        .raw { socket in
+            var answer = Data("HTTP/1.1 200 Scripted\r\nContent-Type: application/octet-stream\r\nContent-Length: \(announcedLength)\r\nConnection: close\r\n\r\n".utf8)
+            answer.append(Data(repeating: UInt8(ascii: "x"), count: sentBytes))
+            guard HTTPWire.sendAll(answer, to: socket) else { return }
+            // Silent until the client gives up (recv sees its close) or the time is up.
+            let end = ContinuousClock.now + maxDuration
+            var byte: UInt8 = 0
+            while ContinuousClock.now < end, recv(socket, &byte, 1, 0) != 0 {}
+        }
+    }
 }

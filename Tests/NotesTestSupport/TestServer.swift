@@ -92,7 +92,7 @@ public final class TestServer: Sendable {
     /// How long a server may take to print its address before the start counts as failed.
     static let startDeadline: Duration = .seconds(60)
 
-    /// Reads stdout, however it is split into chunks, until the `listening on http://HOST:PORT`
+    /// Reads stdout, however it is split into chunks, until the `listening on http(s)://HOST:PORT`
     /// line, and returns the port and what was read. A server that exits first, or stays silent past
     /// `startDeadline` (it is then killed, which ends the read), fails the start with its output.
     private static func readPort(from handle: FileHandle, process: ChildProcess) async throws -> (port: Int, output: String) {
@@ -107,7 +107,7 @@ public final class TestServer: Sendable {
                 let data = handle.availableData
                 if data.isEmpty { throw TestServerError.exitedEarly(output: buffer) }
                 buffer += String(decoding: data, as: UTF8.self)
-                if let range = buffer.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                if let range = buffer.range(of: #"listening on https?://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                     let digits = buffer[range].split(separator: ":").last.map(String.init) ?? ""
                     if let port = Int(digits) { return (port, buffer) }
                 }

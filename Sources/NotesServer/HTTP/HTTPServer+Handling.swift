@@ -54,6 +54,7 @@ extension HTTPServer {
     /// From the connection notice: a connection opened (it must send its first request in
     /// time) or closed (forget it before libmicrohttpd closes its socket).
     func connectionChanged(_ connection: OpaquePointer, opened: Bool) {
+        if opened { acceptedConnections.add(1, ordering: .relaxed) }
         guard configuration.requestHeaderTimeoutSeconds > 0 else { return }
         if opened {
             deadlines.opened(connection, socket: notes_mhd_connection_fd(connection), deadline: headerDeadline())

@@ -95,6 +95,8 @@ final class HTTPServer: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Requests whose body is being received (admitted, not yet complete), for the metrics.
     let bodiesInFlight = Atomic<Int>(0)
+    /// Connections accepted since start: how well clients reuse theirs (tests read it).
+    let acceptedConnections = Atomic<Int>(0)
     /// True once shutdown began: responses then carry `Connection: close` so keep-alive clients leave.
     let draining = Atomic<Bool>(false)
 

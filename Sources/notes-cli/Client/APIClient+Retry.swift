@@ -30,7 +30,7 @@ extension APIClient {
                 // A server asking for a long pause gets an answer now rather than a hung command.
                 if let retryAfter, retryAfter > retryPolicy.maxRetryAfter { return response }
                 wait = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter)
-            } catch let error as TransportError {
+            } catch {
                 // A redirect, an oversized answer or a server that trickles past the deadline
                 // would do the same again: those are reported at once.
                 let transient: Set<TransportError.Kind> = [.timedOut, .connectionLost]

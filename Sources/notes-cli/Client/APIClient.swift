@@ -27,7 +27,7 @@ actor APIClient {
     static let maxReplays = 2
 
     nonisolated let server: ServerURL
-    nonisolated let transport = URLSessionTransport.shared
+    nonisolated let transport = CurlTransport.shared
     nonisolated let retryPolicy: RetryPolicy
     nonisolated let now: @Sendable () -> Date
     let credential: Credential

@@ -90,9 +90,8 @@ struct HistoryTarget: Sendable {
 
     /// The notes at this path: the live one first, then deleted ones, most recently deleted first.
     ///
-    /// One request after the other on purpose: with both in flight, a failure of one cancels the
-    /// other, and cancelling a URLSession task as it completes can deadlock FoundationNetworking
-    /// on Linux (seen with an unreachable server: `notes purge` hung in `URLSessionTask.cancel`).
+    /// One request after the other: the second is only worth sending once the first has
+    /// answered, and a failure of the first is reported as it is.
     func candidates() async throws -> [Candidate] {
         let live = try await client.note(atPath: path)
         let deleted: [TrashEntry]

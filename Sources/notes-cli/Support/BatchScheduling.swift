@@ -4,14 +4,12 @@ import Glibc
 
 /// How the kernel schedules the client: as a batch job (Linux's `SCHED_BATCH`).
 ///
-/// URLSession hands every 64 KiB of a request body between threads: libdispatch's event thread,
-/// the session's work queue, libcurl's callbacks. Under the default policy each of those
-/// wake-ups preempts the thread that made it, which then has to be scheduled back: a 1 GiB
-/// upload took 300,000 to 540,000 involuntary context switches. `SCHED_BATCH` turns off
-/// preemption on wake-up and nothing else (the process keeps its nice level and its fair
-/// share of the CPU): the same upload took 1,300 to 21,000, and 15 to 30 % less time, as did an
-/// upload of 1,000 images. Nothing the client does waits on a wake-up beating the thread that
-/// made it. A no-op where there is no such policy.
+/// The client's threads hand work to each other all the time (the transfer thread, the tasks
+/// that read, hash and write). Under the default policy each of those wake-ups preempts the
+/// thread that made it, which then has to be scheduled back. `SCHED_BATCH` turns off
+/// preemption on wake-up and nothing else (the process keeps its nice level and its fair share
+/// of the CPU). Nothing the client does waits on a wake-up beating the thread that made it.
+/// A no-op where there is no such policy.
 enum BatchScheduling {
     /// First thing in `main`, before any thread starts: every thread inherits it.
     static func configureProcess() {

@@ -44,11 +44,10 @@ enum MallocTuning {
     /// Runs `body` (the upload of attachment contents in requests of up to `bodyBytes` each)
     /// with blocks of that size allocated in the arena and kept there when freed.
     ///
-    /// URLSession copies each request body into memory of its own (FoundationNetworking's
-    /// `createDispatchData`), which the fixed 1 MiB threshold made a fresh mapping per request:
-    /// the kernel zeroed it page by page and unmapped it again after the request, on a 1 GiB
-    /// upload 128 times 8 MiB, about a sixth of the client's CPU. Inside the scope the copies
-    /// reuse the arena's memory: at most `keptBytes` of free arena top stays between requests.
+    /// Each request body is a buffer of its own, which glibc's fixed 1 MiB threshold makes a
+    /// fresh mapping per request: the kernel zeroes it page by page and unmaps it again after the
+    /// request, on a 1 GiB upload 128 times 8 MiB. Inside the scope the buffers reuse the
+    /// arena's memory: at most `keptBytes` of free arena top stays between requests.
     /// Afterwards the thresholds are as before and what the arena keeps is given back. Bodies
     /// too large for glibc's largest threshold leave the settings alone.
     static func largeBodies<Value>(bodyBytes: Int, keptBytes: Int,

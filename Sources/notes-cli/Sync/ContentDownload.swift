@@ -13,14 +13,13 @@ import Synchronization
 /// is there and the whole hashes to the content's hash (the caller installs it), so no partial
 /// or unverified file ever reaches the folder.
 ///
-/// Why ranges rather than one answer for the whole: URLSession on Linux cannot pause a socket
-/// for a slow receiver (`ResponseBodySink`), so the length of one answer is what bounds the
-/// client's memory. Why two at once: one URLSession hands each 16 KiB of an answer through its
-/// queues on one core (measured: most of a clone's CPU, far more than the hash and the writes),
-/// and two ranges go through two sessions (`URLSessionTransport.streamingLaneCount`), so two
-/// cores move the bytes. Memory: two answers in the transport and at most one range waiting.
+/// Why ranges rather than one answer for the whole: a range is what one attempt risks, so a lost
+/// connection costs at most a range, and a range that arrives early is held in memory until its
+/// turn. Why two at once: while one range waits for its first bytes, the other's arrive.
+/// Memory: the transport's buffers (the sink writes as bytes arrive, and the socket waits for
+/// it) and at most one range waiting.
 struct ContentDownload {
-    /// The most one answer brings, so the most the transport can have queued for one range.
+    /// The most one answer brings, so the most one range held early can take in memory.
     static let rangeBytes: Int64 = 16 << 20
     /// Ranges asked for at once, counting one that arrived early and waits for its turn.
     static let rangesInFlight = 2

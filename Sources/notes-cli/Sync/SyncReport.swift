@@ -13,11 +13,8 @@ struct SyncOptions: Sendable {
     /// Operations per batch, under the server's published limits.
     var batchOperations = 500
     /// The largest batch request body, in bytes as sent (JSON escapes included; a note larger
-    /// alone goes alone). Kept under 64 KiB, libcurl's upload buffer, so the body goes in one
-    /// send: a larger one makes FoundationNetworking keep a write source on the socket until the
-    /// answer comes, and it spins on it (two threads, both cores here) while the server works:
-    /// 2,000 notes uploaded in 8 MiB batches took 1.7–6 s of client CPU, in 48 KiB ones 0.3 s.
-    /// Counted on the wire rather than as 48 KiB of note text (about 52 KB sent), each request
+    /// alone goes alone). Kept under 64 KiB, so a batch goes in one send and the server applies
+    /// one while the next arrives (see `batchesInFlight`). Counted on the wire rather than as 48 KiB of note text (about 52 KB sent), each request
     /// carries a fifth more notes, and an upload sends a fifth fewer requests.
     var batchBytes = 64_000
     /// Upload batches sent and not yet answered, at most: the client reads and writes the next
