@@ -4,9 +4,11 @@
 // OpenSSL 3's libcrypto: SHA-256 for content hashes (NotesCore: OpenSSL uses the CPU's SHA
 // instructions, about six times libsodium's portable code on large attachments), and the
 // signatures of OpenID Connect ID tokens (JWS RS256 and ES256) with keys built from a
-// provider's JWKS (NotesCore's SignatureKey, and the tests, which make their own keys to sign with).
+// provider's JWKS (NotesCore's SignatureKey, and the tests, which make their own keys to sign with);
+// HMAC-SHA256 for the signatures (AWS SigV4) of requests to an S3-compatible content store.
 #include <openssl/evp.h>
 #include <openssl/sha.h>
+#include <openssl/hmac.h>
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>

@@ -92,7 +92,7 @@ struct ServeCommand: AdminCommand {
             .value("max-db-size", placeholder: "SIZE",
                    help: "The most the database file may grow to (bytes, or 512M, 2G): past it, writes answer 507 and "
                        + "reads go on; writes work again once room is freed (default: no limit)"),
-        ])
+        ] + ContentStoreChoice.options())
 
     let configuration: ServerConfiguration
 
@@ -182,6 +182,7 @@ struct ServeCommand: AdminCommand {
         }
         configuration.signIn = try SignInSettings.parse(providersFile: parsed.value("oidc-providers"), publicURL: parsed.value("public-url"),
                                                         environment: ProcessInfo.processInfo.environment)
+        configuration.contentStore = try ContentStoreChoice.parse(parsed)
         configuration.tlsCertificatePath = parsed.value("tls-cert")
         configuration.tlsKeyPath = parsed.value("tls-key")
         guard (configuration.tlsCertificatePath == nil) == (configuration.tlsKeyPath == nil) else {

@@ -60,7 +60,7 @@ final class Application: Sendable {
         let passwords = PasswordWorker()
         let throttle = LoginThrottle(limits: configuration.loginLimits, clock: clock, shared: database.sharedByServers, unlocks: database)
         let tokens = PersonalTokenStore(database: database, clock: clock, tokenChecks: tokenChecks)
-        MetaController(limits: configuration.publishedLimits).register(in: &router)
+        MetaController(limits: configuration.publishedLimits, contentStore: ContentStoreProbe.of(blobs)).register(in: &router)
         ProbeController(database: database, blobs: blobs, log: log).register(in: &router)
         AuthController(users: users, sessions: sessions, passwords: passwords, throttle: throttle, log: log).register(in: &router)
         SignInController(settings: configuration.signIn, http: ProviderHTTPClient(), database: database, clock: clock,
@@ -201,13 +201,15 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         try SharedIndexCheck.verify(databasePath: path)
         let database = try openDatabase(at: path, options: options, readers: configuration.threadCount,
                                         createsFolders: configuration.createsDatabaseFolders)
-        return Application(configuration: configuration, database: .sqlite(database), blobs: FileBlobStore(databasePath: path, clock: configuration.clock),
+        let blobs = configuration.contentStore.blobStore(beside: FileBlobStore(databasePath: path, clock: configuration.clock))
+        return Application(configuration: configuration, database: .sqlite(database), blobs: blobs,
                            changeNotifier: InProcessChangeNotifier(notes: notes), tokenChecks: tokenChecks, noteCache: notes, log: log)
     case .postgres(let url):
         // One connection per HTTP thread: a handler holds one for its request, never two.
         let pool = try openPostgres(url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
         let notifier = PostgresChangeNotifier(url: url, pool: pool, notes: notes, log: log)
-        return Application(configuration: configuration, database: .postgres(pool), blobs: PostgresBlobStore(pool: pool),
+        return Application(configuration: configuration, database: .postgres(pool),
+                           blobs: configuration.contentStore.blobStore(beside: PostgresBlobStore(pool: pool)),
                            changeNotifier: notifier, tokenChecks: tokenChecks, noteCache: notes, log: log)
     }
 }

@@ -37,6 +37,8 @@ struct ServerConfiguration: Sendable {
     var publicationRequestsPerMinute = 120
     /// `--max-attachment-size`, the upload chunk size and `--quota`.
     var attachments = AttachmentLimits()
+    /// `--content-store`: attachment bytes beside the database, or in an S3-compatible bucket.
+    var contentStore = ContentStoreChoice.besideDatabase
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?

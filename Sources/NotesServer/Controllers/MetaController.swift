@@ -3,13 +3,17 @@ import NotesCore
 /// `/`, `/healthz`, `/v1/limits` and `/v1/openapi.json`: what anyone may ask without signing in.
 struct MetaController: Sendable {
     let limits: ServerLimits
+    /// Asks an object store whether it answers, for `/healthz`; nil for a store beside the database.
+    var contentStore: ContentStoreProbe? = nil
 
     func register(in router: inout Router) {
         router.add("GET", "/", access: .open) { _ in
             .now(HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Self.homePage))
         }
         router.add("GET", "/healthz", access: .open) { _ in
-            .now(.wire(["status": "ok", "version": NotesVersion.current]))
+            // Liveness: 200 while this process serves, with the content store's state beside it.
+            .now(.wire(["status": "ok", "version": NotesVersion.current,
+                        "content_store": contentStore.map { $0.isReachable ? "ok" : "unreachable" } ?? "ok"]))
         }
         router.add("GET", "/v1/limits", access: .open) { _ in .now(.wire(limits)) }
         router.add("GET", "/v1/openapi.json", access: .open) { _ in

@@ -27,7 +27,9 @@ extension OpenAPIDocument {
             ("Health", [
                 "type": "object",
                 "required": ["status", "version"],
-                "properties": ["status": ["type": "string", "enum": ["ok"]], "version": ["type": "string"]],
+                "properties": ["status": ["type": "string", "enum": ["ok"]], "version": ["type": "string"],
+                               "content_store": ["type": "string", "enum": ["ok", "unreachable"],
+                                                 "description": "Whether the attachment store answers (an S3 store is asked at most every 5 seconds)."]],
             ]),
             ("Probe", [
                 "type": "object",

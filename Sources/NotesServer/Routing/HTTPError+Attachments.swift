@@ -25,13 +25,22 @@ extension HTTPError {
                                            message: "Another request is still sending this chunk; send it again shortly.",
                                            headers: ["Retry-After": "1"])
 
+    /// 503 when the content store (an object store) cannot be reached, fails or is too slow:
+    /// nothing of the request was kept; notes still sync, and the same request succeeds once the
+    /// store is back.
+    static let contentStoreUnavailable = HTTPError(503, code: "content_store_unavailable",
+                                                   message: "The attachment store cannot be reached right now; nothing was saved. Retry shortly.",
+                                                   headers: ["Retry-After": "5"])
+
     /// The answer for a failing content store: 507 when it is full, 503 when another request
-    /// holds the chunk, else nil (a logged 500).
+    /// holds the chunk or the store cannot be reached, else nil (a logged 500).
     init?(blobStoreFailure error: BlobStoreError) {
         if error.isFull {
             self = .contentStoreFull
         } else if error.isBusy {
             self = .chunkInProgress
+        } else if error.isUnavailable {
+            self = .contentStoreUnavailable
         } else {
             return nil
         }

@@ -136,6 +136,12 @@ struct BlobStoreError: Error, CustomStringConvertible {
     /// True when another request holds what this one needed (it is still sending the same
     /// upload chunk): retrying shortly succeeds, so a 503 with `Retry-After`, not a bug.
     var isBusy: Bool { code == 16 /* EBUSY */ }
+    /// True when the store could not be reached, failed or was too slow (an object store): a
+    /// retry later may succeed, so a 503 with `Retry-After`, not a bug.
+    var isUnavailable: Bool { code == Self.unavailableCode }
+
+    /// The code of `isUnavailable` (`EAGAIN`).
+    static let unavailableCode: Int32 = 11
 
     init(operation: String, code: Int32) {
         self.operation = operation

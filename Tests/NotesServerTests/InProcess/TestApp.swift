@@ -47,6 +47,10 @@ final class TestApp: Sendable {
         configuration.clock = clock.serverClock
         configure(&configuration)
         do {
+            if let s3 = TestContentStore.s3(forDatabase: configuration.databasePath) {
+                configuration.contentStore = try ContentStoreChoice.parse(store: s3.store, endpoint: s3.endpoint, region: nil,
+                                                                          credentialsFile: nil, environment: s3.environment)
+            }
             application = try buildApplication(configuration, log: log.append)
         } catch {
             postgres?.drop()
