@@ -41,13 +41,17 @@ struct ExportManifestTests {
         #expect(!ExportFixture.text(".notes-export.json", in: output).contains("b.html"))
     }
 
-    @Test("a manifest listing a path outside OUTDIR is refused and nothing is deleted")
-    func refusesTamperedManifest() async throws {
+    /// Paths a tampered manifest could name to reach outside OUTDIR, as JSON string contents.
+    private static let unsafePaths = ["../notes/victim.md", "/etc/passwd", "a/../../notes/victim.md", "a/..", "..", ".",
+                                      "./a.html", "a//b.html", "a/", "", #"..\\notes\\victim.md"#, #"a\u0000b"#]
+
+    @Test("a manifest listing a path outside OUTDIR is refused and nothing is deleted", arguments: unsafePaths)
+    func refusesTamperedManifest(path: String) async throws {
         let work = try TemporaryDirectory("notes-export")
         defer { work.remove() }
         let source = work.appending("notes"), output = work.appending("site")
         try ExportFixture.write(Self.notes + [("victim.md", "# precious\n")], in: source)
-        let manifest = #"{"files": {"../notes/victim.md": null}, "format": 1, "generator": "notes export"}"#
+        let manifest = #"{"files": {"\#(path)": null}, "format": 1, "generator": "notes export"}"#
         try ExportFixture.write([(".notes-export.json", manifest)], in: output)
 
         let result = try await ExportFixture.export(source, to: output)

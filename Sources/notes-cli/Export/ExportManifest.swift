@@ -33,9 +33,29 @@ struct ExportManifest: Codable, Equatable, Sendable {
     /// Whether `path` stays inside the folder it is relative to: no leading `/`, no empty, `.`
     /// or `..` segment, no NUL or backslash.
     static func isSafeRelativePath(_ path: String) -> Bool {
-        // Bytes: Foundation's `String.contains(_:)` searches through `NSString`, far slower.
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.utf8.contains(UInt8(ascii: "\\")), !path.utf8.contains(0) else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        // One pass over the bytes (every exported file is checked): Foundation's
+        // `String.contains(_:)` searches through `NSString`, and splitting made an array.
+        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+        var length = 0
+        var dots = 0
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"), 0: return false
+            case UInt8(ascii: "/"):
+                guard isSafeSegment(length: length, dots: dots) else { return false }
+                length = 0
+                dots = 0
+            default:
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return isSafeSegment(length: length, dots: dots)
+    }
+
+    /// Whether a path segment of `length` bytes, `dots` of them `.`, is neither empty, `.` nor `..`.
+    private static func isSafeSegment(length: Int, dots: Int) -> Bool {
+        length > 0 && !(length == dots && dots <= 2)
     }
 
     /// The manifest as sorted, indented JSON: stable bytes, readable in a diff (`prettyJSON()`).
