@@ -93,14 +93,8 @@ fi
 
 "$server" serve --db "$db" --listen "$listen" "${oidc_args[@]}" >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
-base=""
-for _ in $(seq 1 100); do
-    base=$(sed -n 's/.*listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/server.out" | head -1)
-    [ -n "$base" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$base" ] || { echo "browser: the server did not start" >&2; exit 1; }
+source "$root/Tests/Scripts/server-address.sh"
+base=$(server_address "$work/server.out" "$server_pid" "$work/server.log") || { echo "browser: the server did not start" >&2; exit 1; }
 
 rm -rf "$shots" && mkdir -p "$shots"
 status=0

@@ -969,5 +969,40 @@ SCENARIOS += [
     scenario_every_construct_in_the_web_app,
 ]
 
+
+# --- the token page says how to use a token as a WebDAV app password ---
+
+def scenario_webdav_app_password(h):
+    """The account page shows the personal space's WebDAV address; a token made there signs a
+    WebDAV client in as the app password, and the account password does not."""
+    import base64
+    d = h.browser()
+    h.sign_in(d, BOB)
+    h.open(d, "/account")
+    help_text = d.find_element(By.ID, "webdav-help").text
+    address = h.base + "/dav/personal/"
+    assert address in help_text and "app" in help_text, help_text
+    d.find_element(By.ID, "token-name").send_keys("Finder")
+    d.find_element(By.CSS_SELECTOR, "form[action='/account/tokens'] button").click()
+    secret = wait_for(d, lambda d: d.find_elements(By.ID, "new-token"), "the new token")[0].text
+    h.shot(d, "webdav-app-password")
+
+    def propfind(password):
+        request = urllib.request.Request(address, method="PROPFIND", headers={
+            "Depth": "0",
+            "Authorization": "Basic " + base64.b64encode(f"bob:{password}".encode()).decode(),
+        })
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert propfind(secret) == 207, "the token signs in as the app password"
+    assert propfind(BOB[1]) == 401, "the account password is refused"
+
+
+SCENARIOS.append(scenario_webdav_app_password)
+
 if __name__ == "__main__":
     main()

@@ -41,14 +41,8 @@ db=$work/notes.sqlite
 printf '%s\n' "$password" | "$server" user add alice --password-stdin --db "$db" >/dev/null
 "$server" serve --db "$db" --listen 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
-base=""
-for _ in $(seq 1 100); do
-    base=$(sed -n 's/.*listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/server.out" | head -1)
-    [ -n "$base" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$base" ] || { echo "webdav: the server did not start" >&2; exit 1; }
+source "$root/Tests/Scripts/server-address.sh"
+base=$(server_address "$work/server.out" "$server_pid" "$work/server.log") || { echo "webdav: the server did not start" >&2; exit 1; }
 
 json() { python3 -c "import json, sys; print(json.load(sys.stdin)$1)"; }
 session=$(curl -sf "$base/v1/auth/login" -H 'Content-Type: application/json' \

@@ -2,6 +2,7 @@
 import FoundationXML
 #endif
 import Foundation
+import NotesCore
 
 /// An element of a WebDAV request body (PROPFIND, PROPPATCH, LOCK), read by Foundation's
 /// `XMLParser` (libxml2 underneath) with namespaces resolved: elements are known by namespace
@@ -135,27 +136,17 @@ struct DAVXMLElement: Sendable, Equatable {
 
 /// Escaping for XML text and attribute values.
 enum DAVXMLText {
-    /// `text` with `&`, `<`, `>` and `"` escaped, and characters XML 1.0 cannot hold dropped.
+    /// `text` escaped as HTML escapes it (`&`, `<`, `>`, `"`, `'`: the same references in XML),
+    /// without the characters XML 1.0 cannot hold (control characters but tab and line ends,
+    /// U+FFFE, U+FFFF).
     static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { needsWork($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" { continue }
-                if scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        guard text.unicodeScalars.contains(where: isRefused) else { return HTMLEscaping.escape(text) }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.filter { !isRefused($0) })
+        return HTMLEscaping.escape(String(kept))
     }
 
-    private static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "&" || scalar == "<" || scalar == ">" || scalar == "\"" || scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 }

@@ -8,10 +8,13 @@ import NotesCore
 /// body is read in memory (it is at most the note size); an attachment's streams to disk as it
 /// arrives (`DAVUploadSink`) and enters the content store by its hash, as an upload does.
 extension WebDAVResponder {
+    /// Decides from the head whether a body may be read: only once the caller signed in (so
+    /// nobody without a token makes the server hold a body), an XML body up to
+    /// `DAVXMLElement.maxBodyBytes`, a PUT's as the limits above say.
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         do {
-            guard head.method == "PUT" else { return .accept(maxBytes: DAVXMLElement.maxBodyBytes) }
             let call = try self.call(for: head)
+            guard head.method == "PUT" else { return .accept(maxBytes: DAVXMLElement.maxBodyBytes) }
             let space = try call.requireWrite()
             guard !call.location.path.isEmpty else { throw HTTPError.methodNotAllowed(allowed: Self.methods) }
             if EntryKind(path: call.location.path) == .note {

@@ -8,6 +8,9 @@ import Testing
 /// their file, a lock holds off other WebDAV writers until its token is shown or it expires.
 @Suite("WebDAV: copy, move, properties and locks")
 struct WebDAVCopyMoveLockTests {
+    /// A LOCK body asking for an exclusive write lock.
+    static let exclusiveLock = #"<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>"#
+
     private func noteID(_ app: TestApp, at path: String) throws -> String? {
         try app.application.database.read { db in
             try db.scalarString("SELECT id FROM notes WHERE deleted = 0 AND path = ?", [path])
@@ -86,8 +89,7 @@ struct WebDAVCopyMoveLockTests {
         try await TestApp.with { app in
             let (auth, _) = try await app.davCredentials()
             #expect(await app.dav("PUT", "/dav/personal/l.md", body: "l", authorization: auth).status == 201)
-            let info = #"<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>"#
-            let locked = await app.dav("LOCK", "/dav/personal/l.md", body: info, authorization: auth, headers: ["Timeout": "Second-60"])
+            let locked = await app.dav("LOCK", "/dav/personal/l.md", body: Self.exclusiveLock, authorization: auth, headers: ["Timeout": "Second-60"])
             #expect(locked.status == 200)
             let token = try #require(locked.header("Lock-Token"))
             #expect(await app.dav("PUT", "/dav/personal/l.md", body: "x", authorization: auth).status == 423)
@@ -102,8 +104,7 @@ struct WebDAVCopyMoveLockTests {
         try await TestApp.with { app in
             let (auth, _) = try await app.davCredentials()
             #expect(await app.dav("PUT", "/dav/personal/t.md", body: "t", authorization: auth).status == 201)
-            let info = #"<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>"#
-            #expect(await app.dav("LOCK", "/dav/personal/t.md", body: info, authorization: auth, headers: ["Timeout": "Second-30"]).status == 200)
+            #expect(await app.dav("LOCK", "/dav/personal/t.md", body: Self.exclusiveLock, authorization: auth, headers: ["Timeout": "Second-30"]).status == 200)
             let session = try await app.signIn().accessToken
             let note = try #require(try await app.send("GET", "/v1/notes", token: session).decode(NoteListPage.self).notes.first)
             let api = try await app.send("PUT", "/v1/notes/\(note.id)", json: PutNoteRequest(path: "t.md", content: "from sync"),

@@ -126,6 +126,17 @@ struct WebDAVFileTests {
         }
     }
 
+    @Test("an attachment over the attachment size gets 413 and one past the quota 507, before a byte is stored")
+    func attachmentLimits() async throws {
+        try await TestApp.with({ $0.attachments.maxAttachmentBytes = 1000; $0.attachments.quotaBytes = 1500 }) { app in
+            let (auth, _) = try await app.davCredentials()
+            #expect(await app.dav("PUT", "/dav/personal/big.bin", bytes: [UInt8](repeating: 1, count: 1001), authorization: auth).status == 413)
+            #expect(await app.dav("PUT", "/dav/personal/one.bin", bytes: [UInt8](repeating: 2, count: 1000), authorization: auth).status == 201)
+            #expect(await app.dav("PUT", "/dav/personal/two.bin", bytes: [UInt8](repeating: 3, count: 600), authorization: auth).status == 507)
+            #expect(try app.count("SELECT count(*) FROM contents") == 1)
+        }
+    }
+
     @Test("a WebDAV write wakes the owner's held long poll")
     func putWakesLongPoll() async throws {
         try await TestApp.with { app in

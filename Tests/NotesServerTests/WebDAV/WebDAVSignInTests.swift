@@ -17,6 +17,20 @@ struct WebDAVSignInTests {
         }
     }
 
+    @Test("no body is read from a caller who has not signed in, whatever the method")
+    func noBodyWithoutSignIn() async throws {
+        try await TestApp.with { app in
+            for method in ["PROPFIND", "PROPPATCH", "LOCK", "PUT"] {
+                let head = HTTPRequest(method: method, path: "/dav/personal/x.md", headers: ["Content-Length": "100000"])
+                guard case .refuse(let error) = app.application.responder.admitBody(of: head) else {
+                    Issue.record("\(method) without credentials may send a body")
+                    continue
+                }
+                #expect(error.status == 401)
+            }
+        }
+    }
+
     @Test("the account password over Basic is refused with a message that says to use a personal access token")
     func passwordRefused() async throws {
         try await TestApp.with { app in
