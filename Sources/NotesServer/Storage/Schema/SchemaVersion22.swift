@@ -1,7 +1,8 @@
 extension SchemaVersion {
-    /// Version 22: the tags of each live note, kept for the web app's tag pages and `tag:` search.
+    /// Version 22: the tags of each live note, kept for the web app's tag pages and `tag:` search;
+    /// the kept HTML of a note with wiki links, valid while its owner changes nothing.
     static let v22 = SchemaVersion(version: 22, name: "the tags of each live note; the kept HTML of notes with wiki links",
-                                   statements: noteTags)
+                                   statements: { noteTags($0) + ownerDependentHTML($0) })
 
     /// `note_tags` holds each live note's tags at its current revision (front matter `tags` and
     /// inline `#tags`, as the note's rendering finds them: `NoteStore+Tags.swift`), one row a tag;
@@ -32,6 +33,19 @@ extension SchemaVersion {
             rev \(sql.int64) NOT NULL,
             renderer \(sql.int64) NOT NULL
         )\(sql.withoutRowID);
+
+        """
+    }
+
+    /// `rendered_html.owner_rev`: for the kept HTML of a note that may hold a wiki link or embed,
+    /// whose rendering depends on the owner's other notes and files (which exist, where, and
+    /// what an embedded note says), the owner's latest revision (`users.last_rev`) when they
+    /// were read; such HTML is served only while the owner is still at that revision, so any
+    /// creation, rename, deletion or edit renders it again at its next read. NULL for HTML that
+    /// depends on the note's text alone (`NoteStore+HTML.swift`).
+    private static func ownerDependentHTML(_ sql: SQLDialect) -> String {
+        """
+        ALTER TABLE rendered_html ADD COLUMN owner_rev \(sql.int64);
 
         """
     }
