@@ -83,7 +83,41 @@ extension OpenAPIDocument {
                 responses: publicationPageAnswers("The attachment's bytes.", media: "*/*")
             ),
         ],
+        "/p/{token}/n/{link}": [
+            "parameters": [publicationToken, publicationLink],
+            "get": operation("readLinkedPublication", tag: "publications", access: .anyone,
+                summary: "Another published note of the same owner, reached by a link on the page of `token`.",
+                description: """
+                    A published page links a note its owner has also published here: `link` names that note's \
+                    publication (the SHA-256 of its token, in hex; never the token). The page is rendered and \
+                    answered as `/p/{token}` answers, its own images under this address; only while both \
+                    publications live and belong to one owner, else the same 404 page.
+                    """,
+                responses: publicationPageAnswers("The page.")
+            ),
+        ],
+        "/p/{token}/n/{link}/a/{path}": [
+            "parameters": [
+                publicationToken,
+                publicationLink,
+                parameter("path", in: .path,
+                    description: "The attachment's path from the linked note's folder, without dot segments; it may contain `/`.",
+                    schema: ["type": "string"]),
+                parameter("up", in: .query,
+                    description: "How many folders above the linked note's folder `path` starts (default 0).",
+                    schema: ["type": "integer", "minimum": 0]),
+            ],
+            "get": operation("readLinkedPublicationAttachment", tag: "publications", access: .anyone,
+                summary: "An attachment the linked published note embeds, as `/p/{token}/a/{path}` serves the note's own.",
+                responses: publicationPageAnswers("The attachment's bytes.", media: "*/*")
+            ),
+        ],
     ]
+
+    /// The publication a link between published notes leads to.
+    private static let publicationLink = parameter("link", in: .path,
+        description: "The linked note's publication: the SHA-256 of its token, 64 lowercase hex digits.",
+        schema: ["type": "string", "pattern": "^[0-9a-f]{64}$"])
 
     /// The secret of a publication's link.
     private static let publicationToken = parameter("token", in: .path,
