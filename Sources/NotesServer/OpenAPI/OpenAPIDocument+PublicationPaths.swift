@@ -62,15 +62,7 @@ extension OpenAPIDocument {
             ),
         ],
         "/p/{token}/a/{path}": [
-            "parameters": [
-                publicationToken,
-                parameter("path", in: .path,
-                    description: "The attachment's path from the note's folder, without dot segments; it may contain `/`.",
-                    schema: ["type": "string"]),
-                parameter("up", in: .query,
-                    description: "How many folders above the note's folder `path` starts (default 0).",
-                    schema: ["type": "integer", "minimum": 0]),
-            ],
+            "parameters": .array([publicationToken] + attachmentAddress(of: "the note")),
             "get": operation("readPublicationAttachment", tag: "publications", access: .anyone,
                 summary: "An attachment the published note embeds (an image), for anyone holding the link.",
                 description: """
@@ -97,22 +89,26 @@ extension OpenAPIDocument {
             ),
         ],
         "/p/{token}/n/{link}/a/{path}": [
-            "parameters": [
-                publicationToken,
-                publicationLink,
-                parameter("path", in: .path,
-                    description: "The attachment's path from the linked note's folder, without dot segments; it may contain `/`.",
-                    schema: ["type": "string"]),
-                parameter("up", in: .query,
-                    description: "How many folders above the linked note's folder `path` starts (default 0).",
-                    schema: ["type": "integer", "minimum": 0]),
-            ],
+            "parameters": .array([publicationToken, publicationLink] + attachmentAddress(of: "the linked note")),
             "get": operation("readLinkedPublicationAttachment", tag: "publications", access: .anyone,
                 summary: "An attachment the linked published note embeds, as `/p/{token}/a/{path}` serves the note's own.",
                 responses: publicationPageAnswers("The attachment's bytes.", media: "*/*")
             ),
         ],
     ]
+
+    /// The parameters naming an attachment from `note`'s folder (`the note`), as
+    /// `PublicationLinks.attachmentAddress` writes them.
+    private static func attachmentAddress(of note: String) -> [OpenAPIValue] {
+        [
+            parameter("path", in: .path,
+                description: "The attachment's path from \(note)'s folder, without dot segments; it may contain `/`.",
+                schema: ["type": "string"]),
+            parameter("up", in: .query,
+                description: "How many folders above \(note)'s folder `path` starts (default 0).",
+                schema: ["type": "integer", "minimum": 0]),
+        ]
+    }
 
     /// The publication a link between published notes leads to.
     private static let publicationLink = parameter("link", in: .path,
