@@ -19,6 +19,8 @@ struct DataMigration {
         Table(name: "notes", orderBy: "nid"),
         Table(name: "revisions", orderBy: "user_id, note_id, rev"),
         Table(name: "rendered_html", orderBy: "nid"),
+        Table(name: "note_tags", orderBy: "nid, tag_key"),
+        Table(name: "tag_marks", orderBy: "user_id"),
         Table(name: "contents", orderBy: "user_id, hash"),
         Table(name: "content_holds", orderBy: "user_id, hash"),
         Table(name: "publications", orderBy: "id"),

@@ -95,7 +95,8 @@ final class Application: Sendable {
         let web = WebApp(services: WebServices(users: users, sessions: sessions, notes: notes, tokens: tokens, passwords: passwords,
                                                throttle: throttle, lifetimes: configuration.browserLifetimes,
                                                publications: publications, signIn: configuration.signIn, log: log,
-                                               contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes),
+                                               contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes,
+                                               renderWorker: renderWorker),
                          openBodyLimit: openBodyLimit)
         let dav = WebDAVResponder(authenticator: DAVAuthenticator(tokens: router.authenticator, throttle: throttle), notes: notes,
                                   contents: contents, locks: DAVLockTable(clock: clock), rateLimiter: rateLimiter, log: log)

@@ -21,15 +21,29 @@ import NotesCore
 ///   relative destinations, and are then treated as above: an embedded image goes through the
 ///   publication, a link to a note renders as its text, exactly as a link to nothing does, so
 ///   the page tells nothing about which notes exist.
+/// - Except a link, wiki or Markdown, to a note the owner published too: it leads to that note's
+///   page under the reader's own link, `/p/<token>/n/<link id>` (`PublicationStore+Links.swift`),
+///   its `#heading` kept. That page treats its links the same way, so a reader can walk from
+///   one published note to another, and never to one that is not published.
 struct PublicationLinks {
     /// The note's path in its folder (`journal/day.md`): relative addresses start from its folder.
     let notePath: String
+    /// The reader's publication: its token, under whose address the page and every published
+    /// note it links to are reached.
     let token: String
+    /// The link id of the note shown when it is reached from `token`'s page rather than its own;
+    /// nil on `token`'s own page. Its images are addressed under its page.
+    var linkID: String?
+    /// The owner's published notes by path, with their link ids (`PublicationStore.publishedNotes`).
+    var publishedNotes: [String: String] = [:]
 
     func treat(_ destination: LinkDestination) -> LinkTreatment {
         let url = destination.url
         guard destination.isImage else {
-            return url.hasPrefix("#") || Self.hasScheme(url) ? .keep : .plainText
+            if url.hasPrefix("#") || Self.hasScheme(url) { return .keep }
+            guard !url.hasPrefix("/"), let path = Self.resolve(url, from: notePath),
+                  let target = publishedNotes[path.joined(separator: "/")] else { return .plainText }
+            return .rewrite(Self.linkedPage(target, token: token) + Self.fragment(of: url))
         }
         if url.utf8.prefix(5).map({ $0 | 0x20 }) == Array("data:".utf8) { return .keep }
         guard !Self.hasScheme(url), !url.hasPrefix("/"), let path = Self.resolve(url, from: notePath) else { return .plainText }
@@ -58,7 +72,22 @@ struct PublicationLinks {
         while shared < min(folder.count, path.count - 1) && folder[shared] == path[shared] { shared += 1 }
         let up = folder.count - shared
         let relative = path[shared...].map { $0.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? "" }
-        return PublicationToken.path(for: token) + "/a/" + relative.joined(separator: "/") + (up > 0 ? "?up=\(up)" : "")
+        let page = linkID.map { Self.linkedPage($0, token: token) } ?? PublicationToken.path(for: token)
+        return page + "/a/" + relative.joined(separator: "/") + (up > 0 ? "?up=\(up)" : "")
+    }
+
+    /// The page of the published note with `linkID` reached from the publication `token`.
+    static func linkedPage(_ linkID: String, token: String) -> String {
+        PublicationToken.path(for: token) + "/n/" + linkID
+    }
+
+    /// The `#fragment` of `url` (a heading's id), or "" when it has none or one that is not
+    /// plainly a heading id (letters, digits, `-`, `_`, `.`, percent-encoded bytes).
+    private static func fragment(of url: String) -> String {
+        guard let hash = url.firstIndex(of: "#") else { return "" }
+        let fragment = url[url.index(after: hash)...]
+        let plain = fragment.unicodeScalars.allSatisfy { segmentCharacters.contains($0) || $0 == "%" }
+        return plain && !fragment.isEmpty ? "#" + fragment : ""
     }
 
     /// The folder-relative path an attachment address names (the `*path` after `/a/`, already

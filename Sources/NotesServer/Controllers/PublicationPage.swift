@@ -14,8 +14,7 @@ enum PublicationPage {
     /// it (`NoteRendering`; see `PublicationLinks` for where its links may lead, and its tags
     /// are not links), titled by its front matter's `title`, else its first heading, else its
     /// file name. `paths` are the owner's live paths, which its wiki links resolve against.
-    static func published(_ note: PublishedNote, token: String, rendering: NoteRendering, paths: () throws -> [String]) throws -> HTTPResponse {
-        let links = PublicationLinks(notePath: note.path, token: token)
+    static func published(_ note: PublishedNote, links: PublicationLinks, rendering: NoteRendering, paths: () throws -> [String]) throws -> HTTPResponse {
         let rendered = try rendering.render(note.content, notePath: note.path, paths: paths, links: .publicPage(treat: links.treat))
         let fileName = String(note.path.split(separator: "/").last ?? "")
         let title = rendered.title(orFileName: fileName)

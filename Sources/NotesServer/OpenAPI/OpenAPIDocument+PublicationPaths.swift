@@ -62,15 +62,7 @@ extension OpenAPIDocument {
             ),
         ],
         "/p/{token}/a/{path}": [
-            "parameters": [
-                publicationToken,
-                parameter("path", in: .path,
-                    description: "The attachment's path from the note's folder, without dot segments; it may contain `/`.",
-                    schema: ["type": "string"]),
-                parameter("up", in: .query,
-                    description: "How many folders above the note's folder `path` starts (default 0).",
-                    schema: ["type": "integer", "minimum": 0]),
-            ],
+            "parameters": .array([publicationToken] + attachmentAddress(of: "the note")),
             "get": operation("readPublicationAttachment", tag: "publications", access: .anyone,
                 summary: "An attachment the published note embeds (an image), for anyone holding the link.",
                 description: """
@@ -83,7 +75,45 @@ extension OpenAPIDocument {
                 responses: publicationPageAnswers("The attachment's bytes.", media: "*/*")
             ),
         ],
+        "/p/{token}/n/{link}": [
+            "parameters": [publicationToken, publicationLink],
+            "get": operation("readLinkedPublication", tag: "publications", access: .anyone,
+                summary: "Another published note of the same owner, reached by a link on the page of `token`.",
+                description: """
+                    A published page links a note its owner has also published here: `link` names that note's \
+                    publication (the SHA-256 of its token, in hex; never the token). The page is rendered and \
+                    answered as `/p/{token}` answers, its own images under this address; only while both \
+                    publications live and belong to one owner, else the same 404 page.
+                    """,
+                responses: publicationPageAnswers("The page.")
+            ),
+        ],
+        "/p/{token}/n/{link}/a/{path}": [
+            "parameters": .array([publicationToken, publicationLink] + attachmentAddress(of: "the linked note")),
+            "get": operation("readLinkedPublicationAttachment", tag: "publications", access: .anyone,
+                summary: "An attachment the linked published note embeds, as `/p/{token}/a/{path}` serves the note's own.",
+                responses: publicationPageAnswers("The attachment's bytes.", media: "*/*")
+            ),
+        ],
     ]
+
+    /// The parameters naming an attachment from `note`'s folder (`the note`), as
+    /// `PublicationLinks.attachmentAddress` writes them.
+    private static func attachmentAddress(of note: String) -> [OpenAPIValue] {
+        [
+            parameter("path", in: .path,
+                description: "The attachment's path from \(note)'s folder, without dot segments; it may contain `/`.",
+                schema: ["type": "string"]),
+            parameter("up", in: .query,
+                description: "How many folders above \(note)'s folder `path` starts (default 0).",
+                schema: ["type": "integer", "minimum": 0]),
+        ]
+    }
+
+    /// The publication a link between published notes leads to.
+    private static let publicationLink = parameter("link", in: .path,
+        description: "The linked note's publication: the SHA-256 of its token, 64 lowercase hex digits.",
+        schema: ["type": "string", "pattern": "^[0-9a-f]{64}$"])
 
     /// The secret of a publication's link.
     private static let publicationToken = parameter("token", in: .path,

@@ -1,28 +1,20 @@
 import NotesCore
 
-/// The tags of a user's notes, for the web app's tag pages and `tag:` in search: read from each
-/// note's rendering (front matter `tags` and inline `#tags`, never inside code), so a tag page
-/// lists exactly the notes whose pages show the tag.
+/// The tags of a user's notes, for the web app's tag pages and `tag:` in search: as each note's
+/// rendering finds them (front matter `tags` and inline `#tags`, never inside code), so a tag
+/// page lists exactly the notes whose pages show the tag.
 ///
-/// Tags are not stored: the notes that may carry one (holding `#`, or beginning with front
-/// matter) are read and rendered when a tag page or a `tag:` search asks, the
-/// `NoteTags.maxNotes` most recently changed of them. Tags nest as Obsidian's do: a note tagged
-/// `#project/notes` is listed under `project` too. Letter case is ignored, as there.
+/// They are kept per note in `note_tags`, read from each note once after it changes
+/// (`NoteStore+Tags.swift`), so an answer reads rows, not notes, whatever the number of notes.
+/// Tags nest as Obsidian's do: a note tagged `#project/notes` is listed under `project` too.
+/// Letter case is ignored, as there.
 struct NoteTags {
-    /// The most notes read for one answer (what the home page's tree shows, too).
-    static let maxNotes = 5000
-
-    /// Each note that carries a tag, with its tags.
+    /// Each note that carries a tag, with its tags, the most recently changed first.
     let tagged: [(note: NoteRecord, tags: [String])]
 
-    /// Reads and renders `userID`'s notes that may carry a tag.
+    /// `userID`'s tagged notes, every change read first.
     init(userID: Int64, store: NoteStore) throws {
-        var tagged: [(NoteRecord, [String])] = []
-        for note in try store.notesThatMayCarryTags(userID: userID, limit: Self.maxNotes) {
-            let tags = try store.rendering.tags(of: note.content ?? "")
-            if !tags.isEmpty { tagged.append((note.withoutContent, tags)) }
-        }
-        self.tagged = tagged
+        tagged = try store.taggedNotes(userID: userID)
     }
 
     /// Whether `tags` hold `tag`, or a tag nested under it (`a/b` under `a`), ignoring case.

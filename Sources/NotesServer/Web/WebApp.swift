@@ -20,6 +20,8 @@ struct WebServices: Sendable {
     let contents: ContentStore
     /// The largest request body the server reads (`--max-request-size`): an upload form cannot be larger.
     let maxRequestBytes: Int
+    /// Where a large note's page is rendered, off the connection threads (the API's pool).
+    let renderWorker: RenderWorker
 }
 
 /// The web app: server-rendered pages under `/` for a signed-in browser.

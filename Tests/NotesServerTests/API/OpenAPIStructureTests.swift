@@ -16,14 +16,14 @@ struct OpenAPIStructureTests {
         #expect(document["security"] == .array([.object(["bearerAuth": .array([])])]))
         let open: Set = ["home", "health", "live", "ready", "getLimits", "getOpenAPI", "login", "refresh", "readPublication",
                          "readPublicationAttachment", "listSignInProviders", "startCLISignIn", "startBrowserSignIn", "finishSignIn",
-                         "exchangeSignInCode", "startDeviceSignIn"]
+                         "exchangeSignInCode", "startDeviceSignIn", "readLinkedPublication", "readLinkedPublicationAttachment"]
         for (_, item) in try #require(document["paths"]?.object) {
             for (method, operation) in item.object ?? [:] where method != "parameters" {
                 let id = operation["operationId"]?.string ?? "?"
                 let responses = operation["responses"]
                 // Sign-in says more about its 429 (the login throttle) than the shared answer, and
                 // published pages answer theirs as HTML.
-                if !["login", "readPublication", "readPublicationAttachment"].contains(id) {
+                if !["login", "readPublication", "readPublicationAttachment", "readLinkedPublication", "readLinkedPublicationAttachment"].contains(id) {
                     #expect(responses?["429"]?["$ref"]?.string == "#/components/responses/TooManyRequests", "\(id)")
                 }
                 #expect(responses?["default"]?["$ref"]?.string == "#/components/responses/Error", "\(id)")

@@ -67,6 +67,11 @@ struct ServerRenderingFixture {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `html` with its headings' ids left out, as `notes render` writes headings.
+    static func withoutHeadingIDs(_ html: String) -> String {
+        html.replacingOccurrences(of: #"<h([1-6]) id="[^"]*">"#, with: "<h$1>", options: .regularExpression)
+    }
+
     /// `html` with the web app's task checkboxes (controls of the page's tick form) written as
     /// every other page writes them, disabled: the one difference the note page adds on purpose.
     static func withTasksDisabled(_ html: String) -> String {

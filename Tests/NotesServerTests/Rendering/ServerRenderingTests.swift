@@ -45,8 +45,8 @@ struct ServerRenderingTests {
 
         """
 
-    @Test("the same note gives the same HTML in the API, the web app and on a published page, apart from link targets and tickable tasks")
-    func sameNoteRendersTheSameInTheAPITheWebAppAndAPublishedPageApartFromLinkTargets() async throws {
+    @Test("the same note gives the same HTML in the API, the web app, a published page, notes export and notes render, apart from link targets, heading ids and tickable tasks")
+    func sameNoteRendersTheSameInTheAPITheWebAppAPublishedPageExportAndRenderApartFromLinkTargets() async throws {
         try await SignedInApp.with { api in
             let pages = try await ServerRenderingFixture.make(api)
             let id = try api.app.addNote("docs/fixture.md", Self.everyConstruct)
@@ -55,6 +55,23 @@ struct ServerRenderingTests {
             let published = try ServerRenderingFixture.publishedBody(try await pages.publishedPage(id))
             #expect(ServerRenderingFixture.withoutLinkTargets(fromWeb) == ServerRenderingFixture.withoutLinkTargets(fromAPI))
             #expect(ServerRenderingFixture.withoutLinkTargets(published) == ServerRenderingFixture.withoutLinkTargets(fromAPI))
+
+            // The client's two renderers, the real `notes` on the same note at the same path.
+            let work = try TemporaryDirectory("same-rendering")
+            defer { work.remove() }
+            let folder = work.appending("notes"), site = work.appending("site")
+            let file = folder.appendingPathComponent("docs/fixture.md")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(Self.everyConstruct.utf8).write(to: file)
+            let exported = try await ProcessRunner.run(BuiltProducts.client, ["export", "--html", site.path, folder.path])
+            try #require(exported.exitCode == 0, "\(exported.stderr)")
+            let exportPage = String(decoding: try Data(contentsOf: site.appendingPathComponent("docs/fixture.html")), as: UTF8.self)
+            let fromExport = try ServerRenderingFixture.between("<main>\n", "</main>", in: exportPage)
+            #expect(ServerRenderingFixture.withoutLinkTargets(fromExport) == ServerRenderingFixture.withoutLinkTargets(fromAPI))
+            let rendered = try await ProcessRunner.run(BuiltProducts.client, ["render", file.path])
+            try #require(rendered.exitCode == 0, "\(rendered.stderr)")
+            #expect(ServerRenderingFixture.withoutLinkTargets(rendered.stdout) == ServerRenderingFixture.withoutLinkTargets(ServerRenderingFixture.withoutHeadingIDs(fromAPI)),
+                    "notes render gives no heading ids (docs/rendering.md, \"The same note everywhere\")")
             for construct in ["<table>", "<th align=\"left\">left</th>", "type=\"checkbox\"", "<del>gone</del>", "<mark>marked</mark>",
                               "class=\"footnote", "data-callout=\"warning\"", "math-inline", "language-mermaid", "language-swift",
                               "<dl class=\"properties\">", "<h1 id=\"first-heading\">", "href=\"http://www.example.com\""] {

@@ -49,6 +49,36 @@ struct ServerWikiLinkTests {
         }
     }
 
+    @Test("a note with wiki links keeps its HTML while its owner changes nothing; a renamed target or an edited embed renders it again")
+    func keptHTMLOfANoteWithWikiLinksFollowsItsTargets() async throws {
+        try await SignedInApp.with { api in
+            let pages = try await ServerRenderingFixture.make(api)
+            let later = NoteID()
+            let target = try await PublicationTests.put(api.app, later, "Later.md", "# Later\n\nFirst words.\n", token: api.token)
+            let id = try api.app.addNote("linking.md", "Read [[Later]].\n\n![[Later]]\n")
+            #expect(try await pages.apiHTML(id).contains("<a href=\"Later.md\">Later</a>"))
+            let kept = {
+                try api.app.application.database.read { db in
+                    try db.first("SELECT r.html, r.owner_rev FROM rendered_html r JOIN notes n ON n.nid = r.nid WHERE n.id = ?", [id.value]) {
+                        (html: $0.string(0), ownerRev: $0.isNull(1) ? nil : $0.int64(1))
+                    }
+                }
+            }
+            #expect(try await waitUntil { try kept()?.ownerRev != nil }, "the rendering is kept, marked with the owner's revision")
+            #expect(try kept()?.html.contains("<a href=\"Later.md\">Later</a>") == true)
+
+            let moved = try await PublicationTests.put(api.app, later, "archive/Later.md", "# Later\n\nFirst words.\n", token: api.token,
+                                                     rev: target.rev)
+            #expect(try await pages.apiHTML(id).contains("<a href=\"archive/Later.md\">Later</a>"), "a renamed target changes the link")
+            #expect(try await waitUntil { try kept()?.html.contains("archive/Later.md") == true }, "and the new rendering is kept")
+
+            _ = try await PublicationTests.put(api.app, later, "archive/Later.md", "# Later\n\nSecond words.\n", token: api.token,
+                                              rev: moved.rev)
+            let edited = try await pages.apiHTML(id)
+            #expect(edited.contains("Second words.") && !edited.contains("First words."), "an edit of the embedded note shows")
+        }
+    }
+
     @Test("on a published page a link to an unpublished note is its text, the same as a link to nothing; embedded images show")
     func publishedPageLinkToAnUnpublishedNoteRendersAsText() async throws {
         try await SignedInApp.with { api in

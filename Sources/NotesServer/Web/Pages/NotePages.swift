@@ -10,7 +10,7 @@ struct NotePages: Sendable {
     static let treeLimit = 5000
 
     func register(in app: inout WebApp) {
-        app.add("GET", "/notes/:id") { context in .now(try note(context)) }
+        app.add("GET", "/notes/:id") { context in try note(context) }
     }
 
     /// Actions on a note's page, in order; `publication` is the note's live link, if any (its
@@ -71,12 +71,30 @@ struct NotePages: Sendable {
             """
     }
 
-    private func note(_ context: WebContext) throws -> HTTPResponse {
+    /// The note's page: a note over `RenderWorker.inlineBytes` is rendered on the render worker,
+    /// within its owner's share, so a large or hostile note never holds a connection thread.
+    private func note(_ context: WebContext) throws -> HTTPOutcome {
         let session = try context.signedIn()
         let id = try context.noteID()
         guard let note = try services.notes.note(userID: session.userID, id: id), !note.deleted, note.kind == .note else {
             throw HTTPError.notFound("There is no such note; it may have been deleted (look in the trash).")
         }
+        let services = services
+        let page: @Sendable () throws -> HTTPResponse = { try Self.page(of: note, session: session, context: context, services: services) }
+        guard !RenderWorker.rendersInline(note.content ?? "", with: services.notes.rendering) else { return .now(try page()) }
+        return .later {
+            do {
+                return try await services.renderWorker.run(for: session.userID, page)
+            } catch let refusal as HTTPError {
+                return WebResponse.error(refusal, viewer: WebLayout.Viewer(username: session.username, csrfToken: context.csrfToken))
+            } catch {
+                return WebResponse.error(HTTPError.answer(for: error, requestID: context.request.id, log: services.log),
+                                         viewer: WebLayout.Viewer(username: session.username, csrfToken: context.csrfToken))
+            }
+        }
+    }
+
+    private static func page(of note: NoteRecord, session: BrowserSession, context: WebContext, services: WebServices) throws -> HTTPResponse {
         // Rendered at each read: its relative images and links lead to the user's files and notes
         // as they are now (see `WebNoteLinks`).
         let rendered = try WebNoteRendering.render(note.content ?? "", notePath: note.path, userID: session.userID, notes: services.notes,
