@@ -108,9 +108,11 @@ public struct RevisionResource: Codable, Sendable, Equatable {
     public var kind: EntryKind
     /// An attachment revision's media type; absent for notes.
     public var mediaType: String?
+    /// The username of the account that wrote this revision; absent from servers without spaces.
+    public var author: String?
 
     public init(id: NoteID, rev: Int64, path: String, hash: String, size: Int, deleted: Bool, createdAt: String, content: String?,
-                device: String? = nil, kind: EntryKind = .note, mediaType: String? = nil) {
+                device: String? = nil, kind: EntryKind = .note, mediaType: String? = nil, author: String? = nil) {
         self.id = id
         self.rev = rev
         self.path = path
@@ -122,10 +124,11 @@ public struct RevisionResource: Codable, Sendable, Equatable {
         self.device = device
         self.kind = kind
         self.mediaType = mediaType
+        self.author = author
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, rev, path, hash, size, deleted, createdAt, content, device, kind, mediaType
+        case id, rev, path, hash, size, deleted, createdAt, content, device, kind, mediaType, author
     }
 
     public init(from decoder: any Decoder) throws {
@@ -137,7 +140,8 @@ public struct RevisionResource: Codable, Sendable, Equatable {
                   content: try container.decodeIfPresent(String.self, forKey: .content),
                   device: try container.decodeIfPresent(String.self, forKey: .device),
                   kind: try container.decodeIfPresent(EntryKind.self, forKey: .kind) ?? .note,
-                  mediaType: try container.decodeIfPresent(String.self, forKey: .mediaType))
+                  mediaType: try container.decodeIfPresent(String.self, forKey: .mediaType),
+                  author: try container.decodeIfPresent(String.self, forKey: .author))
     }
 }
 
@@ -293,6 +297,9 @@ extension RevisionResource: WireDescribed {
                 a personal token. Absent for revisions made before the server recorded it, or by a session \
                 that gave no device name.
                 """,
+        ]),
+        .optional("author", \.author, [
+            "description": "The username of the account that wrote this revision (in a shared space, any of its members).",
         ]),
     ])
 }

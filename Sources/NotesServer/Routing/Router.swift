@@ -22,9 +22,13 @@ struct Router: HTTPResponder {
         /// The handler reads the caller's note named by `:id`: the router reads it together with
         /// the token (one statement) and hands it over as `RequestContext.noteReadAhead`.
         var readsNote = false
+        /// The route works on the notes of the space named by `:space` (`addSpaceRoutes()`).
+        var inSpace = false
     }
 
-    private var routes = RouteTable<Route>()
+    var routes = RouteTable<Route>()
+    /// Decides who may reach a space, for the routes `addSpaceRoutes()` adds.
+    var spaces: SpaceAccess?
     let authenticator: TokenAuthenticator
     private let rateLimiter: RequestRateLimiter?
     let log: @Sendable (String) -> Void
@@ -71,7 +75,7 @@ struct Router: HTTPResponder {
     private func route(_ request: HTTPRequest) throws -> HTTPOutcome {
         try rateLimiter?.admit(request.remoteAddress)
         let (route, parameters) = try route(method: request.method, path: request.path)
-        return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator))
+        return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator, spaces: spaces))
     }
 
     /// The access of the route `method` and `path` reach, decided as `route` decides it.
