@@ -95,11 +95,10 @@ enum SpaceCommand: DeclaredCommand {
         }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {
-            let client = try CommandSupport.client(account, terminal)
-            let space = try await SpaceCommand.resolve(old, with: client)
-            let renamed = try await client.renameSpace(space.id, to: new)
-            terminal.print("Renamed \(Terminal.printable(space.qualifiedName)) to \(Terminal.printable(renamed.qualifiedName)).")
-            return .success
+            try await SpaceCommand.change(old, account, terminal) { client, space in
+                let renamed = try await client.renameSpace(space.id, to: new)
+                return "Renamed \(Terminal.printable(space.qualifiedName)) to \(Terminal.printable(renamed.qualifiedName))."
+            }
         }
     }
 
@@ -119,11 +118,10 @@ enum SpaceCommand: DeclaredCommand {
         }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {
-            let client = try CommandSupport.client(account, terminal)
-            let space = try await SpaceCommand.resolve(name, with: client)
-            try await client.deleteSpace(space.id)
-            terminal.print("Moved \(Terminal.printable(space.qualifiedName)) to the trash.")
-            return .success
+            try await SpaceCommand.change(name, account, terminal) { client, space in
+                try await client.deleteSpace(space.id)
+                return "Moved \(Terminal.printable(space.qualifiedName)) to the trash."
+            }
         }
     }
 
@@ -184,11 +182,10 @@ enum SpaceCommand: DeclaredCommand {
         }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {
-            let client = try CommandSupport.client(account, terminal)
-            let space = try await SpaceCommand.resolve(name, with: client)
-            let member = try await client.setSpaceMember(space.id, username: user, role: role)
-            terminal.print("\(Terminal.printable(member.username)) is \(member.role == .editor ? "an editor" : "a viewer") of \(Terminal.printable(space.qualifiedName)).")
-            return .success
+            try await SpaceCommand.change(name, account, terminal) { client, space in
+                let member = try await client.setSpaceMember(space.id, username: user, role: role)
+                return "\(Terminal.printable(member.username)) is \(member.role == .editor ? "an editor" : "a viewer") of \(Terminal.printable(space.qualifiedName))."
+            }
         }
     }
 
@@ -210,11 +207,10 @@ enum SpaceCommand: DeclaredCommand {
         }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {
-            let client = try CommandSupport.client(account, terminal)
-            let space = try await SpaceCommand.resolve(name, with: client)
-            try await client.removeSpaceMember(space.id, username: user)
-            terminal.print("Removed \(Terminal.printable(user)) from \(Terminal.printable(space.qualifiedName)).")
-            return .success
+            try await SpaceCommand.change(name, account, terminal) { client, space in
+                try await client.removeSpaceMember(space.id, username: user)
+                return "Removed \(Terminal.printable(user)) from \(Terminal.printable(space.qualifiedName))."
+            }
         }
     }
 
@@ -234,12 +230,20 @@ enum SpaceCommand: DeclaredCommand {
         }
 
         func run(_ terminal: Terminal) async throws -> ExitCode {
-            let client = try CommandSupport.client(account, terminal)
-            let space = try await SpaceCommand.resolve(name, with: client)
-            try await client.leaveSpace(space.id)
-            terminal.print("Left \(Terminal.printable(space.qualifiedName)).")
-            return .success
+            try await SpaceCommand.change(name, account, terminal) { client, space in
+                try await client.leaveSpace(space.id)
+                return "Left \(Terminal.printable(space.qualifiedName))."
+            }
         }
+    }
+
+    /// Resolves the space `name`, runs `body` on it and prints the sentence it returns: the run
+    /// of every subcommand that changes one space.
+    static func change(_ name: String, _ account: CommandSupport.AccountOptions, _ terminal: Terminal,
+                       _ body: (APIClient, SpaceResource) async throws -> String) async throws -> ExitCode {
+        let client = try CommandSupport.client(account, terminal)
+        terminal.print(try await body(client, try await resolve(name, with: client)))
+        return .success
     }
 
     /// The live space `name` (NAME, or OWNER/NAME) among those the account is a member of.
