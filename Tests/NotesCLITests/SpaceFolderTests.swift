@@ -15,9 +15,9 @@ struct SpaceFolderTests {
     @Test("an editor's edit reaches every folder; a viewer's stays local (exit 1) until a promotion uploads it; a removed member's sync exits 4 and keeps the files")
     func sharedSpaceFolders() async throws {
         try await LiveServer.with(account: .added) { harness in
-            for name in ["bob", "carol"] { try await harness.server.addUser(name, password: Self.password) }
+            for name in ["bob", "carol", "dave"] { try await harness.server.addUser(name, password: Self.password) }
             try await harness.login()
-            for name in ["bob", "carol"] { _ = try await AccountsTests.login(harness, name, Self.password) }
+            for name in ["bob", "carol", "dave"] { _ = try await AccountsTests.login(harness, name, Self.password) }
             let owner = ["--username", TestAccount.username]
             #expect(try await harness.notes(["space", "create", "Team"] + owner).exitCode == 0)
             #expect(try await harness.notes(["space", "add", "Team", "bob", "--role", "editor"] + owner).exitCode == 0)
@@ -44,6 +44,12 @@ struct SpaceFolderTests {
             #expect(try await sync(carol).exitCode == 0)
             #expect(text(ada, "soup.md") == "Leek and potato\n" && text(carol, "soup.md") == "Leek and potato\n")
             #expect(try await harness.notes(["ls", "--username", "bob"]).stdout.isEmpty, "the space's note is not in bob's personal space")
+            let found = try await harness.notes(["search", "Leek", "--username", "carol"])
+            #expect(found.exitCode == 0 && found.stdout.contains("ada/Team:soup.md"), "search covers every space: \(found.stdout)")
+            let narrowed = try await harness.notes(["search", "Leek", "--username", "carol", "--space", "personal"])
+            #expect(narrowed.exitCode == 0 && narrowed.stdout.isEmpty, "--space narrows it: \(narrowed.stdout)")
+            let outsider = try await harness.notes(["search", "Leek", "--username", "dave"])
+            #expect(outsider.exitCode == 0 && outsider.stdout.isEmpty, "a non-member finds nothing of the space: \(outsider.stdout)")
 
             try "Leek and potato, with chives\n".write(toFile: carol + "/soup.md", atomically: true, encoding: .utf8)
             let refused = try await sync(carol)

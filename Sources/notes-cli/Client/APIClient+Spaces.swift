@@ -3,6 +3,11 @@ import NotesCore
 
 /// Typed calls for spaces and their members (`/v1/spaces…`).
 extension APIClient {
+    /// A client of the same account whose note requests address `space` (nil: the personal space).
+    func inSpace(_ space: Int64?) -> APIClient {
+        APIClient(server: server, credential: credential, retryPolicy: retryPolicy, now: now, space: space)
+    }
+
     /// `GET /v1/spaces`: the spaces this account is a member of, and those it owns in the trash.
     func spaces() async throws -> [SpaceResource] {
         try await json(SpaceList.self, APIRequest("GET", "/v1/spaces")).spaces
