@@ -70,6 +70,8 @@ struct SpaceFolderTests {
             #expect(removed.exitCode == 4, "\(removed.stderr)")
             #expect(removed.stderr.contains("kept"), "\(removed.stderr)")
             #expect(text(bob, "soup.md") == "Leek and potato\n", "the removed member keeps every file")
+            #expect(try await harness.notes(["space", "leave", "Team", "--username", "carol"]).exitCode == 0)
+            #expect(try await harness.notes(["sync", carol]).exitCode == 4, "a member who left is refused like a removed one")
         }
     }
 
@@ -87,6 +89,9 @@ struct SpaceFolderTests {
             #expect(config.contains("\"space_name\"") && config.contains("ada/Work"), "\(config)")
             let list = try await harness.notes(["space", "list"])
             #expect(list.stdout.contains("ada/personal\towner") && list.stdout.contains("ada/Work\towner"), "\(list.stdout)")
+            #expect(try await harness.notes(["space", "delete", "Work"]).exitCode == 0)
+            #expect(try await harness.notes(["space", "list"]).stdout.contains("ada/Work\towner\tin the trash"))
+            #expect(try await harness.notes(["sync", folder]).exitCode == 4, "a deleted space's folder stops")
         }
     }
 }

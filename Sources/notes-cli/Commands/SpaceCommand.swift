@@ -103,7 +103,7 @@ enum SpaceCommand: DeclaredCommand {
     }
 
     /// `space delete NAME`.
-    struct Delete: Command {
+    struct Delete: OneSpaceChange {
         static let spec = CommandSpec(
             "delete", abstract: "Move a space you own to the trash",
             discussion: "Every member loses access to it until you restore it.",
@@ -112,16 +112,9 @@ enum SpaceCommand: DeclaredCommand {
         let account: CommandSupport.AccountOptions
         let name: String
 
-        init(_ parsed: ParsedCommand) {
-            account = CommandSupport.AccountOptions(parsed)
-            name = parsed.argument("NAME")
-        }
-
-        func run(_ terminal: Terminal) async throws -> ExitCode {
-            try await SpaceCommand.change(name, account, terminal) { client, space in
-                try await client.deleteSpace(space.id)
-                return "Moved \(Terminal.printable(space.qualifiedName)) to the trash."
-            }
+        func change(_ client: APIClient, _ space: SpaceResource) async throws -> String {
+            try await client.deleteSpace(space.id)
+            return "Moved \(Terminal.printable(space.qualifiedName)) to the trash."
         }
     }
 
@@ -215,7 +208,7 @@ enum SpaceCommand: DeclaredCommand {
     }
 
     /// `space leave NAME`.
-    struct Leave: Command {
+    struct Leave: OneSpaceChange {
         static let spec = CommandSpec(
             "leave", abstract: "Leave a space you are a member of",
             discussion: "Its owner leaves only after making another member the owner.",
@@ -224,16 +217,9 @@ enum SpaceCommand: DeclaredCommand {
         let account: CommandSupport.AccountOptions
         let name: String
 
-        init(_ parsed: ParsedCommand) {
-            account = CommandSupport.AccountOptions(parsed)
-            name = parsed.argument("NAME")
-        }
-
-        func run(_ terminal: Terminal) async throws -> ExitCode {
-            try await SpaceCommand.change(name, account, terminal) { client, space in
-                try await client.leaveSpace(space.id)
-                return "Left \(Terminal.printable(space.qualifiedName))."
-            }
+        func change(_ client: APIClient, _ space: SpaceResource) async throws -> String {
+            try await client.leaveSpace(space.id)
+            return "Left \(Terminal.printable(space.qualifiedName))."
         }
     }
 
@@ -258,5 +244,24 @@ enum SpaceCommand: DeclaredCommand {
             throw CLIError.failure("several of your spaces are named \(Terminal.printable(name)); name one as OWNER/NAME: \(choices)")
         }
         return space
+    }
+}
+
+/// A `space` subcommand whose one argument, NAME, is the space it changes.
+protocol OneSpaceChange: Command {
+    var account: CommandSupport.AccountOptions { get }
+    var name: String { get }
+    init(account: CommandSupport.AccountOptions, name: String)
+    /// Makes the change and returns the sentence that reports it.
+    func change(_ client: APIClient, _ space: SpaceResource) async throws -> String
+}
+
+extension OneSpaceChange {
+    init(_ parsed: ParsedCommand) {
+        self.init(account: CommandSupport.AccountOptions(parsed), name: parsed.argument("NAME"))
+    }
+
+    func run(_ terminal: Terminal) async throws -> ExitCode {
+        try await SpaceCommand.change(name, account, terminal, change)
     }
 }
