@@ -23,7 +23,7 @@ enum CLI: DeclaredCommand {
             SearchCommand.self, TokenCommand.self, CloneCommand.self, InitCommand.self, SyncCommand.self,
             StatusCommand.self, RenderCommand.self, ExportCommand.self, VersionCommand.self, LogCommand.self,
             RestoreCommand.self, TrashCommand.self, PurgeCommand.self, ConflictsCommand.self, ResolveCommand.self,
-            PublishCommand.self, UnpublishCommand.self, PublishedCommand.self,
+            PublishCommand.self, UnpublishCommand.self, PublishedCommand.self, SpaceCommand.self,
         ]
     }
 
@@ -92,6 +92,12 @@ enum CLI: DeclaredCommand {
             (.serverUnreachable, "cannot reach \(server): \(cause.description)")
         case .transportFailed(let server, let cause):
             (.failure, "request to \(server) failed: \(cause.description)")
+        case .status(let status) where status.code == "space_not_found":
+            (.signInRequired, "this folder's space is gone for you (you were removed from it, or it was deleted); "
+             + "every file here is kept: copy them elsewhere, or ask the space's owner to add you again")
+        case .status(let status) where status.code == "read_only_space":
+            (.failure, "you are a viewer of this folder's space: your local changes are kept here and not uploaded "
+             + "(`notes status` lists them); they upload once the owner makes you an editor")
         case .status(let status):
             (.failure, status.description)
         case .answerTooLarge(let cause), .redirectRefused(let cause):

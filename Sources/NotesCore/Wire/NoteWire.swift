@@ -93,9 +93,11 @@ public struct RevisionResource: Codable, Sendable, Equatable {
     public var kind: EntryKind
     /// An attachment revision's media type; absent for notes.
     public var mediaType: String?
+    /// The username of the account that wrote this revision; absent from servers without spaces.
+    public var author: String?
 
     public init(id: NoteID, rev: Int64, path: String, hash: String, size: Int, deleted: Bool, createdAt: String, content: String?,
-                device: String? = nil, kind: EntryKind = .note, mediaType: String? = nil) {
+                device: String? = nil, kind: EntryKind = .note, mediaType: String? = nil, author: String? = nil) {
         self.id = id
         self.rev = rev
         self.path = path
@@ -107,6 +109,7 @@ public struct RevisionResource: Codable, Sendable, Equatable {
         self.device = device
         self.kind = kind
         self.mediaType = mediaType
+        self.author = author
     }
 }
 
@@ -265,6 +268,9 @@ extension RevisionResource: WireShapeDecodable {
                     a personal token. Absent for revisions made before the server recorded it, or by a session \
                     that gave no device name.
                     """,
+            ]),
+            .optional("author", \.author, [
+                "description": "The username of the account that wrote this revision (in a shared space, any of its members).",
             ]),
         ])
 }

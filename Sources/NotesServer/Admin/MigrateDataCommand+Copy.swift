@@ -25,6 +25,8 @@ struct DataMigration {
         Table(name: "content_holds", orderBy: "user_id, hash"),
         Table(name: "publications", orderBy: "id"),
         Table(name: "identities", orderBy: "id"),
+        Table(name: "spaces", orderBy: "id"),
+        Table(name: "space_members", orderBy: "space_id, user_id"),
     ]
 
     /// What is left behind on purpose, and why: state that lives minutes, restarted by its owner.

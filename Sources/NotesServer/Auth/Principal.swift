@@ -14,6 +14,22 @@ struct Principal: Sendable, Equatable {
     var device: String? = nil
     /// When the token stops working (Unix milliseconds); `nil` for one that lasts until revoked.
     var tokenExpiresAt: Int64? = nil
+    /// The signed-in account when it acts in a shared space, whose id `userID` then is
+    /// (`acting(in:)`); `nil` in the account's own space, where `userID` is the account.
+    var memberID: Int64? = nil
+
+    /// The signed-in account: the author of what this caller writes.
+    var accountID: Int64 { memberID ?? userID }
+
+    /// The caller acting in the space `grant` lets it reach: the space's notes are held under
+    /// the space's id, and a viewer's token may only read there.
+    func acting(in grant: SpaceGrant) -> Principal {
+        guard grant.spaceID != userID else { return self }
+        var acting = Principal(userID: grant.spaceID, username: username, scope: grant.role.writes ? scope : .read,
+                               sessionID: sessionID, tokenID: tokenID, device: device, tokenExpiresAt: tokenExpiresAt)
+        acting.memberID = userID
+        return acting
+    }
 }
 
 /// The three kinds of bearer secret, told apart by a prefix so leaked ones are easy to spot.

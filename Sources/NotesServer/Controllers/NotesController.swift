@@ -140,7 +140,7 @@ struct NotesController: Sendable {
         let path = try Self.validPath(body.path)
         do {
             let result = try store.put(userID: user, id: id, path: path, content: body.content, precondition: precondition,
-                                       device: caller.device)
+                                       device: caller.device, author: caller.accountID)
             var response = HTTPResponse.wire(result.note.resource, status: result.created ? 201 : 200)
             response.headers["ETag"] = Preconditions.etag(result.note.rev)
             return response
@@ -157,7 +157,7 @@ struct NotesController: Sendable {
             throw HTTPError.preconditionRequired
         }
         do {
-            let note = try store.delete(userID: user, id: id, ifMatch: rev, device: caller.device)
+            let note = try store.delete(userID: user, id: id, ifMatch: rev, device: caller.device, author: caller.accountID)
             var response = HTTPResponse.wire(note.resource)
             response.headers["ETag"] = Preconditions.etag(note.rev)
             return response

@@ -56,11 +56,12 @@ extension SyncController {
         }
         let deadline = ContinuousClock.now + .seconds(min(query.waitSeconds, maxWaitSeconds))
         let requestID = context.request.id
+        let recheck = context.recheckAccess
         // The page writer reserved room for a full page (256 KiB); a held empty page keeps only its bytes.
         let empty = first.compacted()
         return .later { [self] in
             defer { waiting.release(user: query.user, address: address) }
-            var response = await hold(query, empty: empty, mark: mark, until: deadline, requestID: requestID)
+            var response = await hold(query, empty: empty, mark: mark, until: deadline, recheck: recheck, requestID: requestID)
             // libmicrohttpd (0.9.75) zeroes a connection's whole memory pool (64 KiB) after each
             // request, so a kept-alive connection weighs 64 KiB while a new one weighs only the
             // pages its request touches. Closing after a held answer keeps an idle watcher's
@@ -72,8 +73,10 @@ extension SyncController {
 
     /// Waits for the user's next change after `mark`, and answers with the page it brings, or
     /// with `empty` (the page found at first) once `deadline` passes or the server shuts down.
+    /// In a space, each wake-up first asks `recheck` whether the caller may still reach it: a
+    /// removed member's wait ends with 404 (a removal wakes the space's waiters).
     private func hold(_ query: ChangesQuery, empty: ChangesAnswer, mark: ChangeMark, until deadline: ContinuousClock.Instant,
-                      requestID: String) async -> HTTPResponse {
+                      recheck: (@Sendable () throws -> Void)?, requestID: String) async -> HTTPResponse {
         var seen = mark
         while true {
             switch await store.notifier.wait(user: query.user, after: seen, until: deadline) {
@@ -82,6 +85,7 @@ extension SyncController {
             case .changed(let now):
                 seen = now
                 do {
+                    try recheck?()
                     let next = try page(query)
                     // A write that changed nothing (a retried create) is no reason to answer yet.
                     if !next.isEmpty { return next.response }

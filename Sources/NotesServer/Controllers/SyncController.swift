@@ -45,7 +45,8 @@ struct SyncController: Sendable {
         guard request.operations.count <= store.limits.maxBatchOperations else {
             throw HTTPError(413, code: "batch_too_large", message: "A batch may hold at most \(store.limits.maxBatchOperations) operations.")
         }
-        let response = try store.write(for: user) { db in
+        let response = try store.write(for: user) { db in try NoteStore.recordingAuthor(caller.accountID, of: user,
+                                                                                        entries: request.operations.map(\.id), in: db) {
             let batch = try store.batch(db, userID: user, device: caller.device, ids: request.operations.map(\.id),
                                         paths: request.operations.compactMap(\.path))
             let results = try request.operations.map { operation in
@@ -70,7 +71,7 @@ struct SyncController: Sendable {
             guard after > before else { return BatchResponse(results: results) }
             return BatchResponse(results: results, cursorBefore: NoteChangesCursor(rev: before, fullWalk: false).text,
                                  cursorAfter: NoteChangesCursor(rev: after, fullWalk: false).text)
-        }
+        } }
         return .wire(response)
     }
 

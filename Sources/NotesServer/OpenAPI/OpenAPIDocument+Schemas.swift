@@ -20,6 +20,7 @@ extension OpenAPIDocument {
         DeviceAuthorizationRequest.self, DeviceAuthorizationResponse.self,
         ContentMissingRequest.self, ContentMissingResponse.self, UploadRequest.self, UploadState.self,
         ContentBatchResponse.self, ContentBatchResult.self, StoredContent.self,
+        SpaceResource.self, SpaceList.self, SpaceNameRequest.self, SpaceMemberResource.self, SpaceMemberList.self, SpaceMemberRequest.self,
     ]
 
     static let schemas: OpenAPIValue = .object(
@@ -37,6 +38,7 @@ extension OpenAPIDocument {
                 "properties": ["status": ["type": "string", "enum": ["live", "ready"]]],
             ]),
             ("TokenScope", TokenScope.enumerationSchema),
+            ("SpaceRole", SpaceRole.enumerationSchema),
         ] + wireTypes.map { component($0) }
     )
 

@@ -14,10 +14,11 @@ enum OpenAPIDocument {
 
     /// The complete document.
     static let document: OpenAPIValue = .merged(root, [
-        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths, signInPaths, attachmentPaths),
+        "paths": .merged(metaAndAuthPaths, notesPaths, syncPaths, historyPaths, publicationPaths, signInPaths, attachmentPaths,
+                         spacePaths, inSpaces(.merged(notesPaths, syncPaths, historyPaths, publicationPaths, attachmentPaths))),
         "components": [
             "securitySchemes": securitySchemes,
-            "parameters": .merged(parameters, attachmentParameters),
+            "parameters": .merged(parameters, attachmentParameters, spaceParameters),
             "headers": headers,
             "responses": responses,
             "schemas": schemas,
@@ -73,6 +74,7 @@ enum OpenAPIDocument {
             ["name": "search", "description": "Full-text search."],
             ["name": "publications", "description": "Published notes: read-only pages anyone with the link can open."],
             ["name": "attachments", "description": "Attachment contents: uploads, downloads, what the server lacks."],
+            ["name": "spaces", "description": "Spaces shared between accounts, their members and roles; each space's notes under `/v1/spaces/{space}`."],
         ],
     ]
 }

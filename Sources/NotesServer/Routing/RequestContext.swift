@@ -9,6 +9,9 @@ struct RequestContext: Sendable {
     var principal: Principal?
     /// The caller's note named by `:id`, read with the token, for a route that reads it (`Router.add(readsNote:)`).
     var noteReadAhead: NoteReadAhead?
+    /// For a route in a space: throws `SpaceError.notFound` once the caller may no longer reach
+    /// the space (asked again by a request that waits).
+    var recheckAccess: (@Sendable () throws -> Void)?
 
     init(request: HTTPRequest, parameters: [String: String], principal: Principal? = nil) {
         self.request = request
@@ -29,6 +32,21 @@ struct RequestContext: Sendable {
         guard let raw = parameters["id"], let id = NoteID(raw) else {
             throw HTTPError.badRequest("The note id in the path must be a UUID.", code: "invalid_id")
         }
+        return id
+    }
+
+    /// The space id in the `:space` path parameter.
+    /// - Throws: `SpaceError.notFound` for anything but a space id: no answer tells a malformed
+    ///   id from a space the caller may not reach.
+    func spaceID() throws(SpaceError) -> Int64 {
+        guard let id = parameters["space"].flatMap(Self.spaceID(from:)) else { throw .notFound }
+        return id
+    }
+
+    /// `text` as a space id: a positive decimal number of at most 18 digits.
+    static func spaceID(from text: String) -> Int64? {
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int64(text), id > 0
+        else { return nil }
         return id
     }
 

@@ -12,7 +12,7 @@ extension Router {
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
         do {
             let (route, parameters) = try route(method: head.method, path: head.path)
-            guard let principal = try route.caller(of: head, authenticator: authenticator) else {
+            guard let principal = try route.caller(of: head, parameters: parameters, authenticator: authenticator, spaces: spaces) else {
                 return .accept(maxBytes: openBodyLimit)
             }
             if let makeSink = route.bodySink {

@@ -24,9 +24,13 @@ struct Router: HTTPResponder {
         var readsNote = false
         /// This route's request counts and latencies (see `RouteSeries`).
         var series: RouteSeries
+        /// The route works on the notes of the space named by `:space` (`addSpaceRoutes()`).
+        var inSpace = false
     }
 
-    private var routes = RouteTable<Route>()
+    var routes = RouteTable<Route>()
+    /// Decides who may reach a space, for the routes `addSpaceRoutes()` adds.
+    var spaces: SpaceAccess?
     let authenticator: TokenAuthenticator
     private let rateLimiter: RequestRateLimiter?
     let log: @Sendable (String) -> Void
@@ -75,7 +79,7 @@ struct Router: HTTPResponder {
             try rateLimiter?.admit(request.remoteAddress)
             let (route, parameters) = try route(method: request.method, path: request.path)
             matched = route.series
-            return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator))
+            return try route.handler(route.context(for: request, parameters: parameters, authenticator: authenticator, spaces: spaces))
                 .answered(by: route.series)
         } catch {
             var response = HTTPResponse.error(HTTPError.answer(for: error, requestID: request.id, log: log))

@@ -52,13 +52,14 @@ extension NoteStore {
     func revisions(userID: Int64, id: NoteID) throws -> [RevisionResource] {
         try database.read { db in
             try db.query("""
-                SELECT rev, path, hash, size, deleted, created_at, device, kind, media_type FROM revisions
-                WHERE user_id = ? AND note_id = ? ORDER BY rev DESC
+                SELECT r.rev, r.path, r.hash, r.size, r.deleted, r.created_at, r.device, r.kind, r.media_type, a.username
+                FROM revisions r LEFT JOIN users a ON a.id = coalesce(r.author_id, r.user_id) AND a.kind = 'account'
+                WHERE r.user_id = ? AND r.note_id = ? ORDER BY r.rev DESC
                 """, [userID, id.value]) { row in
                 RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
                                  deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)), content: nil,
                                  device: row.isNull(6) ? nil : row.string(6), kind: EntryKind(rawValue: row.string(7)) ?? .note,
-                                 mediaType: row.isNull(8) ? nil : row.string(8))
+                                 mediaType: row.isNull(8) ? nil : row.string(8), author: row.optionalString(9))
             }
         }
     }
@@ -69,15 +70,18 @@ extension NoteStore {
     func revision(userID: Int64, id: NoteID, rev: Int64) throws -> RevisionResource? {
         try database.read { db in
             try db.first("""
-                SELECT r.rev, r.path, r.hash, r.size, r.deleted, r.created_at, coalesce(r.content, n.content, ''), r.device, r.kind, r.media_type
+                SELECT r.rev, r.path, r.hash, r.size, r.deleted, r.created_at, coalesce(r.content, n.content, ''), r.device, r.kind, r.media_type,
+                       a.username
                 FROM revisions r LEFT JOIN notes n ON n.user_id = r.user_id AND n.id = r.note_id
+                    LEFT JOIN users a ON a.id = coalesce(r.author_id, r.user_id) AND a.kind = 'account'
                 WHERE r.user_id = ? AND r.note_id = ? AND r.rev = ?
                 """, [userID, id.value, rev]) { row in
                 let kind = EntryKind(rawValue: row.string(8)) ?? .note
                 return RevisionResource(id: id, rev: row.int64(0), path: row.string(1), hash: row.string(2), size: row.int(3),
                                         deleted: row.bool(4), createdAt: WireTime.string(fromMilliseconds: row.int64(5)),
                                         content: kind == .note ? row.string(6) : nil,
-                                        device: row.isNull(7) ? nil : row.string(7), kind: kind, mediaType: row.isNull(9) ? nil : row.string(9))
+                                        device: row.isNull(7) ? nil : row.string(7), kind: kind, mediaType: row.isNull(9) ? nil : row.string(9),
+                                        author: row.optionalString(10))
             }
         }
     }

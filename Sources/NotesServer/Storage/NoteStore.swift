@@ -61,8 +61,14 @@ struct NoteStore: Sendable {
     /// `device` is recorded on the revision (see `Principal.device`).
     /// - Throws: `StaleNoteError` (412), `NoteStoreError` when the path is taken or the note is missing,
     ///   `NotePathError` when a new path (a create, or a rename) breaks `NotePath.newNoteProblem`.
-    func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil) throws -> (note: NoteRecord, created: Bool) {
-        try write(for: userID) { db in try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition, device: device) }
+    /// `author`: the member writing in a shared space (`NoteStore+Authors.swift`).
+    func put(userID: Int64, id: NoteID, path: NotePath, content: String, precondition: WritePrecondition, device: String? = nil,
+             author: Int64? = nil) throws -> (note: NoteRecord, created: Bool) {
+        try write(for: userID) { db in
+            try Self.recordingAuthor(author, of: userID, entries: [id], in: db) {
+                try put(db, userID: userID, id: id, path: path, content: content, precondition: precondition, device: device)
+            }
+        }
     }
 
     /// `put` inside an existing transaction (batch).
@@ -215,8 +221,12 @@ struct NoteStore: Sendable {
     }
 
     /// Turns a note into a tombstone if it is at revision `ifMatch`. Deleting a tombstone again is a no-op.
-    func delete(userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil) throws -> NoteRecord {
-        try write(for: userID) { db in try delete(db, userID: userID, id: id, ifMatch: ifMatch, device: device) }
+    func delete(userID: Int64, id: NoteID, ifMatch: Int64, device: String? = nil, author: Int64? = nil) throws -> NoteRecord {
+        try write(for: userID) { db in
+            try Self.recordingAuthor(author, of: userID, entries: [id], in: db) {
+                try delete(db, userID: userID, id: id, ifMatch: ifMatch, device: device)
+            }
+        }
     }
 
     /// `delete` inside an existing transaction (batch).

@@ -22,6 +22,7 @@ extension UserStore {
             if try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [key(name)]) != nil { continue }
             let id = try db.scalarInt("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
                                       [name, key(name), passwordHash, now]) ?? 0
+            try SpaceStore.addPersonalSpace(of: id, in: db, now: now)
             return UserRecord(id: id, username: name, passwordHash: passwordHash, disabled: false, createdAt: now)
         }
         throw UserStoreError.exists(baseName)

@@ -27,11 +27,14 @@ struct UserStore: Sendable {
     /// Checks that `name` is a usable username: 1–64 bytes (in NFC) of letters of any script
     /// (with their combining marks), digits, `.`, `_`, `-`. Callers store `normalized(name)`.
     static func validate(username name: String) throws(UserStoreError) {
-        let nfc = normalized(name)
-        guard let first = nfc.unicodeScalars.first, nfc.utf8.count <= maxUsernameBytes,
-              !isMark(first),
-              nfc.unicodeScalars.allSatisfy({ isLetterOrDigit($0) || isMark($0) || "._-".unicodeScalars.contains($0) })
-        else { throw .invalidUsername }
+        guard isWellFormedName(normalized(name)) else { throw .invalidUsername }
+    }
+
+    /// Whether `nfc` (a name in NFC) has a username's shape: 1–64 bytes of letters, digits, their
+    /// marks (not first), `.`, `_` and `-`. Space names follow the same rule.
+    static func isWellFormedName(_ nfc: String) -> Bool {
+        guard let first = nfc.unicodeScalars.first, nfc.utf8.count <= maxUsernameBytes, !isMark(first) else { return false }
+        return nfc.unicodeScalars.allSatisfy { isLetterOrDigit($0) || isMark($0) || "._-".unicodeScalars.contains($0) }
     }
 
     /// The stored spelling of a username: NFC, so `Zoë` typed either way is one string.
@@ -67,6 +70,7 @@ struct UserStore: Sendable {
             if try db.scalarInt("SELECT id FROM users WHERE username_key = ?", [key]) != nil { throw UserStoreError.exists(username) }
             let id = try db.scalarInt("INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
                                       [username, key, passwordHash, now]) ?? 0
+            try SpaceStore.addPersonalSpace(of: id, in: db, now: now)
             return UserRecord(id: id, username: username, passwordHash: passwordHash, disabled: false, createdAt: now)
         }
     }
@@ -85,7 +89,7 @@ struct UserStore: Sendable {
 
     func all() throws -> [UserRecord] {
         try database.read { db in
-            try db.query("SELECT id, username, password_hash, disabled, created_at FROM users ORDER BY username", row: Self.record)
+            try db.query("SELECT id, username, password_hash, disabled, created_at FROM users WHERE kind = 'account' ORDER BY username", row: Self.record)
         }
     }
 
@@ -145,14 +149,19 @@ struct UserStore: Sendable {
     }
 
     /// Removes the account and everything keyed by it, in one transaction: its notes and
-    /// revisions, its sessions and tokens, each removed by the store that owns the table. The
+    /// revisions, the shared spaces it owns with theirs, its sessions and tokens, each removed by the store that owns the table. The
     /// foreign keys would cascade too; naming each keeps the removal visible here.
     /// - Returns: how many live notes went.
     func delete(userID: Int64) throws -> Int {
         defer { tokenChecks?.forgetAll() }
-        try NoteStore.takeSearchQueue(of: userID, in: database)
+        let owned = try database.read { db in try SpaceStore.sharedSpaces(ownedBy: userID, in: db) }
+        for holder in [userID] + owned { try NoteStore.takeSearchQueue(of: holder, in: database) }
         return try database.write { db in
             let notes = try NoteStore.liveNoteCount(of: userID, in: db)
+            for space in owned {
+                try NoteStore.deleteAll(of: space, in: db)
+                try db.run("DELETE FROM users WHERE id = ? AND kind = 'space'", space)
+            }
             try NoteStore.deleteAll(of: userID, in: db)
             try PersonalTokenStore.deleteAll(of: userID, in: db)
             try SessionStore.deleteAll(of: userID, in: db)

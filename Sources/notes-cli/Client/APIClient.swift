@@ -51,9 +51,14 @@ actor APIClient {
         case unreachable
     }
 
+    /// The space whose notes this client's note requests address (`SpacePaths`); nil: the
+    /// account's personal space, as `/v1/notes…` addresses it.
+    nonisolated let space: Int64?
+
     init(server: ServerURL, credential: Credential, retryPolicy: RetryPolicy = .standard,
-         now: @escaping @Sendable () -> Date = { Date() }) {
+         now: @escaping @Sendable () -> Date = { Date() }, space: Int64? = nil) {
         self.server = server
+        self.space = space
         self.credential = credential
         self.retryPolicy = retryPolicy
         self.now = now
@@ -83,6 +88,7 @@ actor APIClient {
     ///   answer. Never returns a failed answer.
     func send(_ request: APIRequest) async throws -> HTTPResponse {
         var request = request
+        request.path = SpacePaths.path(request.path, inSpace: space)
         if request.maxResponseBytes == nil { request.maxResponseBytes = ResponseBudget.maxBytes(for: limits) }
         do {
             return try await sendReplaying(request)

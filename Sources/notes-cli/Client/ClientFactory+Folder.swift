@@ -39,7 +39,7 @@ extension ClientFactory {
         let server = try ServerURL(folder.config.server)
         guard let bound = folder.config.account else { return try await adopt(folder, server: server) }
         if let token = personalToken {
-            let client = APIClient(server: server, credential: .personalToken(token))
+            let client = APIClient(server: server, credential: .personalToken(token), space: folder.config.spaceId)
             if tokenCheck == .now {
                 let owner = AccountName(try await client.me())
                 guard owner.userId == bound.userId else {
@@ -59,7 +59,7 @@ extension ClientFactory {
             throw AccountError.folderAccountNotSignedIn(folder: folder.root, account: bound.username, server: server,
                                                         signedIn: file.sessions(server: server.string).map(\.username))
         }
-        return FolderClient(client: APIClient(server: server, credential: .session(session, store)), account: bound,
+        return FolderClient(client: APIClient(server: server, credential: .session(session, store), space: folder.config.spaceId), account: bound,
                             folder: folder, adopted: false, usesPersonalToken: false)
     }
 

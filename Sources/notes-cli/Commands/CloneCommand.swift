@@ -20,6 +20,7 @@ struct CloneCommand: Command {
             .value("username", short: "u", placeholder: "NAME", help: "The account to clone, of those signed in (default: the last signed in)"),
             .value("device", placeholder: "NAME", help: "The name used in conflict copies made here (default: this host's name)"),
             .flag("json", help: "Print the sync summary as JSON"),
+            BindSupport.spaceOption,
         ],
         positionals: [PositionalSpec("URL", .url), PositionalSpec("DIR", .directory, .optional)])
 
@@ -28,8 +29,10 @@ struct CloneCommand: Command {
     let json: Bool
     let rawServer: String
     let givenDirectory: String?
+    let space: String?
 
     init(_ parsed: ParsedCommand) {
+        space = parsed.value("space")
         device = parsed.value("device")
         username = parsed.value("username")
         json = parsed.flag("json")
@@ -46,8 +49,11 @@ struct CloneCommand: Command {
             throw UsageError("\(directory) is not empty; \(hint), or use `notes init` there")
         }
         // Check the sign-in before creating anything, so a failed clone leaves no folder behind.
-        let account = try await ClientFactory(environment: terminal.environment).accountForBinding(server: server, username: username)
-        let folder = try SyncFolder.bind(root: root, server: server.string, account: account, device: device ?? BindSupport.hostName())
+        let factory = try ClientFactory(environment: terminal.environment)
+        let account = try await factory.accountForBinding(server: server, username: username)
+        let shared = try await BindSupport.space(space, server: server, account: account, factory: factory)
+        let folder = try SyncFolder.bind(root: root, server: server.string, account: account, device: device ?? BindSupport.hostName(),
+                                         space: shared)
         return try await SyncRunner.run(folder, options: SyncOptions(), json: json, terminal: terminal)
     }
 

@@ -27,6 +27,7 @@ struct InitCommand: Command {
             .value("username", short: "u", placeholder: "NAME", help: "The account to bind to, of those signed in (default: the last signed in)"),
             .value("device", placeholder: "NAME", help: "The name used in conflict copies made here (default: this host's name)"),
             .flag("rebind", help: "Bind an already bound folder to another account"),
+            BindSupport.spaceOption,
         ],
         positionals: [PositionalSpec("DIR", .directory, .optional)])
 
@@ -35,8 +36,10 @@ struct InitCommand: Command {
     let device: String?
     let rebind: Bool
     let directory: String
+    let space: String?
 
     init(_ parsed: ParsedCommand) throws {
+        space = parsed.value("space")
         explicitServer = parsed.value("server")
         username = parsed.value("username")
         device = parsed.value("device")
@@ -72,8 +75,11 @@ struct InitCommand: Command {
                                  + "to bind it to another account, use --rebind")
         }
         let account = try await factory.accountForBinding(server: server, username: username)
-        let folder = try SyncFolder.bind(root: root, server: server.string, account: account, device: device ?? BindSupport.hostName())
-        terminal.printError("Bound \(folder.root) to \(account.username) on \(server); run `notes sync` to sync it.")
+        let shared = try await BindSupport.space(space, server: server, account: account, factory: factory)
+        let folder = try SyncFolder.bind(root: root, server: server.string, account: account, device: device ?? BindSupport.hostName(),
+                                         space: shared)
+        let what = folder.config.spaceName.map { "the space \(Terminal.printable($0)) as \(account.username)" } ?? account.username
+        terminal.printError("Bound \(folder.root) to \(what) on \(server); run `notes sync` to sync it.")
         return .success
     }
 }
@@ -84,6 +90,17 @@ enum BindSupport {
     static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/"))
             .standardizedFileURL.path
+    }
+
+    /// `--space NAME` of `init` and `clone`.
+    static let spaceOption = OptionSpec.value("space", placeholder: "NAME",
+                                              help: "Bind to this shared space (NAME or OWNER/NAME; default: your personal space)")
+
+    /// The space `name` names among `account`'s, or nil without a name (the personal space).
+    static func space(_ name: String?, server: ServerURL, account: AccountName, factory: ClientFactory) async throws -> SpaceResource? {
+        guard let name else { return nil }
+        let client = try factory.client(server: server.string, username: factory.personalToken == nil ? account.username : nil)
+        return try await SpaceCommand.resolve(name, with: client)
     }
 
     /// This machine's host name, for conflict-copy names.

@@ -7,7 +7,9 @@ struct SearchCommand: Command {
     static let spec = CommandSpec(
         "search", abstract: "Search the notes on the server",
         discussion: """
-            Full-text search; prints "PATH: snippet" per match, best first. Several words are
+            Full-text search over every space you can read, or only --space NAME; prints "PATH:
+            snippet" per match, best first in each space (a shared space's paths after OWNER/NAME:,
+            your personal space's alone). Several words are
             searched together, as one query. On a terminal the matched words are bold (not with
             NO_COLOR or TERM=dumb); piped, the snippet is plain text. A snippet is at most 300
             characters around the match, however long the note's lines. Control characters in
@@ -16,6 +18,7 @@ struct SearchCommand: Command {
         options: [
             .value("limit", .int, placeholder: "N", default: "20", help: "At most N matches"),
             .flag("json", help: "Print the server's {\"results\": [...]} as JSON"),
+            .value("space", placeholder: "NAME", help: "Search only this space (NAME or OWNER/NAME; default: every space you can read)"),
         ] + CommandSupport.accountOptions,
         positionals: [PositionalSpec("QUERY", .string, .repeating(required: true))])
 
@@ -23,8 +26,10 @@ struct SearchCommand: Command {
     let json: Bool
     let limit: Int
     let words: [String]
+    let space: String?
 
     init(_ parsed: ParsedCommand) {
+        space = parsed.value("space")
         account = CommandSupport.AccountOptions(parsed)
         json = parsed.flag("json")
         limit = parsed.int("limit") ?? 20
@@ -36,7 +41,7 @@ struct SearchCommand: Command {
         guard !query.isEmpty else { throw UsageError("missing QUERY") }
         guard limit > 0 else { throw UsageError("--limit must be at least 1") }
         let client = try CommandSupport.client(account, terminal)
-        let results = try await client.search(query, limit: limit)
+        let results = try await Self.search(query, limit: limit, in: space, with: client)
         if json {
             try CommandSupport.printJSON(results, terminal)
             return .success
@@ -54,6 +59,32 @@ struct SearchCommand: Command {
     /// hundred characters around the match, whatever the server sent. Snippets quote
     /// note content, so control characters (escape sequences) are made visible before the
     /// highlights are drawn in bold (on a terminal) around the matched words.
+    /// The matches of `query` in the space `name`, or in every live space the account can read
+    /// (the personal one alone from a server without spaces), each space's best first, at most
+    /// `limit` in all. A shared space's paths come after its `OWNER/NAME:`.
+    static func search(_ query: String, limit: Int, in name: String?, with client: APIClient) async throws -> SearchResults {
+        let spaces: [SpaceResource]
+        if let name {
+            spaces = [try await SpaceCommand.resolve(name, with: client)]
+        } else {
+            do {
+                spaces = try await client.spaces().filter { $0.deletedAt == nil }
+            } catch let error as ClientError where error.apiStatus?.status == 404 {
+                return try await client.search(query, limit: limit)
+            }
+        }
+        var hits: [SearchResults.Hit] = []
+        for space in spaces where hits.count < limit {
+            let found = try await client.inSpace(space.personal ? nil : space.id).search(query, limit: limit - hits.count).results
+            hits += found.map { hit in
+                var hit = hit
+                if !space.personal { hit.path = space.qualifiedName + ":" + hit.path }
+                return hit
+            }
+        }
+        return SearchResults(results: hits)
+    }
+
     static func snippet(_ hit: SearchResults.Hit, bold: Bool) -> String {
         let hit = hit.boundingSnippet()
         return SearchHighlight.pieces(hit.text, hit.highlights).map { piece in

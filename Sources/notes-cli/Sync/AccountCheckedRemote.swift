@@ -22,7 +22,8 @@ final class AccountCheckedRemote: SyncRemote {
     func changes(since: String?, limit: Int, includeContent: Bool) async throws -> ChangesPage {
         let page = try await base.changes(since: since, limit: limit, includeContent: includeContent)
         if let owner = page.userId {
-            guard owner == bound.account.userId else { throw await mismatch(owner) }
+            // A folder of a shared space: the pages are the space's, whose id the folder recorded.
+            guard owner == (bound.folder.config.spaceId ?? bound.account.userId) else { throw await mismatch(owner) }
         } else if !confirmed.withLock({ $0 }) {
             let user = try await bound.client.me()
             guard user.id == bound.account.userId else { throw await mismatch(user.id) }

@@ -24,6 +24,11 @@ struct SyncFolder: Sendable {
         var userId: Int64?
         /// That account's user name, for messages.
         var username: String?
+        /// The shared space the folder syncs (its id, which never changes); nil: the account's
+        /// personal space.
+        var spaceId: Int64?
+        /// The space as `OWNER/NAME` when it was bound, for messages.
+        var spaceName: String?
 
         /// The account the folder belongs to, or nil for a binding from before accounts.
         var account: AccountName? {
@@ -63,7 +68,7 @@ struct SyncFolder: Sendable {
     /// Binds `root` (created if missing) to `server` and `account`.
     /// - Throws: `FolderLookupError` when the folder is already inside a bound one; `FolderError` when it
     ///   cannot be written.
-    static func bind(root: String, server: String, account: AccountName, device: String) throws -> SyncFolder {
+    static func bind(root: String, server: String, account: AccountName, device: String, space: SpaceResource? = nil) throws -> SyncFolder {
         let manager = FileManager.default
         if let existing = try? find(from: root) {
             throw FolderLookupError.alreadyBound(root: root, existing: existing.root, server: existing.config.server)
@@ -76,6 +81,10 @@ struct SyncFolder: Sendable {
         let probe = caseProbe(stateDirectory: root + "/" + NotePath.stateFolderName)
         var config = Config(server: server, device: ConflictName.sanitized(device), caseInsensitive: probe)
         config.bind(to: account)
+        if let space, !space.personal {
+            config.spaceId = space.id
+            config.spaceName = space.qualifiedName
+        }
         let folder = SyncFolder(root: root, config: config)
         try folder.writeConfig()
         return folder

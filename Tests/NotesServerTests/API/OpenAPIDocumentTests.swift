@@ -125,7 +125,7 @@ struct OpenAPIDocumentTests {
             ("NoteListPage", NoteListPage(notes: [note], nextCursor: "a.md")),
             ("ChangesPage", ChangesPage(changes: [note], cursor: "3", hasMore: true, userId: 1)),
             ("Revision", RevisionResource(id: id, rev: 3, path: "a.md", hash: note.hash, size: 1, deleted: false, createdAt: time, content: "x", device: "laptop",
-                                              kind: .attachment, mediaType: "image/png")),
+                                              kind: .attachment, mediaType: "image/png", author: "ada")),
             ("SearchHit", SearchResults.Hit(id: id, path: "a.md", snippet: "**x**", rev: 3)),
             ("BatchOperation", operation), ("BatchResult", result),
             ("ServerLimits", ServerLimits(maxNoteBytes: 1, maxRequestBytes: 2, maxBatchOperations: 3, maxPageSize: 4, requestsPerMinute: 5,
@@ -146,6 +146,10 @@ struct OpenAPIDocumentTests {
             ("StoredContent", StoredContent(hash: note.hash, size: 9)),
             ("ContentBatchResult", ContentBatchResult(hash: note.hash, size: 9, status: .contentMismatch)),
             ("ContentBatchResponse", ContentBatchResponse(contents: [ContentBatchResult(hash: note.hash, size: 9, status: .created)])),
+            ("Space", SpaceResource(id: 2, name: "Team", owner: "ada", role: .editor, personal: false, createdAt: time, deletedAt: time)),
+            ("SpaceNameRequest", SpaceNameRequest(name: "Team")),
+            ("SpaceMember", SpaceMemberResource(username: "bob", role: .viewer, addedAt: time)),
+            ("SpaceMemberRequest", SpaceMemberRequest(username: "bob", role: .viewer)),
         ]
         for (name, sample) in samples {
             let encoded = try JSONValue.parse(try WireJSON.encoder().encode(sample))

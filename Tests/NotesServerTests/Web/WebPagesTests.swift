@@ -81,6 +81,8 @@ struct WebPagesTests {
             #expect(await browser.post("/notes/\(id)/history/\(first)/restore", [("csrf", csrf), ("current", current)]).status == 303)
             #expect(try app.note(id)?.content == "a\nb\n")
             #expect(try #require(try app.note(id)?.rev) > Int64(current)!)
+            let history = await browser.get("/notes/\(id)/history")
+            #expect(history.body.contains("by \(TestAccount.username) · "), "each revision names its author")
         }
     }
 

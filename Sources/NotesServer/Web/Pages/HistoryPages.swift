@@ -22,7 +22,7 @@ struct HistoryPages: Sendable {
             let label: HTML = revision.deleted ? "deleted" : "<a class=\"title\" href=\"\(page.appending("history").appending(String(revision.rev)))\">Revision \(revision.rev)</a>"
             return """
                 <li><span>\(label)\(revision.rev == note.rev ? " <span class=\"muted small\">(current)</span>" as HTML : .empty)</span>\
-                <span class="muted small">\(revision.path) · \(WebFormat.size(revision.size)) · \(revision.device ?? "unknown device") · \(Self.time(revision.createdAt))</span></li>
+                <span class="muted small">\(revision.path) · \(WebFormat.size(revision.size)) · \(revision.author.map { "by " + $0 + " · " } ?? "")\(revision.device ?? "unknown device") · \(Self.time(revision.createdAt))</span></li>
                 """
         }
         return WebResponse.page(context.layout("History of " + WebFormat.title(ofPath: note.path)), """
