@@ -73,6 +73,35 @@ for i in range(count):
 PY
 }
 
+# sched_pipe: the machine's pace now, as `perf bench sched pipe` measures it (µs per round trip
+# of two processes over a pipe, 20,000 of them); where perf cannot run, the same ping-pong in
+# Python (a slower figure, comparable only with itself).
+sched_pipe() {
+    local figure
+    figure=$(perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }') || true
+    if [ -z "$figure" ]; then
+        figure=$(python3 - <<'PY'
+import os, time
+loops = 20000
+a_read, a_write = os.pipe()
+b_read, b_write = os.pipe()
+if os.fork() == 0:
+    for _ in range(loops):
+        os.read(a_read, 1)
+        os.write(b_write, b"x")
+    os._exit(0)
+start = time.perf_counter()
+for _ in range(loops):
+    os.write(a_write, b"x")
+    os.read(b_read, 1)
+os.wait()
+print(f"{(time.perf_counter() - start) / loops * 1e6:.3f} (python)")
+PY
+)
+    fi
+    echo "$figure"
+}
+
 ratio() {
     python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else 'n/a')" "$1" "$2"
 }

@@ -56,21 +56,19 @@ struct ClientHostileAnswerTests {
         #expect(fixture.server.requests.filter { $0.path == "/v1/changes" }.count == 1)
     }
 
-    @Test("a server that stalls after its headers hits the idle timeout; the retries are bounded: exit 5")
-    func stalledServerHitsTheIdleTimeout() async throws {
-        let fixture = try Self.server { _ in .trickle(announcedLength: 100, every: nil, maxDuration: .seconds(30)) }
-        defer { fixture.stop() }
-        let result = try await fixture.notes(["clone", fixture.server.baseURL, fixture.folder.path],
-                                             environment: HostileServerFixture.shortTimeouts(idle: 1, deadline: 30))
-        #expect(result.exitCode == 5)
-        #expect(result.stderr.contains("the server sent nothing for 1 s while answering GET /v1/changes"), "\(result.stderr)")
-        #expect(fixture.notesWritten().isEmpty)
-        #expect(fixture.server.requests.filter { $0.path == "/v1/changes" }.count == RetryPolicy.standard.maxAttempts)
+    enum Stall: String, CaseIterable, Sendable {
+        case afterHeaders = "after its headers"
+        case midBody = "mid-body"
     }
 
-    @Test("a server that stalls mid-body is abandoned at the idle timeout; the retries are bounded: exit 5")
-    func midBodyStallHitsTheIdleTimeout() async throws {
-        let fixture = try Self.server { _ in .stallMidBody(announcedLength: 10_000, sentBytes: 2_000, maxDuration: .seconds(30)) }
+    @Test("a server that stalls hits the idle timeout; the retries are bounded: exit 5", arguments: Stall.allCases)
+    func stalledServerHitsTheIdleTimeout(stall: Stall) async throws {
+        let fixture = try Self.server { _ in
+            switch stall {
+            case .afterHeaders: .trickle(announcedLength: 100, every: nil, maxDuration: .seconds(30))
+            case .midBody: .stallMidBody(announcedLength: 10_000, sentBytes: 2_000, maxDuration: .seconds(30))
+            }
+        }
         defer { fixture.stop() }
         let result = try await fixture.notes(["clone", fixture.server.baseURL, fixture.folder.path],
                                              environment: HostileServerFixture.shortTimeouts(idle: 1, deadline: 30))
