@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Attachments against rsync (a daemon on loopback), side by side in one run:
 #   1. 1,000 images of ~200 KB (random bytes: images do not compress) uploaded to an empty account;
-#   2. one 1 GiB file uploaded to an empty account, then cloned into an empty folder.
+#   2. one 1 GiB file uploaded to an empty account, then cloned into an empty folder;
+#   3. the same with the server's contents in an S3 bucket (a SeaweedFS on loopback, from
+#      Tests/s3/seaweedfs) beside the same server with its content directory: S3=0 skips these rows.
 # The corpus, the rsync daemon's destination and the server's database and content store share one
 # filesystem. Peak resident memory of the client (each run) and of the server (whole bench) is
 # reported beside the times.
@@ -16,6 +18,8 @@ runs=${RUNS:-3}
 work=$(bench_workdir)
 cleanup() {
     stop_pid "${SERVER_PID:-}"
+    stop_pid "${S3_SERVER_PID:-}"
+    [ -f "$work/weed/pid" ] && "$ROOT/Tests/s3/seaweedfs" stop "$work/weed"
     [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
     rm -rf "$work"
 }
@@ -57,14 +61,16 @@ cat > "$work/new-account" <<SH
 #!/usr/bin/env bash
 set -euo pipefail
 corpus=\$1
-n=\$(( \$(cat "$work/accounts" 2>/dev/null || echo 0) + 1 ))
-echo "\$n" > "$work/accounts"
-[ "\$n" -gt 1 ] && "$BIN/notes-server" user delete "bench\$((n - 1))" --yes --db "$work/db.sqlite" >/dev/null
-echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "$work/db.sqlite" >/dev/null
-echo benchpassword | "$BIN/notes" login --server "$SERVER_URL" --username "bench\$n" --password-stdin >/dev/null 2>&1
+db=\${2:-$work/db.sqlite}
+url=\${3:-$SERVER_URL}
+n=\$(( \$(cat "\$db.accounts" 2>/dev/null || echo 0) + 1 ))
+echo "\$n" > "\$db.accounts"
+[ "\$n" -gt 1 ] && "$BIN/notes-server" user delete "bench\$((n - 1))" --yes --db "\$db" >/dev/null
+echo benchpassword | "$BIN/notes-server" user add "bench\$n" --password-stdin --db "\$db" >/dev/null
+echo benchpassword | "$BIN/notes" login --server "\$url" --username "bench\$n" --password-stdin >/dev/null 2>&1
 rm -rf "$work/ours"
 cp -a "\$corpus" "$work/ours"
-"$BIN/notes" init "$work/ours" --server "$SERVER_URL" >/dev/null 2>&1
+"$BIN/notes" init "$work/ours" --server "\$url" >/dev/null 2>&1
 SH
 chmod +x "$work/new-account"
 # One warmup run of each command: the first gigabyte a process writes into /dev/shm on this VM
@@ -106,3 +112,31 @@ report "upload $images images" "rsync -a to daemon" "$(median_seconds "$work/ima
 report "upload ${big_mib} MiB" "rsync -a to daemon" "$(median_seconds "$work/big.json" 0)" "$(median_seconds "$work/big.json" 1)" "≤ 1.5"
 report "clone ${big_mib} MiB" "rsync -a from daemon" "$(median_seconds "$work/clone.json" 0)" "$(median_seconds "$work/clone.json" 1)" "≤ 1.5"
 table_row "peak memory" "(client / server)" "-" "$(( $(max_kib big-up) / 1024 )) MiB / $(( server_peak / 1024 )) MiB" "-" "≤ 100 MiB above idle"
+
+# The S3 rows: the same workloads against a second server whose contents are in a SeaweedFS
+# bucket on loopback (its data on the same filesystem), beside the first server with its content
+# directory, so the ratio is the object store's cost alone.
+if [ "${S3:-1}" = "1" ]; then
+    export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-$RANDOM$RANDOM
+    s3_endpoint=$("$ROOT/Tests/s3/seaweedfs" start "$work/weed" notes-bench)
+    directory_url=$SERVER_URL
+    start_notes_server "$work/db-s3.sqlite" --max-attachment-size 2G --content-store s3://notes-bench/bench --s3-endpoint "$s3_endpoint"
+    S3_SERVER_PID=$SERVER_PID
+    s3_url=$SERVER_URL
+    hf --export-json "$work/s3-images.json" \
+        --prepare "'$work/new-account' '$work/images' '$work/db.sqlite' '$directory_url'" -n directory "'$BIN/notes' sync '$work/ours' >/dev/null" \
+        --prepare "'$work/new-account' '$work/images' '$work/db-s3.sqlite' '$s3_url'" -n s3 "$(peak s3-images "'$BIN/notes' sync '$work/ours'") >/dev/null"
+    hf --export-json "$work/s3-big.json" \
+        --prepare "'$work/new-account' '$work/big' '$work/db.sqlite' '$directory_url'" -n directory "'$BIN/notes' sync '$work/ours' >/dev/null" \
+        --prepare "'$work/new-account' '$work/big' '$work/db-s3.sqlite' '$s3_url'" -n s3 "$(peak s3-big-up "'$BIN/notes' sync '$work/ours'") >/dev/null"
+    # Each server's last account holds the big file: clone it from each (notes logs in per server URL).
+    hf --export-json "$work/s3-clone.json" \
+        --prepare "rm -rf '$work/clone'" -n directory "'$BIN/notes' clone '$directory_url' '$work/clone' >/dev/null" \
+        --prepare "rm -rf '$work/clone'" -n s3 "$(peak s3-big-clone "'$BIN/notes' clone '$s3_url' '$work/clone'") >/dev/null"
+    cmp "$work/big/disk.img" "$work/clone/disk.img" || { echo "the S3 clone differs from the original" >&2; exit 1; }
+    s3_server_peak=$(awk '/VmHWM/ {print $2}' "/proc/$S3_SERVER_PID/status")
+    echo "attachments on S3: server peak $s3_server_peak KiB over its runs"
+    report "upload $images images, S3" "directory store" "$(median_seconds "$work/s3-images.json" 0)" "$(median_seconds "$work/s3-images.json" 1)" "≤ 1.5"
+    report "upload ${big_mib} MiB, S3" "directory store" "$(median_seconds "$work/s3-big.json" 0)" "$(median_seconds "$work/s3-big.json" 1)" "≤ 1.5"
+    report "clone ${big_mib} MiB, S3" "directory store" "$(median_seconds "$work/s3-clone.json" 0)" "$(median_seconds "$work/s3-clone.json" 1)" "≤ 1.5"
+fi

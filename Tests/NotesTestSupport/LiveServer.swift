@@ -48,10 +48,11 @@ public struct LiveServer: Sendable {
     public var environment: [String: String] { ["HOME": home.path, "XDG_CONFIG_HOME": configDirectory.path] }
 
     /// Runs `body` against a fresh server started with the `serve` flags `arguments`
-    /// (`--access-token-ttl`, limits, lifetimes) and `account` on it.
-    public static func with(_ arguments: [String] = [], account: Account = .signedIn,
+    /// (`--access-token-ttl`, limits, lifetimes) and `account` on it; `environment` is the
+    /// server's own, beyond `PATH` (an object store's credentials).
+    public static func with(_ arguments: [String] = [], account: Account = .signedIn, environment: [String: String] = [:],
                             _ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await TestServer(extraArguments: arguments)
+        let server = try await TestServer(extraArguments: arguments, environment: environment)
         var folders: [TemporaryDirectory] = []
         do {
             folders = [try TemporaryDirectory("notes-home"), try TemporaryDirectory("notes-sync")]

@@ -37,7 +37,8 @@ public final class TestServer: Sendable {
     ///   - database: a database that outlives this server (a restart, two servers sharing one),
     ///     as a `--db` value; by default a new one on this pass's backend, removed by `stop()`.
     ///   - port: a fixed port (a restart on the same address); by default a free one.
-    public init(extraArguments: [String] = [], database: String? = nil, port: Int = 0) async throws {
+    ///   - environment: more environment for the server (an object store's credentials).
+    public init(extraArguments: [String] = [], database: String? = nil, port: Int = 0, environment: [String: String] = [:]) async throws {
         let directory = try TemporaryDirectory("notes-server")
         let owned: TestDatabase
         do {
@@ -48,8 +49,9 @@ public final class TestServer: Sendable {
         }
         let process: ChildProcess
         do {
-            let arguments = ["serve", "--db", owned.location, "--listen", "127.0.0.1:\(port)"] + extraArguments
-            process = try ChildProcess(BuiltProducts.server, arguments, environment: ["PATH": "/usr/bin:/bin"],
+            let store = TestContentStore.serveArguments(forDatabase: owned.location)
+            let arguments = ["serve", "--db", owned.location, "--listen", "127.0.0.1:\(port)"] + store.arguments + extraArguments
+            process = try ChildProcess(BuiltProducts.server, arguments, environment: store.environment.merging(environment) { $1 }.merging(["PATH": "/usr/bin:/bin"]) { $1 },
                                        stdout: .pipe, stderr: .pipe)
         } catch {
             if database == nil { await owned.drop() }

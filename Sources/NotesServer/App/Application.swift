@@ -210,7 +210,8 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
                            changeNotifier: InProcessChangeNotifier(notes: notes), tokenChecks: tokenChecks, noteCache: notes, log: log)
     case .postgres(let url):
         // One connection per HTTP thread: a handler holds one for its request, never two.
-        let pool = try openPostgres(url, size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
+        let pool = try openPostgres(configuration.contentStore.isS3 ? url.withContentStoreSetting("s3") : url,
+                                    size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
         let notifier = PostgresChangeNotifier(url: url, pool: pool, notes: notes, log: log)
         return Application(configuration: configuration, database: .postgres(pool),
                            blobs: configuration.contentStore.blobStore(beside: PostgresBlobStore(pool: pool)),

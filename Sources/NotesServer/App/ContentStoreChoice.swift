@@ -55,6 +55,12 @@ enum ContentStoreChoice: Sendable {
 }
 
 extension ContentStoreChoice {
+    /// Whether the bytes are in an S3 bucket (not in a PostgreSQL database or beside SQLite).
+    var isS3: Bool {
+        if case .s3 = self { return true }
+        return false
+    }
+
     /// The blob store this choice makes: `beside` (the database's own) unless a bucket is named.
     func blobStore(beside: @autoclosure () -> any BlobStore) -> any BlobStore {
         switch self {

@@ -58,6 +58,10 @@ extension OpenAPIDocument {
                 "`range_not_satisfiable`: the range starts past the end; `Content-Range: bytes */SIZE` says the size.",
                 headers: ["Content-Range": ["schema": ["type": "string"]]]
             ),
+            "503": errorAnswer(
+                "`content_store_unavailable`: the attachment store (an S3 bucket) cannot be reached right now; retry after `Retry-After`.",
+                headers: ["Retry-After": header("RetryAfter")]
+            ),
         ]
     }
 
@@ -203,8 +207,9 @@ extension OpenAPIDocument {
                     "422": errorAnswer("`chunk_mismatch`, `chunk_out_of_range` or `invalid_hash`."),
                     "503": errorAnswer(
                         """
-                            `chunk_in_progress`: another request is still sending this chunk; or the database cannot be \
-                            written now (as `StorageUnavailable`). Send it again after `Retry-After`.
+                            `chunk_in_progress`: another request is still sending this chunk; `content_store_unavailable`: \
+                            the attachment store cannot be reached; or the database cannot be written now (as \
+                            `StorageUnavailable`). Send it again after `Retry-After`.
                             """,
                         headers: ["Retry-After": header("RetryAfter")]),
                 ]

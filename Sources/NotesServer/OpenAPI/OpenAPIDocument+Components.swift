@@ -188,7 +188,8 @@ extension OpenAPIDocument {
             """
                 The server's database cannot be written right now and nothing was saved: read-only or unreachable \
                 storage, or a database file deleted or replaced while the server runs (`storage_unavailable`), or one \
-                locked past the busy timeout (`storage_busy`). Reads go on; retry after `Retry-After`.
+                locked past the busy timeout (`storage_busy`); for attachment contents, an S3 content store that cannot \
+                be reached, fails or is too slow (`content_store_unavailable`). Reads go on; retry after `Retry-After`.
                 """,
             headers: ["Retry-After": header("RetryAfter")]
         ),

@@ -189,3 +189,15 @@ enum PostgresURLError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension PostgresURL {
+    /// The URL with `notes.content_store` set to `store` on every connection (libpq's `options`,
+    /// after any the URL has): how a server with an S3 content store tells schema version 25's
+    /// trigger that content bytes are not in the database.
+    func withContentStoreSetting(_ store: String) -> PostgresURL {
+        var copy = self
+        let setting = "-c notes.content_store=\(store)"
+        copy.parameters["options"] = parameters["options"].map { "\($0) \(setting)" } ?? setting
+        return copy
+    }
+}
