@@ -165,7 +165,7 @@ struct SyncAttachmentTests {
         }
     }
 
-    @Test("an upload past the account's quota is answered 507: skipped and named, nothing of it stored, the rest syncs")
+    @Test("an upload past the account's quota is answered 507: skipped and named, nothing of it stored, the rest syncs", .directoryStoreOnly)
     func quotaExceededIsReportedAndNothingHalfStored() async throws {
         try await LiveServer.with(["--quota", "40K"], account: .loggedIn) { h in
             try await h.initFolder("a")

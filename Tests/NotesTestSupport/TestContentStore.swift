@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import Testing
 
 /// Where the attachment bytes of the servers under test go in this pass.
 ///
@@ -38,5 +39,13 @@ public enum TestContentStore {
     public static func serveArguments(forDatabase location: String) -> (arguments: [String], environment: [String: String]) {
         guard let s3 = s3(forDatabase: location) else { return ([], [:]) }
         return (["--content-store", s3.store, "--s3-endpoint", s3.endpoint], s3.environment)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that reads the content directory beside the SQLite file itself: skipped, with
+    /// the reason, on the S3 pass (`NOTES_TEST_CONTENT_STORE=s3`).
+    public static var directoryStoreOnly: Self {
+        .enabled(if: !TestContentStore.isS3, Comment(rawValue: TestContentStore.directoryOnlyReason))
     }
 }

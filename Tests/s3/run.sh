@@ -20,9 +20,10 @@ export NOTES_TEST_WEED
 
 work=$(mktemp -d)
 postgres_dir=""
+# Every step runs whatever the one before it did: a failed stop must not leave the rest running.
 cleanup() {
-    Tests/s3/seaweedfs stop "$work"
-    [ -n "$postgres_dir" ] && scripts/postgres-test-cluster stop "$postgres_dir"
+    Tests/s3/seaweedfs stop "$work" || true
+    if [ -n "$postgres_dir" ]; then scripts/postgres-test-cluster stop "$postgres_dir" || true; fi
     rm -rf "$work"
 }
 trap cleanup EXIT

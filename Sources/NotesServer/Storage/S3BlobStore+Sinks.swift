@@ -82,12 +82,22 @@ final class S3UploadSink: ChunkSink, @unchecked Sendable {
         return true
     }
 
-    /// Sends the checked bytes as the object (again: nothing).
+    /// Sends the checked bytes as the object (again: nothing). An upload chunk already stored is
+    /// not stored again (its bytes were checked when it was): a chunk sent twice with other
+    /// bytes never replaces the first.
     func upload() throws(BlobStoreError) {
         guard case .checked(let digest) = state else { return }
         let size = file.size
-        try S3BlobStore.mapping("store an object") { () throws(S3Error) in
+        let keepsFirst = removesWhenDiscarded
+        let stored = try S3BlobStore.mapping("store an object") { () throws(S3Error) -> Bool in
+            if keepsFirst, try store.bucket.size(of: key, label: "look for an upload chunk") != nil { return false }
             try store.bucket.put(key, descriptor: file.descriptor, size: size, sha256: digest, label: "store an object")
+            return true
+        }
+        guard stored else {
+            state = .kept  // nothing of this request to remove
+            file.close()
+            return
         }
         state = .stored
         file.close()

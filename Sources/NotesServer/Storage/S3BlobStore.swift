@@ -77,8 +77,15 @@ struct S3BlobStore: BlobStore {
         }
     }
 
+    /// The smallest part of a multipart upload but the last (S3's rule): uploads in smaller
+    /// chunks are joined here instead, through a file, and stored with one request.
+    static let minimumPartBytes = 5 * 1024 * 1024
+
     func stage(_ upload: UploadState, userID: Int64) throws(BlobStoreError) -> any StagedContent {
         let keys = (0..<upload.chunkCount).map { chunkKey(userID: userID, hash: upload.hash, index: $0) }
+        let joinsHere = keys.count > 1 && upload.chunkSize < Self.minimumPartBytes
+        let joined = joinsHere ? try UnlinkedFile(in: temporaryFolder) : nil
+        defer { joined?.close() }
         var hasher = SHA256Hasher()
         var size = 0
         for key in keys {
@@ -86,14 +93,17 @@ struct S3BlobStore: BlobStore {
                 throw BlobStoreError(operation: "read a chunk of an upload: it is missing from the object store", code: ENOENT)
             }
             defer { file.close() }
-            size += try Self.hash(file, into: &hasher)
+            size += try Self.hash(file, into: &hasher, copyingTo: joined)
         }
         let digest = Hex.encode(hasher.finalize())
         if digest == upload.hash {
             let target = contentKey(userID: userID, hash: upload.hash)
             try Self.mapping("join an upload's chunks") { () throws(S3Error) in
                 // A content object is only ever written with checked bytes: one already there is this content.
-                if try bucket.size(of: target, label: "look for a content") == nil {
+                guard try bucket.size(of: target, label: "look for a content") == nil else { return }
+                if let joined {
+                    try bucket.put(target, descriptor: joined.descriptor, size: joined.size, sha256: digest, label: "store a joined upload")
+                } else {
                     try bucket.join(keys, into: target, label: "join an upload's chunks")
                 }
             }
@@ -151,8 +161,9 @@ struct S3BlobStore: BlobStore {
 
     // MARK: - Helpers
 
-    /// Hashes the whole of `file` into `hasher`; returns its size.
-    static func hash(_ file: ContentFile, into hasher: inout SHA256Hasher) throws(BlobStoreError) -> Int {
+    /// Hashes the whole of `file` into `hasher` (appending it to `copy` too, when given);
+    /// returns its size.
+    static func hash(_ file: ContentFile, into hasher: inout SHA256Hasher, copyingTo copy: UnlinkedFile? = nil) throws(BlobStoreError) -> Int {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset = 0
         while true {
@@ -160,7 +171,12 @@ struct S3BlobStore: BlobStore {
             if got < 0 && errno == EINTR { continue }
             guard got >= 0 else { throw BlobStoreError(operation: "read back an object", code: errno) }
             if got == 0 { return offset }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+            let copied = buffer.withUnsafeBytes { bytes -> Bool in
+                let piece = UnsafeRawBufferPointer(rebasing: bytes[..<got])
+                hasher.update(piece)
+                return copy?.append(piece) ?? true
+            }
+            guard copied else { throw BlobStoreError(operation: "join an upload's chunks in a temporary file", code: errno) }
             offset += got
         }
     }

@@ -81,7 +81,7 @@ struct AttachmentLiveTests {
         }
     }
 
-    @Test("a backup carries the attachment bytes: a server started on the restored copy serves them", .sqliteOnly)
+    @Test("a backup carries the attachment bytes: a server started on the restored copy serves them", .sqliteOnly, .directoryStoreOnly)
     func backupThenRestore() async throws {
         try await withTemporaryDirectory { folder in
             let backup = folder.appending("backup.sqlite").path

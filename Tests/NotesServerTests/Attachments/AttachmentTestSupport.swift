@@ -121,8 +121,15 @@ extension AttachmentAPI {
 
 /// What the app's content store holds, whichever backend keeps it: for SQLite the files of its
 /// content directory (`USER/AA/HASH`), for PostgreSQL one `USER/HASH` per content whose bytes
-/// are in `content_chunks`; uploads in progress and temporaries are not content.
+/// are in `content_chunks`, for an S3 store its content objects (`USER/AA/HASH` under the
+/// prefix); uploads in progress and temporaries are not content.
 func storedContents(_ app: TestApp) throws -> [String] {
+    if let s3 = app.application.contents.blobs as? S3BlobStore {
+        let root = s3.bucket.location.key("")
+        return try s3.bucket.list(prefix: root, label: "list the test's contents")
+            .map { String($0.key.dropFirst(root.count)) }
+            .filter { $0.split(separator: "/").count == 3 && !$0.contains("/uploads/") }
+    }
     guard case .postgres = app.application.database else { return storedContentFiles(databasePath: app.databasePath) }
     return try app.application.database.read { db in
         try db.query("SELECT DISTINCT user_id, hash FROM content_chunks ORDER BY user_id, hash") { "\($0.int64(0))/\($0.string(1))" }
