@@ -92,6 +92,7 @@ public struct TestDatabase: Sendable {
 public enum TestDatabaseError: Error, CustomStringConvertible {
     case noCluster
     case psqlFailed(statement: String, exitCode: Int32, message: String)
+    case clusterScriptFailed(command: String, message: String)
 
     public var description: String {
         switch self {
@@ -99,6 +100,8 @@ public enum TestDatabaseError: Error, CustomStringConvertible {
             "a PostgreSQL test database was asked for, but NOTES_TEST_POSTGRES_URL is not set (./scripts/test starts a cluster and sets it)"
         case .psqlFailed(let statement, let exitCode, let message):
             "psql exited \(exitCode) on \(statement): \(message)"
+        case .clusterScriptFailed(let command, let message):
+            "scripts/postgres-test-cluster \(command) failed: \(message)"
         }
     }
 }

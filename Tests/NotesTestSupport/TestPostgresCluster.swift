@@ -36,7 +36,7 @@ public enum TestPostgresCluster {
 
     /// A PostgreSQL client program: Debian keeps the real ones in a versioned directory (the
     /// newest wins), `/usr/bin/NAME` being a Perl wrapper that picks among them.
-    private static func clientProgram(_ name: String) -> URL {
+    public static func clientProgram(_ name: String) -> URL {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
             .compactMap(Int.init).sorted(by: >)

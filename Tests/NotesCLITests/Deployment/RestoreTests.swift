@@ -4,46 +4,46 @@ import NotesTestSupport
 import Testing
 @testable import notes_cli
 
-/// The backup and restore procedures of README.md "Backup and restore", run end to end with the
-/// real binaries: `notes-server backup` while notes are being written, the backup restored onto
-/// a fresh database (SQLite with its content directory; PostgreSQL with pg_restore into an empty
-/// database), a server started on it at the same address. Every note, revision, attachment,
-/// account, session and token acknowledged before the backup is there, and a folder that synced
-/// before the backup syncs after it without a full resync, its edit made since kept.
+/// The backup and restore procedures of README.md "Operations: backup and restore", run end to
+/// end with the real programs: a backup taken while notes are being written, restored onto fresh
+/// data (SQLite with its content directory; PostgreSQL with pg_restore into an empty database, or
+/// a base backup put in place of the cluster's data directory), a server started on it at the same
+/// address. Every note, revision, attachment, account, session and token acknowledged before the
+/// backup is there, nothing written after it ended, and a folder that synced before the backup
+/// syncs after it without a full resync, its edit made since kept.
 @Suite("Backup and restore")
 struct RestoreTests {
     enum Procedure: String, CaseIterable, Sendable {
+        /// `notes-server backup` on SQLite: the database file and its content directory.
         case sqlite
+        /// `notes-server backup` on PostgreSQL (`pg_dump`), restored with `pg_restore`.
         case postgres
+        /// `pg_basebackup` of the whole cluster, restored in place of the cluster's data.
+        case postgresBaseBackup
     }
 
     @Test("a backup taken under write load restores: data, sessions and tokens are there, and a synced folder carries on",
           arguments: Procedure.allCases)
     func backupRestoresUnderLoad(_ procedure: Procedure) async throws {
-        if procedure == .postgres && !TestPostgresCluster.shouldRun {
+        if procedure != .sqlite && !TestPostgresCluster.shouldRun {
             try Test.cancel(Comment(rawValue: TestPostgresCluster.skipReason))
         }
-        let backend: TestBackend = procedure == .sqlite ? .sqlite : .postgres
-        let original = try await TestDatabase.make(on: backend)
-        let restored = try await TestDatabase.make(on: backend)
+        let installation = try await Installation.make(procedure)
         let folders = [try TemporaryDirectory("notes-home"), try TemporaryDirectory("notes-sync"), try TemporaryDirectory("notes-backup")]
         defer { for folder in folders { folder.remove() } }
         do {
-            try await run(procedure, original: original, restored: restored, home: folders[0], work: folders[1], backups: folders[2])
+            try await run(installation, home: folders[0], work: folders[1], backups: folders[2])
         } catch {
-            await original.drop()
-            await restored.drop()
+            await installation.remove()
             throw error
         }
-        await original.drop()
-        await restored.drop()
+        await installation.remove()
     }
 
-    private func run(_ procedure: Procedure, original: TestDatabase, restored: TestDatabase,
-                     home: TemporaryDirectory, work: TemporaryDirectory, backups: TemporaryDirectory) async throws {
-        let first = try await TestServer(database: original.location)
+    private func run(_ installation: Installation, home: TemporaryDirectory, work: TemporaryDirectory,
+                     backups: TemporaryDirectory) async throws {
+        let first = try await TestServer(database: installation.original.location)
         let before: Acknowledged
-        let backupFile = backups.appending("notes.backup").path
         do {
             let live = LiveServer(server: first, home: home, work: work)
             before = try await prepare(live)
@@ -52,22 +52,27 @@ struct RestoreTests {
             let writing = Task { await load.run() }
             try await Task.sleep(for: .milliseconds(300))
             let acknowledgedBeforeBackup = await load.acknowledged
-            let backup = try await first.admin(["backup", backupFile])
+            let backup = try await installation.backUp(first, into: backups)
             writing.cancel()
             let loadWrites = await writing.value
-            #expect(backup.exitCode == 0, "\(backup.stderr)")
             #expect(loadWrites.count > acknowledgedBeforeBackup.count, "notes were being written while the backup ran")
+            // A note written after the backup ended: the restored server must not have it.
+            let api = try await TestAPIClient(first).signedIn(TestAccount.username, password: TestAccount.password)
+            try await api.create(Self.writtenAfterBackup, "# After\n")
             // An edit made after the backup, not yet synced: it must survive the restore.
             try Data("# One\n\nedited after the backup\n".utf8).write(to: URL(fileURLWithPath: live.folder("a") + "/one.md"))
             #expect(await first.stop() == 0)
-            try await restore(procedure, backupFile: backupFile, onto: restored)
-            try await check(restored: restored, port: first.port, home: home, work: work, before: before,
+            try await installation.restore(from: backup)
+            try await check(restored: installation.restored, port: first.port, home: home, work: work, before: before,
                             loadNotes: acknowledgedBeforeBackup)
         } catch {
             await first.stop()
             throw error
         }
     }
+
+    /// The note written through the first server once the backup has ended.
+    static let writtenAfterBackup = "after-backup.md"
 
     /// What the first server acknowledged before the backup: the account, a folder synced with
     /// notes (one of them with two revisions) and an attachment, a personal token and a session.
@@ -101,22 +106,6 @@ struct RestoreTests {
                             revisionsOfTwo: revisions.count, twoID: two.id.description)
     }
 
-    /// README.md's restore steps, for each procedure.
-    private func restore(_ procedure: Procedure, backupFile: String, onto restored: TestDatabase) async throws {
-        switch procedure {
-        case .sqlite:
-            // The backup file becomes the database, its .content folder the content directory beside it.
-            let path = try #require(restored.sqlitePath)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: backupFile, toPath: path)
-            try FileManager.default.copyItem(atPath: backupFile + ".content", toPath: path + ".content")
-        case .postgres:
-            let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pg_restore"),
-                                                     ["--no-owner", "--exit-on-error", "--dbname=\(restored.location)", backupFile])
-            #expect(result.exitCode == 0, "\(result.stderr)")
-        }
-    }
-
     private func check(restored: TestDatabase, port: Int, home: TemporaryDirectory, work: TemporaryDirectory,
                        before: Acknowledged, loadNotes: [String]) async throws {
         let second = try await TestServer.restarted(database: restored.location, port: port)
@@ -139,6 +128,7 @@ struct RestoreTests {
             let paths = Set(entries.map(\.path))
             #expect(paths.isSuperset(of: ["one.md", "two.md", "picture.bin"]), "\(paths)")
             #expect(paths.isSuperset(of: loadNotes), "every note written before the backup began")
+            #expect(!paths.contains(Self.writtenAfterBackup), "what the server serves is the backup's, not what it replaced")
             let one = try #require(entries.first { $0.path == "one.md" })
             let note = try await api.send("GET", "/v1/notes/\(one.id)")
             #expect(note.text.contains("edited after the backup"), "the edit made since the backup: \(note.text)")
