@@ -68,6 +68,18 @@ struct WireJSONWriterTests {
         }
     }
 
+    @Test("revs and sizes at the edges of their ranges (zero, one and two digits, negative, Int64.min and .max) match JSONEncoder's bytes")
+    func integersAtTheEdgesMatchFoundation() throws {
+        let values: [Int64] = [0, 1, 9, 10, 99, 100, -1, -9, -10, 1_000_000_007, Int64.max, Int64.min, Int64.min + 1]
+        for value in values {
+            let page = ChangesPage(changes: [], cursor: "c", hasMore: false, userId: value)
+            #expect(page.wireJSON() == (try Self.encoded(page)), "\(value)")
+            let note = NoteResource(id: NoteID(), path: "a.md", content: nil, hash: "h", rev: value, size: Int(value),
+                                    createdAt: "", updatedAt: "", deleted: false)
+            #expect(note.wireJSON() == (try Self.encoded(note)), "\(value)")
+        }
+    }
+
     @Test("batch requests, as the client writes them by hand, match JSONEncoder's bytes and decode back (seeded random values)")
     func batchRequestsMatchFoundation() throws {
         var random = SeededRandom(seed: 20261202)

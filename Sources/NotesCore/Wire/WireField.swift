@@ -8,6 +8,9 @@ public struct WireField<Object>: Sendable {
     public let isRequired: Bool
     /// The member's OpenAPI schema: its value's, with the field's own words merged in.
     public let schema: OpenAPIValue
+    /// How the shape's writer writes the member in line, when its value is of a plain kind;
+    /// nil when `write` writes it.
+    let plain: WirePlainMember?
     /// Writes the key and the value of the object at the pointer, or nothing for an absent
     /// optional.
     let write: @Sendable (UnsafeRawPointer, inout WireJSONWriter) -> Void
@@ -29,6 +32,7 @@ public struct WireField<Object>: Sendable {
         let member = WireStoredMember(path)
         let codingKey = WireCodingKey(snakeCase: key)
         return WireField(key: key, isRequired: true, schema: fieldSchema(Value.openAPISchema, schema),
+                         plain: WirePlainMember(Value.self, offset: member.offset),
                          write: { object, json in
                              json.key(key)
                              member.pointer(in: object).pointee.writeValue(to: &json)
@@ -45,6 +49,7 @@ public struct WireField<Object>: Sendable {
         let member = WireStoredMember(path)
         let codingKey = WireCodingKey(snakeCase: key)
         return WireField(key: key, isRequired: false, schema: fieldSchema(Value.openAPISchema, schema),
+                         plain: WirePlainMember(optional: Value.self, offset: member.offset),
                          write: { object, json in
                              guard let value = member.pointer(in: object).pointee else { return }
                              json.key(key)
@@ -67,6 +72,7 @@ public struct WireField<Object>: Sendable {
         let member = WireStoredMember(path)
         let codingKey = WireCodingKey(snakeCase: key)
         return WireField(key: key, isRequired: false, schema: fieldSchema(Value.openAPISchema, schema),
+                         plain: nil,
                          write: { object, json in
                              let value = member.pointer(in: object).pointee
                              if let omitted, value == omitted { return }

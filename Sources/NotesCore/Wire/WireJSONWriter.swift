@@ -34,6 +34,28 @@ public struct WireJSONWriter {
         needsComma = true
     }
 
+    /// Writes `text` as it is: JSON laid out by the caller around values written here (a page's
+    /// `{"changes":[` before its entries, `]` after them). `separatesNext` says whether a member
+    /// or element written next needs a comma before it.
+    public mutating func verbatim(_ text: StaticString, separatesNext: Bool) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        needsComma = separatesNext
+    }
+
+    /// Where the output stands, to come back to (`rewind(to:)`).
+    public struct Mark: Sendable {
+        fileprivate let count: Int
+        fileprivate let needsComma: Bool
+    }
+
+    public var mark: Mark { Mark(count: bytes.count, needsComma: needsComma) }
+
+    /// Takes back everything written since `mark` was taken.
+    public mutating func rewind(to mark: Mark) {
+        bytes.removeLast(bytes.count - mark.count)
+        needsComma = mark.needsComma
+    }
+
     /// Writes the member name `key` (already snake_case, needing no escapes) and its colon.
     public mutating func key(_ key: StaticString) {
         separate()
@@ -52,7 +74,19 @@ public struct WireJSONWriter {
 
     public mutating func value(_ number: Int64) {
         separate()
-        bytes.append(contentsOf: String(number).utf8)
+        // Digits straight into the output: `String(number)` made and dropped a string for each
+        // of an entry's `rev` and `size`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = number.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
         needsComma = true
     }
 
@@ -202,6 +236,7 @@ public protocol WireJSONWritable: Encodable {
 }
 
 extension WireJSONWritable where Self: WireDescribed {
+    @inlinable
     public func write(to writer: inout WireJSONWriter) {
         Self.wireShape.write(self, to: &writer)
     }
@@ -223,7 +258,12 @@ extension NoteResource: WireJSONWritable {
     public var wireJSONSizeHint: Int { (content?.utf8.count ?? 0) * 9 / 8 + path.utf8.count + 320 }
 }
 
-extension NoteListPage: WireJSONWritable {}
+extension NoteListPage: WireJSONWritable {
+    /// Sized from the notes, so a page of a thousand is written into one buffer rather than one
+    /// regrown (and copied) ten times on the way.
+    public var wireJSONSizeHint: Int { notes.reduce(64) { $0 + $1.wireJSONSizeHint } }
+}
+
 extension ChangesPage: WireJSONWritable {}
 extension APIErrorBody.Detail: WireJSONWritable {}
 extension APIErrorBody: WireJSONWritable {}

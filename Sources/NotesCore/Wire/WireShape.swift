@@ -11,12 +11,15 @@ public struct WireShape<Object: Sendable>: Sendable {
     public let summary: String?
     /// The fields in the document's order.
     public let fields: [WireField<Object>]
-    /// The fields' keys, writers and readers, sorted by key: the order of the written members,
-    /// and the order a reader expects them in (it looks for the one after the last it found
-    /// first). Each alone, so walking them copies (and retains) nothing else of a field.
+    /// The fields' keys and readers, sorted by key: the order of the written members, and the
+    /// order a reader expects them in (it looks for the one after the last it found first).
+    /// Each alone, so walking them copies (and retains) nothing else of a field.
     private let keys: [StaticString]
-    private let writers: [@Sendable (UnsafeRawPointer, inout WireJSONWriter) -> Void]
     private let readers: [@Sendable (UnsafeMutableRawPointer, inout WireJSONReader) throws -> Void]
+    /// The sorted fields read in line, at their offset (nil: through their closure in `readers`).
+    private let plainMembers: [WirePlainMember?]
+    /// Writes the members in that order.
+    @usableFromInline let objectWriter: WireObjectWriter
     /// One bit per sorted field that is required.
     private let requiredMask: UInt64
     /// The value a reading starts from: what a member that never came leaves. Without one the
@@ -35,18 +38,18 @@ public struct WireShape<Object: Sendable>: Sendable {
         self.draft = draft
         let sorted = fields.sorted { $0.key.description.utf8.lexicographicallyPrecedes($1.key.description.utf8) }
         keys = sorted.map(\.key)
-        writers = sorted.map(\.write)
+        objectWriter = WireObjectWriter(sorted: sorted)
         readers = sorted.map(\.read)
+        plainMembers = sorted.map(\.plain)
         requiredMask = sorted.indices.reduce(0) { mask, index in sorted[index].isRequired ? mask | 1 << UInt64(index) : mask }
     }
 
     /// Writes `object` as `WireJSON.encoder()` would: sorted keys, absent optionals left out.
+    /// Inlinable, so a caller in another module reaches the object's memory without copying it
+    /// through generic code.
+    @inlinable
     public func write(_ object: Object, to writer: inout WireJSONWriter) {
-        withUnsafePointer(to: object) { pointer in
-            writer.object { json in
-                for write in writers { write(pointer, &json) }
-            }
-        }
+        withUnsafePointer(to: object) { pointer in objectWriter.write(UnsafeRawPointer(pointer), to: &writer) }
     }
 
     /// Reads an object of this shape: members in any order, unknown ones skipped. Refuses a
@@ -62,7 +65,11 @@ public struct WireShape<Object: Sendable>: Sendable {
                 let bit: UInt64 = 1 << UInt64(index)
                 guard seen & bit == 0 else { throw WireJSONReader.Refusal() }
                 seen |= bit
-                try readers[index](pointer, &reader)
+                if let plain = plainMembers[index] {
+                    try plain.read(into: pointer, from: &reader)
+                } else {
+                    try readers[index](pointer, &reader)
+                }
                 next = index + 1
             }
         }
@@ -120,6 +127,7 @@ public protocol WireDescribed: WireJSONValue {
 }
 
 extension WireDescribed {
+    @inlinable
     public func writeValue(to writer: inout WireJSONWriter) { Self.wireShape.write(self, to: &writer) }
     public static func readValue(from reader: inout WireJSONReader) throws -> Self { try wireShape.read(from: &reader) }
     public static var openAPISchema: OpenAPIValue { wireShape.openAPIReference }

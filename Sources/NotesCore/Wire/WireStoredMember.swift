@@ -7,7 +7,8 @@
 /// to its type, so reaching it there through a pointer to the value is what its getter does.
 struct WireStoredMember<Object, Value>: @unchecked Sendable {
     // @unchecked: it holds only an offset; `Object` and `Value` are the types it reads as.
-    private let offset: Int
+    /// Where the member starts in the value's memory.
+    let offset: Int
 
     /// The member `path` names; a key path to anything but a stored property is a
     /// programmer's error in a wire description.

@@ -10,47 +10,44 @@ import NotesCore
 /// alone on its page, so every note can be fetched.
 ///
 /// The JSON is what `WireJSON` writes for a `ChangesPage` (sorted keys, so `changes` comes first):
-/// each note is written by `WireJSONWriter` on its own, measured, and joined here, so a note is
-/// held at most twice (its text and its encoded form) and only while it is written.
+/// each note is written by `WireJSONWriter` straight into the page, and taken back when it takes
+/// the page past the bound, so a note is held at most twice (its text and its encoded form) and
+/// only while it is written.
 struct ChangesPageWriter {
     /// The bound on the whole answer, in bytes.
     let maxBytes: Int
     private(set) var count = 0
-    private var bytes: [UInt8]
+    private var json: WireJSONWriter
 
-    private static let opening = Array(#"{"changes":["#.utf8)
     /// Room kept for the envelope after the notes (`],"cursor":"full-…","has_more":false,"user_id":…}`).
     private static let envelopeAllowance = 256
 
     init(maxBytes: Int) {
         self.maxBytes = maxBytes
-        bytes = Self.opening
-        bytes.reserveCapacity(min(maxBytes, 256 * 1024))
+        json = WireJSONWriter(reservingCapacity: min(maxBytes, 256 * 1024))
+        json.verbatim(#"{"changes":["#, separatesNext: false)
     }
 
     /// Adds `note` if it fits within the bound (the first one always does); false when the page is full.
     /// Throws nothing today; kept throwing so a streaming writer can report a failed write.
     mutating func append(_ note: NoteResource) throws -> Bool {
-        var writer = WireJSONWriter(reservingCapacity: (note.content?.utf8.count ?? 0) + 256)
-        note.write(to: &writer)
-        let size = (count > 0 ? 1 : 0) + writer.bytes.count
-        guard count == 0 || bytes.count + size + Self.envelopeAllowance <= maxBytes else { return false }
-        if count > 0 { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: writer.bytes)
+        let mark = json.mark
+        note.write(to: &json)
+        guard count == 0 || json.bytes.count + Self.envelopeAllowance <= maxBytes else {
+            json.rewind(to: mark)
+            return false
+        }
         count += 1
         return true
     }
 
     /// The finished answer body: the notes inside the page's envelope.
     consuming func finish(cursor: String, hasMore: Bool, userId: Int64) throws -> [UInt8] {
-        var envelope = WireJSONWriter()
-        envelope.object { json in
-            json.key("cursor"); json.value(cursor)
-            json.key("has_more"); json.value(hasMore)
-            json.key("user_id"); json.value(userId)
-        }
-        bytes.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: ",")])
-        bytes.append(contentsOf: envelope.bytes.dropFirst())  // the members and `}`, after the notes
-        return bytes
+        json.verbatim("]", separatesNext: true)
+        json.key("cursor"); json.value(cursor)
+        json.key("has_more"); json.value(hasMore)
+        json.key("user_id"); json.value(userId)
+        json.verbatim("}", separatesNext: true)
+        return json.bytes
     }
 }
