@@ -21,7 +21,7 @@ struct WireShapeTests {
         let result = BatchResult(id: id, status: 412, note: note, error: .init(code: "precondition_failed", message: "Stale."))
         let trash = TrashEntry(id: id, path: "a.md", rev: 4, lastRev: 3, size: 1, deletedAt: time, purgeAt: time)
         let revision = RevisionResource(id: id, rev: 3, path: "a.md", hash: hash, size: 1, deleted: false, createdAt: time, content: "x",
-                                        device: "laptop", kind: .attachment, mediaType: "image/png")
+                                        device: "laptop", kind: .attachment, mediaType: "image/png", author: "alice")
         let hit = SearchResults.Hit(id: id, path: "a.md", snippet: "a **b** c", rev: 3)
         let publication = PublicationResource(noteId: id, path: "a.md", createdAt: time, expiresAt: time, indexable: true, url: "/p/t", token: "t")
         let contentResult = ContentBatchResult(hash: hash, size: 9, status: .contentMismatch)
