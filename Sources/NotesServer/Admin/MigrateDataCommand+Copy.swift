@@ -27,6 +27,8 @@ struct DataMigration {
         Table(name: "identities", orderBy: "id"),
         Table(name: "spaces", orderBy: "id"),
         Table(name: "space_members", orderBy: "space_id, user_id"),
+        Table(name: "dav_folders", orderBy: "user_id, space, path"),
+        Table(name: "dav_properties", orderBy: "user_id, space, path, namespace, name"),
     ]
 
     /// What is left behind on purpose, and why: state that lives minutes, restarted by its owner.
