@@ -42,20 +42,7 @@ extension SchemaVersion {
         );
         CREATE INDEX content_chunks_unclaimed ON content_chunks (stored_at) WHERE piece = 0;
 
-        CREATE FUNCTION contents_require_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            pieces BIGINT;
-            stored NUMERIC;
-        BEGIN
-            SELECT count(*), coalesce(sum(octet_length(bytes)), 0) INTO pieces, stored
-                FROM content_chunks WHERE user_id = NEW.user_id AND hash = NEW.hash;
-            IF pieces = 0 OR stored <> NEW.size THEN
-                RAISE EXCEPTION 'the bytes of content % are not stored (% of % bytes)', NEW.hash, stored, NEW.size
-                    USING ERRCODE = 'integrity_constraint_violation';
-            END IF;
-            RETURN NULL;
-        END
-        $$;
+        \(contentsRequireBytes("CREATE FUNCTION"))
         CREATE TRIGGER contents_require_bytes AFTER INSERT ON contents
             FOR EACH ROW EXECUTE FUNCTION contents_require_bytes();
 
@@ -69,4 +56,26 @@ extension SchemaVersion {
             FOR EACH ROW EXECUTE FUNCTION contents_remove_bytes();
 
         """
+
+    /// The trigger function that refuses a `contents` row whose pieces are not all in
+    /// `content_chunks` (their lengths add up to its size). Version 25 replaces it with the same
+    /// check behind an `exemption`: PL/pgSQL run first, which may return before the check.
+    static func contentsRequireBytes(_ create: String, exemption: String = "") -> String {
+        """
+        \(create) contents_require_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            pieces BIGINT;
+            stored NUMERIC;
+        BEGIN
+        \(exemption)    SELECT count(*), coalesce(sum(octet_length(bytes)), 0) INTO pieces, stored
+                FROM content_chunks WHERE user_id = NEW.user_id AND hash = NEW.hash;
+            IF pieces = 0 OR stored <> NEW.size THEN
+                RAISE EXCEPTION 'the bytes of content % are not stored (% of % bytes)', NEW.hash, stored, NEW.size
+                    USING ERRCODE = 'integrity_constraint_violation';
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        """
+    }
 }

@@ -9,24 +9,10 @@ extension SchemaVersion {
     static let v25 = SchemaVersion(version: 25, name: "contents whose bytes are in an S3 bucket (PostgreSQL only)",
                                    sqlite: "", postgres: postgresContentsElsewhere)
 
-    private static let postgresContentsElsewhere = """
-        CREATE OR REPLACE FUNCTION contents_require_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            pieces BIGINT;
-            stored NUMERIC;
-        BEGIN
+    private static let postgresContentsElsewhere = contentsRequireBytes("CREATE OR REPLACE FUNCTION", exemption: """
             IF current_setting('notes.content_store', true) = 's3' THEN
                 RETURN NULL;
             END IF;
-            SELECT count(*), coalesce(sum(octet_length(bytes)), 0) INTO pieces, stored
-                FROM content_chunks WHERE user_id = NEW.user_id AND hash = NEW.hash;
-            IF pieces = 0 OR stored <> NEW.size THEN
-                RAISE EXCEPTION 'the bytes of content % are not stored (% of % bytes)', NEW.hash, stored, NEW.size
-                    USING ERRCODE = 'integrity_constraint_violation';
-            END IF;
-            RETURN NULL;
-        END
-        $$;
 
-        """
+        """) + "\n"
 }
