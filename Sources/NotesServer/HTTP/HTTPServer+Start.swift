@@ -56,24 +56,11 @@ extension HTTPServer {
         var items: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: config.connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: config.perAddressConnectionLimit, ptr_value: nil),
-            MHD_OptionItem(
-                option: .NOTIFY_CONNECTION,
-                value: Int(bitPattern: unsafeBitCast(connectionNotice, to: UnsafeRawPointer.self)),
-                ptr_value: context.toOpaque()
-            ),
-            MHD_OptionItem(
-                option: .URI_LOG_CALLBACK,
-                value: Int(bitPattern: unsafeBitCast(requestLine, to: UnsafeRawPointer.self)),
-                ptr_value: context.toOpaque()
-            ),
+            .callback(.NOTIFY_CONNECTION, connectionNotice, cls: context.toOpaque()),
+            .callback(.URI_LOG_CALLBACK, requestLine, cls: context.toOpaque()),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: config.connectionMemoryLimit, ptr_value: nil),
-            // Two-pointer options put the function in `value` (as intptr_t) and its cls in `ptr_value`.
-            MHD_OptionItem(
-                option: .NOTIFY_COMPLETED,
-                value: Int(bitPattern: unsafeBitCast(completed, to: UnsafeRawPointer.self)),
-                ptr_value: context.toOpaque()
-            ),
+            .callback(.NOTIFY_COMPLETED, completed, cls: context.toOpaque()),
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddrCopy),
         ]
         if config.threadCount > 1 {
@@ -182,5 +169,13 @@ extension HTTPServer {
             return HTTPServerError(.tlsRejected, "cannot listen on \(address.display): the TLS certificate or key was rejected (both must be PEM and match)")
         }
         return HTTPServerError(.startFailed, "cannot listen on \(address.display): libmicrohttpd refused to start (threads: \(config.threadCount), connection limit: \(config.connectionLimit))")
+    }
+}
+
+extension MHD_OptionItem {
+    /// A two-pointer option: the C function `callback` in `value` (as intptr_t) and the `cls`
+    /// it is called with in `ptr_value`.
+    fileprivate static func callback<Function>(_ option: MHD_OPTION, _ callback: Function, cls: UnsafeMutableRawPointer) -> MHD_OptionItem {
+        MHD_OptionItem(option: option, value: Int(bitPattern: unsafeBitCast(callback, to: UnsafeRawPointer.self)), ptr_value: cls)
     }
 }
