@@ -24,14 +24,12 @@ struct LogCommand: Command {
         positionals: [PositionalSpec("PATH", .file)],
         epilogue: "Exit codes: 0 shown, 1 no such note, 4 sign-in required, 5 server unreachable.")
 
-    let account: CommandSupport.AccountOptions
+    let argument: NoteArgument
     let json: Bool
-    let raw: String
 
     init(_ parsed: ParsedCommand) {
-        account = CommandSupport.AccountOptions(parsed)
+        argument = NoteArgument(parsed)
         json = parsed.flag("json")
-        raw = parsed.argument("PATH")
     }
 
     /// One line of the log.
@@ -59,7 +57,7 @@ struct LogCommand: Command {
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let target = try await argument.open(terminal)
         let candidates = try await target.candidates()
         guard let note = candidates.first else { throw target.nothingHere }
         let entries = Self.classify(try await target.client.revisions(of: note.id))

@@ -31,21 +31,19 @@ struct PublishCommand: Command {
             4 sign-in required, 5 server unreachable.
             """)
 
-    let account: CommandSupport.AccountOptions
-    let raw: String
+    let argument: NoteArgument
     let expires: Int?
     let indexable: Bool
 
     init(_ parsed: ParsedCommand) throws {
-        account = CommandSupport.AccountOptions(parsed)
-        raw = parsed.argument("PATH")
+        argument = NoteArgument(parsed)
         expires = parsed.duration("expires")
         indexable = parsed.flag("indexable")
         if let expires, expires <= 0 { throw UsageError("--expires must be more than zero") }
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let target = try await argument.open(terminal)
         guard let note = try await target.client.note(atPath: target.path) else {
             throw CLIError.failure("no note at \(target.path.value) on the server (sync it first)")
         }
@@ -77,16 +75,14 @@ struct UnpublishCommand: Command {
             4 sign-in required, 5 server unreachable.
             """)
 
-    let account: CommandSupport.AccountOptions
-    let raw: String
+    let argument: NoteArgument
 
     init(_ parsed: ParsedCommand) {
-        account = CommandSupport.AccountOptions(parsed)
-        raw = parsed.argument("PATH")
+        argument = NoteArgument(parsed)
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let target = try await argument.open(terminal)
         guard let note = try await target.client.note(atPath: target.path) else {
             throw CLIError.failure("no note at \(target.path.value) on the server")
         }

@@ -28,18 +28,16 @@ struct PurgeCommand: Command {
             without a terminal), 4 sign-in required, 5 server unreachable.
             """)
 
-    let account: CommandSupport.AccountOptions
+    let argument: NoteArgument
     let rev: Int?
     let yes: Bool
     let json: Bool
-    let raw: String
 
     init(_ parsed: ParsedCommand) throws {
-        account = CommandSupport.AccountOptions(parsed)
+        argument = NoteArgument(parsed)
         rev = parsed.int("rev")
         yes = parsed.flag("yes")
         json = parsed.flag("json")
-        raw = parsed.argument("PATH")
         if let rev, rev <= 0 { throw UsageError("--rev takes a revision number from `notes log` or `notes trash`") }
     }
 
@@ -47,7 +45,7 @@ struct PurgeCommand: Command {
         guard yes || terminal.stdinIsTTY else {
             throw UsageError("purging cannot be undone: confirm with --yes (stdin is not a terminal to ask on)")
         }
-        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let target = try await argument.open(terminal)
         let candidates = try await target.candidates()
         let note: HistoryTarget.Candidate
         if let rev {

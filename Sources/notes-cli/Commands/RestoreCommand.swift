@@ -26,18 +26,16 @@ struct RestoreCommand: Command {
             4 sign-in required, 5 server unreachable.
             """)
 
-    let account: CommandSupport.AccountOptions
+    let argument: NoteArgument
     let rev: Int?
     let to: String?
     let json: Bool
-    let raw: String
 
     init(_ parsed: ParsedCommand) throws {
-        account = CommandSupport.AccountOptions(parsed)
+        argument = NoteArgument(parsed)
         rev = parsed.int("rev")
         to = parsed.value("to")
         json = parsed.flag("json")
-        raw = parsed.argument("PATH")
         if let rev, rev <= 0 { throw UsageError("--rev takes a revision number from `notes log`") }
     }
 
@@ -53,7 +51,7 @@ struct RestoreCommand: Command {
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let target = try await HistoryTarget.open(raw, account: account, terminal)
+        let target = try await argument.open(terminal)
         let destination = try to.map { try HistoryTarget.resolve($0, in: target.folder, cwd: FileManager.default.currentDirectoryPath) }
 
         let candidates = try await target.candidates()
