@@ -60,11 +60,7 @@ extension OpenAPIDocument {
                     """,
                 requestBody: ["required": true, "content": json(schema("LoginRequest"))],
                 responses: [
-                    "200": answer(
-                        "Signed in.",
-                        schema("TokenResponse"),
-                        headers: ["Cache-Control": header("CacheControl")]
-                    ),
+                    "200": secretAnswer("Signed in.", schema("TokenResponse")),
                     "401": errorAnswer(
                         "`invalid_credentials`: the username or password is wrong.",
                         headers: ["WWW-Authenticate": header("WWWAuthenticate")]
@@ -103,11 +99,7 @@ extension OpenAPIDocument {
                     """,
                 requestBody: ["required": true, "content": json(schema("RefreshRequest"))],
                 responses: [
-                    "200": answer(
-                        "New tokens.",
-                        schema("TokenResponse"),
-                        headers: ["Cache-Control": header("CacheControl")]
-                    ),
+                    "200": secretAnswer("New tokens.", schema("TokenResponse")),
                     "401": errorAnswer(
                         """
                             `invalid_grant`: the refresh token is unknown, malformed, spent, expired, its session \
@@ -156,11 +148,7 @@ extension OpenAPIDocument {
                     """,
                 requestBody: ["required": true, "content": json(schema("CreateTokenRequest"))],
                 responses: [
-                    "201": answer(
-                        "Created; `token` holds the secret.",
-                        schema("PersonalToken"),
-                        headers: ["Cache-Control": header("CacheControl")]
-                    ),
+                    "201": secretAnswer("Created; `token` holds the secret.", schema("PersonalToken")),
                     "403": errorAnswer(
                         """
                             `insufficient_scope`: a read-only token cannot manage tokens. `exceeds_creator`: the \

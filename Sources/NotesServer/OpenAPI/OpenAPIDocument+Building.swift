@@ -80,6 +80,12 @@ extension OpenAPIDocument {
         return .object(fields)
     }
 
+    /// An answer that carries a secret (tokens, codes, a link shown once): `Cache-Control:
+    /// no-store`, so no cache on the way keeps it.
+    static func secretAnswer(_ description: String, _ schema: OpenAPIValue) -> OpenAPIValue {
+        answer(description, schema, headers: ["Cache-Control": header("CacheControl")])
+    }
+
     /// An error answer: `description` and the error body.
     static func errorAnswer(_ description: String, headers: OpenAPIValue? = nil) -> OpenAPIValue {
         answer(description, schema("Error"), headers: headers)

@@ -16,11 +16,7 @@ extension OpenAPIDocument {
                     """,
                 requestBody: ["required": false, "content": json(schema("CreatePublicationRequest"))],
                 responses: [
-                    "201": answer(
-                        "Published; `url` and `token` are shown this once.",
-                        schema("Publication"),
-                        headers: ["Cache-Control": header("CacheControl")]
-                    ),
+                    "201": secretAnswer("Published; `url` and `token` are shown this once.", schema("Publication")),
                     "403": errorAnswer(
                         """
                             `insufficient_scope`: a read-only token cannot publish. `exceeds_creator`: the caller is a \

@@ -117,7 +117,7 @@ extension OpenAPIDocument {
                     """,
                 requestBody: ["required": false, "content": json(schema("DeviceAuthorizationRequest"))],
                 responses: [
-                    "200": answer("The codes.", schema("DeviceAuthorization"), headers: ["Cache-Control": header("CacheControl")]),
+                    "200": secretAnswer("The codes.", schema("DeviceAuthorization")),
                     "400": errorAnswer("`invalid_json`: the body is not a device authorization request."),
                 ]
             ),
@@ -138,7 +138,7 @@ extension OpenAPIDocument {
                     """,
                 requestBody: ["required": true, "content": json(["oneOf": [schema("TokenGrantRequest"), schema("DeviceTokenRequest")]])],
                 responses: [
-                    "200": answer("Signed in.", schema("TokenResponse"), headers: ["Cache-Control": header("CacheControl")]),
+                    "200": secretAnswer("Signed in.", schema("TokenResponse")),
                     "400": errorAnswer("""
                         `invalid_grant`: the code is unknown, used, expired, or the verifier does not match (or the device \
                         code is unknown or already exchanged); `authorization_pending`, `slow_down`, `access_denied`, \
