@@ -1006,3 +1006,58 @@ SCENARIOS.append(scenario_webdav_app_password)
 
 if __name__ == "__main__":
     main()
+
+
+CAROL = ("carol", "a third long secret")
+
+
+def scenario_space_switcher_members_viewer(h):
+    """Alice switches to her space Team, adds bob as viewer and carol as editor on the members
+    page, removes carol again; bob, a viewer, reads a note of Team with no Edit or Delete."""
+    alice = h.token()
+    status, space = h.api("POST", "/v1/spaces", {"name": "Team"}, alice)
+    assert status == 201, (status, space)
+    team = space["id"]
+    note_id = str(uuid.uuid4())
+    status, _ = h.api("PUT", f"/v1/spaces/{team}/notes/{note_id}", {"path": "Runbook.md", "content": "# Runbook\n\nRestart the thing.\n"},
+                      alice, {"If-None-Match": "*"})
+    assert status == 201, status
+
+    d = h.browser()
+    h.sign_in(d)
+    d.find_element(By.CSS_SELECTOR, ".space-switcher summary").click()
+    h.shot(d, "spaces-01-switcher-open")
+    d.find_element(By.CSS_SELECTOR, f".space-switcher a[href='/s/{team}/']").click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#space-banner .space-name"), "Team's banner")
+    assert text_of(d, "#space-banner .space-name") == "Team"
+    assert d.find_element(By.LINK_TEXT, "Runbook").get_attribute("href").endswith(f"/s/{team}/notes/{note_id}")
+    h.shot(d, "spaces-02-team-home")
+
+    d.find_element(By.CSS_SELECTOR, "#space-banner a").click()
+    for user, role in (("bob", "viewer"), ("carol", "editor")):
+        wait_for(d, lambda d: d.find_elements(By.ID, "member-username"), "the add-member form")
+        d.find_element(By.ID, "member-username").send_keys(user)
+        d.find_element(By.CSS_SELECTOR, f"#member-role option[value='{role}']").click()
+        d.find_element(By.CSS_SELECTOR, f"form[action='/s/{team}/members/add'] button[type=submit]").click()
+        wait_for(d, lambda d: user in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".members .title")], f"{user} in the list")
+    h.shot(d, "spaces-03-members")
+    d.find_element(By.CSS_SELECTOR, "button[aria-label='Remove carol']").click()
+    wait_for(d, lambda d: "carol" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".members .title")], "carol gone")
+    assert "bob" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".members .title")]
+
+    b = h.browser()
+    h.sign_in(b, BOB)
+    h.open(b, f"/s/{team}/notes/{note_id}")
+    wait_for(b, lambda d: d.find_elements(By.CSS_SELECTOR, ".note-body h1"), "the note")
+    assert text_of(b, "#space-banner .space-role") == "you are a viewer (read only)"
+    assert not b.find_elements(By.LINK_TEXT, "Edit"), "a viewer has no Edit"
+    assert not b.find_elements(By.XPATH, "//button[normalize-space()='Delete']"), "a viewer has no Delete"
+    assert b.find_elements(By.LINK_TEXT, "History")
+    h.shot(b, "spaces-04-viewer-note")
+    h.open(b, f"/s/{team}/members")
+    wait_for(b, lambda d: d.find_elements(By.CSS_SELECTOR, ".members"), "the members list")
+    assert not b.find_elements(By.ID, "member-username"), "a viewer cannot add members"
+    h.shot(b, "spaces-05-viewer-members")
+
+
+SCENARIOS.append(scenario_space_switcher_members_viewer)

@@ -82,10 +82,7 @@ struct ChunkedUploadRoutes: Sendable {
         guard ContentHash.isValid(hash) else { throw HTTPError.invalidHash }
         let stored = try ContentController.mappingStoreFailures { try contents.complete(userID: session.userID, hash: hash) }
         do {
-            _ = try services.notes.write(for: session.userID) { db in
-                try services.notes.putAttachment(db, userID: session.userID, id: NoteID(), path: path, hash: stored.hash,
-                                                 precondition: .absent, device: session.deviceLabel)
-            }
+            try services.notes.putAttachment(for: session, id: NoteID(), path: path, hash: stored.hash, precondition: .absent)
         } catch NoteStoreError.pathTaken {
             throw Self.taken(path)
         }
