@@ -1004,8 +1004,6 @@ def scenario_webdav_app_password(h):
 
 SCENARIOS.append(scenario_webdav_app_password)
 
-if __name__ == "__main__":
-    main()
 
 
 CAROL = ("carol", "a third long secret")
@@ -1061,3 +1059,7 @@ def scenario_space_switcher_members_viewer(h):
 
 
 SCENARIOS.append(scenario_space_switcher_members_viewer)
+
+
+if __name__ == "__main__":
+    main()
