@@ -1031,6 +1031,21 @@ def scenario_space_switcher_members_viewer(h):
     assert d.find_element(By.LINK_TEXT, "Runbook").get_attribute("href").endswith(f"/s/{team}/notes/{note_id}")
     h.shot(d, "spaces-02-team-home")
 
+    # The upload form's script sends the file in parts to the space's own upload address.
+    import os
+    import tempfile
+    picture = os.path.join(tempfile.mkdtemp(), "diagram.png")
+    with open(picture, "wb") as file:
+        file.write(tiny_png())
+    d.find_element(By.ID, "upload-file").send_keys(picture)
+    d.find_element(By.CSS_SELECTOR, f"form[action='/s/{team}/upload'] button[type=submit]").click()
+    wait_for(d, lambda d: "Uploaded." in d.page_source, "the upload's notice")
+    assert d.find_element(By.LINK_TEXT, "diagram.png").get_attribute("href").endswith(f"/s/{team}/files/diagram.png")
+    status, listing = h.api("GET", f"/v1/spaces/{team}/notes?kinds=note,attachment", token=alice)
+    assert status == 200 and "diagram.png" in [entry["path"] for entry in listing["notes"]], (status, listing)
+    status, personal = h.api("GET", "/v1/notes?kinds=note,attachment", token=alice)
+    assert "diagram.png" not in [entry["path"] for entry in personal["notes"]], "nothing landed in the personal space"
+
     d.find_element(By.CSS_SELECTOR, "#space-banner a").click()
     for user, role in (("bob", "viewer"), ("carol", "editor")):
         wait_for(d, lambda d: d.find_elements(By.ID, "member-username"), "the add-member form")

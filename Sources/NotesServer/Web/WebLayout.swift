@@ -100,7 +100,7 @@ struct WebLayout: Sendable {
 
     /// A page of the space the layout shows (`/new`, or `/s/<id>/new` in a shared space).
     private func page(_ path: String) -> String {
-        space.map { WebSpaceLinks(base: $0.base).rewrite(location: path) } ?? path
+        WebSpace.address(path, in: space)
     }
 
     private func current(_ entry: Section) -> HTML {

@@ -32,6 +32,12 @@ struct WebSpace: Sendable {
 
     static func base(of id: Int64) -> WebPath { WebPath("/s").appending(String(id)) }
 
+    /// The address of the page `path` (`/new`, `/?done=uploaded`) in `space`: the same in the
+    /// personal space (nil), under the space's prefix in a shared one.
+    static func address(_ path: String, in space: WebSpace?) -> String {
+        space.map { WebSpaceLinks(base: $0.base).rewrite(location: path) } ?? path
+    }
+
     /// The pages a space mirrors: every page on notes, files, search, tags and the trash, by the
     /// first segment of their path (the home page is the empty one). The account's own pages
     /// (account, devices, sign-out) and the assets stay where they are.

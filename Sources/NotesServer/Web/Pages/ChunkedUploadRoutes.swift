@@ -88,7 +88,8 @@ struct ChunkedUploadRoutes: Sendable {
         }
         let folder = WebFormat.folder(ofPath: path.value)
         let next = WebPath("/").query([("done", "uploaded")] + (folder.isEmpty ? [] : [("folder", folder)]))
-        return .wire(Done(location: next.value))
+        // The script goes there itself, so the address is the space's, as a redirect's would be.
+        return .wire(Done(location: WebSpace.address(next.value, in: context.space)))
     }
 
     /// Where the file lands: the form's folder and file name under the upload form's rules.
