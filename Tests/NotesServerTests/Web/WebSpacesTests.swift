@@ -161,6 +161,39 @@ struct WebSpacesTests {
         }
     }
 
+    @Test("search in a space finds the space's notes; the personal search of a non-member never shows a title of the space")
+    func searchStaysInItsSpace() async throws {
+        try await SpaceFixture.with { fixture in
+            _ = try await fixture.create("Team secret.md", "marmalade plans\n", as: fixture.alice)
+            _ = try fixture.app.addNote("Dave own.md", "marmalade at home\n", for: "dave")
+            let bob = try await Self.browser(fixture, "bob")
+            let inTeam = await bob.get("/s/\(fixture.team)/search", query: ["q": "marmalade"])
+            #expect(inTeam.status == 200 && inTeam.body.contains("Team secret") && !inTeam.body.contains("Dave own"))
+            let dave = try await Self.browser(fixture, "dave")
+            let own = await dave.get("/search", query: ["q": "marmalade"])
+            #expect(own.body.contains("Dave own") && !own.body.contains("Team secret") && !own.body.contains("plans"))
+        }
+    }
+
+    @Test("the owner deletes a note of the space from its page and brings it back from the space's trash")
+    func ownerDeletesAndUndeletes() async throws {
+        try await SpaceFixture.with { fixture in
+            let note = try await fixture.create("Old.md", "keep me\n", as: fixture.alice)
+            let base = "/s/\(fixture.team)"
+            let alice = try await Self.browser(fixture, "alice")
+            let csrf = try await alice.csrf(from: "\(base)/notes/\(note.id)")
+            let deleted = await alice.post("\(base)/notes/\(note.id)/delete", [("csrf", csrf), ("rev", String(note.rev))])
+            #expect(deleted.status == 303 && (deleted.header("Location") ?? "").hasPrefix(base + "/"), "\(deleted.header("Location") ?? "")")
+            #expect(try await fixture.paths(as: fixture.alice).isEmpty)
+            let trash = await alice.get(base + "/trash")
+            let tombstone = try #require(try fixture.app.application.notes.note(userID: fixture.team, id: note.id))
+            #expect(trash.body.contains("action=\"\(base)/trash/\(note.id)/restore\""))
+            let restored = await alice.post("\(base)/trash/\(note.id)/restore", [("csrf", csrf), ("rev", String(tombstone.rev))])
+            #expect(restored.status == 303 && (restored.header("Location") ?? "").hasPrefix(base + "/"))
+            #expect(try await fixture.paths(as: fixture.bob) == ["Old.md"])
+        }
+    }
+
     @Test("a note title and text that are script payloads stay text on the space's pages")
     func hostileNoteInSpaceIsEscaped() async throws {
         try await SpaceFixture.with { fixture in
