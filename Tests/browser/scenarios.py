@@ -1072,6 +1072,15 @@ def scenario_space_switcher_members_viewer(h):
     assert not b.find_elements(By.ID, "member-username"), "a viewer cannot add members"
     h.shot(b, "spaces-05-viewer-members")
 
+    # On a phone the open switcher stays inside the window.
+    p = phone(h)
+    h.sign_in(p, BOB)
+    h.open(p, f"/s/{team}/")
+    p.find_element(By.CSS_SELECTOR, ".space-switcher summary").click()
+    box = p.execute_script("const r = document.querySelector('.space-switcher ul').getBoundingClientRect(); return [r.left, r.right];")
+    assert box[0] >= 0 and box[1] <= p.execute_script("return innerWidth"), box
+    h.shot(p, "spaces-06-phone-switcher")
+
 
 SCENARIOS.append(scenario_space_switcher_members_viewer)
 
