@@ -79,7 +79,7 @@ struct WebApp: Sendable {
     let services: WebServices
     /// The largest sign-in form read from someone without a session.
     let openBodyLimit: Int
-    private(set) var routes = RouteTable<Route>()
+    private var routes = RouteTable<Route>()
 
     init(services: WebServices, openBodyLimit: Int) {
         self.services = services
@@ -210,6 +210,7 @@ struct WebApp: Sendable {
                 throw Self.csrfRefused
             }
         }
+        // The switcher's spaces, for any page a signed-in account sees (the home page included).
         let spaces = try session.map { try services.spaces.list(account: $0.memberID ?? $0.userID) } ?? []
         return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session, file: file,
                                             space: space, spaces: spaces))
@@ -247,7 +248,7 @@ struct WebApp: Sendable {
 
     /// Any error as a page: `HTTPError` with its status and sentence, a note store error in
     /// words, anything else a logged 500 that says nothing internal.
-    func errorPage(for error: Error, request: HTTPRequest, session: BrowserSession?) -> HTTPResponse {
+    private func errorPage(for error: Error, request: HTTPRequest, session: BrowserSession?) -> HTTPResponse {
         let viewer = session.map { WebLayout.Viewer(username: $0.username, csrfToken: WebSecurity.csrfToken(forSecret: $0.cookieSecret)) }
         let answer: HTTPError
         switch error {
