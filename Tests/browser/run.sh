@@ -57,6 +57,7 @@ trap cleanup EXIT
 db=$work/notes.sqlite
 echo "correct horse battery" | "$server" user add alice --password-stdin --db "$db" >/dev/null
 echo "another long secret" | "$server" user add bob --password-stdin --db "$db" >/dev/null
+echo "a third long secret" | "$server" user add carol --password-stdin --db "$db" >/dev/null
 # Sign-in with an identity provider: the OIDC tests' provider (oidc-provider-mock) on a free
 # loopback port, when it installs; otherwise that scenario is skipped. The server then needs a
 # known port, since its --public-url is the provider's redirect target.

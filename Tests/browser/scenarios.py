@@ -1004,5 +1004,86 @@ def scenario_webdav_app_password(h):
 
 SCENARIOS.append(scenario_webdav_app_password)
 
+
+
+CAROL = ("carol", "a third long secret")
+
+
+def scenario_space_switcher_members_viewer(h):
+    """Alice switches to her space Team, adds bob as viewer and carol as editor on the members
+    page, removes carol again; bob, a viewer, reads a note of Team with no Edit or Delete."""
+    alice = h.token()
+    status, space = h.api("POST", "/v1/spaces", {"name": "Team"}, alice)
+    assert status == 201, (status, space)
+    team = space["id"]
+    note_id = str(uuid.uuid4())
+    status, _ = h.api("PUT", f"/v1/spaces/{team}/notes/{note_id}", {"path": "Runbook.md", "content": "# Runbook\n\nRestart the thing.\n"},
+                      alice, {"If-None-Match": "*"})
+    assert status == 201, status
+
+    d = h.browser()
+    h.sign_in(d)
+    d.find_element(By.CSS_SELECTOR, ".space-switcher summary").click()
+    h.shot(d, "spaces-01-switcher-open")
+    d.find_element(By.CSS_SELECTOR, f".space-switcher a[href='/s/{team}/']").click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#space-banner .space-name"), "Team's banner")
+    assert text_of(d, "#space-banner .space-name") == "Team"
+    assert d.find_element(By.LINK_TEXT, "Runbook").get_attribute("href").endswith(f"/s/{team}/notes/{note_id}")
+    h.shot(d, "spaces-02-team-home")
+
+    # The upload form's script sends the file in parts to the space's own upload address.
+    import os
+    import tempfile
+    picture = os.path.join(tempfile.mkdtemp(), "diagram.png")
+    with open(picture, "wb") as file:
+        file.write(tiny_png())
+    d.find_element(By.ID, "upload-file").send_keys(picture)
+    d.find_element(By.CSS_SELECTOR, f"form[action='/s/{team}/upload'] button[type=submit]").click()
+    wait_for(d, lambda d: "Uploaded." in d.page_source, "the upload's notice")
+    assert d.find_element(By.LINK_TEXT, "diagram.png").get_attribute("href").endswith(f"/s/{team}/files/diagram.png")
+    status, listing = h.api("GET", f"/v1/spaces/{team}/notes?kinds=note,attachment", token=alice)
+    assert status == 200 and "diagram.png" in [entry["path"] for entry in listing["notes"]], (status, listing)
+    status, personal = h.api("GET", "/v1/notes?kinds=note,attachment", token=alice)
+    assert "diagram.png" not in [entry["path"] for entry in personal["notes"]], "nothing landed in the personal space"
+
+    d.find_element(By.CSS_SELECTOR, "#space-banner a").click()
+    for user, role in (("bob", "viewer"), ("carol", "editor")):
+        wait_for(d, lambda d: d.find_elements(By.ID, "member-username"), "the add-member form")
+        d.find_element(By.ID, "member-username").send_keys(user)
+        d.find_element(By.CSS_SELECTOR, f"#member-role option[value='{role}']").click()
+        d.find_element(By.CSS_SELECTOR, f"form[action='/s/{team}/members/add'] button[type=submit]").click()
+        wait_for(d, lambda d: user in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".members .title")], f"{user} in the list")
+    h.shot(d, "spaces-03-members")
+    d.find_element(By.CSS_SELECTOR, "button[aria-label='Remove carol']").click()
+    wait_for(d, lambda d: "carol" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".members .title")], "carol gone")
+    assert "bob" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".members .title")]
+
+    b = h.browser()
+    h.sign_in(b, BOB)
+    h.open(b, f"/s/{team}/notes/{note_id}")
+    wait_for(b, lambda d: d.find_elements(By.CSS_SELECTOR, ".note-body h1"), "the note")
+    assert text_of(b, "#space-banner .space-role") == "you are a viewer (read only)"
+    assert not b.find_elements(By.LINK_TEXT, "Edit"), "a viewer has no Edit"
+    assert not b.find_elements(By.XPATH, "//button[normalize-space()='Delete']"), "a viewer has no Delete"
+    assert b.find_elements(By.LINK_TEXT, "History")
+    h.shot(b, "spaces-04-viewer-note")
+    h.open(b, f"/s/{team}/members")
+    wait_for(b, lambda d: d.find_elements(By.CSS_SELECTOR, ".members"), "the members list")
+    assert not b.find_elements(By.ID, "member-username"), "a viewer cannot add members"
+    h.shot(b, "spaces-05-viewer-members")
+
+    # On a phone the open switcher stays inside the window.
+    p = phone(h)
+    h.sign_in(p, BOB)
+    h.open(p, f"/s/{team}/")
+    p.find_element(By.CSS_SELECTOR, ".space-switcher summary").click()
+    box = p.execute_script("const r = document.querySelector('.space-switcher ul').getBoundingClientRect(); return [r.left, r.right];")
+    assert box[0] >= 0 and box[1] <= p.execute_script("return innerWidth"), box
+    h.shot(p, "spaces-06-phone-switcher")
+
+
+SCENARIOS.append(scenario_space_switcher_members_viewer)
+
+
 if __name__ == "__main__":
     main()

@@ -99,7 +99,7 @@ final class Application: Sendable {
                                                throttle: throttle, lifetimes: configuration.browserLifetimes,
                                                publications: publications, signIn: configuration.signIn, log: log,
                                                contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes,
-                                               renderWorker: renderWorker),
+                                               renderWorker: renderWorker, spaces: spaceStore, spaceAccess: SpaceAccess(database: database)),
                          openBodyLimit: openBodyLimit)
         let dav = WebDAVResponder(authenticator: DAVAuthenticator(tokens: router.authenticator, throttle: throttle), notes: notes,
                                   contents: contents, locks: DAVLockTable(clock: clock), rateLimiter: rateLimiter, log: log)

@@ -16,6 +16,9 @@ struct BrowserSession: Sendable {
     let username: String
     /// The cookie's secret, kept for deriving the session's CSRF token.
     let cookieSecret: String
+    /// The signed-in account while the session acts in a shared space (`userID` is then the
+    /// space's); nil in the account's own space.
+    var memberID: Int64? = nil
 }
 
 /// A session as the account page lists it: the user's own devices and browsers.

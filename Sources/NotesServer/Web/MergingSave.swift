@@ -33,7 +33,7 @@ struct MergingSave {
             }
             do {
                 _ = try notes.put(userID: session.userID, id: current.id, path: try NotePath(current.path), content: content,
-                                  precondition: .revision(current.rev), device: session.deviceLabel)
+                                  precondition: .revision(current.rev), device: session.deviceLabel, author: session.memberID)
             } catch let stale as StaleNoteError {
                 guard let now = stale.current else { throw HTTPError.notFound("There is no such note.") }
                 current = now

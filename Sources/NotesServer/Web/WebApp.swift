@@ -22,6 +22,10 @@ struct WebServices: Sendable {
     let maxRequestBytes: Int
     /// Where a large note's page is rendered, off the connection threads (the API's pool).
     let renderWorker: RenderWorker
+    /// Spaces and their members, for the switcher and the members pages.
+    let spaces: SpaceStore
+    /// The one place that decides whether the account may read or write a space.
+    let spaceAccess: SpaceAccess
 }
 
 /// The web app: server-rendered pages under `/` for a signed-in browser.
@@ -47,7 +51,7 @@ struct WebApp: Sendable {
     /// Where a streamed body goes, decided from the request's head (see `addStreaming`).
     typealias BodySinkMaker = @Sendable (WebContext) throws -> (sink: any RequestBodySink, maxBytes: Int)
 
-    private struct Route: PatternRoute {
+    struct Route: PatternRoute {
         let method: String
         let pattern: RoutePattern
         let access: Access
@@ -62,7 +66,7 @@ struct WebApp: Sendable {
     static let csrfHeader = "X-CSRF-Token"
 
     /// The first path segments the web app owns; every other path goes to the API router.
-    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "tags", "trash", "account", "assets", "preview", "files", "upload", "device"]
+    static let ownedSegments: Set<Substring> = ["sign-in", "sign-out", "notes", "new", "search", "tags", "trash", "account", "assets", "preview", "files", "upload", "device", "s"]
 
     /// Whether `path` is a page of the web app (the root included).
     static func owns(path: String) -> Bool {
@@ -94,6 +98,7 @@ struct WebApp: Sendable {
         ChunkedUploadRoutes(services: services).register(in: &self)
         PublishPages(services: services).register(in: &self)
         DevicePages(services: services).register(in: &self)
+        SpacePages(services: services).register(in: &self)
     }
 
     /// Registers `handler` for `method` on `pattern` (`/notes/:id/edit`).
@@ -120,6 +125,9 @@ struct WebApp: Sendable {
         var matched: RouteSeries?
         do {
             session = try currentSession(request)
+            if let inside = WebSpace.split(request.path) {
+                return try respond(to: request, inSpace: inside.space, page: inside.page, session: session)
+            }
             let (route, parameters) = try route(method: request.method, path: request.path)
             matched = route.series
             return try self.route(request, to: route, parameters: parameters, session: session).answered(by: route.series)
@@ -133,13 +141,15 @@ struct WebApp: Sendable {
     /// The body a web request may send: a signed-in session's form up to the server's limit,
     /// the sign-in form up to `openBodyLimit`, nothing for anyone else.
     func admitBody(of head: HTTPRequest) -> BodyAdmission {
-        guard case .found(let route, let parameters) = routes.lookup(method: head.method, path: head.path) else { return .accept(maxBytes: 0) }
+        let inside = WebSpace.split(head.path)
+        guard case .found(let route, let parameters) = routes.lookup(method: head.method, path: inside?.page ?? head.path) else { return .accept(maxBytes: 0) }
         if !route.access.needsSession { return .accept(maxBytes: openBodyLimit) }
         let session = try? currentSession(head)
         guard let makeSink = route.bodySink else { return .accept(maxBytes: session == nil ? openBodyLimit : .max) }
         do {
-            guard let session else { throw HTTPError(401, code: "unauthenticated", message: "Your session has ended: sign in again, then send the file again.") }
+            guard var session else { throw HTTPError(401, code: "unauthenticated", message: "Your session has ended: sign in again, then send the file again.") }
             try Self.checkScriptRequest(head, session: session)
+            if let inside { session = try actingSession(session, in: inside.space, method: head.method, page: inside.page).session }
             let streamed = try makeSink(WebContext(request: head, parameters: parameters, form: WebForm(), session: session))
             return .stream(streamed.sink, maxBytes: streamed.maxBytes)
         } catch {
@@ -175,7 +185,8 @@ struct WebApp: Sendable {
         return errorPage(for: HTTPError(413, code: error.code, message: message), request: head, session: session)
     }
 
-    private func route(_ request: HTTPRequest, to route: Route, parameters: [String: String], session: BrowserSession?) throws -> HTTPOutcome {
+    func route(_ request: HTTPRequest, to route: Route, parameters: [String: String], session: BrowserSession?,
+               space: WebSpace? = nil) throws -> HTTPOutcome {
         if route.access.needsSession && session == nil {
             return .now(Self.signInRedirect(for: request))
         }
@@ -199,12 +210,15 @@ struct WebApp: Sendable {
                 throw Self.csrfRefused
             }
         }
-        return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session, file: file))
+        // The switcher's spaces, for any page a signed-in account sees (the home page included).
+        let spaces = try session.map { try services.spaces.list(account: $0.memberID ?? $0.userID) } ?? []
+        return try route.handler(WebContext(request: request, parameters: parameters, form: form, session: session, file: file,
+                                            space: space, spaces: spaces))
     }
 
     /// The route `method` and `path` reach, with its path parameters.
     /// - Throws: 404, or 405 with the path's methods in `Allow`.
-    private func route(method: String, path: String) throws(HTTPError) -> (route: Route, parameters: [String: String]) {
+    func route(method: String, path: String) throws(HTTPError) -> (route: Route, parameters: [String: String]) {
         switch routes.lookup(method: method, path: path) {
         case .found(let route, let parameters):
             return (route, parameters)
@@ -240,6 +254,7 @@ struct WebApp: Sendable {
         switch error {
         case let error as HTTPError: answer = error
         case NoteStoreError.notFound: answer = .notFound("There is no such note.")
+        case SpaceError.notFound: answer = WebSpace.notFound
         default: answer = HTTPError.answer(for: error, requestID: request.id, log: services.log)
         }
         return WebResponse.error(answer, viewer: viewer)

@@ -10,6 +10,16 @@ struct WebContext: Sendable {
     let session: BrowserSession?
     /// The file of a `multipart/form-data` post (an upload), if it carried one.
     var file: WebUpload? = nil
+    /// The shared space the page is in (`/s/<id>/…`); nil in the account's own space. The
+    /// session then acts in the space: its `userID` is the space's.
+    var space: WebSpace? = nil
+    /// The spaces the signed-in account can read, for the switcher.
+    var spaces: [SpaceResource] = []
+
+    /// Whether the reader may change what the page shows: always in the personal space, only
+    /// for the owner and editors in a shared one. A control that changes something is left out
+    /// of the page when this is false, and its POST is refused (`WebApp`).
+    var writes: Bool { space?.writes ?? true }
 
     /// The signed-in session; pages registered as `.signedIn` always have one.
     func signedIn() throws(HTTPError) -> BrowserSession {
@@ -24,7 +34,8 @@ struct WebContext: Sendable {
 
     /// The layout for a page of the signed-in user.
     func layout(_ title: String, _ section: WebLayout.Section = .none) -> WebLayout {
-        WebLayout(title: title, section: section, viewer: session.map { .init(username: $0.username, csrfToken: csrfToken) })
+        WebLayout(title: title, section: section, viewer: session.map { .init(username: $0.username, csrfToken: csrfToken) },
+                  space: space, spaces: spaces)
     }
 
     /// The note id in `:id`; 404 for anything that is not one (a page, not an API error).

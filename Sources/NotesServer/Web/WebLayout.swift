@@ -24,6 +24,11 @@ struct WebLayout: Sendable {
     /// What the page may show typeset besides what `content` already holds: the editor's live
     /// preview can show anything. A page loads KaTeX and highlight.js only for what it shows.
     var typesetting: PageAssets.Needs = []
+    /// The shared space the page shows (its name, the reader's role, its links); nil in the
+    /// account's own space.
+    var space: WebSpace? = nil
+    /// The spaces the reader can switch to.
+    var spaces: [SpaceResource] = []
 
     /// The complete document around `content`.
     func render(_ content: HTML) -> HTML {
@@ -48,10 +53,12 @@ struct WebLayout: Sendable {
         <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">N</span>Notes</a>
         \(viewer == nil ? HTML.empty : searchBox)
         \(navigation)
+        \(viewer == nil ? HTML.empty : WebSpaceSwitcher(current: space, spaces: spaces).render())
         </div>
         </header>
         <main id="main" tabindex="-1">
-        \(content)
+        \(space.map(WebSpaceSwitcher.banner) ?? .empty)
+        \(space.map { HTML(rendered: WebSpaceLinks(base: $0.base).rewrite(content.description)) } ?? content)
         </main>
         <footer class="site-footer"><p class="muted small">Notes \(NotesVersion.current) · <a href="/v1/openapi.json">API document</a></p></footer>
         </body>
@@ -68,7 +75,7 @@ struct WebLayout: Sendable {
 
     private var searchBox: HTML {
         """
-        <form class="site-search" role="search" action="/search" method="get">
+        <form class="site-search" role="search" action="\(page("/search"))" method="get">
         <label class="visually-hidden" for="site-q">Search notes</label>
         <input type="search" id="site-q" name="q" value="\(query)" placeholder="Search notes" autocomplete="off">
         <button type="submit" class="secondary">Search</button>
@@ -81,14 +88,19 @@ struct WebLayout: Sendable {
         return """
         <nav class="site-nav" aria-label="Main">
         <ul>
-        <li><a href="/"\(current(.notes))>Notes</a></li>
-        <li><a href="/new"\(current(.new))>New note</a></li>
-        <li><a href="/trash"\(current(.trash))>Trash</a></li>
+        <li><a href="\(page("/"))"\(current(.notes))>Notes</a></li>
+        \(space?.writes ?? true ? "<li><a href=\"\(page("/new"))\"\(current(.new))>New note</a></li>" as HTML : .empty)
+        <li><a href="\(page("/trash"))"\(current(.trash))>Trash</a></li>
         <li><a href="/account"\(current(.account))>\(viewer.username)</a></li>
         <li><form action="/sign-out" method="post"><input type="hidden" name="csrf" value="\(viewer.csrfToken)"><button type="submit" class="link">Sign out</button></form></li>
         </ul>
         </nav>
         """
+    }
+
+    /// A page of the space the layout shows (`/new`, or `/s/<id>/new` in a shared space).
+    private func page(_ path: String) -> String {
+        WebSpace.address(path, in: space)
     }
 
     private func current(_ entry: Section) -> HTML {

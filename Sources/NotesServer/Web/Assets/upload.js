@@ -113,6 +113,9 @@
 
   // --- the upload ---------------------------------------------------------------------------
   var form = document.querySelector("form.upload[data-chunked-max]");
+  // The form's own address (`/upload`, or `/s/<space id>/upload` in a shared space): the chunks
+  // go to the space the form uploads to.
+  var uploads = form ? form.getAttribute("action") : "/upload";
   if (!form || !window.fetch || !window.Blob || !Blob.prototype.arrayBuffer) return;
   var input = form.querySelector("input[type=file]");
   var folder = form.querySelector("input[name=folder]");
@@ -178,7 +181,7 @@
     var start = index * state.chunk_size;
     return file.slice(start, Math.min(start + state.chunk_size, file.size)).arrayBuffer().then(function (buffer) {
       var bytes = new Uint8Array(buffer);
-      return fetch("/upload/" + state.hash + "/chunks/" + index, {
+      return fetch(uploads + "/" + state.hash + "/chunks/" + index, {
         method: "PUT", credentials: "same-origin", body: bytes,
         headers: { "Content-Type": "application/octet-stream", "Content-Digest": "sha-256=:" + base64(new Sha256().update(bytes).digest()) + ":",
                    "X-CSRF-Token": token.value }
@@ -204,7 +207,7 @@
                                         form.getAttribute("data-chunked-max-text") + ". Nothing was stored."));
     }
     return hashWhole(file).then(function (hash) {
-      return post("/upload/start", { name: file.name, hash: hash, size: String(file.size) });
+      return post(uploads + "/start", { name: file.name, hash: hash, size: String(file.size) });
     }).then(function (state) {
       var have = {};
       state.received.forEach(function (index) { have[index] = true; });
@@ -221,7 +224,7 @@
       };
       return next(0).then(function () {
         show("Storing " + file.name + "…", file.size, file.size);
-        return post("/upload/" + state.hash + "/complete", { name: file.name });
+        return post(uploads + "/" + state.hash + "/complete", { name: file.name });
       });
     }).then(function (done) {
       window.location.assign(done.location);

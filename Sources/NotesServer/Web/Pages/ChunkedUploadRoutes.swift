@@ -82,16 +82,14 @@ struct ChunkedUploadRoutes: Sendable {
         guard ContentHash.isValid(hash) else { throw HTTPError.invalidHash }
         let stored = try ContentController.mappingStoreFailures { try contents.complete(userID: session.userID, hash: hash) }
         do {
-            _ = try services.notes.write(for: session.userID) { db in
-                try services.notes.putAttachment(db, userID: session.userID, id: NoteID(), path: path, hash: stored.hash,
-                                                 precondition: .absent, device: session.deviceLabel)
-            }
+            try services.notes.putAttachment(for: session, id: NoteID(), path: path, hash: stored.hash, precondition: .absent)
         } catch NoteStoreError.pathTaken {
             throw Self.taken(path)
         }
         let folder = WebFormat.folder(ofPath: path.value)
         let next = WebPath("/").query([("done", "uploaded")] + (folder.isEmpty ? [] : [("folder", folder)]))
-        return .wire(Done(location: next.value))
+        // The script goes there itself, so the address is the space's, as a redirect's would be.
+        return .wire(Done(location: WebSpace.address(next.value, in: context.space)))
     }
 
     /// Where the file lands: the form's folder and file name under the upload form's rules.

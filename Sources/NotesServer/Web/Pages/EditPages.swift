@@ -208,7 +208,8 @@ struct EditPages: Sendable {
         }
         let id = NoteID()
         do {
-            _ = try services.notes.put(userID: session.userID, id: id, path: path, content: content, precondition: .absent, device: session.deviceLabel)
+            _ = try services.notes.put(userID: session.userID, id: id, path: path, content: content, precondition: .absent, device: session.deviceLabel,
+                                       author: session.memberID)
         } catch NoteStoreError.pathTaken {
             return newForm(context, path: raw, content: content, error: "Another note already has that path; choose another.")
         } catch NoteStoreError.tooLarge(let limit, _) {
@@ -252,7 +253,7 @@ struct EditPages: Sendable {
         guard let full = try services.notes.note(userID: session.userID, id: note.id) else { throw HTTPError.notFound() }
         do {
             _ = try services.notes.put(userID: session.userID, id: note.id, path: path, content: full.content ?? "", precondition: .revision(base),
-                                       device: session.deviceLabel)
+                                       device: session.deviceLabel, author: session.memberID)
         } catch NoteStoreError.pathTaken {
             return try renameForm(context, path: raw, error: "Another note already has that path; choose another.")
         } catch is StaleNoteError {
@@ -266,7 +267,7 @@ struct EditPages: Sendable {
         let note = try liveNote(context)
         let base = try context.formInt("rev")
         do {
-            _ = try services.notes.delete(userID: session.userID, id: note.id, ifMatch: base, device: session.deviceLabel)
+            _ = try services.notes.delete(userID: session.userID, id: note.id, ifMatch: base, device: session.deviceLabel, author: session.memberID)
         } catch is StaleNoteError {
             throw HTTPError(409, code: "stale", message: "The note changed since you opened it, so it was not deleted. Open it again to see the change.")
         }

@@ -116,10 +116,7 @@ struct FilePages: Sendable {
             return refuse("The server has no room left for this file; nothing was stored. Try again once its operator has freed space.", 507)
         }
         do {
-            _ = try services.notes.write(for: session.userID) { db in
-                try services.notes.putAttachment(db, userID: session.userID, id: NoteID(), path: path, hash: hash,
-                                                 precondition: .absent, device: session.deviceLabel)
-            }
+            try services.notes.putAttachment(for: session, id: NoteID(), path: path, hash: hash, precondition: .absent)
         } catch NoteStoreError.pathTaken {
             return refuse("There is already a note or file at \(path.value); rename one of them first.", 409)
         }

@@ -48,7 +48,7 @@ struct HistoryPages: Sendable {
         let rendered = try WebNoteRendering.render(text, notePath: revision.path, userID: session.userID, notes: services.notes)
         let page = WebFormat.notePath(id)
         let isCurrent = note.rev == rev
-        let restore: HTML = isCurrent ? "<span class=\"muted\">This is the current text.</span>" : """
+        let restore: HTML = isCurrent ? "<span class=\"muted\">This is the current text.</span>" : !context.writes ? .empty : """
             <form action="\(page.appending("history").appending(String(rev)).appending("restore"))" method="post">\(WebFormat.csrfField(context.csrfToken))\
             <input type="hidden" name="current" value="\(note.rev)"><button type="submit">Restore this revision</button></form>
             """
@@ -76,7 +76,7 @@ struct HistoryPages: Sendable {
         let path = try NotePath(revision.path)
         do {
             _ = try services.notes.put(userID: session.userID, id: id, path: path, content: revision.content ?? "",
-                                       precondition: .revision(current), device: session.deviceLabel)
+                                       precondition: .revision(current), device: session.deviceLabel, author: session.memberID)
         } catch is StaleNoteError {
             throw HTTPError(409, code: "stale", message: "The note changed since this page was loaded, so nothing was restored. Open the revision again and retry.")
         } catch NoteStoreError.pathTaken {

@@ -14,9 +14,11 @@ struct NotePages: Sendable {
     }
 
     /// Actions on a note's page, in order; `publication` is the note's live link, if any (its
-    /// "Unpublish", else "Publish…").
-    static func actions(for note: NoteRecord, csrfToken: String, publication: PublicationRecord? = nil) -> [HTML] {
+    /// "Unpublish", else "Publish…"). A reader who may not write (a space's viewer) gets only
+    /// History: the controls that change the note are left out, not merely refused.
+    static func actions(for note: NoteRecord, csrfToken: String, publication: PublicationRecord? = nil, writes: Bool = true) -> [HTML] {
         let page = WebFormat.notePath(note.id)
+        guard writes else { return ["<a class=\"button secondary\" href=\"\(page.appending("history"))\">History</a>"] }
         return [
             "<a class=\"button\" href=\"\(page.appending("edit"))\">Edit</a>",
             "<a class=\"button secondary\" href=\"\(page.appending("history"))\">History</a>",
@@ -43,9 +45,14 @@ struct NotePages: Sendable {
         case "uploaded": WebFormat.notice("Uploaded.")
         default: .empty
         }
+        let heading = context.space.map { "Notes in " + $0.name } ?? "Your notes"
+        let upload: HTML = """
+            <h2 id="upload-heading">Upload a file</h2>
+            \(FilePages(services: services).uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? ""))
+            """
         let content: HTML = """
             \(notice)
-            <div class="page-head"><h1>Your notes</h1><div class="actions"><a class="button" href="/new">New note</a></div></div>
+            <div class="page-head"><h1>\(heading)</h1><div class="actions">\(context.writes ? "<a class=\"button\" href=\"/new\">New note</a>" as HTML : .empty)</div></div>
             <div class="grid two">
             <section class="card" aria-labelledby="tree-heading">
             <h2 id="tree-heading">Folders</h2>
@@ -55,12 +62,11 @@ struct NotePages: Sendable {
             <section class="card" aria-labelledby="recent-heading">
             <h2 id="recent-heading">Recently changed</h2>
             \(recent.isEmpty ? "<p class=\"empty\">Nothing yet.</p>" : "<ul class=\"list\">\(recent.map(Self.recentItem))</ul>" as HTML)
-            <h2 id="upload-heading">Upload a file</h2>
-            \(FilePages(services: services).uploadForm(csrfToken: context.csrfToken, folder: context.request.query["folder"] ?? ""))
+            \(context.writes ? upload : .empty)
             </section>
             </div>
             """
-        return WebResponse.page(context.layout("Your notes", .notes), content)
+        return WebResponse.page(context.layout(heading, .notes), content)
     }
 
     private static func recentItem(_ note: NoteRecord) -> HTML {
@@ -98,9 +104,9 @@ struct NotePages: Sendable {
         // Rendered at each read: its relative images and links lead to the user's files and notes
         // as they are now (see `WebNoteLinks`).
         let rendered = try WebNoteRendering.render(note.content ?? "", notePath: note.path, userID: session.userID, notes: services.notes,
-                                                   taskForm: TaskPages.formID)
+                                                   taskForm: context.writes ? TaskPages.formID : nil)
         let backlinks = try services.notes.notes(linkingTo: note.path, userID: session.userID)
-        let publication = try services.publications.list(userID: session.userID).first { $0.noteID == note.id }
+        let publication = context.writes ? try services.publications.list(userID: session.userID).first { $0.noteID == note.id } : nil
         let notice: HTML = switch context.request.query["done"] {
         case "saved": WebFormat.notice("Saved.")
         case "merged": WebFormat.notice("Saved, merged with changes made elsewhere while you were editing.")
@@ -112,9 +118,9 @@ struct NotePages: Sendable {
             \(notice)
             <div class="page-head">
             <div><p class="crumbs">\(Self.crumbs(note.path))</p><h1>\(name: WebFormat.title(ofPath: note.path))</h1></div>
-            <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken, publication: publication))</div>
+            <div class="actions">\(Self.actions(for: note, csrfToken: context.csrfToken, publication: publication, writes: context.writes))</div>
             </div>
-            \(TaskPages.form(for: note, csrfToken: context.csrfToken, bodyHTML: rendered.html))
+            \(context.writes ? TaskPages.form(for: note, csrfToken: context.csrfToken, bodyHTML: rendered.html) : .empty)
             <div class="grid two">
             <article class="card note-body" aria-label="Note">
             \(HTML(rendered: rendered.html))

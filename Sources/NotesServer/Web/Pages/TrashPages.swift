@@ -26,8 +26,7 @@ struct TrashPages: Sendable {
             return """
             <li><span><span class="title">\(name: title)</span> <span class="muted small">\(what) · \(name: row.path) · deleted \(WebFormat.time(row.deletedAt))</span></span>\
             <span class="actions">\(isFile ? HTML.empty : "<a href=\"\(WebFormat.notePath(row.id).appending("history"))\">History</a>")\
-            <form action="\(WebPath("/trash").appending(row.id.value).appending("restore"))" method="post">\(WebFormat.csrfField(context.csrfToken))\
-            <input type="hidden" name="rev" value="\(row.rev)"><button type="submit" class="secondary">Undelete</button></form></span></li>
+            \(context.writes ? Self.undeleteButton(row, csrfToken: context.csrfToken) : .empty)</span></li>
             """
         }
         return WebResponse.page(context.layout("Trash", .trash), """
@@ -38,6 +37,14 @@ struct TrashPages: Sendable {
             </section>
             <p class="hint">Deleted notes and files are kept here until the server's tombstone retention ends.</p>
             """, status: error == nil ? 200 : 409)
+    }
+
+    /// The Undelete button of a row; left out for a reader who may not write.
+    private static func undeleteButton(_ row: NoteStore.TrashRow, csrfToken: String) -> HTML {
+        """
+        <form action="\(WebPath("/trash").appending(row.id.value).appending("restore"))" method="post">\(WebFormat.csrfField(csrfToken))\
+        <input type="hidden" name="rev" value="\(row.rev)"><button type="submit" class="secondary">Undelete</button></form>
+        """
     }
 
     private static func notice(done: String?) -> HTML {
@@ -61,14 +68,11 @@ struct TrashPages: Sendable {
         do {
             if last.kind == .attachment {
                 let path = try NotePath(entry: last.path)
-                _ = try services.notes.write(for: session.userID) { db in
-                    try services.notes.putAttachment(db, userID: session.userID, id: id, path: path, hash: last.hash,
-                                                     precondition: .revision(tombstone), device: session.deviceLabel)
-                }
+                try services.notes.putAttachment(for: session, id: id, path: path, hash: last.hash, precondition: .revision(tombstone))
                 return WebResponse.redirect(WebPath("/trash").query([("done", "restored-file")]))
             }
             _ = try services.notes.put(userID: session.userID, id: id, path: try NotePath(last.path), content: last.content ?? "",
-                                       precondition: .revision(tombstone), device: session.deviceLabel)
+                                       precondition: .revision(tombstone), device: session.deviceLabel, author: session.memberID)
         } catch NoteStoreError.pathTaken {
             return try trash(context, error: "Another note or file now has the path \(last.path); rename that one first, then undelete.")
         } catch is StaleNoteError {
