@@ -1,34 +1,23 @@
 import Foundation
 
-/// The few values this server reads from an S3 answer's XML: the text of named elements, in
-/// order, with the five predefined entities decoded. S3's answers are flat, generated documents
-/// (`ListBucketResult`, `InitiateMultipartUploadResult`, `CopyPartResult`, `Error`), so a search
-/// for `<Name>...</Name>` is exact for them; nothing here is a general XML parser.
+/// The few values this server reads from an S3 answer's XML (`ListBucketResult`,
+/// `InitiateMultipartUploadResult`, `CopyPartResult`, `Error`): the text of elements known by
+/// their local name, in document order, read by the server's `XMLReader`. An answer that is not
+/// well-formed XML holds no values.
 enum S3XML {
+    /// The largest answer read, in bytes: a listing page of 1,000 keys is about 300 KiB.
+    static let maxDocumentBytes = 16 * 1024 * 1024
+    /// The deepest nesting read: S3's answers are three levels deep.
+    static let maxDepth = 16
+
     /// The text of every `<name>` element, in document order.
     static func values(of name: String, in document: String) -> [String] {
-        var values: [String] = []
-        var rest = Substring(document)
-        let open = "<\(name)>", close = "</\(name)>"
-        while let start = rest.range(of: open) {
-            guard let end = rest[start.upperBound...].range(of: close) else { break }
-            values.append(decode(rest[start.upperBound..<end.lowerBound]))
-            rest = rest[end.upperBound...]
-        }
-        return values
+        elements(named: name, in: document).map(\.text)
     }
 
-    /// The inner text of each `<name>` element, undecoded (a block to search further).
+    /// Each `<name>` element as XML (a block to search further with `values` and `value`).
     static func blocks(of name: String, in document: String) -> [String] {
-        var blocks: [String] = []
-        var rest = Substring(document)
-        let open = "<\(name)>", close = "</\(name)>"
-        while let start = rest.range(of: open) {
-            guard let end = rest[start.upperBound...].range(of: close) else { break }
-            blocks.append(String(rest[start.upperBound..<end.lowerBound]))
-            rest = rest[end.upperBound...]
-        }
-        return blocks
+        elements(named: name, in: document).map(\.xml)
     }
 
     /// The first `<name>` element's text, or nil.
@@ -42,10 +31,46 @@ enum S3XML {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    private static func decode(_ text: Substring) -> String {
-        guard text.contains("&") else { return String(text) }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&#34;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    /// An element found: the text directly inside it, and itself written again as XML (local
+    /// names only, so it reads alone).
+    private struct Found {
+        var text = ""
+        var xml = ""
+    }
+
+    private static func elements(named name: String, in document: String) -> [Found] {
+        let bytes = Array(document.utf8)
+        guard bytes.count <= maxDocumentBytes else { return [] }
+        var found: [Found] = []
+        var current: Found?
+        var names: [String] = []  // the open elements, outermost first
+        var depthFound = 0  // the depth of `current`'s element
+        do {
+            try XMLReader.read(bytes, maxDepth: maxDepth) { event in
+                switch event {
+                case .start(let element, _):
+                    names.append(element.localName)
+                    if current == nil, element.localName == name {
+                        current = Found()
+                        depthFound = names.count
+                    }
+                    current?.xml += "<" + element.localName + ">"
+                case .text(let text):
+                    if names.count == depthFound { current?.text += text }
+                    current?.xml += escape(text)
+                case .end:
+                    let closed = names.popLast() ?? ""
+                    current?.xml += "</" + closed + ">"
+                    if let done = current, names.count < depthFound {
+                        found.append(done)
+                        current = nil
+                        depthFound = 0
+                    }
+                }
+            }
+        } catch {
+            return []
+        }
+        return found
     }
 }

@@ -1,15 +1,12 @@
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import Foundation
 import NotesCore
 
-/// An element of a WebDAV request body (PROPFIND, PROPPATCH, LOCK), read by Foundation's
-/// `XMLParser` (libxml2 underneath) with namespaces resolved: elements are known by namespace
-/// and local name, never by prefix.
+/// An element of a WebDAV request body (PROPFIND, PROPPATCH, LOCK), read by the server's
+/// `XMLReader` with namespaces resolved: elements are known by namespace and local name, never
+/// by prefix.
 ///
-/// Bodies are small (`DAVXMLElement.maxBodyBytes`) and bounded in depth, and the parser is told
-/// not to resolve external entities, so a hostile body can neither read files nor explode.
+/// Bodies are small (`DAVXMLElement.maxBodyBytes`) and bounded in depth, and the reader refuses
+/// document type declarations, so no entity is expanded: a hostile body can neither read files
+/// nor explode.
 struct DAVXMLElement: Sendable, Equatable {
     /// The largest request body WebDAV parses.
     static let maxBodyBytes = 1024 * 1024
@@ -64,72 +61,50 @@ struct DAVXMLElement: Sendable, Equatable {
     }
 
     /// The root element of `body`.
-    /// - Throws: 400 when the body is not well-formed XML, too deep, or too large.
-    static func parse(_ body: [UInt8]) throws(HTTPError) -> DAVXMLElement {
+    /// - Parameter library: the libxml2 to read with (the process's own unless a test says otherwise).
+    /// - Throws: 400 when the body is not well-formed XML, too deep, or carries a document type
+    ///   declaration; 413 when it is too large; 501 when this server cannot load libxml2.
+    static func parse(_ body: [UInt8], library: Result<LibXML2, XMLReadError> = LibXML2.shared) throws(HTTPError) -> DAVXMLElement {
         guard body.count <= maxBodyBytes else {
             throw HTTPError(413, code: "body_too_large", message: "A WebDAV request body is at most \(maxBodyBytes) bytes.")
         }
-        let reader = Reader()
-        let parser = XMLParser(data: Data(body))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        guard parser.parse(), !reader.tooDeep, !reader.emptyPrefix, let root = reader.root else {
+        var builder = Builder()
+        do throws(XMLReadError) {
+            try XMLReader.read(body, maxDepth: maxDepth, library: library) { builder.take($0) }
+        } catch .unavailable {
+            throw HTTPError(501, code: "xml_unavailable",
+                            message: "This server cannot read XML request bodies until its operator installs libxml2.")
+        } catch {
+            throw HTTPError.badRequest("The request body is not well-formed XML.", code: "invalid_xml")
+        }
+        guard let root = builder.root else {
             throw HTTPError.badRequest("The request body is not well-formed XML.", code: "invalid_xml")
         }
         return root
     }
 
-    /// Builds the tree as the parser reports it.
-    private final class Reader: NSObject, XMLParserDelegate {
+    /// Builds the tree from the reader's events.
+    private struct Builder {
         var stack: [DAVXMLElement] = []
         var root: DAVXMLElement?
-        var tooDeep = false
-        /// A prefix bound to the empty name (`xmlns:a=""`), which Namespaces in XML 1.0 forbids
-        /// and libxml2 only warns about.
-        var emptyPrefix = false
 
-        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-            guard !prefix.isEmpty, namespaceURI.isEmpty else { return }
-            emptyPrefix = true
-            parser.abortParsing()
-        }
-
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String]) {
-            guard stack.count < DAVXMLElement.maxDepth else {
-                tooDeep = true
-                parser.abortParsing()
-                return
+        mutating func take(_ event: XMLEvent) {
+            switch event {
+            case .start(let name, let attributes):
+                var element = DAVXMLElement(namespace: name.namespace, name: name.localName)
+                for attribute in attributes { element.attributes[attribute.name.qualifiedName] = attribute.value }
+                stack.append(element)
+            case .text(let text):
+                guard !stack.isEmpty else { return }
+                stack[stack.count - 1].text += text
+            case .end:
+                guard let element = stack.popLast() else { return }
+                if stack.isEmpty {
+                    root = element
+                } else {
+                    stack[stack.count - 1].children.append(element)
+                }
             }
-            // A prefixed name whose prefix names no namespace (`<a:b xmlns:a="">`): not
-            // namespace-well-formed, though libxml2 only warns.
-            if (namespaceURI ?? "").isEmpty && ((qualifiedName ?? elementName).contains(":") || elementName.contains(":")) {
-                emptyPrefix = true
-                parser.abortParsing()
-                return
-            }
-            stack.append(DAVXMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributes))
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            guard let element = stack.popLast() else { return }
-            if stack.isEmpty {
-                root = element
-            } else {
-                stack[stack.count - 1].children.append(element)
-            }
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard !stack.isEmpty else { return }
-            stack[stack.count - 1].text += string
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            guard !stack.isEmpty else { return }
-            stack[stack.count - 1].text += String(decoding: block, as: UTF8.self)
         }
     }
 }

@@ -66,13 +66,7 @@ struct PasswordCostTests {
                 for try await status in group { #expect(status == 200 || status == 401) }
             }
             let peak = try #require(Self.peakResidentKiB(of: server.process.processIdentifier))
-            // A known regression: the server also maps FoundationXML, libxml2 and ICU (WebDAV's
-            // request bodies are read with XMLParser), which puts the peak about 1 MiB over the
-            // 64 MiB budget on a 2-core machine. Recorded as a known issue, seen in every run's
-            // output, until WebDAV reads XML without them.
-            withKnownIssue("the server's peak is over 64 MiB while it maps FoundationXML", isIntermittent: true) {
-                #expect(peak < 64 * 1024, "peak resident memory \(peak / 1024) MiB after four sign-ins")
-            }
+            #expect(peak < 64 * 1024, "peak resident memory \(peak / 1024) MiB after four sign-ins")
         }
     }
 
