@@ -99,26 +99,12 @@ public final class TestSeaweedFS: Sendable {
 
     /// The keys under `prefix` in the bucket (ListObjectsV2, first 1,000), through a signed `curl`.
     public func keys(prefix: String) async throws -> [String] {
-        // Encoded here: curl signs the query as written, and SigV4 wants `/` as %2F.
-        let encoded = prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_.~"))) ?? prefix
-        let answer = try await curl(["\(endpoint)/\(bucket)?list-type=2&prefix=\(encoded)"])
-        var keys: [String] = []
-        var rest = Substring(answer.body)
-        while let start = rest.range(of: "<Key>"), let end = rest[start.upperBound...].range(of: "</Key>") {
-            keys.append(String(rest[start.upperBound..<end.lowerBound]))
-            rest = rest[end.upperBound...]
-        }
-        return keys
+        try await S3Curl.keys(endpoint: endpoint, bucket: bucket, prefix: prefix, credentials: (accessKeyID, secretAccessKey))
     }
 
     /// Runs `curl` signed with this store's key (SigV4) and returns the status and body.
     public func curl(_ arguments: [String], signed: Bool = true) async throws -> (status: Int, body: String) {
-        let signing = signed ? ["--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "\(accessKeyID):\(secretAccessKey)",
-                                "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD"] : []
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/curl"),
-                                                 ["-s", "-m", "10", "-w", "\n%{http_code}"] + signing + arguments)
-        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        try await S3Curl.run(arguments, credentials: signed ? (accessKeyID, secretAccessKey) : nil)
     }
 
     /// An S3 port whose next three ports and the four ports 10000 above are free now.

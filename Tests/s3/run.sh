@@ -6,8 +6,10 @@
 # Builds nothing (after `swift build --build-tests`). Runs, on SQLite and then on PostgreSQL:
 #   - the S3 suites, which start SeaweedFS themselves so they can stop and restart it
 #     (signatures, chunked uploads, two servers on one bucket, an outage mid-upload and a sync across it);
+#   - the backup and restore procedures (RestoreTests), the bucket copied after the database;
 #   - every attachment test with NOTES_TEST_CONTENT_STORE=s3 against one SeaweedFS started here:
-#     every TestServer and TestApp then keeps its contents in that bucket.
+#     every TestServer and TestApp then keeps its contents in that bucket;
+#   - migrate-content from the store beside the database to a SeaweedFS bucket while a folder syncs.
 # Stops SeaweedFS and the PostgreSQL cluster on every exit.
 #
 # Usage: Tests/s3/run.sh   (scripts/test runs it; NOTES_SKIP_S3=1 skips it there outside CI)
@@ -42,10 +44,15 @@ if [ -z "${NOTES_TEST_POSTGRES_URL:-}" ]; then
 fi
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-4}"
 
-suites='S3ContentStoreTests|S3StoreOutageSyncTests|Attachment'
+suites='S3ContentStoreTests|S3StoreOutageSyncTests|Attachment|RestoreTests'
 for backend in sqlite postgres; do
     echo "== S3 content store, $backend (NOTES_TEST_CONTENT_STORE=s3 NOTES_TEST_BACKEND=$backend) =="
     started=$SECONDS
     NOTES_TEST_CONTENT_STORE=s3 NOTES_TEST_BACKEND=$backend swift test --skip-build --filter "$suites"
     echo "s3 on $backend: passed in $((SECONDS - started)) s"
+    # Servers on the store beside their database, moved to a bucket of their own SeaweedFS.
+    echo "== content migration to S3, $backend (NOTES_TEST_BACKEND=$backend) =="
+    started=$SECONDS
+    NOTES_TEST_BACKEND=$backend swift test --skip-build --filter 'ContentMigrationTests'
+    echo "content migration on $backend: passed in $((SECONDS - started)) s"
 done

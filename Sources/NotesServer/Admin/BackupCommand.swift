@@ -33,18 +33,30 @@ struct BackupCommand: AdminCommand {
             included (pg_dump must be as new as the server; the password goes to it through PGPASSWORD,
             never its arguments); restore with pg_restore --no-owner --dbname=URL FILE into an empty
             database.
+            With an S3 content store (the server's --content-store, or a bucket migrate-content recorded)
+            only the database is written; copy the bucket with the object store's own tools after it.
             """,
-        options: [.value("pg-dump", .file, placeholder: "PATH", help: "The pg_dump to run for a PostgreSQL --db (default: pg_dump on PATH)")],
+        options: [.value("pg-dump", .file, placeholder: "PATH", help: "The pg_dump to run for a PostgreSQL --db (default: pg_dump on PATH)"),
+                  .value("content-store", .url, placeholder: "URL",
+                         help: "The server's --content-store: with an s3:// bucket only the database is backed up (the bucket is copied by its own tools)")],
         positionals: [PositionalSpec("FILE", .file, help: "The backup to write (must not exist)")])
 
     let location: DatabaseLocation
     let destination: String
     let pgDump: String?
+    /// The bucket `--content-store` names, if any.
+    let bucket: S3Location?
 
     init(_ parsed: ParsedCommand) throws {
         location = try DatabaseLocation(parsed.databasePath)
         destination = parsed.argument("FILE")
         pgDump = parsed.value("pg-dump")
+        do {
+            // Only the bucket's name: the backup never reads it, so it needs no endpoint or credentials.
+            bucket = try parsed.value("content-store").map { try S3Location(store: $0, endpoint: nil, region: nil) }
+        } catch let error as S3ConfigurationError {
+            throw UsageError(error.description)
+        }
     }
 
     func run() throws {
@@ -65,6 +77,9 @@ struct BackupCommand: AdminCommand {
         }
         guard case .sqlite(let database) = try openServerDatabase(databasePath) else {
             throw AdminError("\(databasePath) is not a SQLite database")
+        }
+        if let bucket = try bucket ?? Self.recordedBucket(database) {
+            return try backUpDatabaseOnly(database, path: databasePath, bucket: bucket)
         }
         let source = FileBlobStore(databasePath: databasePath)
         let target = FileBlobStore(databasePath: destination)

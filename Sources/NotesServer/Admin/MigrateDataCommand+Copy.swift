@@ -37,6 +37,7 @@ struct DataMigration {
         ("sign_in_states", "provider sign-ins under way (10 minutes)"),
         ("login_codes", "one-time login codes (a minute)"),
         ("device_codes", "device sign-ins under way (15 minutes)"),
+        ("content_store_location", "where migrate-content moved the contents: migrate-data copies them into PostgreSQL itself"),
         ("login_unlocks", "accounts unlocked by an administrator (they clear throttle counts the new servers do not have)"),
     ]
 

@@ -183,6 +183,7 @@ struct ServeCommand: AdminCommand {
         configuration.signIn = try SignInSettings.parse(providersFile: parsed.value("oidc-providers"), publicURL: parsed.value("public-url"),
                                                         environment: ProcessInfo.processInfo.environment)
         configuration.contentStore = try ContentStoreChoice.parse(parsed)
+        configuration.s3CredentialsFile = parsed.value("s3-credentials-file")
         configuration.tlsCertificatePath = parsed.value("tls-cert")
         configuration.tlsKeyPath = parsed.value("tls-key")
         guard (configuration.tlsCertificatePath == nil) == (configuration.tlsKeyPath == nil) else {

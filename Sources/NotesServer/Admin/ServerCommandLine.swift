@@ -16,7 +16,8 @@ enum ServerCommandLine: DeclaredCommand {
         ])
 
     static var subcommands: [any DeclaredCommand.Type] {
-        [ServeCommand.self, UserCommand.self, SessionsCommand.self, BackupCommand.self, MigrateDataCommand.self]
+        [ServeCommand.self, UserCommand.self, SessionsCommand.self, BackupCommand.self, MigrateDataCommand.self,
+         MigrateContentCommand.self]
     }
 
     static let program = CommandLineProgram("notes-server", root: tree)

@@ -34,8 +34,9 @@ enum ContentStoreChoice: Sendable {
     static func parse(store: String?, endpoint: String?, region: String?, credentialsFile: String?, storeOption: String = "content-store",
                       environment: [String: String]) throws -> ContentStoreChoice {
         guard let store else {
-            if endpoint != nil || region != nil || credentialsFile != nil {
-                throw UsageError("--s3-endpoint, --s3-region and --s3-credentials-file go with --\(storeOption) s3://BUCKET/PREFIX")
+            // A credentials file alone is for a store the database records (`migrate-content`).
+            if endpoint != nil || region != nil {
+                throw UsageError("--s3-endpoint and --s3-region go with --\(storeOption) s3://BUCKET/PREFIX")
             }
             return .besideDatabase
         }

@@ -39,6 +39,9 @@ struct ServerConfiguration: Sendable {
     var attachments = AttachmentLimits()
     /// `--content-store`: attachment bytes beside the database, or in an S3-compatible bucket.
     var contentStore = ContentStoreChoice.besideDatabase
+    /// `--s3-credentials-file`: where the S3 credentials are read from when no
+    /// `AWS_ACCESS_KEY_ID` is set, for `--content-store` and for a bucket the database records.
+    var s3CredentialsFile: String?
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?

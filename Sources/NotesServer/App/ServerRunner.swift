@@ -145,10 +145,10 @@ struct ServerRunner {
                 app.log("purging expired tokens and sessions failed: \(error)")
             }
         }
-        return [tombstones, credentials]
+        return [tombstones, credentials, watchContentStore(app)]
     }
 
-    private static func repeating(every seconds: Int, _ work: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
+    static func repeating(every seconds: Int, _ work: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now(), repeating: .seconds(seconds))
         timer.setEventHandler(handler: work)

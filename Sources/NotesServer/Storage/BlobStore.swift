@@ -53,6 +53,12 @@ protocol BlobStore: Sendable {
     /// Removes files left half-written (a crash, a killed server) more than `age` seconds ago.
     func removeAbandonedFiles(olderThanSeconds age: Int) throws(BlobStoreError) -> Int
 
+    /// Removes stored contents no row names (`isReferenced` false for their user and hash) and
+    /// that were stored more than `age` seconds ago: bytes put in place before a row that never
+    /// committed (a crash, a killed server). Called under the database's writer. Nothing for a
+    /// store whose contents are rows themselves.
+    func removeUnreferencedContents(olderThanSeconds age: Int, isReferenced: (Int64, String) throws -> Bool) throws -> Int
+
     /// Runs `body` unless a backup is copying the store right now (then returns nil): removals
     /// happen inside it, so a backup never misses content its database copy refers to.
     func withRemovalsAllowed<T>(_ body: () throws -> T) throws -> T?
@@ -84,6 +90,8 @@ extension BlobStore {
     func checkReachable() throws(BlobStoreError) {}
 
     func makeDurable(_ sinks: [any ChunkSink]) throws(BlobStoreError) {}
+
+    func removeUnreferencedContents(olderThanSeconds age: Int, isReferenced: (Int64, String) throws -> Bool) throws -> Int { 0 }
 
     func keep(_ sinks: [any ChunkSink]) throws(BlobStoreError) {
         for sink in sinks { try sink.keep() }

@@ -12,6 +12,9 @@ struct ContentStore: Sendable {
     let blobs: any BlobStore
     let clock: ServerClock
     let limits: AttachmentLimits
+    /// How old a stored content no row names must be before the purge removes it
+    /// (`BlobStore.removeUnreferencedContents`): far longer than storing one and committing its row takes.
+    var orphanGraceSeconds = Int(staleUploadMilliseconds / 1000)
 
     /// How long a content reported present (or just uploaded) is kept from purging, so the
     /// batch that refers to it can commit.
@@ -318,6 +321,12 @@ struct ContentStore: Sendable {
                 for (userID, hash) in doomed.uploads { try blobs.removeUpload(userID: userID, hash: hash) }
                 // Files a crash left half-written: a live upload writes a chunk in seconds, not a day.
                 _ = try blobs.removeAbandonedFiles(olderThanSeconds: Int(Self.staleUploadMilliseconds / 1000))
+                // Contents stored before a row that never committed. Not one an open upload may be
+                // about to record (its chunks joined, or found already stored), nor one stored lately.
+                _ = try blobs.removeUnreferencedContents(olderThanSeconds: orphanGraceSeconds) { userID, hash in
+                    try Self.size(db, userID: userID, hash: hash) != nil
+                        || db.scalarInt("SELECT 1 FROM uploads WHERE user_id = ? AND hash = ?", [userID, hash]) != nil
+                }
                 return (doomed.contents.count, doomed.uploads.count)
             }
         }

@@ -24,6 +24,11 @@ final class ContentStoreProbe: Sendable {
     /// The probe for `blobs`: an S3 store is asked; a store beside the database is reachable
     /// whenever the database is (nil).
     static func of(_ blobs: any BlobStore) -> ContentStoreProbe? {
+        if let switching = blobs as? SwitchingBlobStore {
+            // The store the database records may change while the server runs: ask the one in use.
+            guard switching.current is S3BlobStore else { return nil }
+            return ContentStoreProbe { (switching.current as? S3BlobStore).map { (try? $0.probe()) != nil } ?? true }
+        }
         guard let s3 = blobs as? S3BlobStore else { return nil }
         return ContentStoreProbe { (try? s3.probe()) != nil }
     }

@@ -44,10 +44,21 @@ extension RestoreTests {
         /// Backs up what `server` serves into the folder `backups`, as README.md says.
         /// - Returns: the backup: a file, or pg_basebackup's folder.
         func backUp(_ server: TestServer, into backups: TemporaryDirectory) async throws -> String {
+            let backup = try await backUpDatabase(server, into: backups)
+            // With an S3 store (the S3 pass), the bucket after the database: what the copy names is there.
+            _ = try await TestContentStore.downloadObjects(forDatabase: original.location, into: backups.appending("bucket").path)
+            return backup
+        }
+
+        private func backUpDatabase(_ server: TestServer, into backups: TemporaryDirectory) async throws -> String {
             guard let cluster else {
                 let file = backups.appending("notes.backup").path
-                let result = try await server.admin(["backup", file])
+                let store = TestContentStore.s3(forDatabase: original.location)
+                let result = try await server.admin(["backup", file] + (store.map { ["--content-store", $0.store] } ?? []))
                 #expect(result.exitCode == 0, "\(result.stderr)")
+                if store != nil && procedure == .sqlite {
+                    #expect(result.stdout.contains("which this backup does not copy"), "says the bucket is not in it: \(result.stdout)")
+                }
                 return file
             }
             let folder = backups.appending("base").path
@@ -67,7 +78,9 @@ extension RestoreTests {
                 let path = try #require(restored.sqlitePath)
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try FileManager.default.copyItem(atPath: backup, toPath: path)
-                try FileManager.default.copyItem(atPath: backup + ".content", toPath: path + ".content")
+                if !TestContentStore.isS3 {
+                    try FileManager.default.copyItem(atPath: backup + ".content", toPath: path + ".content")
+                }
             case .postgres:
                 let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pg_restore"),
                                                          ["--no-owner", "--exit-on-error", "--dbname=\(restored.location)", backup])
@@ -75,6 +88,9 @@ extension RestoreTests {
             case .postgresBaseBackup:
                 try await #require(cluster).restore(fromBaseBackup: backup)
             }
+            // The bucket's copy under the restored database's prefix: the restored server's --content-store.
+            let bucket = ((backup as NSString).deletingLastPathComponent as NSString).appendingPathComponent("bucket")
+            _ = try await TestContentStore.uploadObjects(from: bucket, forDatabase: restored.location)
         }
 
         func remove() async {

@@ -124,7 +124,7 @@ extension AttachmentAPI {
 /// are in `content_chunks`, for an S3 store its content objects (`USER/AA/HASH` under the
 /// prefix); uploads in progress and temporaries are not content.
 func storedContents(_ app: TestApp) throws -> [String] {
-    if let s3 = app.application.contents.blobs as? S3BlobStore {
+    if let s3 = (app.application.contents.blobs as? SwitchingBlobStore)?.current as? S3BlobStore {
         let root = s3.bucket.location.key("")
         return try s3.bucket.list(prefix: root, label: "list the test's contents")
             .map { String($0.key.dropFirst(root.count)) }

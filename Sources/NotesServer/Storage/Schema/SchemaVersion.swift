@@ -44,7 +44,7 @@ struct SchemaVersion: Sendable {
 
     /// Every version, oldest first: the one list both backends migrate by.
     static let all: [SchemaVersion] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25, v26,
     ]
 
     /// The migrations of one dialect: `\.sqlite` or `\.postgres`.
