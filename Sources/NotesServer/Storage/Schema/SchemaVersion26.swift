@@ -25,25 +25,11 @@ extension SchemaVersion {
         """ + (dialect == .postgres ? postgresContentsInRecordedStore : "")
     }
 
-    private static let postgresContentsInRecordedStore = """
-        CREATE OR REPLACE FUNCTION contents_require_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            pieces BIGINT;
-            stored NUMERIC;
-        BEGIN
+    private static let postgresContentsInRecordedStore = contentsRequireBytes("CREATE OR REPLACE FUNCTION", exemption: """
             IF current_setting('notes.content_store', true) = 's3'
                OR EXISTS (SELECT 1 FROM content_store_location WHERE store <> 'database') THEN
                 RETURN NULL;
             END IF;
-            SELECT count(*), coalesce(sum(octet_length(bytes)), 0) INTO pieces, stored
-                FROM content_chunks WHERE user_id = NEW.user_id AND hash = NEW.hash;
-            IF pieces = 0 OR stored <> NEW.size THEN
-                RAISE EXCEPTION 'the bytes of content % are not stored (% of % bytes)', NEW.hash, stored, NEW.size
-                    USING ERRCODE = 'integrity_constraint_violation';
-            END IF;
-            RETURN NULL;
-        END
-        $$;
 
-        """
+        """) + "\n"
 }
