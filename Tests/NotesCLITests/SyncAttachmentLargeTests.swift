@@ -81,6 +81,27 @@ struct SyncAttachmentLargeTests {
         }
     }
 
+    @Test("a chunked upload sends each chunk from the file as it goes out: the client's peak memory stays within one chunk of its idle level, and the content arrives whole")
+    func chunksAreSentFromTheFile() async throws {
+        try await LiveServer.with(account: .loggedIn) { h in
+            try await h.initFolder("a")
+            try h.write("a", "note.md", "small\n")
+            try await h.sync("a")
+            let idle = try await Self.peakMemory(h, ["sync", h.folder("a")])
+            #expect(idle.exitCode == 0, "\(idle.stderr)")
+
+            // Eight chunks of the server's 8 MiB, two in flight: sent from memory, each in flight
+            // would hold a chunk of its own.
+            let hash = try Self.writeLargeFile(h.folder("a") + "/video.mov", mebibytes: 64, seed: 33)
+            let up = try await Self.peakMemory(h, ["sync", h.folder("a")])
+            #expect(up.exitCode == 0, "\(up.stderr)")
+            #expect(try await h.serverAttachments()["video.mov"]?.hash == hash)
+            #expect(try await waitUntil { h.logCount("/v1/uploads/") >= 8 }, "the content went in chunks")
+            let chunkKiB = AttachmentLimits.defaultChunkBytes / 1024
+            #expect(up.peakKiB - idle.peakKiB < chunkKiB, "upload peak \(up.peakKiB) KiB, idle \(idle.peakKiB) KiB")
+        }
+    }
+
     @Test("kill -9 of the client once the server stored a chunk of a 200 MiB upload: the next sync resumes and sends less than the whole", .directoryStoreOnly)
     func killedUploadResumes() async throws {
         try await LiveServer.with(account: .loggedIn) { h in
