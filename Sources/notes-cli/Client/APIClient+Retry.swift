@@ -14,6 +14,7 @@ extension APIClient {
         }
         var http = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body,
                                maxResponseBytes: request.maxResponseBytes ?? ResponseBudget.defaultMaxBytes)
+        http.bodyFile = request.bodyFile
         http.serverHold = request.serverHold
         http.bodySink = request.bodySink
         http.headers["Accept"] = request.accept

@@ -8,6 +8,8 @@ struct APIRequest: Sendable {
     var path: String
     var query: [(String, String)] = []
     var body: Data?
+    /// A body sent from a range of an open file instead of `body` (an upload chunk).
+    var bodyFile: FileBody?
     var accept = "application/json"
     /// Whether sending it twice does no more than sending it once. GET/HEAD/PUT/DELETE are by
     /// HTTP's definition; a POST is only when its caller says so (a batch whose every operation

@@ -7,6 +7,8 @@ struct HTTPRequest: Sendable {
     var url: URL
     var headers: [String: String] = [:]
     var body: Data?
+    /// A body sent from a range of an open file instead of `body`, read as it is sent.
+    var bodyFile: FileBody?
     /// The largest answer body accepted; beyond it the transfer is stopped (`TransportError.tooLarge`).
     var maxResponseBytes = ResponseBudget.defaultMaxBytes
     /// How long the server may hold the answer by design (a long poll's `wait`): added to the
@@ -121,10 +123,15 @@ struct CurlTransport: Sendable {
         case .success(let made): client = made
         case .failure(let failure): throw TransportError(kind: .other, description: "HTTP could not be set up: \(failure.detail)")
         }
+        let body: CurlRequestBody? = request.bodyFile.map { .file(descriptor: $0.file.descriptor, offset: $0.offset, length: $0.length) }
+            ?? request.body.map { .bytes($0) }
         let curlRequest = CurlRequest(method: request.method, url: request.url.absoluteString, headers: request.headers,
-                                      body: request.body.map { .bytes($0) }, maxResponseBytes: request.maxResponseBytes,
+                                      body: body, maxResponseBytes: request.maxResponseBytes,
                                       idleTimeout: limits.idle, deadline: limits.deadline, sink: request.bodySink)
-        switch await client.perform(curlRequest) {
+        let outcome = await client.perform(curlRequest)
+        // The body's file stays open until the answer has come: libcurl reads it until then.
+        withExtendedLifetime(request.bodyFile) {}
+        switch outcome {
         case .success(let answer):
             return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
         case .failure(let failure):

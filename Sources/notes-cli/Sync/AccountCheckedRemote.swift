@@ -51,7 +51,7 @@ final class AccountCheckedRemote: SyncRemote {
         try await base.putContents(body, hashes: hashes)
     }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { try await base.openUpload(hash: hash, size: size) }
-    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws { try await base.putChunk(hash: hash, index: index, bytes: bytes, digest: digest) }
+    func putChunk(hash: String, index: Int, body: FileBody, digest: [UInt8]) async throws { try await base.putChunk(hash: hash, index: index, body: body, digest: digest) }
     func completeUpload(hash: String) async throws { try await base.completeUpload(hash: hash) }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data {
         try await base.content(hash: hash, offset: offset, length: length, total: total)

@@ -45,7 +45,7 @@ extension SyncRemote {
     func putContent(hash: String, bytes: [UInt8]) async throws -> Bool { throw AttachmentRemoteError.unsupported }
     func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]? { nil }
     func openUpload(hash: String, size: Int64) async throws -> UploadState { throw AttachmentRemoteError.unsupported }
-    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
+    func putChunk(hash: String, index: Int, body: FileBody, digest: [UInt8]) async throws { throw AttachmentRemoteError.unsupported }
     func completeUpload(hash: String) async throws { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int, total: Int64) async throws -> Data { throw AttachmentRemoteError.unsupported }
     func content(hash: String, offset: Int64, length: Int64, total: Int64, into sink: any ResponseBodySink) async throws {
@@ -125,7 +125,8 @@ extension APISyncRemote {
     func openUpload(hash: String, size: Int64) async throws -> UploadState {
         let request = try APIRequest.json("POST", "/v1/uploads", UploadRequest(hash: hash, size: Int(size)), idempotent: true)
         let state = try await client.json(UploadState.self, request)
-        // A chunk is read whole into memory: a server asking for chunks past the bound is refused.
+        // A content no larger than a chunk is sent whole from memory: a server asking for chunks
+        // past the bound is refused.
         guard state.hash == hash, Int64(state.size) == size, state.chunkSize > 0, state.chunkSize <= AttachmentLimits.maxChunkBytes,
               state.received.allSatisfy({ $0 >= 0 && $0 < state.chunkCount }) else {
             throw ClientError.protocolViolation("the server answered the upload of \(hash) with another upload's state")
@@ -134,9 +135,11 @@ extension APISyncRemote {
     }
 
     /// `PUT /v1/uploads/{hash}/chunks/{index}` with the chunk's SHA-256 `digest` as its RFC 9530
-    /// `Content-Digest` (the server refuses a chunk whose bytes do not match it).
-    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws {
-        var request = APIRequest("PUT", "/v1/uploads/\(hash)/chunks/\(index)", body: bytes)
+    /// `Content-Digest` (the server refuses a chunk whose bytes do not match it). The bytes are
+    /// read from `body`'s file as they are sent.
+    func putChunk(hash: String, index: Int, body: FileBody, digest: [UInt8]) async throws {
+        var request = APIRequest("PUT", "/v1/uploads/\(hash)/chunks/\(index)")
+        request.bodyFile = body
         request.headers["Content-Type"] = "application/octet-stream"
         request.headers["Content-Digest"] = ContentDigest.header(sha256: digest)
         _ = try await client.send(request)

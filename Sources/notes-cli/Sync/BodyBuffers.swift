@@ -1,13 +1,14 @@
 import Foundation
 import Synchronization
 
-/// Request bodies of attachment uploads (a chunk, a batch of small contents) in memory that is
-/// reused rather than freed.
+/// Request bodies of attachment uploads sent from memory (a batch of small contents) in memory
+/// that is reused rather than freed. (A chunk of a large content is sent from its file:
+/// `FileBody`.)
 ///
 /// Each body is megabytes, which the allocator maps fresh for every request (the client's mmap
 /// threshold is 1 MiB: see main.swift) and the kernel zeroes page by page as the body is read
-/// into it: on a 1 GiB upload that was a quarter of the client's CPU. A buffer that comes back
-/// is already resident, so the next body costs only the read.
+/// into it: a quarter of the client's CPU when a 1 GiB upload's chunks went this way. A buffer
+/// that comes back is already resident, so the next body costs only the read.
 ///
 /// A body is handed out as `Data` over the buffer (no copy), which gives the buffer back when
 /// the last copy of that `Data` is gone: never while anything (a retry of the request, the

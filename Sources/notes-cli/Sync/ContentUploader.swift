@@ -25,8 +25,8 @@ struct ContentUploader: Sendable {
     var files: SafeFiles
     var limits: AttachmentLimits
     var quotaBytes: Int?
-    /// The bodies of batches and chunks, reused: as many as can be in flight at once.
-    let buffers = BodyBuffers(limit: inFlight * chunksInFlight)
+    /// The bodies of batches, reused: as many as can be in flight at once.
+    let buffers = BodyBuffers(limit: inFlight)
 
     /// Uploads `content`, read from its file (which must still match the scan's metadata).
     /// - Returns: `nil` when the server holds the content now, else why it was given up.
@@ -159,9 +159,9 @@ struct ContentUploader: Sendable {
         return outcomes
     }
 
-    /// Chunks of one content sent at once: the client reads and hashes one while the server
-    /// writes and hashes the other, so both sides work at once (two cores); each in flight holds
-    /// a chunk (up to `AttachmentLimits.maxChunkBytes`) and the transport's copy of it.
+    /// Chunks of one content sent at once: the client reads one while the server writes and
+    /// hashes the other, so both sides work at once (two cores). A chunk is read from the file
+    /// as it is sent (`FileBody`), so each in flight holds only libcurl's send buffer.
     static let chunksInFlight = 2
 
     /// The resumable upload: open, the chunks the server lacks (`chunksInFlight` at a time), complete.
@@ -175,6 +175,14 @@ struct ContentUploader: Sendable {
         }
         let received = Set(upload.received)
         let missing = (0..<upload.chunkCount).filter { !received.contains($0) }
+        // Opened once for every chunk, and only while it still has the scan's metadata.
+        let file: ReadableFile
+        do {
+            guard let opened = try files.openForSending(content.disk, expecting: content.stat) else { return changedSkip(nil) }
+            file = opened
+        } catch let error as SyncFileError {
+            return UploadSkip(reason: .unreadable, detail: "\(error)")
+        }
         let skip = try await withThrowingTaskGroup(of: UploadSkip?.self) { group -> UploadSkip? in
             var inFlight = 0
             for index in missing {
@@ -185,7 +193,7 @@ struct ContentUploader: Sendable {
                     }
                     inFlight -= 1
                 }
-                group.addTask { try await sendChunk(index, of: upload, from: content) }
+                group.addTask { try await sendChunk(index, of: upload, from: content, file: file) }
                 inFlight += 1
             }
             for try await case let skip? in group {
@@ -203,27 +211,22 @@ struct ContentUploader: Sendable {
         return nil
     }
 
-    /// Reads chunk `index` of `upload` from `content`'s file and sends it, with the digest the
-    /// scan took or else one taken now: nil once the server has it, else why the content is
-    /// skipped (the file is unreadable or changed since the scan).
-    private func sendChunk(_ index: Int, of upload: UploadState, from content: Pending) async throws -> UploadSkip? {
+    /// Sends chunk `index` of `upload` from `file` (`content`'s, opened with the scan's
+    /// metadata), read as it goes out, with the digest the scan took or else one taken now from
+    /// the file: nil once the server has it, else why the content is skipped (the file is
+    /// unreadable, or changed since the scan: the server finds the chunk does not match its digest).
+    private func sendChunk(_ index: Int, of upload: UploadState, from content: Pending, file: ReadableFile) async throws -> UploadSkip? {
         let offset = Int64(index) * Int64(upload.chunkSize)
-        let length = Int(min(Int64(upload.chunkSize), content.stat.size - offset))
-        let read: Data?
-        do {
-            read = try buffers.body(capacity: length) { buffer in
-                try files.readRange(content.disk, offset: offset, into: buffer, expecting: content.stat) ? length : nil
-            }
-        } catch let error as SyncFileError {
-            return UploadSkip(reason: .unreadable, detail: "\(error)")
-        }
-        guard let bytes = read else { return changedSkip(nil) }
+        let length = min(Int64(upload.chunkSize), content.stat.size - offset)
         let scanned = content.chunks?.digest(of: index, chunkSize: upload.chunkSize)
-        let digest = scanned ?? SHA256.digest(of: bytes)
+        guard let digest = scanned ?? ChunkDigests.digest(file.descriptor, offset: offset, length: length) else {
+            return changedSkip(nil)  // the file ended early: it shrank since the scan
+        }
+        let body = FileBody(file: file, offset: offset, length: length)
         let patience = ContinuousClock.now + Self.busyChunkPatience
         while true {
             do {
-                try await remote.putChunk(hash: upload.hash, index: index, bytes: bytes, digest: digest)
+                try await remote.putChunk(hash: upload.hash, index: index, body: body, digest: digest)
                 return nil
             } catch ClientError.status(let error) where error.status == 422 && error.code == "chunk_mismatch" && scanned != nil {
                 // The bytes read now are not those the scan hashed: the file was rewritten in

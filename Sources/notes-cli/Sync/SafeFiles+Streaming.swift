@@ -67,6 +67,16 @@ extension SafeFiles {
         return POSIXIO.readAll(fd, into: buffer, at: offset) == buffer.count
     }
 
+    /// The file at `relative` opened to be sent (`FileBody`), if it still has the metadata
+    /// `expected` (else `nil`: it changed since it was hashed, and is sent next sync). Bytes
+    /// changed in place after this are caught by the digests they are sent with.
+    func openForSending(_ relative: String, expecting expected: FileStat) throws -> ReadableFile? {
+        let file = ReadableFile(taking: try openFile(relative, "read"))
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0 else { throw SyncFileError(relative, "read", errno) }
+        return Self.fileStat(info) == expected ? file : nil
+    }
+
     /// Opens the regular file at `relative` for reading, never through a link.
     private func openFile(_ relative: String, _ operation: String) throws -> Int32 {
         let (parentFD, name) = try openParent(relative, create: false)
@@ -113,16 +123,32 @@ struct ChunkDigests: Sendable, Equatable {
         var digests: [[UInt8]] = []
         var offset: Int64 = 0
         while offset < size {
-            let end = min(offset + Int64(chunkSize), size)
-            var hasher = SHA256Hasher()
-            while offset < end {
-                let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(Int64(buffer.count), end - offset))])
-                guard POSIXIO.readAll(fd, into: piece, at: offset) == piece.count else { return nil }
-                hasher.update(UnsafeRawBufferPointer(piece))
-                offset += Int64(piece.count)
-            }
-            digests.append(hasher.finalize())
+            let length = min(Int64(chunkSize), size - offset)
+            guard let digest = digest(fd, offset: offset, length: length, through: buffer) else { return nil }
+            digests.append(digest)
+            offset += length
         }
         return ChunkDigests(chunkSize: chunkSize, digests: digests)
+    }
+
+    /// The SHA-256 of the `length` bytes of `fd` at `offset` (read with `pread`); nil when the
+    /// file ends early.
+    static func digest(_ fd: Int32, offset: Int64, length: Int64) -> [UInt8]? {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(length, Int64(POSIXIO.hashBufferBytes))), alignment: 16)
+        defer { buffer.deallocate() }
+        return digest(fd, offset: offset, length: length, through: buffer)
+    }
+
+    private static func digest(_ fd: Int32, offset start: Int64, length: Int64, through buffer: UnsafeMutableRawBufferPointer) -> [UInt8]? {
+        var hasher = SHA256Hasher()
+        var offset = start
+        let end = start + length
+        while offset < end {
+            let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(Int64(buffer.count), end - offset))])
+            guard POSIXIO.readAll(fd, into: piece, at: offset) == piece.count else { return nil }
+            hasher.update(UnsafeRawBufferPointer(piece))
+            offset += Int64(piece.count)
+        }
+        return hasher.finalize()
     }
 }

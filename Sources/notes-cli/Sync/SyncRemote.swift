@@ -35,8 +35,9 @@ protocol SyncRemote: Sendable {
     func putContents(_ body: Data, hashes: [String]) async throws -> [ContentBatchResult]?
     /// `POST /v1/uploads`: opens the upload of one content; which chunks the server has.
     func openUpload(hash: String, size: Int64) async throws -> UploadState
-    /// `PUT /v1/uploads/{hash}/chunks/{index}`, with the chunk's SHA-256 `digest`.
-    func putChunk(hash: String, index: Int, bytes: Data, digest: [UInt8]) async throws
+    /// `PUT /v1/uploads/{hash}/chunks/{index}`, with the chunk's SHA-256 `digest`, its bytes
+    /// sent from the file as they go out.
+    func putChunk(hash: String, index: Int, body: FileBody, digest: [UInt8]) async throws
     /// `POST /v1/uploads/{hash}/complete`.
     func completeUpload(hash: String) async throws
     /// `GET /v1/content/{hash}`: `length` bytes at `offset` of a content of `total` bytes.
