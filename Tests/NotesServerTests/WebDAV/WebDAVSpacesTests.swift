@@ -10,12 +10,14 @@ import Testing
 /// SQLite and, on the PostgreSQL pass, on PostgreSQL.
 @Suite("WebDAV: spaces")
 struct WebDAVSpacesTests {
+    /// A LOCK body asking for an exclusive write lock.
+    static let lockInfo = #"<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope>"#
+        + "<D:locktype><D:write/></D:locktype></D:lockinfo>"
+
     /// Every method a WebDAV client changes something with, with a body that would succeed.
     static var writes: [(method: String, body: String, headers: [String: String])] {
         let propertyUpdate = #"<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z">"#
             + "<D:set><D:prop><Z:colour>blue</Z:colour></D:prop></D:set></D:propertyupdate>"
-        let lockInfo = #"<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope>"#
-            + "<D:locktype><D:write/></D:locktype></D:lockinfo>"
         let destination = ["Destination": "http://notes.test/dav/Team/elsewhere.md"]
         return [
             ("PUT", "changed", [:]), ("DELETE", "", [:]), ("MKCOL", "", [:]), ("PROPPATCH", propertyUpdate, [:]), ("LOCK", lockInfo, [:]),
@@ -143,11 +145,10 @@ struct WebDAVSpacesTests {
     @Test("a member's held long poll on the space wakes on another member's WebDAV write")
     func davWriteWakesMembersLongPoll() async throws {
         try await SpaceFixture.with { team in
-            let cursor = try await team.app.send("GET", "\(team.teamPath)/changes", token: team.carol).decode(ChangesPage.self).cursor
-            async let held = team.app.send("GET", "\(team.teamPath)/changes", query: ["since": cursor, "wait": "30"], token: team.carol)
-            try await SpaceNonMemberTests.waitUntilHeld(team.app, space: team.team)
-            #expect(await team.app.dav("PUT", "/dav/Team/news.md", body: "news", authorization: try await team.davAuthorization("bob")).status == 201)
-            let page = try await held.decode(ChangesPage.self)
+            let bob = try await team.davAuthorization("bob")
+            let page = try await team.changesCarolSees {
+                #expect(await team.app.dav("PUT", "/dav/Team/news.md", body: "news", authorization: bob).status == 201)
+            }
             #expect(page.changes.map(\.path) == ["news.md"])
         }
     }
@@ -179,9 +180,7 @@ struct WebDAVSpacesTests {
             _ = try await team.create("plan.md", "the plan", as: team.alice)
             let bob = try await team.davAuthorization("bob")
             let alice = try await team.davAuthorization("alice")
-            let lockInfo = #"<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope>"#
-                + "<D:locktype><D:write/></D:locktype></D:lockinfo>"
-            let locked = await team.app.dav("LOCK", "/dav/Team/plan.md", body: lockInfo, authorization: bob)
+            let locked = await team.app.dav("LOCK", "/dav/Team/plan.md", body: Self.lockInfo, authorization: bob)
             #expect(locked.status == 200 && locked.text.contains("<D:href>/dav/Team/plan.md</D:href>"))
             let token = try #require(locked.headers["lock-token"])
             #expect(await team.app.dav("PUT", "/dav/alice~Team/plan.md", body: "alice", authorization: alice).status == 423)
