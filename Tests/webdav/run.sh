@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs real WebDAV clients against /dav/personal/ of the built debug notes-server:
-#   - litmus (Debian), all five suites: basic, copymove, props, locks, http; every test must pass;
+# Runs real WebDAV clients against /dav/ of the built debug notes-server:
+#   - litmus (Debian), all five suites: basic, copymove, props, locks, http; every test must pass,
+#     against alice's /dav/personal/ and, as bob, an editor, against alice's shared space /dav/Team/;
 #   - rclone (Debian): copies a folder of notes and images up, `notes clone` gets them byte-exact,
 #     an edit through `notes sync` comes back through `rclone copy` byte-exact, and `rclone sync`
 #     with deletes puts the deleted files in the trash;
@@ -8,7 +9,7 @@
 #   - davfs2: a mount needs FUSE, which these test machines do not give; reported as skipped.
 #
 # Builds nothing: starts .build/debug/notes-server on a free loopback port with a temporary
-# database and one user, signs in through the API for a personal access token (the app
+# database and two users, signs in through the API for a personal access token (the app
 # password), runs the clients, then stops the server and removes everything it made.
 #
 # Usage: Tests/webdav/run.sh   (after `swift build`; scripts/test runs it unless NOTES_SKIP_WEBDAV=1)
@@ -38,33 +39,48 @@ mkdir -p "$HOME"
 
 password="correct horse battery staple"
 db=$work/notes.sqlite
-printf '%s\n' "$password" | "$server" user add alice --password-stdin --db "$db" >/dev/null
+for user in alice bob; do printf '%s\n' "$password" | "$server" user add "$user" --password-stdin --db "$db" >/dev/null; done
 "$server" serve --db "$db" --listen 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 source "$root/Tests/Scripts/server-address.sh"
 base=$(server_address "$work/server.out" "$server_pid" "$work/server.log") || { echo "webdav: the server did not start" >&2; exit 1; }
 
 json() { python3 -c "import json, sys; print(json.load(sys.stdin)$1)"; }
-session=$(curl -sf "$base/v1/auth/login" -H 'Content-Type: application/json' \
-    -d "{\"username\": \"alice\", \"password\": \"$password\"}" | json "['access_token']")
-token=$(curl -sf "$base/v1/tokens" -H "Authorization: Bearer $session" -H 'Content-Type: application/json' \
-    -d '{"name": "webdav tests", "scope": "write"}' | json "['token']")
+login() {
+    curl -sf "$base/v1/auth/login" -H 'Content-Type: application/json' \
+        -d "{\"username\": \"$1\", \"password\": \"$password\"}" | json "['access_token']"
+}
+app_password() {
+    curl -sf "$base/v1/tokens" -H "Authorization: Bearer $1" -H 'Content-Type: application/json' \
+        -d '{"name": "webdav tests", "scope": "write"}' | json "['token']"
+}
+session=$(login alice)
+token=$(app_password "$session")
 dav=$base/dav/personal
+# Alice's space Team, where bob is an editor: the same suites run there as bob.
+team=$(curl -sf "$base/v1/spaces" -H "Authorization: Bearer $session" -H 'Content-Type: application/json' \
+    -d '{"name": "Team"}' | json "['id']")
+curl -sf "$base/v1/spaces/$team/members" -H "Authorization: Bearer $session" -H 'Content-Type: application/json' \
+    -d '{"username": "bob", "role": "editor"}' >/dev/null
+bob_token=$(app_password "$(login bob)")
 
 failed=0
 step() { echo "webdav: $*"; }
 fail() { echo "webdav: FAILED: $*" >&2; failed=1; }
 
-# litmus: every test of the five suites passes.
-started=$SECONDS
-step "litmus (basic copymove props locks http)"
-if (cd "$work" && TESTS="basic copymove props locks http" litmus "$dav/" alice "$token") >"$work/litmus.log" 2>&1; then
-    grep "summary for" "$work/litmus.log" | sed "s/^<- /webdav: litmus /"
-    step "litmus passed in $((SECONDS - started)) s"
-else
-    cat "$work/litmus.log" >&2
-    fail "litmus"
-fi
+# litmus: every test of the five suites passes, in the personal space and in a shared one.
+for target in "alice $token $dav" "bob $bob_token $base/dav/Team"; do
+    read -r user secret url <<<"$target"
+    started=$SECONDS
+    step "litmus (basic copymove props locks http) at ${url#"$base"}/ as $user"
+    if (cd "$work" && TESTS="basic copymove props locks http" litmus "$url/" "$user" "$secret") >"$work/litmus.log" 2>&1; then
+        grep "summary for" "$work/litmus.log" | sed "s/^<- /webdav: litmus /"
+        step "litmus passed in $((SECONDS - started)) s"
+    else
+        cat "$work/litmus.log" >&2
+        fail "litmus at ${url#"$base"}/"
+    fi
+done
 
 # rclone: a real client's copy, clone, edit and sync with deletes.
 started=$SECONDS

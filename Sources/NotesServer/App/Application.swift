@@ -101,7 +101,8 @@ final class Application: Sendable {
                                                contents: contents, maxRequestBytes: configuration.limits.maxRequestBytes,
                                                renderWorker: renderWorker, spaces: spaceStore, spaceAccess: SpaceAccess(database: database)),
                          openBodyLimit: openBodyLimit)
-        let dav = WebDAVResponder(authenticator: DAVAuthenticator(tokens: router.authenticator, throttle: throttle), notes: notes,
+        let dav = WebDAVResponder(authenticator: DAVAuthenticator(tokens: router.authenticator, throttle: throttle),
+                                  spaces: DAVSpaces(store: spaceStore, access: SpaceAccess(database: database)), notes: notes,
                                   contents: contents, locks: DAVLockTable(clock: clock), rateLimiter: rateLimiter, log: log)
         responder = SiteResponder(api: router, web: web, rateLimiter: rateLimiter, dav: dav)
         self.notes = notes

@@ -58,7 +58,8 @@ enum OpenAPIDocument {
                 idempotent), paths that are relative, `/`-separated, NFC-normalised, unique per user ignoring case, \
                 and end in `.md`, and a per-user revision `rev` that grows with every change; `ETag` is the quoted \
                 `rev`. The same entries are served as plain files over WebDAV (RFC 4918, classes 1 and 2) at \
-                `/dav/<space>/` (the account's own space is `/dav/personal/`), signed in with HTTP Basic and a \
+                `/dav/<space>/` (the account's own space is `/dav/personal/`, a shared one `/dav/<name>/`, or \
+                `/dav/<owner>~<name>/` when two the account can read share a name), signed in with HTTP Basic and a \
                 personal access token as the password; that protocol is not described here: see the README's \
                 "WebDAV" section.
                 """,

@@ -56,7 +56,7 @@ struct DAVConditions {
             return list.conditions.allSatisfy { condition in
                 let value: Bool
                 if let token = condition.token {
-                    value = locks.lock(token: token).map { $0.userID == userID && $0.covers(space: resource.space ?? "", path: resource.path) } ?? false
+                    value = locks.lock(token: token).map { $0.userID == userID && resource.space == location.space && $0.covers(space: DAVSpace.storedKey, path: resource.path) } ?? false
                 } else if let etag = condition.etag {
                     let tag = resource == location ? current : etagOf(resource)
                     value = tag.map { Self.weakEqual($0, etag) } ?? false
@@ -73,9 +73,8 @@ struct DAVConditions {
     /// whose token was not submitted.
     /// - Throws: 423 `lock-token-submitted`.
     func checkLocks(_ locks: DAVLockTable, userID: Int64, location: DAVLocation, deep: Bool) throws(HTTPError) {
-        let space = location.space ?? ""
-        let held = deep ? locks.touching(userID: userID, space: space, path: location.path)
-                        : locks.covering(userID: userID, space: space, path: location.path)
+        let held = deep ? locks.touching(userID: userID, space: DAVSpace.storedKey, path: location.path)
+                        : locks.covering(userID: userID, space: DAVSpace.storedKey, path: location.path)
         let submitted = submittedTokens
         guard held.allSatisfy({ submitted.contains($0.token) }) else {
             throw HTTPError(423, code: "lock-token-submitted",

@@ -67,7 +67,7 @@ struct DAVLiveProperties {
     }
 
     private func lockRootHref(_ lock: DAVLock) -> String {
-        DAVLocation(space: lock.space, path: lock.path).href(folder: resource.isFolder && lock.path == location.path)
+        DAVLocation(space: location.space, path: lock.path).href(folder: resource.isFolder && lock.path == location.path)
     }
 
     /// An empty element naming the property `name` (a property not found, or a name listed).

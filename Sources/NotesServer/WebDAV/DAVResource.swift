@@ -22,9 +22,9 @@ enum DAVResource {
 extension WebDAVResponder {
     /// The resource at `location` in `space` (nil space: the root), or nil when nothing is there.
     func resource(at location: DAVLocation, userID: Int64) throws -> DAVResource? {
-        guard let space = location.space else { return .root }
+        guard location.space != nil else { return .root }
         if location.path.isEmpty { return .folder(createdAt: nil) }
-        return try notes.database.read { db in try Self.resource(db, space: space, path: location.path, userID: userID) }
+        return try notes.database.read { db in try Self.resource(db, space: DAVSpace.storedKey, path: location.path, userID: userID) }
     }
 
     static func resource(_ db: some SQLConnection, space: String, path: String, userID: Int64) throws -> DAVResource? {

@@ -13,9 +13,7 @@ extension WebDAVResponder {
             throw HTTPError(403, code: "space_root", message: "A space's root cannot be \(move ? "moved" : "copied"); work with what is inside it.")
         }
         let destination = try DAVLocation(destination: call.request.headers["Destination"], host: call.request.headers["Host"])
-        guard destination.space == space.name else {
-            throw HTTPError(502, code: "other_space", message: "Copy and move stay within one space.")
-        }
+        try requireSameSpace(destination, as: call, space: space)
         guard !destination.path.isEmpty else {
             throw HTTPError(403, code: "space_root", message: "A space's root cannot be replaced.")
         }
@@ -41,19 +39,30 @@ extension WebDAVResponder {
         try requireParentFolder(destination, userID: space.userID)
         try checkConditions(call, location: source, resource: resource, deep: true, checkLocks: move)
         try DAVConditions(call.request).checkLocks(locks, userID: space.userID, location: destination, deep: true)
-        try notes.write(for: space.userID) { db in
+        try writeEntries(call) { db in
             if let occupant { try removeResource(db, call: call, at: destination, resource: occupant) }
             try transfer(db, call: call, from: source, to: destination, resource: resource, move: move, deep: depth == "infinity")
         }
-        if move { locks.releaseAll(userID: space.userID, space: space.name, under: source.path) }
-        if occupant != nil { locks.releaseAll(userID: space.userID, space: space.name, under: destination.path) }
+        if move { locks.releaseAll(userID: space.userID, space: DAVSpace.storedKey, under: source.path) }
+        if occupant != nil { locks.releaseAll(userID: space.userID, space: DAVSpace.storedKey, under: destination.path) }
         return DAVResponse.empty(occupant == nil ? 201 : 204)
+    }
+
+    /// Refuses a destination in another space than `space`, the source's. Another name for the
+    /// same space (`OWNER~NAME`) is the same space.
+    /// - Throws: 403 when the destination is a space the caller may only read, 502 for any other
+    ///   space, one the caller cannot read included.
+    private func requireSameSpace(_ destination: DAVLocation, as call: Call, space: DAVSpace) throws {
+        guard destination.space != call.location.space else { return }
+        let other = try destination.space.flatMap { try spaces.named($0, for: call.principal) }
+        if other?.userID == space.userID { return }
+        if let other, !other.writable { throw HTTPError(403, code: "read_only_space", message: "You may read \(other.name) but not change it.") }
+        throw HTTPError(502, code: "other_space", message: "Copy and move stay within one space.")
     }
 
     /// Copies or moves the entries, folder rows and dead properties at `source` to `destination`.
     private func transfer(_ db: any SQLConnection, call: Call, from source: DAVLocation, to destination: DAVLocation,
                           resource: DAVResource, move: Bool, deep: Bool) throws {
-        let space = try call.requireSpace()
         let user = call.userID
         let entries: [NoteRecord]
         if let entry = resource.entry {
@@ -80,24 +89,24 @@ extension WebDAVResponder {
             }
         }
         guard resource.isFolder else {
-            try DAVPropertyStore.copy(db, userID: user, space: space.name, from: source, to: destination)
-            if move { try DAVPropertyStore.removeAll(db, userID: user, space: space.name, under: source.path) }
+            try DAVPropertyStore.copy(db, userID: user, space: DAVSpace.storedKey, from: source, to: destination)
+            if move { try DAVPropertyStore.removeAll(db, userID: user, space: DAVSpace.storedKey, under: source.path) }
             return
         }
-        let made = try DAVFolderStore.createdAt(db, userID: user, space: space.name, path: source.path) != nil
+        let made = try DAVFolderStore.createdAt(db, userID: user, space: DAVSpace.storedKey, path: source.path) != nil
         let now = notes.clock.now()
-        if made || entries.isEmpty { try DAVFolderStore.make(db, userID: user, space: space.name, path: destination.path, now: now) }
+        if made || entries.isEmpty { try DAVFolderStore.make(db, userID: user, space: DAVSpace.storedKey, path: destination.path, now: now) }
         if deep {
-            for folder in try DAVFolderStore.folders(db, userID: user, space: space.name, inside: source.path) {
-                try DAVFolderStore.make(db, userID: user, space: space.name, path: source.rebase(folder, onto: destination), now: now)
+            for folder in try DAVFolderStore.folders(db, userID: user, space: DAVSpace.storedKey, inside: source.path) {
+                try DAVFolderStore.make(db, userID: user, space: DAVSpace.storedKey, path: source.rebase(folder, onto: destination), now: now)
             }
         }
         if deep || move {
-            try DAVPropertyStore.copy(db, userID: user, space: space.name, from: source, to: destination)
+            try DAVPropertyStore.copy(db, userID: user, space: DAVSpace.storedKey, from: source, to: destination)
         }
         if move {
-            try DAVFolderStore.remove(db, userID: user, space: space.name, path: source.path)
-            try DAVPropertyStore.removeAll(db, userID: user, space: space.name, under: source.path)
+            try DAVFolderStore.remove(db, userID: user, space: DAVSpace.storedKey, path: source.path)
+            try DAVPropertyStore.removeAll(db, userID: user, space: DAVSpace.storedKey, under: source.path)
         }
     }
 }

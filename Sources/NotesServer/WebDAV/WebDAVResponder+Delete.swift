@@ -19,22 +19,20 @@ extension WebDAVResponder {
     /// Sends `resource` at `location` to the trash, with its folder rows, dead properties and
     /// locks, in one transaction.
     func removeResource(_ call: Call, at location: DAVLocation, resource: DAVResource) throws {
-        let space = try call.requireSpace()
-        try notes.write(for: call.userID) { db in
+        try writeEntries(call) { db in
             try removeResource(db, call: call, at: location, resource: resource)
         }
-        locks.releaseAll(userID: call.userID, space: space.name, under: location.path)
+        locks.releaseAll(userID: call.userID, space: DAVSpace.storedKey, under: location.path)
     }
 
     /// `removeResource` inside the caller's transaction.
     func removeResource(_ db: any SQLConnection, call: Call, at location: DAVLocation, resource: DAVResource) throws {
-        let space = try call.requireSpace()
         let entries = resource.isFolder ? try NoteStore.entries(db, userID: call.userID, inside: location.path) : resource.entry.map { [$0] } ?? []
         for entry in entries {
             _ = try notes.delete(db, userID: call.userID, id: entry.id, ifMatch: entry.rev, device: call.principal.device)
         }
-        if resource.isFolder { try DAVFolderStore.remove(db, userID: call.userID, space: space.name, path: location.path) }
-        try DAVPropertyStore.removeAll(db, userID: call.userID, space: space.name, under: location.path)
+        if resource.isFolder { try DAVFolderStore.remove(db, userID: call.userID, space: DAVSpace.storedKey, path: location.path) }
+        try DAVPropertyStore.removeAll(db, userID: call.userID, space: DAVSpace.storedKey, under: location.path)
     }
 
     func mkcol(_ call: Call) throws -> HTTPResponse {
@@ -50,7 +48,7 @@ extension WebDAVResponder {
         try checkConditions(call, location: call.location, resource: nil, deep: false)
         let path = try Self.entryPath(call.location.path, isNew: true)
         try notes.database.write { db in
-            try DAVFolderStore.make(db, userID: space.userID, space: space.name, path: path.value, now: notes.clock.now())
+            try DAVFolderStore.make(db, userID: space.userID, space: DAVSpace.storedKey, path: path.value, now: notes.clock.now())
         }
         return DAVResponse.empty(201)
     }

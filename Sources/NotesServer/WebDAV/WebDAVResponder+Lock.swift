@@ -28,7 +28,7 @@ extension WebDAVResponder {
         let owner = root.child("DAV:", "owner").map { "<D:owner>" + $0.innerXML + "</D:owner>" } ?? ""
         let lock: DAVLock
         do {
-            lock = try locks.take(userID: space.userID, space: space.name, path: location.path, deep: depth == "infinity",
+            lock = try locks.take(userID: space.userID, space: DAVSpace.storedKey, path: location.path, deep: depth == "infinity",
                                   exclusive: scope.isNamed("DAV:", "exclusive"), ownerXML: owner, timeoutSeconds: timeout)
         } catch .conflict {
             throw HTTPError(423, code: "no-conflicting-lock", message: "Another lock holds this resource.")
@@ -51,21 +51,21 @@ extension WebDAVResponder {
                 throw error
             }
         }
-        return lockAnswer(lock, status: status, folder: resource?.isFolder ?? false)
+        return lockAnswer(lock, in: space, status: status, folder: resource?.isFolder ?? false)
     }
 
     private func refresh(_ call: Call, space: DAVSpace, timeout: Int) throws -> HTTPResponse {
         let conditions = try DAVConditions(call.request)
-        let held = locks.covering(userID: space.userID, space: space.name, path: call.location.path)
+        let held = locks.covering(userID: space.userID, space: DAVSpace.storedKey, path: call.location.path)
         guard let token = conditions.submittedTokens.first(where: { token in held.contains { $0.token == token } }),
               let lock = locks.refresh(token: token, timeoutSeconds: timeout) else {
             throw DAVConditions.failed("Refresh a lock by sending its token in an If header to a resource it covers.")
         }
-        return lockAnswer(lock, status: 200, folder: try resource(at: call.location, userID: space.userID)?.isFolder ?? false)
+        return lockAnswer(lock, in: space, status: 200, folder: try resource(at: call.location, userID: space.userID)?.isFolder ?? false)
     }
 
-    private func lockAnswer(_ lock: DAVLock, status: Int, folder: Bool) -> HTTPResponse {
-        let href = DAVLocation(space: lock.space, path: lock.path).href(folder: folder)
+    private func lockAnswer(_ lock: DAVLock, in space: DAVSpace, status: Int, folder: Bool) -> HTTPResponse {
+        let href = DAVLocation(space: space.name, path: lock.path).href(folder: folder)
         let body = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n" + #"<D:prop xmlns:D="DAV:"><D:lockdiscovery>"#
             + lock.activeLockXML(root: href, now: notes.clock.now()) + "</D:lockdiscovery></D:prop>\n"
         return HTTPResponse(status: status, headers: ["Content-Type": DAVResponse.xmlContentType, "Lock-Token": "<\(lock.token)>"],
@@ -79,7 +79,7 @@ extension WebDAVResponder {
         }
         let token = header.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
         guard let lock = locks.lock(token: token), lock.userID == space.userID,
-              lock.covers(space: space.name, path: call.location.path) else {
+              lock.covers(space: DAVSpace.storedKey, path: call.location.path) else {
             throw HTTPError(409, code: "lock-token-matches-request-uri", message: "No lock with this token covers this resource.")
         }
         locks.release(token: token)

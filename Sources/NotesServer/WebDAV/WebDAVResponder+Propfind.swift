@@ -15,11 +15,10 @@ extension WebDAVResponder {
         }
         var writer = DAVMultistatusWriter(temporaryFolder: temporaryFolder)
         let quota = quotaReader(userID: call.userID)
-        let space = call.space?.name ?? ""
         var deadProperties = try deadPropertiesOfFolder(call, resource: resource, depth: depth)
         func describe(_ resource: DAVResource, at location: DAVLocation, writer: inout DAVMultistatusWriter) throws {
             let live = DAVLiveProperties(resource: resource, location: location,
-                                         locks: location.space == nil ? [] : locks.covering(userID: call.userID, space: space, path: location.path),
+                                         locks: location.space == nil ? [] : locks.covering(userID: call.userID, space: DAVSpace.storedKey, path: location.path),
                                          now: notes.clock.now(), quota: quota)
             let dead = deadProperties.removeValue(forKey: location.path) ?? []
             try writer.response(href: location.href(folder: resource.isFolder),
@@ -28,7 +27,7 @@ extension WebDAVResponder {
         try describe(resource, at: call.location, writer: &writer)
         if depth == "1" && resource.isFolder {
             if call.location.space == nil {
-                for space in DAVSpaces.readable(by: call.principal) {
+                for space in try spaces.readable(by: call.principal) {
                     try describe(.folder(createdAt: nil), at: DAVLocation(space: space.name, path: ""), writer: &writer)
                 }
             } else {
@@ -53,25 +52,25 @@ extension WebDAVResponder {
             }
         }
         let made = try notes.database.read { db in
-            try DAVFolderStore.folders(db, userID: call.userID, space: space.name, inside: call.location.path)
+            try DAVFolderStore.folders(db, userID: call.userID, space: DAVSpace.storedKey, inside: call.location.path)
         }
         let prefixLength = call.location.path.isEmpty ? 0 : call.location.path.count + 1
         for path in made {
             let name = String(path.dropFirst(prefixLength))
             guard !name.contains("/"), listedFolders.insert(name).inserted else { continue }
-            let createdAt = try notes.database.read { db in try DAVFolderStore.createdAt(db, userID: call.userID, space: space.name, path: path) }
+            let createdAt = try notes.database.read { db in try DAVFolderStore.createdAt(db, userID: call.userID, space: DAVSpace.storedKey, path: path) }
             try body(.folder(createdAt: createdAt), DAVLocation(space: space.name, path: path))
         }
     }
 
     /// The dead properties of the resource and, for Depth 1, of its members, read at once by path.
     private func deadPropertiesOfFolder(_ call: Call, resource: DAVResource, depth: String) throws -> [String: [(name: DAVPropertyStore.Name, xml: String)]] {
-        guard let space = call.space else { return [:] }
+        guard call.space != nil else { return [:] }
         return try notes.database.read { db in
             var found: [String: [(name: DAVPropertyStore.Name, xml: String)]] = [:]
-            found[call.location.path] = try DAVPropertyStore.properties(db, userID: call.userID, space: space.name, path: call.location.path)
+            found[call.location.path] = try DAVPropertyStore.properties(db, userID: call.userID, space: DAVSpace.storedKey, path: call.location.path)
             if depth == "1" && resource.isFolder {
-                for (path, properties) in try DAVPropertyStore.childProperties(db, userID: call.userID, space: space.name, folder: call.location.path) {
+                for (path, properties) in try DAVPropertyStore.childProperties(db, userID: call.userID, space: DAVSpace.storedKey, folder: call.location.path) {
                     found[path] = properties
                 }
             }

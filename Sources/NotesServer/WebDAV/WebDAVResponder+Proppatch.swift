@@ -38,9 +38,9 @@ extension WebDAVResponder {
                 for (set, property) in instructions {
                     let name = DAVPropertyStore.Name(namespace: property.namespace, name: property.name)
                     if set {
-                        try DAVPropertyStore.set(db, userID: space.userID, space: space.name, path: call.location.path, name: name, xml: property.xml)
+                        try DAVPropertyStore.set(db, userID: space.userID, space: DAVSpace.storedKey, path: call.location.path, name: name, xml: property.xml)
                     } else {
-                        try DAVPropertyStore.remove(db, userID: space.userID, space: space.name, path: call.location.path, name: name)
+                        try DAVPropertyStore.remove(db, userID: space.userID, space: DAVSpace.storedKey, path: call.location.path, name: name)
                     }
                 }
             }

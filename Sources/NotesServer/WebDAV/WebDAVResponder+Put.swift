@@ -90,7 +90,7 @@ extension WebDAVResponder {
             do {
                 let id = expected?.id ?? NoteID()
                 let precondition: WritePrecondition = expected.map { .revision($0.rev) } ?? .absent
-                return try notes.write(for: call.userID) { db in
+                return try writeEntries(call) { db in
                     switch body {
                     case .note(let text):
                         return try notes.put(db, userID: call.userID, id: id, path: path, content: text, precondition: precondition,

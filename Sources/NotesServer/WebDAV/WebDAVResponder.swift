@@ -11,6 +11,7 @@ import NotesCore
 /// to the same request rate as the API; a read token reads, a write token writes.
 struct WebDAVResponder: HTTPResponder {
     let authenticator: DAVAuthenticator
+    let spaces: DAVSpaces
     let notes: NoteStore
     let contents: ContentStore
     let locks: DAVLockTable
@@ -69,10 +70,18 @@ struct WebDAVResponder: HTTPResponder {
         guard let location = DAVLocation(requestPath: request.path) else { throw HTTPError.notFound() }
         let principal = try authenticator.authenticate(request)
         guard let name = location.space else { return Call(request: request, principal: principal, location: location, space: nil) }
-        guard let space = DAVSpaces.named(name, for: principal) else {
+        guard let space = try spaces.named(name, for: principal) else {
             throw HTTPError.notFound("There is no space called \(name) that you can read.")
         }
         return Call(request: request, principal: principal, location: location, space: space)
+    }
+
+    /// Runs `body` as one write of the space's entries (which wakes its long polls), with the
+    /// caller recorded as the author of every revision it appends.
+    func writeEntries<T>(_ call: Call, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try notes.write(for: call.userID) { db in
+            try NoteStore.recordingAuthor(call.principal.userID, of: call.userID, in: db) { try body(db) }
+        }
     }
 
     private func handle(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -58,6 +58,15 @@ struct SpaceFixture {
         return try response.decode(NoteResource.self)
     }
 
+    /// The changes page carol's long poll on Team answers once `write` ran while it was held.
+    func changesCarolSees(after write: () async throws -> Void) async throws -> ChangesPage {
+        let cursor = try await app.send("GET", "\(teamPath)/changes", token: carol).decode(ChangesPage.self).cursor
+        async let held = app.send("GET", "\(teamPath)/changes", query: ["since": cursor, "wait": "30"], token: carol)
+        try await SpaceNonMemberTests.waitUntilHeld(app, space: team)
+        try await write()
+        return try await held.decode(ChangesPage.self)
+    }
+
     /// The live paths of Team as `token` lists them.
     func paths(as token: String) async throws -> [String] {
         let response = await app.send("GET", "\(teamPath)/notes", token: token)

@@ -64,11 +64,7 @@ struct SpaceNonMemberTests {
     @Test("a member's held long poll wakes on another member's change")
     func watcherWakesOnAnyMembersChange() async throws {
         try await SpaceFixture.with { team in
-            let cursor = try await team.app.send("GET", "\(team.teamPath)/changes", token: team.carol).decode(ChangesPage.self).cursor
-            async let held = team.app.send("GET", "\(team.teamPath)/changes", query: ["since": cursor, "wait": "30"], token: team.carol)
-            try await Self.waitUntilHeld(team.app, space: team.team)
-            _ = try await team.create("new.md", "from bob", as: team.bob)
-            let page = try await held.decode(ChangesPage.self)
+            let page = try await team.changesCarolSees { _ = try await team.create("new.md", "from bob", as: team.bob) }
             #expect(page.changes.map(\.path) == ["new.md"])
         }
     }
