@@ -217,3 +217,48 @@ bench_workdir() {
     fi
     mktemp -d "$base/notes-bench.XXXXXX"
 }
+
+# start_rsync_daemon WORK: an rsync daemon on loopback, with its own config in WORK and one
+# writable module, WORK/rsync-dest; sets module to its URL. The caller's EXIT trap stops it
+# (its pid is in WORK/rsyncd.pid).
+start_rsync_daemon() {
+    local work=$1 rsync_port
+    rsync_port=$(free_port)
+    cat > "$work/rsyncd.conf" <<CONF
+pid file = $work/rsyncd.pid
+use chroot = no
+uid = $(id -un)
+gid = $(id -gn)
+[bench]
+    path = $work/rsync-dest
+    read only = false
+CONF
+    rsync --daemon --config="$work/rsyncd.conf" --address=127.0.0.1 --port="$rsync_port"
+    for _ in $(seq 100); do [ -f "$work/rsyncd.pid" ] && break; sleep 0.05; done
+    module="rsync://127.0.0.1:$rsync_port/bench/"
+}
+
+# make_sync_peers WORK: the peers' replicas of WORK/corpus: a git work tree pushing to a bare
+# repo and, with have_unison=1, a unison pair; sets unison_cmd. Writes WORK/edit10, which
+# appends a line to the same ten notes of a replica; `edit REPLICA` prints that command.
+make_sync_peers() {
+    local work=$1
+    cp -a "$work/corpus" "$work/git"
+    git init -q --bare "$work/git-remote.git"
+    (cd "$work/git" && git init -q && git add -A && git commit -qm initial && git remote add origin "$work/git-remote.git" && git push -q origin main)
+    if [ "$have_unison" = 1 ]; then
+        cp -a "$work/corpus" "$work/unison-a"
+        mkdir -p "$work/unison-b"
+        unison "$work/unison-a" "$work/unison-b" -batch -auto -silent >/dev/null 2>&1
+    fi
+    unison_cmd="unison '$work/unison-a' '$work/unison-b' -batch -auto -silent"
+    cat > "$work/edit10" <<'PY'
+import sys, time
+for i in range(10):
+    with open(f"{sys.argv[1]}/folder{i % 50:02d}/note{i:05d}.md", "a", encoding="utf-8") as f:
+        f.write(f"edited {time.time_ns()}\n")
+PY
+    EDIT10="$work/edit10"
+}
+
+edit() { echo "python3 '$EDIT10' '$1'"; }

@@ -31,19 +31,7 @@ make_corpus "$work/corpus" "$notes"
 echo "sync bench: $notes notes, $(du -sh "$work/corpus" | cut -f1), $runs runs per command" >&2
 
 # The rsync daemon, with its own config: one writable module on loopback.
-rsync_port=$(free_port)
-cat > "$work/rsyncd.conf" <<CONF
-pid file = $work/rsyncd.pid
-use chroot = no
-uid = $(id -un)
-gid = $(id -gn)
-[bench]
-    path = $work/rsync-dest
-    read only = false
-CONF
-rsync --daemon --config="$work/rsyncd.conf" --address=127.0.0.1 --port="$rsync_port"
-for _ in $(seq 100); do [ -f "$work/rsyncd.pid" ] && break; sleep 0.05; done
-module="rsync://127.0.0.1:$rsync_port/bench/"
+start_rsync_daemon "$work"
 
 bench_database "$work"
 database=$BENCH_DB
@@ -79,15 +67,7 @@ hf --export-json "$work/clone.json" \
     --prepare "rm -rf '$work/clone'" -n notes "'$BIN/notes' clone '$SERVER_URL' '$work/clone' >/dev/null"
 
 # Peers' replicas: a git work tree pushing to a bare repo, a unison pair.
-cp -a "$work/corpus" "$work/git"
-git init -q --bare "$work/git-remote.git"
-(cd "$work/git" && git init -q && git add -A && git commit -qm initial && git remote add origin "$work/git-remote.git" && git push -q origin main)
-if [ "$have_unison" = 1 ]; then
-    cp -a "$work/corpus" "$work/unison-a"
-    mkdir -p "$work/unison-b"
-    unison "$work/unison-a" "$work/unison-b" -batch -auto -silent >/dev/null 2>&1
-fi
-unison_cmd="unison '$work/unison-a' '$work/unison-b' -batch -auto -silent"
+make_sync_peers "$work"
 
 # 3. No-op sync: nothing changed anywhere.
 noop=(-n rsync "rsync -a '$work/corpus/' '$module'"
@@ -97,13 +77,6 @@ noop=(-n rsync "rsync -a '$work/corpus/' '$module'"
 hf --export-json "$work/noop.json" --warmup 1 "${noop[@]}"
 
 # 4. Ten notes changed: each run appends a line to the same ten notes in each replica first.
-cat > "$work/edit10" <<'PY'
-import sys, time
-for i in range(10):
-    with open(f"{sys.argv[1]}/folder{i % 50:02d}/note{i:05d}.md", "a", encoding="utf-8") as f:
-        f.write(f"edited {time.time_ns()}\n")
-PY
-edit() { echo "python3 '$work/edit10' '$1'"; }
 changed=(--prepare "$(edit "$work/corpus")" -n rsync "rsync -a '$work/corpus/' '$module'"
          --prepare "$(edit "$work/git")" -n git "cd '$work/git' && git add -A && git commit -qm edit && git push -q origin main"
          --prepare "$(edit "$work/ours")" -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")

@@ -53,8 +53,9 @@ enum UserCommand: DeclaredCommand {
             "list", abstract: "List users",
             discussion: """
                 Lists the users (name, created, state, how they sign in: password and/or identity
-                providers, and usage: the bytes of attachment content they store, counted once per
-                distinct content, plus open uploads; what --quota limits); a header on a terminal,
+                providers, and usage: the bytes of attachment content stored in the spaces they own,
+                counted once per distinct content in each, plus open uploads; what --quota limits); a
+                header on a terminal,
                 tab-separated lines otherwise.
                 """,
             options: [.flag("json", help: "Print a JSON array")])

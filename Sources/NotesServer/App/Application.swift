@@ -92,7 +92,7 @@ final class Application: Sendable {
         UploadsController(contents: contents, blobs: blobs).register(in: &router)
         AttachmentsController(notes: notes, contents: contents).register(in: &router)
         let spaceStore = SpaceStore(database: database, clock: clock, notifier: changeNotifier)
-        SpacesController(spaces: spaceStore).register(in: &router)
+        SpacesController(spaces: spaceStore, blobs: blobs).register(in: &router)
         router.addSpaceRoutes(SpaceAccess(database: database))
         self.router = router
         let web = WebApp(services: WebServices(users: users, sessions: sessions, notes: notes, tokens: tokens, passwords: passwords,

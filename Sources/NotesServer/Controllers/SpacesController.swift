@@ -9,6 +9,8 @@ import NotesCore
 /// (`Router.addSpaceRoutes()`).
 struct SpacesController: Sendable {
     let spaces: SpaceStore
+    /// Where a purged space's contents are removed from.
+    let blobs: any BlobStore
 
     func register(in router: inout Router) {
         router.add("GET", "/v1/spaces", access: .read) { context in
@@ -31,6 +33,10 @@ struct SpacesController: Sendable {
         }
         router.add("POST", "/v1/spaces/:space/restore", access: .write) { context in
             .now(.wire(try spaces.restore(account: try context.caller().userID, space: try context.spaceID())))
+        }
+        router.add("POST", "/v1/spaces/:space/purge", access: .write) { context in
+            try spaces.purge(account: try context.caller().userID, space: try context.spaceID(), blobs: blobs)
+            return .now(.noContent())
         }
         router.add("POST", "/v1/spaces/:space/transfer", access: .write) { context in
             let username = try Self.username(in: try decode(SpaceMemberRequest.self, in: context))

@@ -72,6 +72,21 @@ extension OpenAPIDocument {
                 ]
             ),
         ],
+        "/v1/spaces/{space}/purge": [
+            "parameters": [parameter("SpaceId")],
+            "post": operation("purgeSpace", tag: "spaces", access: .writeScope, writes: true,
+                summary: """
+                    Remove a space in the trash for good (its owner only): its notes, history, attachments and \
+                    members. It cannot be restored afterwards.
+                    """,
+                responses: [
+                    "204": answer("Purged."),
+                    "404": errorAnswer("`space_not_found`: the caller owns no space with this id."),
+                    "409": errorAnswer("`space_not_deleted`: the space is not in the trash (delete it first)."),
+                    "503": errorAnswer("`content_store_unavailable`: a backup is copying the content store; try again."),
+                ]
+            ),
+        ],
         "/v1/spaces/{space}/transfer": [
             "parameters": [parameter("SpaceId")],
             "post": operation("transferSpace", tag: "spaces", access: .writeScope, writes: true,

@@ -55,7 +55,7 @@ extension ContentStoreError: HTTPAnswerable {
                       message: "An attachment may hold at most \(limit) bytes (max_attachment_bytes in /v1/limits); this one has \(size).")
         case .quotaExceeded(let quota, let used, let size):
             HTTPError(507, code: "quota_exceeded",
-                      message: "This account may store \(quota) bytes (quota_bytes in /v1/limits) and uses \(used); \(size) more do not fit. Nothing was stored.")
+                      message: "The owner of this space may store \(quota) bytes in all their spaces (quota_bytes in /v1/limits) and uses \(used); \(size) more do not fit. Nothing was stored.")
         case .uploadNotFound:
             HTTPError.notFound("There is no open upload of this content; start one with POST /v1/uploads.")
         case .chunkOutOfRange(let index, let count):

@@ -353,13 +353,22 @@ struct ContentStore: Sendable {
         try db.scalarInt("SELECT size FROM contents WHERE user_id = ? AND hash = ?", [userID, hash]).map(Int.init)
     }
 
-    /// Stored contents plus the sizes reserved by open uploads (but the upload of `hash`).
+    /// What counts against the quota that `userID`'s store is charged to: the stored contents
+    /// and the sizes reserved by open uploads (but `userID`'s upload of `hash`) of every space
+    /// the owner of `userID` owns, personal and shared, in the trash or not, so a space's usage
+    /// is its owner's whoever uploads (docs/architecture.md §6.5).
     static func usage(_ db: some SQLConnection, userID: Int64, excludingUpload hash: String?) throws -> Int {
-        let stored = try db.scalarInt("SELECT coalesce(sum(size), 0) FROM contents WHERE user_id = ?", [userID]) ?? 0
-        let reserved = try db.scalarInt("SELECT coalesce(sum(size), 0) FROM uploads WHERE user_id = ? AND hash != ?",
-                                        [userID, hash ?? ""]) ?? 0
+        let stored = try db.scalarInt("SELECT coalesce(sum(size), 0) FROM contents WHERE " + chargedTogether, [userID, userID]) ?? 0
+        let reserved = try db.scalarInt("SELECT coalesce(sum(size), 0) FROM uploads WHERE (" + chargedTogether + ") AND NOT (user_id = ? AND hash = ?)",
+                                        [userID, userID, userID, hash ?? ""]) ?? 0
         return Int(stored + reserved)
     }
+
+    /// The stores charged to one quota with `user_id = ?` (both parameters that store's id): the
+    /// store itself and every space its owner owns.
+    private static let chargedTogether = """
+        user_id = ? OR user_id IN (SELECT s.id FROM spaces s WHERE s.owner_id = (SELECT o.owner_id FROM spaces o WHERE o.id = ?))
+        """
 }
 
 /// The attachment limits a server enforces and publishes in `/v1/limits`.

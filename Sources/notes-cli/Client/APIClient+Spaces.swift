@@ -29,6 +29,16 @@ extension APIClient {
         _ = try await send(APIRequest("DELETE", "/v1/spaces/\(space)"))
     }
 
+    /// `POST /v1/spaces/{space}/restore`: out of the trash.
+    func restoreSpace(_ space: Int64) async throws -> SpaceResource {
+        try await json(SpaceResource.self, APIRequest("POST", "/v1/spaces/\(space)/restore"))
+    }
+
+    /// `POST /v1/spaces/{space}/purge`: a space in the trash removed for good.
+    func purgeSpace(_ space: Int64) async throws {
+        _ = try await send(APIRequest("POST", "/v1/spaces/\(space)/purge"))
+    }
+
     /// `POST /v1/spaces/{space}/leave`.
     func leaveSpace(_ space: Int64) async throws {
         _ = try await send(APIRequest("POST", "/v1/spaces/\(space)/leave", idempotent: true))

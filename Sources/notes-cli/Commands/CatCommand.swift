@@ -12,19 +12,20 @@ struct CatCommand: Command {
             refused on a terminal (redirect it to a file). The notes are fetched
             in parallel and each is checked against its hash. A path with no note is reported on
             stderr, the others are still printed, and the exit code is 1. Inside a notes folder
-            PATH is relative to the current directory and the folder's account is used; elsewhere
-            it is the note's path on the server. On a terminal, control characters other than tab
-            and line breaks are shown as \\u{1b} and the like, so a note cannot steer the terminal;
-            piped or redirected, the bytes are exact.
+            PATH is relative to the current directory and the folder's account and space are used;
+            elsewhere it is the note's path on the server (in --space NAME, else the personal space).
+            On a terminal, control characters other than tab and line breaks are shown as \\u{1b}
+            and the like, so a note cannot steer the terminal; piped or redirected, the bytes are exact.
             """,
-        usage: ["PATH... [--server URL] [--username NAME]", "PATH --rev N [--json] [--server URL] [--username NAME]"],
+        usage: ["PATH... [--server URL] [--username NAME] [--space NAME]",
+                "PATH --rev N [--json] [--server URL] [--username NAME] [--space NAME]"],
         options: [
             .value("rev", .int, placeholder: "N", help: """
                 Print revision N of the note instead (see `notes log PATH`); also for a deleted note, and \
                 for a revision from before a rename
                 """),
             .flag("json", help: "With --rev: print the revision as JSON, content included"),
-        ] + CommandSupport.accountOptions,
+        ] + CommandSupport.spaceAccountOptions,
         positionals: [PositionalSpec("PATH", .file, .repeating(required: true))])
 
     let account: CommandSupport.AccountOptions

@@ -14,11 +14,15 @@ enum CommandSupport {
     struct AccountOptions: Sendable {
         var server: String?
         var username: String?
+        /// `--space NAME`, for the commands that declare it (`spaceAccountOptions`).
+        var space: String?
 
-        /// Reads `--server URL` and `--username NAME` (`-u NAME`).
+        /// Reads `--server URL` and `--username NAME` (`-u NAME`), and `--space NAME` where the
+        /// command takes it.
         init(_ parsed: ParsedCommand) {
             server = parsed.value("server")
             username = parsed.value("username")
+            space = parsed.options.contains { $0.name == "space" } ? parsed.value("space") : nil
         }
     }
 

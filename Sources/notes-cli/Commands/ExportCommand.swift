@@ -9,7 +9,7 @@ struct ExportCommand: Command {
         "export", abstract: "Export notes (a folder, or the server's) as a static HTML site",
         discussion: """
             Renders every note of DIR (default: the current folder), or with --remote every live
-            note of your account on the server, into OUTDIR: one page per note at the mirrored path
+            note of your account on the server (of --space NAME, else your personal space), into OUTDIR: one page per note at the mirrored path
             (a/b.md → a/b.html; a note is a file ending in .md or .markdown in any letter case, so
             c.Markdown → c.html), index.html listing every note by folder, and style.css. A top-level
             index.md becomes the home page, above the listing. Notes are rendered in safe mode: raw
@@ -46,7 +46,7 @@ struct ExportCommand: Command {
             --all-files) are downloaded, checked against their hashes, and copied the same way; a
             path from the server that is not a valid path is refused and reported, never written.
             """,
-        usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME]] [--title TITLE] [--strict] [--commonmark] [--all-files]"],
+        usage: ["--html OUTDIR [DIR | --remote [--server URL] [--username NAME] [--space NAME]] [--title TITLE] [--strict] [--commonmark] [--all-files]"],
         options: [
             .value("html", .directory, placeholder: "OUTDIR", help: "Where to write the site (created if needed)", required: true),
             .flag("remote", help: "Export the notes and attachments on the server instead of a folder (not with DIR)"),
@@ -56,6 +56,7 @@ struct ExportCommand: Command {
             .flag("all-files", help: "Copy every file of DIR (but ignored ones), or every attachment with --remote, not only those notes link to"),
             .value("server", .url, placeholder: "URL", help: "With --remote: the server (default: NOTES_SERVER, else the one you signed in to)"),
             .value("username", short: "u", placeholder: "NAME", help: "With --remote: the account (default: the last signed in)"),
+            .value("space", placeholder: "NAME", help: "With --remote: the space (NAME or OWNER/NAME; default: your personal space)"),
         ],
         positionals: [PositionalSpec("DIR", .directory, .optional)])
 
@@ -82,7 +83,8 @@ struct ExportCommand: Command {
         if remote, let folder {
             throw UsageError("export either the folder \(folder) or the server (--remote), not both")
         }
-        if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username" : nil {
+        if !remote, let option = account.server != nil ? "--server" : account.username != nil ? "--username"
+            : account.space != nil ? "--space" : nil {
             throw UsageError("\(option) goes with --remote")
         }
     }
@@ -106,7 +108,7 @@ struct ExportCommand: Command {
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent("notes-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
         if remote {
-            source = RemoteSource(client: try CommandSupport.client(account, terminal), staging: staging)
+            source = RemoteSource(client: try await CommandSupport.client(inSpaceOf: account, terminal), staging: staging)
         } else {
             let sourcePath = try FolderPaths.existingFolder(folder ?? ".")
             if outputURL.path == sourcePath || outputURL.path.hasPrefix(sourcePath.hasSuffix("/") ? sourcePath : sourcePath + "/") {

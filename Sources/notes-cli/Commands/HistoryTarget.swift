@@ -49,14 +49,16 @@ struct HistoryTarget: Sendable {
                              client: try await client(for: folder, account: account, terminal))
     }
 
-    /// The one place that decides which server and account a history command talks to: an
-    /// explicit `--server`/`--username`, else the account the bound folder belongs to (refusing,
-    /// with an `AccountError`, when only another account's credentials are at hand), else the default account.
+    /// The one place that decides which server, account and space a command on notes talks to:
+    /// an explicit `--server`/`--username` (and `--space`), else the account and space the bound
+    /// folder belongs to (refusing, with an `AccountError`, when only another account's
+    /// credentials are at hand, and refusing `--space`), else the default account (in `--space`).
     static func client(for folder: SyncFolder?, account: CommandSupport.AccountOptions, _ terminal: Terminal) async throws -> APIClient {
         if let folder, account.server == nil, account.username == nil {
+            try CommandSupport.refuseSpace(account, in: folder)
             return try await CommandSupport.client(forFolder: folder, terminal).client
         }
-        return try CommandSupport.client(account, terminal)
+        return try await CommandSupport.client(inSpaceOf: account, terminal)
     }
 
     /// The bound folder at or above `cwd`, or nil outside any (an unreadable binding is an error).

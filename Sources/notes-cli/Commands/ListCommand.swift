@@ -11,6 +11,8 @@ struct ListCommand: Command {
             pages. With --long, each line also says its revision, size in bytes, last change and
             kind (note or attachment, last, so scripts reading the first four columns keep working).
             Control characters in paths are shown as \\u{1b} and the like; --json keeps them exact.
+            Inside a notes folder the folder's account and space are listed; elsewhere the personal
+            space of the signed-in account, or --space NAME.
             """,
         options: [
             .flag("long", short: "l", help: """
@@ -18,7 +20,7 @@ struct ListCommand: Command {
                 and aligned columns, elsewhere tab-separated without a header
                 """),
             .flag("json", help: "Print {\"notes\": [...]} with each entry's metadata (kind, size, media type included)"),
-        ] + CommandSupport.accountOptions)
+        ] + CommandSupport.spaceAccountOptions)
 
     /// The `--json` output.
     struct Output: Codable, Sendable {
@@ -36,7 +38,8 @@ struct ListCommand: Command {
     }
 
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        let client = try CommandSupport.client(account, terminal)
+        let folder = try HistoryTarget.boundFolder(around: FileManager.default.currentDirectoryPath)
+        let client = try await HistoryTarget.client(for: folder, account: account, terminal)
         let notes = try await client.allNotes()
         if json {
             try CommandSupport.printJSON(Output(notes: notes), terminal)

@@ -20,7 +20,7 @@ struct LogCommand: Command {
             note's path on the server. See an old version with `notes cat PATH --rev N`, and bring
             it back with `notes restore PATH --rev N`.
             """,
-        options: [.flag("json", help: "Print {\"id\", \"path\", \"deleted\", \"revisions\": [...]}")] + CommandSupport.accountOptions,
+        options: [.flag("json", help: "Print {\"id\", \"path\", \"deleted\", \"revisions\": [...]}")] + CommandSupport.spaceAccountOptions,
         positionals: [PositionalSpec("PATH", .file)],
         epilogue: "Exit codes: 0 shown, 1 no such note, 4 sign-in required, 5 server unreachable.")
 

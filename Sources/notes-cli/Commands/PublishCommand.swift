@@ -24,7 +24,7 @@ struct PublishCommand: Command {
             .value("expires", .duration, placeholder: "DURATION",
                    help: "Stop working after 45s, 90m, 12h, 7d, 2w or seconds (default: until revoked)"),
             .flag("indexable", help: "Let search engines index the page (default: noindex)"),
-        ] + CommandSupport.accountOptions,
+        ] + CommandSupport.spaceAccountOptions,
         positionals: [PositionalSpec("PATH", .file, help: "The note to publish")],
         epilogue: """
             Exit codes: 0 published, 1 no such note or the server refused, 2 usage error,
@@ -68,7 +68,7 @@ struct UnpublishCommand: Command {
             same "not found" page as a link that never existed. Inside a notes folder PATH is relative
             to the current directory; elsewhere it is the note's path on the server.
             """,
-        options: CommandSupport.accountOptions,
+        options: CommandSupport.spaceAccountOptions,
         positionals: [PositionalSpec("PATH", .file, help: "The published note")],
         epilogue: """
             Exit codes: 0 revoked, 1 no such note or it is not published, 2 usage error,

@@ -12,7 +12,7 @@ struct PublishedCommand: AccountReadingCommand {
             elsewhere one tab-separated line per note without a header (or --json). The links
             themselves cannot be shown again; `notes publish PATH` makes a new one.
             """,
-        options: [.flag("json", help: "Print {\"publications\": [...]} as JSON")] + CommandSupport.accountOptions)
+        options: [.flag("json", help: "Print {\"publications\": [...]} as JSON")] + CommandSupport.spaceAccountOptions)
 
     let account: CommandSupport.AccountOptions
     let json: Bool

@@ -21,7 +21,7 @@ struct PurgeCommand: Command {
             .value("rev", .int, placeholder: "N", help: "Purge the note that holds revision N"),
             .flag("yes", short: "y", help: "Do not ask (required when stdin is not a terminal)"),
             .flag("json", help: "Print {\"id\", \"path\", \"purged_revisions\", \"rev\"}"),
-        ] + CommandSupport.accountOptions,
+        ] + CommandSupport.spaceAccountOptions,
         positionals: [PositionalSpec("PATH", .file)],
         epilogue: """
             Exit codes: 0 purged, 1 no such note or not confirmed, 2 usage error (also: no --yes

@@ -19,7 +19,7 @@ struct RestoreCommand: Command {
             .value("rev", .int, placeholder: "N", help: "The revision to bring back (default: a deleted note's last content)"),
             .value("to", .file, placeholder: "NEWPATH", help: "Restore at NEWPATH instead (also renames a live note)"),
             .flag("json", help: "Print {\"id\", \"path\", \"rev\", \"restored_rev\"}"),
-        ] + CommandSupport.accountOptions,
+        ] + CommandSupport.spaceAccountOptions,
         positionals: [PositionalSpec("PATH", .file)],
         epilogue: """
             Exit codes: 0 restored, 1 nothing to restore or the path is taken, 2 usage error,

@@ -7,9 +7,10 @@ struct SearchCommand: Command {
     static let spec = CommandSpec(
         "search", abstract: "Search the notes on the server",
         discussion: """
-            Full-text search over every space you can read, or only --space NAME; prints "PATH:
-            snippet" per match, best first in each space (a shared space's paths after OWNER/NAME:,
-            your personal space's alone). Several words are
+            Full-text search over every space you can read, or only --space NAME, or, inside a notes
+            folder, only the folder's space; prints "PATH: snippet" per match, best first in each
+            space (a shared space's paths after OWNER/NAME:, your personal space's and a folder's
+            alone). Several words are
             searched together, as one query. On a terminal the matched words are bold (not with
             NO_COLOR or TERM=dumb); piped, the snippet is plain text. A snippet is at most 300
             characters around the match, however long the note's lines. Control characters in
@@ -18,7 +19,9 @@ struct SearchCommand: Command {
         options: [
             .value("limit", .int, placeholder: "N", default: "20", help: "At most N matches"),
             .flag("json", help: "Print the server's {\"results\": [...]} as JSON"),
-            .value("space", placeholder: "NAME", help: "Search only this space (NAME or OWNER/NAME; default: every space you can read)"),
+            .value("space", placeholder: "NAME", help: """
+                Outside a notes folder: search only this space (NAME or OWNER/NAME; default: every space you can read)
+                """),
         ] + CommandSupport.accountOptions,
         positionals: [PositionalSpec("QUERY", .string, .repeating(required: true))])
 
@@ -26,10 +29,8 @@ struct SearchCommand: Command {
     let json: Bool
     let limit: Int
     let words: [String]
-    let space: String?
 
     init(_ parsed: ParsedCommand) {
-        space = parsed.value("space")
         account = CommandSupport.AccountOptions(parsed)
         json = parsed.flag("json")
         limit = parsed.int("limit") ?? 20
@@ -40,8 +41,14 @@ struct SearchCommand: Command {
         let query = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw UsageError("missing QUERY") }
         guard limit > 0 else { throw UsageError("--limit must be at least 1") }
-        let client = try CommandSupport.client(account, terminal)
-        let results = try await Self.search(query, limit: limit, in: space, with: client)
+        let results: SearchResults
+        let folder = try HistoryTarget.boundFolder(around: FileManager.default.currentDirectoryPath)
+        if let folder, account.server == nil, account.username == nil {
+            try CommandSupport.refuseSpace(account, in: folder)
+            results = try await CommandSupport.client(forFolder: folder, terminal).client.search(query, limit: limit)
+        } else {
+            results = try await Self.search(query, limit: limit, in: account.space, with: try CommandSupport.client(account, terminal))
+        }
         if json {
             try CommandSupport.printJSON(results, terminal)
             return .success

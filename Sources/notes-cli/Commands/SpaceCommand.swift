@@ -2,7 +2,7 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 
-/// `notes space list|create|rename|delete|members|add|remove|leave`: spaces shared between
+/// `notes space list|create|rename|delete|restore|purge|members|add|remove|leave`: spaces shared between
 /// accounts, and their members (README, "Sharing").
 enum SpaceCommand: DeclaredCommand {
     static let spec = CommandSpec(
@@ -19,7 +19,7 @@ enum SpaceCommand: DeclaredCommand {
         })
 
     static var subcommands: [any DeclaredCommand.Type] {
-        [List.self, Create.self, Rename.self, Delete.self, Members.self, Add.self, Remove.self, Leave.self]
+        [List.self, Create.self, Rename.self, Delete.self, Restore.self, Purge.self, Members.self, Add.self, Remove.self, Leave.self]
     }
 
     /// `space list`.
@@ -106,7 +106,7 @@ enum SpaceCommand: DeclaredCommand {
     struct Delete: OneSpaceChange {
         static let spec = CommandSpec(
             "delete", abstract: "Move a space you own to the trash",
-            discussion: "Every member loses access to it until you restore it.",
+            discussion: "Every member loses access to it until you restore it (`notes space restore NAME`).",
             positionals: [PositionalSpec("NAME", help: "The space: NAME or OWNER/NAME")])
 
         let account: CommandSupport.AccountOptions
@@ -115,6 +115,44 @@ enum SpaceCommand: DeclaredCommand {
         func change(_ client: APIClient, _ space: SpaceResource) async throws -> String {
             try await client.deleteSpace(space.id)
             return "Moved \(Terminal.printable(space.qualifiedName)) to the trash."
+        }
+    }
+
+    /// `space restore NAME`.
+    struct Restore: OneSpaceChange {
+        static let spec = CommandSpec(
+            "restore", abstract: "Take a space you own out of the trash",
+            discussion: "Its notes and members are as they were when you deleted it.",
+            positionals: [PositionalSpec("NAME", help: "The space in the trash (see `notes space list`)")])
+        static let inTrash = true
+
+        let account: CommandSupport.AccountOptions
+        let name: String
+
+        func change(_ client: APIClient, _ space: SpaceResource) async throws -> String {
+            let restored = try await client.restoreSpace(space.id)
+            return "Restored \(Terminal.printable(restored.qualifiedName))."
+        }
+    }
+
+    /// `space purge NAME`.
+    struct Purge: OneSpaceChange {
+        static let spec = CommandSpec(
+            "purge", abstract: "Remove a space of yours in the trash for good",
+            discussion: """
+                Removes a space you deleted (`notes space delete NAME`) with its notes, history and
+                attachments, which frees what it counted against your quota. It cannot be restored
+                afterwards; a space not in the trash is never purged.
+                """,
+            positionals: [PositionalSpec("NAME", help: "The space in the trash (see `notes space list`)")])
+        static let inTrash = true
+
+        let account: CommandSupport.AccountOptions
+        let name: String
+
+        func change(_ client: APIClient, _ space: SpaceResource) async throws -> String {
+            try await client.purgeSpace(space.id)
+            return "Purged \(Terminal.printable(space.qualifiedName)): its notes, history and attachments are gone."
         }
     }
 
@@ -223,23 +261,27 @@ enum SpaceCommand: DeclaredCommand {
         }
     }
 
-    /// Resolves the space `name`, runs `body` on it and prints the sentence it returns: the run
-    /// of every subcommand that changes one space.
-    static func change(_ name: String, _ account: CommandSupport.AccountOptions, _ terminal: Terminal,
+    /// Resolves the space `name` (in the trash with `inTrash`), runs `body` on it and prints the
+    /// sentence it returns: the run of every subcommand that changes one space.
+    static func change(_ name: String, _ account: CommandSupport.AccountOptions, _ terminal: Terminal, inTrash: Bool = false,
                        _ body: (APIClient, SpaceResource) async throws -> String) async throws -> ExitCode {
         let client = try CommandSupport.client(account, terminal)
-        terminal.print(try await body(client, try await resolve(name, with: client)))
+        terminal.print(try await body(client, try await resolve(name, with: client, inTrash: inTrash)))
         return .success
     }
 
-    /// The live space `name` (NAME, or OWNER/NAME) among those the account is a member of.
+    /// The live space `name` (NAME, or OWNER/NAME) among those the account is a member of; with
+    /// `inTrash`, the one among the account's spaces in the trash.
     /// - Throws: `CLIError.failure` when none or several fit.
-    static func resolve(_ name: String, with client: APIClient) async throws -> SpaceResource {
-        let spaces = try await client.spaces().filter { $0.deletedAt == nil }
+    static func resolve(_ name: String, with client: APIClient, inTrash: Bool = false) async throws -> SpaceResource {
+        let spaces = try await client.spaces().filter { ($0.deletedAt != nil) == inTrash }
         let key = { (text: String) in NotePath.collisionKey(of: NotePath.nfc(text)) }
         let fits = spaces.filter { name.contains("/") ? key($0.qualifiedName) == key(name) : key($0.name) == key(name) }
         guard fits.count == 1, let space = fits.first else {
-            if fits.isEmpty { throw CLIError.failure("you are a member of no space named \(Terminal.printable(name)) (see `notes space list`)") }
+            if fits.isEmpty {
+                let place = inTrash ? "you have no space in the trash named" : "you are a member of no space named"
+                throw CLIError.failure("\(place) \(Terminal.printable(name)) (see `notes space list`)")
+            }
             let choices = fits.map { Terminal.printable($0.qualifiedName) }.joined(separator: ", ")
             throw CLIError.failure("several of your spaces are named \(Terminal.printable(name)); name one as OWNER/NAME: \(choices)")
         }
@@ -252,6 +294,8 @@ protocol OneSpaceChange: Command {
     var account: CommandSupport.AccountOptions { get }
     var name: String { get }
     init(account: CommandSupport.AccountOptions, name: String)
+    /// Whether NAME is a space in the trash (restore, purge) rather than a live one.
+    static var inTrash: Bool { get }
     /// Makes the change and returns the sentence that reports it.
     func change(_ client: APIClient, _ space: SpaceResource) async throws -> String
 }
@@ -261,7 +305,9 @@ extension OneSpaceChange {
         self.init(account: CommandSupport.AccountOptions(parsed), name: parsed.argument("NAME"))
     }
 
+    static var inTrash: Bool { false }
+
     func run(_ terminal: Terminal) async throws -> ExitCode {
-        try await SpaceCommand.change(name, account, terminal, change)
+        try await SpaceCommand.change(name, account, terminal, inTrash: Self.inTrash, change)
     }
 }

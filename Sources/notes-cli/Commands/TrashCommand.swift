@@ -18,7 +18,7 @@ struct TrashCommand: AccountReadingCommand {
             .flag("json", help: """
                 Print {"notes": [{"id", "path", "rev", "last_rev", "size", "deleted_at", "purge_at", "kind"}]}
                 """),
-        ] + CommandSupport.accountOptions,
+        ] + CommandSupport.spaceAccountOptions,
         epilogue: "Exit codes: 0 listed, 4 sign-in required, 5 server unreachable.")
 
     let account: CommandSupport.AccountOptions

@@ -52,6 +52,13 @@ enum SyncRunner {
             report.remote = .unknown
             report.warnings.append(CLI.outcome(of: error).sentence)
             exit = .serverUnreachable
+        } catch let error as ClientError where error.apiStatus?.code == "read_only_space" && !options.dryRun {
+            // A viewer's folder: what was pulled stays; each local change is named once, then exit 1.
+            progress.clear()
+            for change in run.report.local {
+                terminal.printError("notes: kept local (the space is read-only for you): \(terminal.shownName(change.path))")
+            }
+            throw error
         } catch {
             progress.clear()
             throw error

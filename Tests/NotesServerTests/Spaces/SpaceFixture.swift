@@ -47,6 +47,11 @@ struct SpaceFixture {
         return try response.decode(TokenResponse.self).accessToken
     }
 
+    /// The id of the account `username` (also its personal space's).
+    func account(_ username: String) throws -> Int64 {
+        try app.count("SELECT id FROM users WHERE username_key = '\(username)'")
+    }
+
     /// `/v1/spaces/{team}` followed by `rest`.
     var teamPath: String { "/v1/spaces/\(team)" }
 
