@@ -205,7 +205,8 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
         try SharedIndexCheck.verify(databasePath: path)
         let database = try openDatabase(at: path, options: options, readers: configuration.threadCount,
                                         createsFolders: configuration.createsDatabaseFolders)
-        let blobs = configuration.contentStore.blobStore(beside: FileBlobStore(databasePath: path, clock: configuration.clock))
+        let blobs = configuration.contentStore.blobStore(beside: FileBlobStore(databasePath: path, clock: configuration.clock),
+                                                         timeouts: configuration.objectStorageTimeouts)
         return Application(configuration: configuration, database: .sqlite(database), blobs: blobs,
                            changeNotifier: InProcessChangeNotifier(notes: notes), tokenChecks: tokenChecks, noteCache: notes, log: log)
     case .postgres(let url):
@@ -214,7 +215,8 @@ func buildApplication(_ configuration: ServerConfiguration, log: @escaping @Send
                                     size: configuration.databasePoolSize ?? max(1, configuration.threadCount), create: true)
         let notifier = PostgresChangeNotifier(url: url, pool: pool, notes: notes, log: log)
         return Application(configuration: configuration, database: .postgres(pool),
-                           blobs: configuration.contentStore.blobStore(beside: PostgresBlobStore(pool: pool)),
+                           blobs: configuration.contentStore.blobStore(beside: PostgresBlobStore(pool: pool),
+                                                                       timeouts: configuration.objectStorageTimeouts),
                            changeNotifier: notifier, tokenChecks: tokenChecks, noteCache: notes, log: log)
     }
 }

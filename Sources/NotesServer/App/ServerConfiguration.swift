@@ -39,6 +39,8 @@ struct ServerConfiguration: Sendable {
     var attachments = AttachmentLimits()
     /// `--content-store`: attachment bytes beside the database, or in an S3-compatible bucket.
     var contentStore = ContentStoreChoice.besideDatabase
+    /// How long one exchange with an S3 content store may take (tests shorten it).
+    var objectStorageTimeouts = ObjectStorageTimeouts()
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?
