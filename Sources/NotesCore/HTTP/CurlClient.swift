@@ -23,7 +23,7 @@ public final class CurlClient: Sendable {
     }
 
     public let configuration: Configuration
-    private let multi: CurlMulti
+    let multi: CurlMulti
 
     /// How many bytes libcurl reads from a socket (or hands a read callback) at a time: fewer
     /// callbacks than its 16 KiB default for large bodies.
@@ -46,9 +46,7 @@ public final class CurlClient: Sendable {
     public func perform(_ request: CurlRequest) async -> Result<CurlResponse, CurlFailure> {
         let transfer: CurlTransfer
         do {
-            let easy = try CurlEasy()
-            transfer = CurlTransfer(request: request, easy: easy)
-            try configure(easy, for: request, transfer: transfer)
+            transfer = try makeTransfer(for: request)
         } catch {
             return .failure(error)
         }
@@ -61,6 +59,14 @@ public final class CurlClient: Sendable {
             transfer.fail(CurlFailure(kind: .cancelled))
             multi.cancel(transfer)
         }
+    }
+
+    /// A transfer of `request` on a new easy handle, set up and not yet started.
+    func makeTransfer(for request: CurlRequest) throws(CurlFailure) -> CurlTransfer {
+        let easy = try CurlEasy()
+        let transfer = CurlTransfer(request: request, easy: easy)
+        try configure(easy, for: request, transfer: transfer)
+        return transfer
     }
 
     private func configure(_ easy: CurlEasy, for request: CurlRequest, transfer: CurlTransfer) throws(CurlFailure) {

@@ -21,6 +21,9 @@ public struct CurlRequest: Sendable {
     /// Where a successful (2xx) answer's body goes as it arrives, instead of into
     /// `CurlResponse.body`; nil: buffered.
     public var sink: (any CurlBodySink)?
+    /// The largest answer body held in memory (one the sink does not take), when smaller than
+    /// `maxResponseBytes`: a large download into a sink whose error answers stay small.
+    public var maxBufferedBytes: Int?
 
     public init(method: String, url: String, headers: [String: String] = [:], body: CurlRequestBody? = nil,
                 maxResponseBytes: Int, idleTimeout: Duration, deadline: Duration, sink: (any CurlBodySink)? = nil) {

@@ -20,7 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
     typealias Outcome = Result<CurlResponse, CurlFailure>
 
     private struct Shared {
-        var continuation: CheckedContinuation<Outcome, Never>?
+        /// Hands the outcome to the caller: resumes an awaiting task, or wakes a waiting thread.
+        var continuation: (@Sendable (Outcome) -> Void)?
         var failure: CurlFailure?
         /// Whether the caller has (or is being handed) the outcome: no sink call after that.
         var finished = false
@@ -56,6 +57,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// Takes the caller's continuation; false when the transfer already failed (cancelled
     /// before it began), in which case the continuation has its answer and nothing is sent.
     func start(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+        start { continuation.resume(returning: $0) }
+    }
+
+    /// Takes what hands the caller the outcome (called once, on whichever thread finishes the
+    /// transfer); false when the transfer already failed, in which case `continuation` has run.
+    func start(_ continuation: @escaping @Sendable (Outcome) -> Void) -> Bool {
         let failure = shared.withLock { shared -> CurlFailure? in
             guard !shared.finished, shared.failure == nil else {
                 shared.finished = true
@@ -65,7 +72,7 @@ final class CurlTransfer: @unchecked Sendable {
             return nil
         }
         guard let failure else { return true }
-        continuation.resume(returning: .failure(failure))
+        continuation(.failure(failure))
         return false
     }
 
@@ -75,14 +82,14 @@ final class CurlTransfer: @unchecked Sendable {
     /// Stops the transfer for `failure` (the first reason wins) and hands that to the caller at
     /// once; the multi thread drops the handle when it gets to it.
     func fail(_ failure: CurlFailure) {
-        let handOver = shared.withLock { shared -> (CheckedContinuation<Outcome, Never>, CurlFailure)? in
+        let handOver = shared.withLock { shared -> (@Sendable (Outcome) -> Void, CurlFailure)? in
             if shared.failure == nil { shared.failure = failure }
             guard let continuation = shared.continuation, let failure = shared.failure else { return nil }
             shared.continuation = nil
             shared.finished = true
             return (continuation, failure)
         }
-        if let (continuation, failure) = handOver { continuation.resume(returning: .failure(failure)) }
+        if let (continuation, failure) = handOver { continuation(.failure(failure)) }
     }
 
     /// Records `failure` (the first wins) and returns false, for a callback that stops the transfer.
@@ -93,7 +100,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Hands the outcome to the caller once libcurl has finished with `code` (multi thread).
     func complete(_ code: CURLcode) {
-        let handOver = shared.withLock { shared -> (CheckedContinuation<Outcome, Never>, Outcome)? in
+        let handOver = shared.withLock { shared -> (@Sendable (Outcome) -> Void, Outcome)? in
             guard let continuation = shared.continuation else { return nil }
             shared.continuation = nil
             shared.finished = true
@@ -102,7 +109,7 @@ final class CurlTransfer: @unchecked Sendable {
             return (continuation, .success(CurlResponse(status: status, headers: headers, body: body)))
         }
         body = Data()
-        if let (continuation, outcome) = handOver { continuation.resume(returning: outcome) }
+        if let (continuation, outcome) = handOver { continuation(outcome) }
     }
 
     /// Why the transfer is overdue at `now`, if it is (multi thread).
@@ -144,22 +151,27 @@ final class CurlTransfer: @unchecked Sendable {
         if Self.redirectStatuses.contains(status), let location = headers["location"] {
             return stop(CurlFailure(kind: .redirected, detail: location))
         }
-        let announced = headers["content-length"].flatMap { Int($0) }
+        // A HEAD answer's length is the resource's; no body follows it.
+        let announced = request.method == "HEAD" ? nil : headers["content-length"].flatMap { Int($0) }
         if let announced, announced > request.maxResponseBytes { return stop(CurlFailure(kind: .tooLarge)) }
         if let sink = request.sink, (200..<300).contains(status) {
             let began = shared.withLock { $0.finished ? false : sink.begin(status: status, headers: headers) }
             guard began else { return stop(CurlFailure(kind: .refusedBySink)) }
             streaming = true
         } else if let announced {
+            guard announced <= bufferedLimit else { return stop(CurlFailure(kind: .tooLarge)) }
             body.reserveCapacity(announced)
         }
         return true
     }
 
+    /// The most body bytes held in memory.
+    private var bufferedLimit: Int { min(request.maxResponseBytes, request.maxBufferedBytes ?? .max) }
+
     /// The next bytes of the answer body.
     func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        guard received + bytes.count <= request.maxResponseBytes else {
+        guard received + bytes.count <= (streaming ? request.maxResponseBytes : bufferedLimit) else {
             body = Data()
             return stop(CurlFailure(kind: .tooLarge))
         }

@@ -49,9 +49,10 @@ enum ContentStoreChoice: Sendable {
     }
 
     /// The bucket an `s3` choice names, with its signer and a client.
-    static func bucket(_ location: S3Location, _ credentials: S3Credentials) -> S3Bucket {
+    static func bucket(_ location: S3Location, _ credentials: S3Credentials,
+                       timeouts: ObjectStorageTimeouts = ObjectStorageTimeouts()) -> S3Bucket {
         S3Bucket(location: location, signer: SigV4Signer(credentials: credentials, region: location.region),
-                 client: URLSessionObjectStorageClient())
+                 client: CurlObjectStorageClient(timeouts: timeouts))
     }
 }
 
@@ -62,11 +63,13 @@ extension ContentStoreChoice {
         return false
     }
 
-    /// The blob store this choice makes: `beside` (the database's own) unless a bucket is named.
-    func blobStore(beside: @autoclosure () -> any BlobStore) -> any BlobStore {
+    /// The blob store this choice makes: `beside` (the database's own) unless a bucket is named,
+    /// whose exchanges are bounded by `timeouts`.
+    func blobStore(beside: @autoclosure () -> any BlobStore,
+                   timeouts: ObjectStorageTimeouts = ObjectStorageTimeouts()) -> any BlobStore {
         switch self {
         case .besideDatabase: beside()
-        case .s3(let location, let credentials): S3BlobStore(bucket: Self.bucket(location, credentials))
+        case .s3(let location, let credentials): S3BlobStore(bucket: Self.bucket(location, credentials, timeouts: timeouts))
         }
     }
 }

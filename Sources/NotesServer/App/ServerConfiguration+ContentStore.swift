@@ -8,16 +8,17 @@ extension ServerConfiguration {
     func switchingBlobStore(beside: any BlobStore, database: ServerDatabase) throws -> SwitchingBlobStore {
         let own = contentStore
         let credentialsFile = s3CredentialsFile
-        let switching = SwitchingBlobStore(configured: own.blobStore(beside: beside)) { address in
+        let timeouts = objectStorageTimeouts
+        let switching = SwitchingBlobStore(configured: own.blobStore(beside: beside, timeouts: timeouts)) { address in
             switch address {
             case .database:
                 return beside
             case .s3(let location):
                 if case .s3(let configured, let credentials) = own, configured == location {
-                    return S3BlobStore(bucket: ContentStoreChoice.bucket(location, credentials))
+                    return S3BlobStore(bucket: ContentStoreChoice.bucket(location, credentials, timeouts: timeouts))
                 }
                 let credentials = try S3Credentials.load(environment: ProcessInfo.processInfo.environment, file: credentialsFile)
-                return S3BlobStore(bucket: ContentStoreChoice.bucket(location, credentials))
+                return S3BlobStore(bucket: ContentStoreChoice.bucket(location, credentials, timeouts: timeouts))
             }
         }
         try switching.refresh(from: database)

@@ -42,6 +42,8 @@ struct ServerConfiguration: Sendable {
     /// `--s3-credentials-file`: where the S3 credentials are read from when no
     /// `AWS_ACCESS_KEY_ID` is set, for `--content-store` and for a bucket the database records.
     var s3CredentialsFile: String?
+    /// How long one exchange with an S3 content store may take (tests shorten it).
+    var objectStorageTimeouts = ObjectStorageTimeouts()
     /// Where the server reads the time; tests pass a clock they advance by hand.
     var clock = ServerClock()
     var tlsCertificatePath: String?

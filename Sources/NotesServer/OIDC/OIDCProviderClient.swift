@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What a provider's discovery document (`/.well-known/openid-configuration`) tells Notes.
 struct ProviderMetadata: Decodable, Sendable {
     let issuer: String
@@ -112,20 +108,17 @@ actor OIDCProviderClient {
     /// Why the authorization endpoint cannot take a browser, or `nil` when it answers. A plain
     /// GET without parameters: providers answer it with an error page, which is an answer.
     private func authorizationEndpointFailure(_ endpoint: URL) async -> ProviderError? {
-        var request = URLRequest(url: endpoint)
-        request.setValue("text/html", forHTTPHeaderField: "Accept")
+        let request = ProviderHTTPClient.Request(url: endpoint, headers: ["Accept": "text/html"])
         do {
             let answer = try await http.send(request, label: "authorization",
                                              timeoutSeconds: min(settings.timeoutSeconds, Self.reachabilityTimeoutSeconds), maxBytes: 64 * 1024)
             return answer.status >= 500 ? .status("authorization", answer.status) : nil
-        } catch let error as ProviderError {
+        } catch {
             switch error {
             // A login page on another origin, or a large page: the provider is there.
             case .redirected, .tooLarge: return nil
             default: return error
             }
-        } catch {
-            return .unreachable("authorization")
         }
     }
 
@@ -134,19 +127,17 @@ actor OIDCProviderClient {
     /// and returns the ID token it answers, with the access token when there is one (for userinfo).
     func exchange(code: String, verifier: String, redirectURI: String) async throws -> ProviderTokens {
         let metadata = try await discover()
-        var request = URLRequest(url: metadata.tokenEndpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var request = ProviderHTTPClient.Request(method: "POST", url: metadata.tokenEndpoint,
+                                                 headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"])
         var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
         if let secret = settings.clientSecret {
             // client_secret_basic (RFC 6749 §2.3.1): both parts form-encoded, then base64.
             let credentials = Self.formEncode(settings.clientID) + ":" + Self.formEncode(secret)
-            request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
         } else {
             form.append(("client_id", settings.clientID))
         }
-        request.httpBody = Data(form.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&").utf8)
+        request.body = Data(form.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&").utf8)
         let answer = try await http.send(request, label: "token", timeoutSeconds: settings.timeoutSeconds, maxBytes: Self.maxDocumentBytes)
         struct TokenAnswer: Decodable {
             let idToken: String?
@@ -198,9 +189,8 @@ actor OIDCProviderClient {
     }
 
     func getJSON<T: Decodable>(_ url: URL, label: String, bearer: String? = nil) async throws -> T {
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let bearer { request.setValue("Bearer " + bearer, forHTTPHeaderField: "Authorization") }
+        var request = ProviderHTTPClient.Request(url: url, headers: ["Accept": "application/json"])
+        if let bearer { request.headers["Authorization"] = "Bearer " + bearer }
         let answer = try await http.send(request, label: label, timeoutSeconds: settings.timeoutSeconds, maxBytes: Self.maxDocumentBytes)
         guard answer.status == 200 else { throw ProviderError.status(label, answer.status) }
         do {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The outgoing HTTP of an object store, one exchange at a time, behind a small interface so
-/// the transport can change (URLSession today) without touching the S3 protocol code
+/// the transport (`CurlObjectStorageClient`) can change without touching the S3 protocol code
 /// (`S3Bucket`), which builds and signs every request.
 ///
 /// Calls block the calling thread until the answer is in or the deadline passed: the content
@@ -53,20 +53,15 @@ struct ObjectStorageAnswer: Sendable {
 /// Why an exchange with an object store failed. Descriptions name the operation, never a
 /// credential or signature: they are logged.
 enum ObjectStorageError: Error, Sendable, Equatable, CustomStringConvertible {
-    case unreachable(String)
-    case timedOut(String)
-    case tooLarge(String)
-    /// A redirect, which is never followed (it would send a signed request elsewhere).
-    case redirected(String)
+    /// No usable answer came to the request `what` names; a redirect is never followed (it
+    /// would send a signed request elsewhere).
+    case exchange(OutgoingFailure, String)
     /// A local failure moving the bytes (`errno`).
     case local(String, Int32)
 
     var description: String {
         switch self {
-        case .unreachable(let what): "the object store could not be reached (\(what))"
-        case .timedOut(let what): "the object store did not answer in time (\(what))"
-        case .tooLarge(let what): "the object store's answer was too large (\(what))"
-        case .redirected(let what): "the object store redirected (\(what)), which is not followed"
+        case .exchange(let failure, let what): failure.sentence("the object store", what)
         case .local(let what, let code): "could not move the bytes of \(what) (errno \(code))"
         }
     }

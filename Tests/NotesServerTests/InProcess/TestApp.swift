@@ -47,7 +47,8 @@ final class TestApp: Sendable {
         configuration.clock = clock.serverClock
         configure(&configuration)
         do {
-            if let s3 = TestContentStore.s3(forDatabase: configuration.databasePath) {
+            // A test that names a store of its own keeps it.
+            if !configuration.contentStore.isS3, let s3 = TestContentStore.s3(forDatabase: configuration.databasePath) {
                 configuration.contentStore = try ContentStoreChoice.parse(store: s3.store, endpoint: s3.endpoint, region: nil,
                                                                           credentialsFile: nil, environment: s3.environment)
             }

@@ -119,6 +119,17 @@ struct OIDCProviderClientTests {
         #expect(elsewhere.requests.isEmpty)
     }
 
+    @Test("a redirect within the provider's origin is followed for a GET, its relative Location resolved")
+    func redirectWithinOrigin() async throws {
+        let provider = try ScriptedProvider { request in
+            request.query.isEmpty ? .respond(status: 302, headers: ["Location": "/jwks?moved=1"], body: Data())
+                                  : .json(200, TestSigningKey.jwks([TestKeys.rsa]))
+        }
+        defer { provider.server.stop() }
+        #expect(try await provider.client().verify(idToken: provider.token(), nonce: "n-1").sub == "alice")
+        #expect(provider.server.requests.filter { $0.path == "/jwks" }.map(\.query) == ["", "moved=1"])
+    }
+
     @Test("an answer larger than the limit is cut off")
     func answerTooLarge() async throws {
         let huge = #"{"keys":[],"padding":""# + String(repeating: "x", count: OIDCProviderClient.maxDocumentBytes) + #""}"#
