@@ -92,7 +92,7 @@ enum CLI: DeclaredCommand {
             (.serverUnreachable, "cannot reach \(server): \(cause.description)")
         case .transportFailed(let server, let cause):
             (.failure, "request to \(server) failed: \(cause.description)")
-        case .status(let status) where status.code == "space_not_found":
+        case .status where error.losesSpace:
             (.signInRequired, "this folder's space is gone for you (you were removed from it, or it was deleted); "
              + "every file here is kept: copy them elsewhere, or ask the space's owner to add you again")
         case .status(let status) where status.code == "read_only_space":

@@ -58,6 +58,12 @@ enum ClientError: Error, Sendable {
         }
     }
 
+    /// Whether the server answered that the space asked about is not one the account can read:
+    /// it was deleted, or the account was removed from it. Definitive, as a refused session is.
+    var losesSpace: Bool {
+        apiStatus?.code == "space_not_found"
+    }
+
     /// Whether the server could not be reached at all (the offline case).
     var isUnreachable: Bool {
         if case .unreachable = self { return true }

@@ -8,8 +8,9 @@ struct LogCommand: Command {
         "log", abstract: "Show the history of a note",
         discussion: """
             Lists the revisions the server keeps of the note at PATH, newest first: revision,
-            time (UTC), the device that made it, size in bytes, what changed (created, edited,
-            renamed, deleted, restored) and the path it had then. The device is the name the
+            time (UTC), the account that wrote it (its username; in a shared space, the member),
+            the device that made it, size in bytes, what changed (created, edited, renamed,
+            deleted, restored) and the path it had then. The device is the name the
             session signed in with (`notes login --device-name`, default "notes on HOST"), or
             token:NAME for a change made with a personal token; "-" when the server did not
             record one (revisions older than that feature). The note is followed by its id, so
@@ -36,6 +37,8 @@ struct LogCommand: Command {
     struct Entry: Codable, Sendable, Equatable {
         var rev: Int64
         var time: String
+        /// The username of the account that wrote the revision; `nil` from servers without spaces.
+        var author: String?
         /// The device that made the revision; `nil` when the server did not record one.
         var device: String?
         var size: Int
@@ -70,10 +73,11 @@ struct LogCommand: Command {
             terminal.printError("notes log: \(others) other deleted note\(others == 1 ? "" : "s") also had \(target.path.value) (see `notes trash`)")
         }
         // The one table style: a header and aligned columns on a terminal, tab-separated lines elsewhere.
-        var table = TextTable(header: ["REV", "TIME", "DEVICE", "SIZE", "CHANGE", "PATH"])
+        var table = TextTable(header: ["REV", "TIME", "AUTHOR", "DEVICE", "SIZE", "CHANGE", "PATH"])
         for entry in entries {
             let renamed = entry.renamedFrom.map { "  (was \(Terminal.printable($0)))" } ?? ""
-            table.append([String(entry.rev), HistoryTarget.shortTime(entry.time), Terminal.printable(entry.device ?? "-"),
+            table.append([String(entry.rev), HistoryTarget.shortTime(entry.time), Terminal.printable(entry.author ?? "-"),
+                          Terminal.printable(entry.device ?? "-"),
                           String(entry.size), entry.change, terminal.shownName(entry.path) + renamed])
         }
         let lines = table.render(forTerminal: terminal.stdoutIsTTY)
@@ -103,7 +107,7 @@ struct LogCommand: Command {
             } else {
                 change = "created"
             }
-            entries.append(Entry(rev: revision.rev, time: revision.createdAt, device: revision.device, size: revision.size, path: revision.path,
+            entries.append(Entry(rev: revision.rev, time: revision.createdAt, author: revision.author, device: revision.device, size: revision.size, path: revision.path,
                                  hash: revision.hash, change: change, deleted: revision.deleted,
                                  renamedFrom: revision.deleted ? nil : renamedFrom))
         }

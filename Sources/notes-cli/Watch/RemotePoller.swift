@@ -50,6 +50,9 @@ struct RemotePoller: Sendable {
             } catch let error as ClientError where error.endsSession {
                 shared.sessionEnded(error)
                 await shared.waitForSync(after: point.generation)
+            } catch let error as ClientError where error.losesSpace {
+                shared.markRemoteChanged()  // the sync that follows meets the refusal and ends the watch
+                await shared.waitForSync(after: point.generation)
             } catch let error as ClientError where error.apiStatus?.status == 410 {
                 shared.markRemoteChanged()  // the cursor is too old: the sync starts over
                 await shared.waitForSync(after: point.generation)

@@ -148,6 +148,9 @@ final class WatchLoop {
             throw WatchError.stopped(root: root, cause: refusal)
         } catch let error as ClientError where error.endsSession {
             try await renewSession(after: error)
+        } catch let error as ClientError where error.losesSpace {
+            if settings.json { output.state(.signedOut, CLI.outcome(of: error).sentence) }
+            throw WatchError.stopped(root: root, cause: error)
         } catch let error as ClientError {
             if error.isUnreachable {
                 shared.unreachable(error)
