@@ -47,23 +47,24 @@ struct MigrateContentCommand: AdminCommand {
     let settleSeconds: Int
 
     init(_ parsed: ParsedCommand) throws {
+        // Every option is read before any is judged, so a mistake in one never hides another.
         databasePath = parsed.databasePath
-        guard let to = parsed.value("to") else { throw UsageError("migrate-content needs --to s3://BUCKET/PREFIX (or --to database)") }
-        let endpoint = parsed.value("s3-endpoint")
-        let region = parsed.value("s3-region")
+        let to = parsed.value("to"), from = parsed.value("from")
+        let endpoint = parsed.value("s3-endpoint"), region = parsed.value("s3-region")
+        let file = parsed.value("s3-credentials-file")
+        settleSeconds = parsed.int("settle") ?? 30
+        guard let to else { throw UsageError("migrate-content needs --to s3://BUCKET/PREFIX (or --to database)") }
         do {
             target = try ContentStoreAddress(store: to, endpoint: endpoint, region: region)
-            source = try parsed.value("from").map { try ContentStoreAddress(store: $0, endpoint: endpoint, region: region) }
+            source = try from.map { try ContentStoreAddress(store: $0, endpoint: endpoint, region: region) }
         } catch let error as S3ConfigurationError {
             throw UsageError(error.description)
         }
-        let file = parsed.value("s3-credentials-file")
         credentials = { try S3Credentials.load(environment: ProcessInfo.processInfo.environment, file: file) }
         if case .s3 = target {
             // Before anything is read: a missing credential is a usage error, named and never shown.
             do { _ = try credentials() } catch let error as S3ConfigurationError { throw UsageError(error.description) }
         }
-        settleSeconds = parsed.int("settle") ?? 30
         guard settleSeconds >= ServerRunner.contentStoreRefreshSeconds + 1 else {
             throw UsageError("--settle must be at least \(ServerRunner.contentStoreRefreshSeconds + 1) seconds: servers read the switch every \(ServerRunner.contentStoreRefreshSeconds)")
         }
