@@ -40,19 +40,7 @@ mkdir -p "$work/big"
 head -c $((big_mib * 1024 * 1024)) /dev/urandom > "$work/big/disk.img"
 echo "attachments bench: $images images ($(du -sh "$work/images" | cut -f1)), one ${big_mib} MiB file, $runs runs per command" >&2
 
-rsync_port=$(free_port)
-cat > "$work/rsyncd.conf" <<CONF
-pid file = $work/rsyncd.pid
-use chroot = no
-uid = $(id -un)
-gid = $(id -gn)
-[bench]
-    path = $work/rsync-dest
-    read only = false
-CONF
-rsync --daemon --config="$work/rsyncd.conf" --address=127.0.0.1 --port="$rsync_port"
-for _ in $(seq 100); do [ -f "$work/rsyncd.pid" ] && break; sleep 0.05; done
-module="rsync://127.0.0.1:$rsync_port/bench/"
+start_rsync_daemon "$work"
 
 start_notes_server "$work/db.sqlite" --max-attachment-size 2G
 # Each upload run signs in to a new, empty account with a copy of CORPUS; the account before it is

@@ -238,6 +238,37 @@ CONF
     module="rsync://127.0.0.1:$rsync_port/bench/"
 }
 
+# sync_bench_setup: what bench/sync.sh and bench/spaces.sh share. Installs their peers (rsync,
+# git, hyperfine; unison when it can, setting have_unison), builds the release binaries, reads
+# NOTES and RUNS into notes and runs, makes the work folder (removed on exit with the server,
+# the rsync daemon and any PostgreSQL the bench started), points HOME, XDG_CONFIG_HOME (where
+# `notes` keeps its sign-in) and UNISON (its archives) inside it, and writes the corpus of
+# $notes notes to WORK/corpus.
+sync_bench_setup() {
+    need_packages rsync hyperfine git
+    have_unison=1
+    need_packages unison 2>/dev/null || have_unison=0
+    command -v unison >/dev/null || have_unison=0
+    build_release
+    notes=${NOTES:-10000}
+    runs=${RUNS:-5}
+    work=$(bench_workdir)
+    trap sync_bench_cleanup EXIT
+    export XDG_CONFIG_HOME="$work/config" UNISON="$work/unison-archives" HOME="$work/home"
+    mkdir -p "$work/home" "$work/rsync-dest"
+    git config --global user.email bench@example.invalid
+    git config --global user.name bench
+    git config --global init.defaultBranch main
+    make_corpus "$work/corpus" "$notes"
+}
+
+sync_bench_cleanup() {
+    stop_pid "${SERVER_PID:-}"
+    [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
+    bench_stop_postgres
+    rm -rf "$work"
+}
+
 # make_sync_peers WORK: the peers' replicas of WORK/corpus: a git work tree pushing to a bare
 # repo and, with have_unison=1, a unison pair; sets unison_cmd. Writes WORK/edit10, which
 # appends a line to the same ten notes of a replica; `edit REPLICA` prints that command.

@@ -7,28 +7,8 @@
 #   MEMBERS=20 bench/spaces.sh   members of the space, the owner included (default 20)
 #   RUNS=10 bench/spaces.sh      more runs per command (default 5)
 source "$(dirname "$0")/common.sh"
-need_packages rsync hyperfine git
-have_unison=1
-need_packages unison 2>/dev/null || have_unison=0
-command -v unison >/dev/null || have_unison=0
-build_release
-notes=${NOTES:-10000}
+sync_bench_setup
 members=${MEMBERS:-20}
-runs=${RUNS:-5}
-work=$(bench_workdir)
-cleanup() {
-    stop_pid "${SERVER_PID:-}"
-    [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
-    bench_stop_postgres
-    rm -rf "$work"
-}
-trap cleanup EXIT
-export XDG_CONFIG_HOME="$work/config" UNISON="$work/unison-archives" HOME="$work/home"
-mkdir -p "$work/home" "$work/rsync-dest"
-git config --global user.email bench@example.invalid
-git config --global user.name bench
-git config --global init.defaultBranch main
-make_corpus "$work/corpus" "$notes"
 echo "spaces bench: $notes notes, $(du -sh "$work/corpus" | cut -f1), $members members, $runs runs per command" >&2
 
 start_rsync_daemon "$work"
