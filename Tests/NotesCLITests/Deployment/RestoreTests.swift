@@ -53,7 +53,7 @@ struct RestoreTests {
             try await Task.sleep(for: .milliseconds(300))
             let acknowledgedBeforeBackup = await load.acknowledged
             let backup = try await installation.backUp(first, into: backups)
-            writing.cancel()
+            await load.stop()
             let loadWrites = await writing.value
             #expect(loadWrites.count > acknowledgedBeforeBackup.count, "notes were being written while the backup ran")
             // A note written after the backup ended: the restored server must not have it.
@@ -160,10 +160,15 @@ struct RestoreTests {
     }
 }
 
-/// Notes written one after another through the API until cancelled: the paths acknowledged so far.
+/// Notes written one after another through the API until stopped: the paths acknowledged so far.
+///
+/// Stopped by a flag, not by cancelling its task: cancelling a task waiting in URLSession can
+/// deadlock FoundationNetworking (the cancellation handler waits for the session's queue while
+/// that queue waits to resume the task), so the request in flight is let finish instead.
 private actor WriteLoad {
     let server: TestServer
     private(set) var acknowledged: [String] = []
+    private var stopped = false
 
     init(server: TestServer) {
         self.server = server
@@ -174,12 +179,17 @@ private actor WriteLoad {
             return acknowledged
         }
         var index = 0
-        while !Task.isCancelled {
+        while !stopped {
             let path = "load/\(index).md"
             guard (try? await api.create(path, "# Load \(index)\n")) != nil else { break }
             acknowledged.append(path)
             index += 1
         }
         return acknowledged
+    }
+
+    /// Ends the load once the write in flight is answered.
+    func stop() {
+        stopped = true
     }
 }
