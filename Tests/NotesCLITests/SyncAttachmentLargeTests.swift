@@ -87,7 +87,7 @@ struct SyncAttachmentLargeTests {
         }
     }
 
-    @Test("a chunked upload sends each chunk from the file as it goes out: the client's peak memory stays within one chunk of its idle level, and the content arrives whole")
+    @Test("a chunked upload sends each chunk from the file as it goes out: the client's peak memory stays well under the two chunks in flight, and the content arrives whole")
     func chunksAreSentFromTheFile() async throws {
         try await LiveServer.with(account: .loggedIn) { h in
             try await h.initFolder("a")
@@ -100,8 +100,11 @@ struct SyncAttachmentLargeTests {
             #expect(up.exitCode == 0, "\(up.stderr)")
             #expect(try await h.serverAttachments()["video.mov"]?.hash == hash)
             #expect(try await waitUntil { h.logCount("/v1/uploads/") >= 8 }, "the content went in chunks")
-            let chunkKiB = AttachmentLimits.defaultChunkBytes / 1024
-            #expect(up.peakKiB - idle < chunkKiB, "upload peak \(up.peakKiB) KiB, idle \(idle) KiB")
+            // Sent from memory, the two chunks in flight put the peak two chunks (16 MiB) and more
+            // above idle; sent from the file, what remains is libcurl's and the transfers' own
+            // buffers, under one chunk on the directory store and a little over it on S3.
+            let bound = AttachmentLimits.defaultChunkBytes / 1024 * 3 / 2
+            #expect(up.peakKiB - idle < bound, "upload peak \(up.peakKiB) KiB, idle \(idle) KiB")
         }
     }
 
