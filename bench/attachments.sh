@@ -18,6 +18,7 @@ runs=${RUNS:-3}
 work=$(bench_workdir)
 cleanup() {
     stop_pid "${SERVER_PID:-}"
+    stop_pid "${DIRECTORY_SERVER_PID:-}"
     stop_pid "${S3_SERVER_PID:-}"
     [ -f "$work/weed/pid" ] && "$ROOT/Tests/s3/seaweedfs" stop "$work/weed"
     [ -f "$work/rsyncd.pid" ] && stop_pid "$(cat "$work/rsyncd.pid")"
@@ -43,6 +44,8 @@ echo "attachments bench: $images images ($(du -sh "$work/images" | cut -f1)), on
 start_rsync_daemon "$work"
 
 start_notes_server "$work/db.sqlite" --max-attachment-size 2G
+# Kept apart: starting the S3 rows' server below sets SERVER_PID again.
+DIRECTORY_SERVER_PID=$SERVER_PID
 # Each upload run signs in to a new, empty account with a copy of CORPUS; the account before it is
 # deleted with its content, so the content store holds one copy at a time.
 cat > "$work/new-account" <<SH
