@@ -269,6 +269,24 @@ sync_bench_cleanup() {
     rm -rf "$work"
 }
 
+# time_noop_and_changed: the no-op and 10-changed rows, `notes sync WORK/ours` against the peers
+# make_sync_peers set up (rsync to the daemon at $module, git, unison when have_unison=1), as
+# hyperfine JSON in WORK/noop.json and WORK/changed.json (the peers first, notes third). Ten
+# notes changed: each run appends a line to the same ten notes in each replica first.
+time_noop_and_changed() {
+    local noop changed
+    noop=(-n rsync "rsync -a '$work/corpus/' '$module'"
+          -n git "cd '$work/git' && git add -A && git push -q origin main"
+          -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
+    [ "$have_unison" = 1 ] && noop+=(-n unison "$unison_cmd")
+    hyperfine --style basic --runs "$runs" --export-json "$work/noop.json" --warmup 1 "${noop[@]}" >&2
+    changed=(--prepare "$(edit "$work/corpus")" -n rsync "rsync -a '$work/corpus/' '$module'"
+             --prepare "$(edit "$work/git")" -n git "cd '$work/git' && git add -A && git commit -qm edit && git push -q origin main"
+             --prepare "$(edit "$work/ours")" -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
+    [ "$have_unison" = 1 ] && changed+=(--prepare "$(edit "$work/unison-a")" -n unison "$unison_cmd")
+    hyperfine --style basic --runs "$runs" --export-json "$work/changed.json" "${changed[@]}" >&2
+}
+
 # make_sync_peers WORK: the peers' replicas of WORK/corpus: a git work tree pushing to a bare
 # repo and, with have_unison=1, a unison pair; sets unison_cmd. Writes WORK/edit10, which
 # appends a line to the same ten notes of a replica; `edit REPLICA` prints that command.

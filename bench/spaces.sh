@@ -35,21 +35,9 @@ wait_server_idle
 wait_server_idle
 
 make_sync_peers "$work"
-hf() { hyperfine --style basic --runs "$runs" "$@" >&2; }
 
-# No-op sync of the member's folder of Team.
-noop=(-n rsync "rsync -a '$work/corpus/' '$module'"
-      -n git "cd '$work/git' && git add -A && git push -q origin main"
-      -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
-[ "$have_unison" = 1 ] && noop+=(-n unison "$unison_cmd")
-hf --export-json "$work/noop.json" --warmup 1 "${noop[@]}"
-
-# Ten notes changed by the member: each run appends a line to the same ten notes in each replica.
-changed=(--prepare "$(edit "$work/corpus")" -n rsync "rsync -a '$work/corpus/' '$module'"
-         --prepare "$(edit "$work/git")" -n git "cd '$work/git' && git add -A && git commit -qm edit && git push -q origin main"
-         --prepare "$(edit "$work/ours")" -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
-[ "$have_unison" = 1 ] && changed+=(--prepare "$(edit "$work/unison-a")" -n unison "$unison_cmd")
-hf --export-json "$work/changed.json" "${changed[@]}"
+# No-op and 10-changed syncs of the member's folder of Team.
+time_noop_and_changed
 
 echo "spaces: a member's folder of a $members-member space of $notes notes of ~2 KB in 50 folders; hyperfine medians of $runs runs"
 label="space$(bench_backend_label)"

@@ -48,19 +48,8 @@ hf --export-json "$work/clone.json" \
 # Peers' replicas: a git work tree pushing to a bare repo, a unison pair.
 make_sync_peers "$work"
 
-# 3. No-op sync: nothing changed anywhere.
-noop=(-n rsync "rsync -a '$work/corpus/' '$module'"
-      -n git "cd '$work/git' && git add -A && git push -q origin main"
-      -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
-[ "$have_unison" = 1 ] && noop+=(-n unison "$unison_cmd")
-hf --export-json "$work/noop.json" --warmup 1 "${noop[@]}"
-
-# 4. Ten notes changed: each run appends a line to the same ten notes in each replica first.
-changed=(--prepare "$(edit "$work/corpus")" -n rsync "rsync -a '$work/corpus/' '$module'"
-         --prepare "$(edit "$work/git")" -n git "cd '$work/git' && git add -A && git commit -qm edit && git push -q origin main"
-         --prepare "$(edit "$work/ours")" -n notes "'$BIN/notes' sync '$work/ours' >/dev/null")
-[ "$have_unison" = 1 ] && changed+=(--prepare "$(edit "$work/unison-a")" -n unison "$unison_cmd")
-hf --export-json "$work/changed.json" "${changed[@]}"
+# 3. No-op sync: nothing changed anywhere. 4. Ten notes changed.
+time_noop_and_changed
 
 echo "sync: $notes notes of ~2 KB in 50 folders; hyperfine medians of $runs runs"
 report "upload$(bench_backend_label)" "rsync -a to daemon" "$(median_seconds "$work/upload.json" 0)" "$(median_seconds "$work/upload.json" 1)" "≤ 1.5"
